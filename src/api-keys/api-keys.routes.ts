@@ -1,0 +1,83 @@
+import { Type } from '@sinclair/typebox';
+import { iso, problems, Timestamp, Uuid, WorkspaceParams } from '../http/schemas.js';
+import { type App, principalOf } from '../http/types.js';
+
+const KeyRole = Type.Union([Type.Literal('admin'), Type.Literal('developer'), Type.Literal('viewer')]);
+const ApiKey = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  role: KeyRole,
+  created_at: Timestamp,
+  last_used_at: Type.Union([Timestamp, Type.Null()]),
+});
+
+export async function apiKeysRoutes(app: App): Promise<void> {
+  const { apiKeys } = app.deps.services;
+  const toJson = (k: {
+    id: string;
+    name: string;
+    role: 'admin' | 'developer' | 'viewer';
+    created_at: Date;
+    last_used_at: Date | null;
+  }) => ({
+    id: k.id,
+    name: k.name,
+    role: k.role,
+    created_at: iso(k.created_at)!,
+    last_used_at: iso(k.last_used_at),
+  });
+
+  app.post(
+    '/workspaces/:id/api-keys',
+    {
+      schema: {
+        tags: ['api-keys'],
+        summary: 'Create an API key (shown only in this response); owner or admin',
+        params: WorkspaceParams,
+        body: Type.Object(
+          { name: Type.String({ minLength: 1, maxLength: 100 }), role: Type.Optional(KeyRole) },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Intersect([ApiKey, Type.Object({ key: Type.String() })]),
+          ...problems(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const created = await apiKeys.create(principalOf(request), request.params.id, request.body);
+      return reply.status(201).send({ ...toJson(created), key: created.key });
+    },
+  );
+
+  app.get(
+    '/workspaces/:id/api-keys',
+    {
+      schema: {
+        tags: ['api-keys'],
+        summary: 'List live API keys (never the key itself)',
+        params: WorkspaceParams,
+        response: { 200: Type.Object({ api_keys: Type.Array(ApiKey) }), ...problems(401, 403) },
+      },
+    },
+    async (request) => ({
+      api_keys: (await apiKeys.list(principalOf(request), request.params.id)).map(toJson),
+    }),
+  );
+
+  app.delete(
+    '/workspaces/:id/api-keys/:key_id',
+    {
+      schema: {
+        tags: ['api-keys'],
+        summary: 'Revoke an API key; it stops working at once',
+        params: Type.Object({ id: Uuid, key_id: Uuid }),
+        response: { 204: Type.Null(), ...problems(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await apiKeys.revoke(principalOf(request), request.params.id, request.params.key_id);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,191 @@
+import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
+import { appendAudit } from '../audit/audit.writer.js';
+import { AppError, forbidden, unauthorized } from '../platform/errors.js';
+import { type Db, transaction } from '../platform/postgres.js';
+import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
+import type { AuthStore, WorkspaceMembershipRow } from './auth.store.js';
+import type { IdentityTokens } from './identity-tokens.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import type { Principal, Role } from './principal.js';
+
+export interface SigninResult {
+  token: string;
+  expires_at: string;
+  workspace_id: string;
+  user: { id: string; email: string };
+  created: boolean;
+}
+
+export interface Credentials {
+  authorization?: string | undefined;
+  apiKey?: string | undefined;
+}
+
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly store: AuthStore,
+    private readonly apiKeys: ApiKeysStore,
+    private readonly tokens: IdentityTokens,
+  ) {}
+
+  /** Sign-in; the first one for an e-mail creates the account and its personal workspace (plan hobby). */
+  async signin(rawEmail: string, password: string): Promise<SigninResult> {
+    const email = rawEmail.trim().toLowerCase();
+    const existing = await this.store.findUserByEmail(email);
+    if (existing) return this.signinExisting(existing.id, existing.email, existing.password_hash, password);
+
+    const passwordHash = await hashPassword(password);
+    const created = await transaction(this.db, async (tx) => {
+      const user = await this.store.insertUser(tx, email, passwordHash);
+      if (!user) return undefined; // another first sign-in for this e-mail won the race
+      const workspaceId = await this.store.createPersonalWorkspace(tx, user);
+      await this.store.claimInvitations(tx, user);
+      const actor = user.email;
+      await appendAudit(tx, {
+        workspaceId,
+        actor,
+        action: 'account.create',
+        details: { user_id: user.id, email },
+      });
+      await appendAudit(tx, { workspaceId, actor, action: 'login', details: { user_id: user.id } });
+      return { user, workspaceId };
+    });
+    if (!created) {
+      const winner = await this.store.findUserByEmail(email);
+      if (!winner) throw unauthorized('Sign-in failed; try again.', 'invalid_credentials');
+      return this.signinExisting(winner.id, winner.email, winner.password_hash, password);
+    }
+    const { token, expiresAt } = await this.tokens.issue({
+      userId: created.user.id,
+      workspaceId: created.workspaceId,
+    });
+    return {
+      token,
+      expires_at: expiresAt.toISOString(),
+      workspace_id: created.workspaceId,
+      user: { id: created.user.id, email: created.user.email },
+      created: true,
+    };
+  }
+
+  private async signinExisting(
+    userId: string,
+    email: string,
+    hash: string,
+    password: string,
+  ): Promise<SigninResult> {
+    if (!(await verifyPassword(password, hash))) {
+      throw unauthorized('The e-mail or password is wrong.', 'invalid_credentials');
+    }
+    const workspaceId = await this.store.defaultWorkspace(userId);
+    if (!workspaceId) throw forbidden('This account belongs to no workspace.', 'no_workspace');
+    await transaction(this.db, (tx) =>
+      appendAudit(tx, { workspaceId, actor: email, action: 'login', details: { user_id: userId } }),
+    );
+    const { token, expiresAt } = await this.tokens.issue({ userId, workspaceId });
+    return {
+      token,
+      expires_at: expiresAt.toISOString(),
+      workspace_id: workspaceId,
+      user: { id: userId, email },
+      created: false,
+    };
+  }
+
+  /** A token for another workspace of the same user. */
+  async switchWorkspace(
+    principal: Principal,
+    workspaceId: string,
+  ): Promise<{ token: string; workspace_id: string; expires_at: string }> {
+    if (principal.kind !== 'user' || !principal.userId) {
+      throw forbidden(
+        'Only a signed-in user can switch workspace; an API key belongs to one workspace.',
+        'user_token_required',
+      );
+    }
+    const membership = await this.store.membership(principal.userId, workspaceId);
+    if (!membership) throw forbidden('You are not a member of that workspace.', 'not_a_member');
+    const { token, expiresAt } = await this.tokens.issue({ userId: principal.userId, workspaceId });
+    return { token, workspace_id: workspaceId, expires_at: expiresAt.toISOString() };
+  }
+
+  async me(principal: Principal): Promise<{
+    user: { id: string; email: string } | null;
+    workspace_id: string;
+    role: Role;
+    workspaces: WorkspaceMembershipRow[];
+  }> {
+    if (principal.kind === 'user' && principal.userId) {
+      return {
+        user: { id: principal.userId, email: principal.email ?? '' },
+        workspace_id: principal.workspaceId,
+        role: principal.role,
+        workspaces: await this.store.workspacesOf(principal.userId),
+      };
+    }
+    const { rows } = await this.db.query<WorkspaceMembershipRow>(
+      'SELECT id, name, plan, $2::text AS role FROM workspaces WHERE id = $1',
+      [principal.workspaceId, principal.role],
+    );
+    return { user: null, workspace_id: principal.workspaceId, role: principal.role, workspaces: rows };
+  }
+
+  /**
+   * Resolves the caller. Membership and key state are read on every call, so a removed member, a changed
+   * role or a revoked key takes effect at once.
+   */
+  async authenticate(credentials: Credentials): Promise<Principal> {
+    const { authorization, apiKey } = credentials;
+    if (authorization !== undefined) {
+      const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+      if (!match)
+        throw unauthorized('The Authorization header must be "Bearer <token>".', 'invalid_authorization');
+      return this.fromToken(match[1]!);
+    }
+    if (apiKey !== undefined) return this.fromApiKey(apiKey.trim());
+    throw unauthorized();
+  }
+
+  private async fromToken(token: string): Promise<Principal> {
+    const claims = await this.tokens.verify(token);
+    if ('error' in claims) {
+      throw claims.error === 'expired'
+        ? unauthorized('The identity token has expired; sign in again.', 'token_expired')
+        : unauthorized('The identity token is not valid.', 'invalid_token');
+    }
+    const membership = await this.store
+      .membership(claims.userId, claims.workspaceId)
+      .catch((err: unknown) => {
+        if (err instanceof AppError) throw err;
+        throw unauthorized('The identity token is not valid.', 'invalid_token');
+      });
+    if (!membership)
+      throw unauthorized('This token no longer grants access to its workspace.', 'membership_revoked');
+    return {
+      kind: 'user',
+      workspaceId: claims.workspaceId,
+      role: membership.role,
+      userId: claims.userId,
+      email: membership.email,
+      apiKeyId: null,
+      actor: membership.email,
+    };
+  }
+
+  private async fromApiKey(key: string): Promise<Principal> {
+    if (!looksLikeApiKey(key)) throw unauthorized('The API key is not valid.', 'invalid_api_key');
+    const row = await this.apiKeys.findLive(hashApiKey(key));
+    if (!row) throw unauthorized('The API key is not valid or was revoked.', 'invalid_api_key');
+    void this.apiKeys.touch(row.id).catch(() => {});
+    return {
+      kind: 'api-key',
+      workspaceId: row.workspace_id,
+      role: row.role,
+      userId: null,
+      email: null,
+      apiKeyId: row.id,
+      actor: 'api-key',
+    };
+  }
+}

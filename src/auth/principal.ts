@@ -1,0 +1,39 @@
+import { forbidden } from '../platform/errors.js';
+
+export const ROLES = ['viewer', 'developer', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who is calling: a signed-in user (identity token) or an API key, always acting in one workspace. */
+export interface Principal {
+  kind: 'user' | 'api-key';
+  workspaceId: string;
+  role: Role;
+  userId: string | null;
+  email: string | null;
+  apiKeyId: string | null;
+  /** The audit actor: the user's e-mail, or the literal `api-key` (specification, section 5). */
+  actor: string;
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+export function roleAtLeast(role: Role, minimum: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(minimum);
+}
+
+export function requireRole(principal: Principal, minimum: Role, what?: string): void {
+  if (!roleAtLeast(principal.role, minimum)) {
+    throw forbidden(
+      `${what ?? 'This action'} needs the ${minimum} role or higher; your role is ${principal.role}.`,
+    );
+  }
+}
+
+/** The workspace in a path must be the credential's own (specification, section 5, rule 1). */
+export function requireOwnWorkspace(principal: Principal, workspaceId: string): void {
+  if (principal.workspaceId !== workspaceId) {
+    throw forbidden('Your credential is not for this workspace.', 'wrong_workspace');
+  }
+}

@@ -1,0 +1,141 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Every setting of every process, parsed and validated once at start-up.
+ * Environment variables are documented in README.md ("Configuration").
+ */
+const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
+
+const EnvSchema = Type.Object({
+  HOST: Type.String({ default: '127.0.0.1' }),
+  PORT: Type.String({ pattern: '^[0-9]{1,5}$', default: '8080' }),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  REDIS_URL: Type.String({ pattern: '^rediss?://' }),
+  REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$', default: 'ota' }),
+  CLICKHOUSE_URL: Type.String({ pattern: '^https?://' }),
+  CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', default: 'ota' }),
+  AUTH_TOKEN_SECRET: Type.String({ minLength: 32 }),
+  AUTH_TOKEN_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '43200' }),
+  WEBHOOK_SECRET_KEY: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Union([Bool], { default: 'false' }),
+  WEBHOOK_TIMEOUT_MS: Type.String({ pattern: '^[0-9]+$', default: '15000' }),
+  WEBHOOK_CONCURRENCY: Type.String({ pattern: '^[0-9]+$', default: '64' }),
+  WEBHOOK_PER_ENDPOINT_CONCURRENCY: Type.String({ pattern: '^[0-9]+$', default: '4' }),
+  BODY_LIMIT_BYTES: Type.String({ pattern: '^[0-9]+$', default: '1048576' }),
+  BUNDLE_MAX_BYTES: Type.String({ pattern: '^[0-9]+$', default: '104857600' }),
+  BLOB_DIR: Type.String({ default: '.local/blobs' }),
+  DEVICE_WINDOW_DAYS: Type.String({ pattern: '^[0-9]+$', default: '30' }),
+  ROUTING_CACHE_TTL_MS: Type.String({ pattern: '^[0-9]+$', default: '30000' }),
+  INGEST_BATCH_SIZE: Type.String({ pattern: '^[0-9]+$', default: '20000' }),
+  INGEST_FLUSH_MS: Type.String({ pattern: '^[0-9]+$', default: '1000' }),
+  INGEST_CLAIM_IDLE_MS: Type.String({ pattern: '^[0-9]+$', default: '30000' }),
+  EVENTS_RETENTION_DAYS: Type.String({ pattern: '^[0-9]+$', default: '90' }),
+  RATE_LIMIT_SIGNIN_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '20' }),
+  RATE_LIMIT_DEVICE_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '600' }),
+  SHUTDOWN_GRACE_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
+});
+
+export type RawEnv = Static<typeof EnvSchema>;
+
+export interface Config {
+  host: string;
+  port: number;
+  publicUrl: string;
+  logLevel: string;
+  databaseUrl: string;
+  redisUrl: string;
+  /** Every Redis key and BullMQ queue of this deployment starts with it; tests use one per file. */
+  redisKeyPrefix: string;
+  clickhouseUrl: string;
+  clickhouseDatabase: string;
+  auth: { tokenSecret: string; tokenTtlSeconds: number };
+  webhooks: {
+    secretKey: Buffer;
+    allowPrivateTargets: boolean;
+    timeoutMs: number;
+    concurrency: number;
+    perEndpointConcurrency: number;
+  };
+  http: { bodyLimitBytes: number; shutdownGraceMs: number };
+  bundles: { maxBytes: number; blobDir: string };
+  devices: { windowDays: number; routingCacheTtlMs: number };
+  ingest: { batchSize: number; flushMs: number; claimIdleMs: number; retentionDays: number };
+  rateLimits: { signinPerMinute: number; devicePerMinute: number };
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  const withDefaults = Value.Default(EnvSchema, picked) as Record<string, string>;
+  const errors = [...Value.Errors(EnvSchema, withDefaults)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => {
+      const name = e.path.replace(/^\//, '') || '(environment)';
+      const shown = name in withDefaults ? ` (got ${JSON.stringify(redact(name, withDefaults[name]))})` : '';
+      return `  ${name}: ${e.message}${shown}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
+  }
+  const e = withDefaults as RawEnv;
+  const port = Number(e.PORT);
+  if (port < 1 || port > 65535)
+    throw new ConfigError(`Invalid configuration:\n  PORT: must be 1-65535 (got ${port})`);
+  const int = (v: string) => Number.parseInt(v, 10);
+  return {
+    host: e.HOST,
+    port,
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`).replace(
+      /\/+$/,
+      '',
+    ),
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    clickhouseUrl: e.CLICKHOUSE_URL,
+    clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+    auth: { tokenSecret: e.AUTH_TOKEN_SECRET, tokenTtlSeconds: int(e.AUTH_TOKEN_TTL_SECONDS) },
+    webhooks: {
+      secretKey: Buffer.from(e.WEBHOOK_SECRET_KEY, 'hex'),
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+      timeoutMs: int(e.WEBHOOK_TIMEOUT_MS),
+      concurrency: Math.max(1, int(e.WEBHOOK_CONCURRENCY)),
+      perEndpointConcurrency: Math.max(1, int(e.WEBHOOK_PER_ENDPOINT_CONCURRENCY)),
+    },
+    http: { bodyLimitBytes: int(e.BODY_LIMIT_BYTES), shutdownGraceMs: int(e.SHUTDOWN_GRACE_MS) },
+    bundles: { maxBytes: int(e.BUNDLE_MAX_BYTES), blobDir: e.BLOB_DIR },
+    devices: {
+      windowDays: Math.max(1, int(e.DEVICE_WINDOW_DAYS)),
+      routingCacheTtlMs: int(e.ROUTING_CACHE_TTL_MS),
+    },
+    ingest: {
+      batchSize: Math.max(1, int(e.INGEST_BATCH_SIZE)),
+      flushMs: Math.max(10, int(e.INGEST_FLUSH_MS)),
+      claimIdleMs: Math.max(1000, int(e.INGEST_CLAIM_IDLE_MS)),
+      retentionDays: Math.max(1, int(e.EVENTS_RETENTION_DAYS)),
+    },
+    rateLimits: {
+      signinPerMinute: Math.max(1, int(e.RATE_LIMIT_SIGNIN_PER_MINUTE)),
+      devicePerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_PER_MINUTE)),
+    },
+  };
+}
+
+function redact(name: string, value: string | undefined): string | undefined {
+  return /SECRET|KEY|URL/.test(name) ? '<redacted>' : value;
+}
+
+/** Names of every environment variable the service reads (README lists them with meanings). */
+export const ENV_VARIABLES = Object.keys(EnvSchema.properties);

@@ -1,0 +1,69 @@
+import { ApiKeysService } from './api-keys/api-keys.service.js';
+import { ApiKeysStore } from './api-keys/api-keys.store.js';
+import { AuthService } from './auth/auth.service.js';
+import { AuthStore } from './auth/auth.store.js';
+import { IdentityTokens } from './auth/identity-tokens.js';
+import type { Config } from './config/config.js';
+import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
+import { createLogger, type Logger } from './platform/logger.js';
+import { createPool, type Db } from './platform/postgres.js';
+import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
+
+/**
+ * The composition root: config, clients, stores and services are built here once and shared by the API,
+ * the workers and the CLI's server-side tools. Nothing else constructs a service.
+ */
+export interface Container {
+  config: Config;
+  log: Logger;
+  db: Db;
+  redis: Redis;
+  keys: RedisKeys;
+  clickhouse: ClickHouseClient;
+  tokens: IdentityTokens;
+  stores: {
+    auth: AuthStore;
+    apiKeys: ApiKeysStore;
+  };
+  services: {
+    auth: AuthService;
+    apiKeys: ApiKeysService;
+  };
+  /** Closes every client; safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface ContainerOptions {
+  /** Name for the logger (api, workers, cli). */
+  name?: string;
+  logger?: Logger;
+  poolSize?: number;
+}
+
+export function createContainer(config: Config, options: ContainerOptions = {}): Container {
+  const log = options.logger ?? createLogger(config.logLevel, options.name ?? 'ota');
+  const db = createPool(config.databaseUrl, options.poolSize ?? 10);
+  const redis = createRedis(config.redisUrl);
+  redis.on('error', (err) => log.warn({ err }, 'redis connection error'));
+  const keys = new RedisKeys(config.redisKeyPrefix);
+  const clickhouse = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase);
+  const tokens = new IdentityTokens(config.auth.tokenSecret, config.auth.tokenTtlSeconds);
+
+  const stores = {
+    auth: new AuthStore(db),
+    apiKeys: new ApiKeysStore(db),
+  };
+  const services = {
+    auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
+    apiKeys: new ApiKeysService(stores.apiKeys),
+  };
+
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= (async () => {
+      await Promise.allSettled([db.end(), redis.quit(), clickhouse.close()]);
+    })();
+    return closed;
+  };
+  return { config, log, db, redis, keys, clickhouse, tokens, stores, services, close };
+}

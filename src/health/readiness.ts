@@ -1,0 +1,36 @@
+import type { Container } from '../container.js';
+
+type Check = 'ok' | string;
+
+const TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), TIMEOUT_MS).unref()),
+  ]);
+}
+
+async function probe(fn: () => Promise<unknown>): Promise<Check> {
+  try {
+    await withTimeout(fn());
+    return 'ok';
+  } catch (err) {
+    return `unreachable: ${(err as Error).message}`.slice(0, 200);
+  }
+}
+
+/** Each backing service answered within two seconds, or why not. */
+export async function checkReadiness(
+  deps: Pick<Container, 'db' | 'redis' | 'clickhouse'>,
+): Promise<Record<string, Check>> {
+  const [postgres, redis, clickhouse] = await Promise.all([
+    probe(() => deps.db.query('SELECT 1')),
+    probe(() => deps.redis.ping()),
+    probe(async () => {
+      const result = await deps.clickhouse.ping();
+      if (!result.success) throw result.error;
+    }),
+  ]);
+  return { postgres, redis, clickhouse };
+}

@@ -1,0 +1,31 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+
+/** Schema pieces shared by every feature's *.schemas.ts. */
+export const Uuid = Type.String({ format: 'uuid' });
+export const Timestamp = Type.String({ format: 'date-time' });
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String(),
+  },
+  { additionalProperties: true, $id: undefined },
+);
+
+/** The problem responses a route may give, for the OpenAPI document. */
+export function problems(...statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries(
+    statuses.map((s) => [s, { ...ProblemSchema, description: 'application/problem+json' }]),
+  );
+}
+
+export const WorkspaceParams = Type.Object({ id: Uuid });
+
+/** Converts Date columns to ISO strings for responses. */
+export function iso(value: Date | string | null): string | null {
+  if (value === null) return null;
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}

@@ -1,0 +1,35 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/principal.js';
+import type { Container } from '../container.js';
+import { unauthorized } from '../platform/errors.js';
+
+/** The Fastify instance every route plugin receives (TypeBox schemas give typed requests). */
+export type App = FastifyInstance<
+  Server,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The composition root: the one decoration through which routes reach services. */
+    deps: Container;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes that take no credential (sign-in, device endpoints, health). */
+    public?: boolean;
+  }
+}
+
+/** The authenticated caller of a non-public route. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized();
+  return request.principal;
+}

@@ -1,0 +1,86 @@
+import { type ClickHouseClient, createClient } from '@clickhouse/client';
+
+export type { ClickHouseClient };
+
+export function createClickHouse(url: string, database: string): ClickHouseClient {
+  return createClient({
+    url,
+    database,
+    request_timeout: 30_000,
+    compression: { request: false, response: false },
+    clickhouse_settings: {},
+  });
+}
+
+/**
+ * ClickHouse 18.16 has no server-side query parameters, so every value is inlined as a literal through
+ * these helpers. Never paste raw input into SQL any other way.
+ */
+export function chString(value: string): string {
+  // Escape the backslash first, then quotes and control characters, as ClickHouse string literals expect.
+  let out = '';
+  for (const ch of value) {
+    switch (ch) {
+      case '\\':
+        out += '\\\\';
+        break;
+      case "'":
+        out += "\\'";
+        break;
+      case '\n':
+        out += '\\n';
+        break;
+      case '\r':
+        out += '\\r';
+        break;
+      case '\t':
+        out += '\\t';
+        break;
+      case '\0':
+        out += '\\0';
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return `'${out}'`;
+}
+
+export function chNumber(value: number): string {
+  if (!Number.isFinite(value)) throw new TypeError(`not a finite number: ${value}`);
+  return String(value);
+}
+
+export function chInt(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new TypeError(`not a safe integer: ${value}`);
+  return String(value);
+}
+
+/** A DateTime literal from a Date, as seconds since the epoch (works on 18.16 and current releases). */
+export function chDateTime(value: Date): string {
+  const seconds = Math.floor(value.getTime() / 1000);
+  if (!Number.isSafeInteger(seconds) || seconds < 0) throw new TypeError('invalid date');
+  return `toDateTime(${seconds})`;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A table or column name; only plain identifiers are allowed, so no quoting games are needed. */
+export function chIdentifier(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new TypeError(`not a plain identifier: ${name}`);
+  return name;
+}
+
+export function chStringList(values: readonly string[]): string {
+  return `(${values.map(chString).join(', ')})`;
+}
+
+/** Creates the database if missing (through a client not bound to it, since binding needs it to exist). */
+export async function ensureClickHouseDatabase(url: string, database: string): Promise<void> {
+  const admin = createClient({ url, request_timeout: 30_000 });
+  try {
+    await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${chIdentifier(database)}` });
+  } finally {
+    await admin.close();
+  }
+}

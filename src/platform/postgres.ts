@@ -1,0 +1,50 @@
+import pg from 'pg';
+
+export type Db = pg.Pool;
+export type Tx = pg.PoolClient;
+/** Anything that can run a query: the pool, or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'>;
+
+// BIGINT (row counts, sequences) as numbers: our values stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+// NUMERIC as numbers (rates, percentages).
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+export function createPool(url: string, max = 10): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+  });
+  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Runs fn inside BEGIN/COMMIT, rolling back on any error. */
+export async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** Postgres error code for a unique violation, foreign key violation and invalid text (bad uuid). */
+export const PG_UNIQUE_VIOLATION = '23505';
+export const PG_FOREIGN_KEY_VIOLATION = '23503';
+export const PG_INVALID_TEXT = '22P02';
+
+export function pgCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err
+    ? String((err as { code: unknown }).code)
+    : undefined;
+}

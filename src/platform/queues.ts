@@ -1,0 +1,16 @@
+/**
+ * BullMQ queue names and job payloads shared by producers (API, ingest) and consumers (workers).
+ * Queues live under RedisKeys.queuePrefix, so deployments and test files never share one.
+ */
+export const QUEUES = {
+  /** Outbox rows to fan out, and single delivery attempts. */
+  webhooks: 'webhooks',
+  /** Error-spike evaluation of one app, enqueued by ingest right after a batch lands. */
+  spikes: 'spikes',
+  /** Repeatable upkeep: ClickHouse retention, pruning. */
+  upkeep: 'upkeep',
+} as const;
+
+export interface SpikeJob {
+  appId: string;
+}

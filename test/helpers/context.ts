@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@clickhouse/client';
+import type { LightMyRequestResponse } from 'fastify';
+import { type Config, loadConfig } from '../../src/config/config.js';
+import { type Container, createContainer } from '../../src/container.js';
+import { buildApp } from '../../src/http/app.js';
+import type { App } from '../../src/http/types.js';
+import { migrateClickHouse } from '../../src/migrations/clickhouse-migrator.js';
+import { ensureClickHouseDatabase } from '../../src/platform/clickhouse.js';
+import { createTestDatabase, dropTestDatabase, requireEnv } from './test-databases.js';
+
+export const TEST_TOKEN_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+export const TEST_WEBHOOK_KEY = '11'.repeat(32);
+
+export interface TestContext {
+  id: string;
+  config: Config;
+  deps: Container;
+  app: App;
+  /** The environment a child process (API, worker, CLI) needs to use this file's databases and keys. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export interface TestContextOptions {
+  env?: Record<string, string>;
+  /** Skip building the Fastify app (worker-only tests). */
+  withoutApp?: boolean;
+}
+
+/**
+ * One isolated world per test file: its own Postgres database (copied from the migrated template), its
+ * own ClickHouse database, its own Redis key prefix and blob folder. close() removes all of them.
+ */
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const id = randomBytes(5).toString('hex');
+  const databaseUrl = await createTestDatabase(id);
+  const clickhouseUrl = requireEnv('CLICKHOUSE_URL');
+  const chDatabase = `ota_test_${id}`;
+  await ensureClickHouseDatabase(clickhouseUrl, chDatabase);
+  const blobDir = await mkdtemp(join(tmpdir(), `ota-blobs-${id}-`));
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: requireEnv('REDIS_URL'),
+    REDIS_KEY_PREFIX: `ota_test_${id}`,
+    CLICKHOUSE_URL: clickhouseUrl,
+    CLICKHOUSE_DATABASE: chDatabase,
+    AUTH_TOKEN_SECRET: TEST_TOKEN_SECRET,
+    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    BLOB_DIR: blobDir,
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const deps = createContainer(config, { name: 'test', poolSize: 5 });
+  await migrateClickHouse(deps.clickhouse);
+  const app = options.withoutApp ? (undefined as unknown as App) : await buildApp(deps);
+  if (app) await app.ready();
+
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    if (app) await app.close();
+    await cleanRedis(deps, config.redisKeyPrefix);
+    await deps.close();
+    await dropTestDatabase(id);
+    const admin = createClient({ url: clickhouseUrl });
+    await admin.command({ query: `DROP DATABASE IF EXISTS ${chDatabase}` }).finally(() => admin.close());
+    await rm(blobDir, { recursive: true, force: true });
+  };
+  return { id, config, deps, app, env, close };
+}
+
+async function cleanRedis(deps: Container, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await deps.redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await deps.redis.unlink(...keys);
+  } while (cursor !== '0');
+}
+
+export interface SignedIn {
+  token: string;
+  workspaceId: string;
+  userId: string;
+  email: string;
+  password: string;
+  headers: { authorization: string };
+}
+
+let counter = 0;
+
+/** Signs up a new account (first sign-in) and returns its token and personal workspace. */
+export async function signUp(
+  app: App,
+  email?: string,
+  password = 'correct horse battery',
+): Promise<SignedIn> {
+  counter += 1;
+  const address = email ?? `user${counter}-${randomBytes(3).toString('hex')}@example.com`;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/signin',
+    payload: { email: address, password },
+  });
+  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+  const body = res.json() as { token: string; workspace_id: string; user: { id: string; email: string } };
+  return {
+    token: body.token,
+    workspaceId: body.workspace_id,
+    userId: body.user.id,
+    email: body.user.email,
+    password,
+    headers: { authorization: `Bearer ${body.token}` },
+  };
+}
+
+/** Asserts a problem+json answer and returns its body. */
+export function expectProblem(
+  res: LightMyRequestResponse,
+  status: number,
+  code?: string,
+): Record<string, unknown> {
+  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
+  const type = String(res.headers['content-type'] ?? '');
+  if (!type.startsWith('application/problem+json'))
+    throw new Error(`expected problem+json, got ${type}: ${res.body}`);
+  const body = res.json() as Record<string, unknown>;
+  if (body.status !== status || typeof body.code !== 'string' || typeof body.detail !== 'string') {
+    throw new Error(`malformed problem body: ${res.body}`);
+  }
+  if (code !== undefined && body.code !== code)
+    throw new Error(`expected code ${code}, got ${String(body.code)}`);
+  return body;
+}

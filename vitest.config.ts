@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // Integration files wait mostly on Postgres, Redis and ClickHouse; a few more forks than cores helps.
+    poolOptions: { forks: { maxForks: 4, minForks: 1 } },
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/helpers/global-setup.ts'],
+          pool: 'forks',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,7 @@
+import type { WorkerFactory } from './worker.js';
+
+/**
+ * Every worker role, by name. `WORKERS=ingest,webhooks` runs a subset so operators can scale roles apart;
+ * the default runs them all.
+ */
+export const WORKER_FACTORIES: Record<string, WorkerFactory> = {};
