@@ -1,9 +1,11 @@
+import { noReleaseStats, type ReleaseStatsProvider } from './analytics/release-stats.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { ApiKeysStore } from './api-keys/api-keys.store.js';
 import { AuthService } from './auth/auth.service.js';
 import { AuthStore } from './auth/auth.store.js';
 import { IdentityTokens } from './auth/identity-tokens.js';
 import type { Config } from './config/config.js';
+import { type DistinctDeviceCounter, noDistinctDevices } from './devices/distinct-devices.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createPool, type Db } from './platform/postgres.js';
@@ -28,6 +30,8 @@ export interface Container {
   services: {
     auth: AuthService;
     apiKeys: ApiKeysService;
+    releaseStats: ReleaseStatsProvider;
+    distinctDevices: DistinctDeviceCounter;
   };
   /** Closes every client; safe to call twice. */
   close(): Promise<void>;
@@ -56,6 +60,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const services = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
+    releaseStats: noReleaseStats,
+    distinctDevices: noDistinctDevices,
   };
 
   let closed: Promise<void> | undefined;

@@ -15,6 +15,10 @@ export function invalidationChannel(keys: RedisKeys): string {
 }
 
 /** Best effort: a lost message is covered by the cache's short TTL. */
-export async function publishInvalidation(redis: Redis, keys: RedisKeys, message: Invalidation): Promise<void> {
+export async function publishInvalidation(
+  redis: Redis,
+  keys: RedisKeys,
+  message: Invalidation,
+): Promise<void> {
   await redis.publish(invalidationChannel(keys), JSON.stringify(message)).catch(() => 0);
 }

@@ -1,0 +1,50 @@
+/**
+ * Derived statistics of a release (specification, section 2): shown on every release read, in the CLI's
+ * status table and in the console.
+ */
+export interface ReleaseStats {
+  downloads: number;
+  activations: number;
+  errors: number;
+  /** Equal to rollout_pct. */
+  targeted_pct: number;
+  /** activations / estimated eligible devices, as a percentage 0-100. */
+  received_pct: number;
+  /** activations / downloads, 0-1. */
+  adoption: number;
+  /** errors / (activations + errors), 0-1. */
+  failure_rate: number;
+  eligible_devices: number;
+}
+
+export interface ReleaseRef {
+  id: string;
+  app_id: string;
+  channel: string;
+  rollout_pct: number;
+}
+
+/** Computes stats for a page of releases in one go (one query per page, not per release). */
+export interface ReleaseStatsProvider {
+  statsFor(releases: readonly ReleaseRef[]): Promise<Map<string, ReleaseStats>>;
+}
+
+export function emptyStats(rolloutPct: number): ReleaseStats {
+  return {
+    downloads: 0,
+    activations: 0,
+    errors: 0,
+    targeted_pct: rolloutPct,
+    received_pct: 0,
+    adoption: 0,
+    failure_rate: 0,
+    eligible_devices: 0,
+  };
+}
+
+/** Placeholder until telemetry is wired: every release shows zero activity. */
+export const noReleaseStats: ReleaseStatsProvider = {
+  async statsFor(releases) {
+    return new Map(releases.map((r) => [r.id, emptyStats(r.rollout_pct)]));
+  },
+};
