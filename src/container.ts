@@ -5,11 +5,19 @@ import { AuthService } from './auth/auth.service.js';
 import { AuthStore } from './auth/auth.store.js';
 import { IdentityTokens } from './auth/identity-tokens.js';
 import type { Config } from './config/config.js';
-import { type DistinctDeviceCounter, noDistinctDevices } from './devices/distinct-devices.js';
+import { DeviceCapGate } from './devices/device-cap.js';
+import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
+import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createPool, type Db } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
+import { invalidationChannel } from './routing/invalidation.js';
+import { RoutingCache } from './routing/routing.cache.js';
+import { RoutingInvalidationListener } from './routing/routing.listener.js';
+import { RoutingStore } from './routing/routing.store.js';
+import { type CheckRecorder, noCheckRecorder } from './updates/check-recorder.js';
+import { UpdateCheckService } from './updates/updates.service.js';
 
 /**
  * The composition root: config, clients, stores and services are built here once and shared by the API,
@@ -32,6 +40,9 @@ export interface Container {
     apiKeys: ApiKeysService;
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
+    routing: RoutingCache;
+    checkRecorder: CheckRecorder;
+    updates: UpdateCheckService;
   };
   /** Closes every client; safe to call twice. */
   close(): Promise<void>;
@@ -57,11 +68,34 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     auth: new AuthStore(db),
     apiKeys: new ApiKeysStore(db),
   };
+  const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
+  const routing = new RoutingCache(new RoutingStore(db, bundleUrl), {
+    ttlMs: config.devices.routingCacheTtlMs,
+  });
+  const distinctDevices = new RedisDistinctDevices(redis, keys, {
+    windowDays: config.devices.windowDays,
+    log,
+  });
+  const checkRecorder: CheckRecorder = noCheckRecorder;
   const services = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
     releaseStats: noReleaseStats,
-    distinctDevices: noDistinctDevices,
+    distinctDevices,
+    routing,
+    checkRecorder,
+    updates: new UpdateCheckService({
+      routing,
+      listener: new RoutingInvalidationListener(
+        () => createRedis(config.redisUrl),
+        invalidationChannel(keys),
+        routing,
+        log,
+      ),
+      gate: new DeviceCapGate(redis, keys, { windowDays: config.devices.windowDays }),
+      devices: distinctDevices,
+      recorder: checkRecorder,
+    }),
   };
 
   let closed: Promise<void> | undefined;

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Deterministic rollout buckets (DESIGN.md, "The update check"; README "The update check").
+ *
+ *   bucket = uint32_be(sha256(module_id + ":" + device_id)[0..4]) % 100
+ *
+ * Every SDK computes the same number from the same two strings (UTF-8), so the rule and its test vectors
+ * (test/unit/bucket-vectors.json) are a public contract: never change it for existing releases.
+ */
+export const BUCKETS = 100;
+
+export function bucketOf(moduleId: string, deviceId: string): number {
+  const digest = createHash('sha256').update(`${moduleId}:${deviceId}`, 'utf8').digest();
+  return digest.readUInt32BE(0) % BUCKETS;
+}
+
+/** A device gets a release when its bucket is below the rollout percentage (0-100, fractions allowed). */
+export function admits(bucket: number, rolloutPct: number): boolean {
+  return bucket < rolloutPct;
+}
