@@ -16,13 +16,16 @@ interface Entry {
 // An unknown app is remembered briefly, so a device hammering a wrong app id costs one query per few
 // seconds, while an app created a moment ago is found almost at once.
 const UNKNOWN_APP_TTL_MS = 2000;
+// How long an expired entry is served again when reloading it failed (Postgres unreachable).
+const STALE_RETRY_MS = 5000;
 
 /**
  * In-process routing state of apps (app -> workspace, plan, active releases per channel), so an update
  * check never queries Postgres on a hit. Entries are dropped by invalidation messages (see
  * RoutingInvalidationListener) and expire after `ttlMs` as a backstop. Concurrent misses for one app share
  * one load; a load overtaken by an invalidation is handed to the callers already waiting on it, but is not
- * cached, so the next check loads the changed state.
+ * cached, so the next check loads the changed state. An entry that merely expired (no invalidation said it
+ * changed) is served a little longer when reloading it fails, so checks survive a Postgres outage.
  */
 export class RoutingCache {
   private readonly entries = new Map<string, Entry>();
@@ -42,11 +45,7 @@ export class RoutingCache {
   /** The cached state: a route, null for an unknown app, or undefined on a miss (call load()). */
   peek(appId: string): AppRoute | null | undefined {
     const entry = this.entries.get(appId);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.drop(appId);
-      return undefined;
-    }
+    if (entry === undefined || entry.expiresAt <= this.now()) return undefined;
     return entry.route;
   }
 
@@ -68,8 +67,12 @@ export class RoutingCache {
         return route;
       },
       (err: unknown) => {
-        if (this.loads.get(appId) === loading) this.loads.delete(appId);
-        throw err;
+        if (this.loads.get(appId) !== loading) throw err;
+        this.loads.delete(appId);
+        const stale = this.entries.get(appId);
+        if (!stale) throw err;
+        stale.expiresAt = this.now() + STALE_RETRY_MS;
+        return stale.route;
       },
     );
     this.loads.set(appId, loading);

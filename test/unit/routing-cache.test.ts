@@ -111,4 +111,23 @@ describe('routing cache', () => {
     void cache.get('app-1');
     expect(source.loads).toHaveLength(2);
   });
+
+  it('serves an expired entry a little longer when reloading fails, but never one that was invalidated', async () => {
+    let now = 0;
+    const source = new ControlledSource();
+    const cache = new RoutingCache(source, { ttlMs: 1000, now: () => now });
+    const first = cache.get('app-1');
+    source.loads[0]!.resolve(route('app-1'));
+    const loaded = await first;
+    now = 1000;
+    const retry = cache.get('app-1');
+    source.loads[1]!.reject(new Error('connection refused'));
+    expect(await retry).toBe(loaded);
+    expect(cache.peek('app-1')).toBe(loaded);
+
+    cache.drop('app-1');
+    const afterDrop = cache.get('app-1');
+    source.loads[2]!.reject(new Error('connection refused'));
+    await expect(afterDrop).rejects.toThrow('connection refused');
+  });
 });
