@@ -1,3 +1,4 @@
+import { unavailable } from '../platform/errors.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { AdmittedDevices } from './admitted-devices.js';
 
@@ -90,14 +91,20 @@ export class DeviceCapGate {
 
   private async admitRemote(workspaceId: string, deviceId: string, cap: number): Promise<boolean> {
     const now = this.now();
-    const admitted = await this.redis.otaAdmitDevice(
-      this.setKey(workspaceId),
-      deviceId,
-      now,
-      now - this.windowMs,
-      cap,
-      this.windowMs,
-    );
+    let admitted: number;
+    try {
+      admitted = await this.redis.otaAdmitDevice(
+        this.setKey(workspaceId),
+        deviceId,
+        now,
+        now - this.windowMs,
+        cap,
+        this.windowMs,
+      );
+    } catch {
+      // Neither serving an uncounted device nor a silent "no update" is right: the device retries later.
+      throw unavailable('Device counting is unavailable; retry shortly.', 'dependency_unavailable');
+    }
     if (admitted !== 1) return false;
     this.admitted.add(workspaceId, deviceId);
     return true;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import { capabilitiesOf } from '../../../src/plans/plans.js';
+import { AppError } from '../../../src/platform/errors.js';
+import { createRedis } from '../../../src/platform/redis.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { deviceIds, offered, seedApp, seedRelease, seedWorkspace, setPlan } from './seed.js';
 
@@ -184,5 +186,23 @@ describe('device cap gate (rolling window, several processes)', () => {
     expect(await gate.admit(ws, 'known', 5)).toBe(true);
     expect(gate.admit(ws, 'known', 5)).toBe(true); // synchronous: answered from memory
     expect(gate.admit(ws, 'unknown', 5)).toBeInstanceOf(Promise);
+  });
+
+  it('answers 503 for an unknown device while Redis is unreachable, and still admits known ones', async () => {
+    const ws = workspace();
+    const client = createRedis(ctx.config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    client.on('error', () => {});
+    await new Promise((resolve) => client.once('ready', resolve));
+    try {
+      const gate = new DeviceCapGate(client, ctx.deps.keys, { windowDays: 30 });
+      expect(await gate.admit(ws, 'known', 5)).toBe(true);
+      client.disconnect();
+      const err = await Promise.resolve(gate.admit(ws, 'unknown', 5)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).status).toBe(503);
+      expect(gate.admit(ws, 'known', 5)).toBe(true);
+    } finally {
+      client.disconnect();
+    }
   });
 });
