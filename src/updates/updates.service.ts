@@ -16,7 +16,6 @@ export interface CheckInput {
   channel?: string;
   fingerprint?: string;
   current_module_id?: string;
-  platform?: string;
 }
 
 export interface UpdateOffer {
@@ -59,8 +58,10 @@ export class UpdateCheckService {
     // Every checking device is an active device: it is counted (or refused at the cap) whether or not a
     // release is waiting, so a device already running the newest module keeps its place in the set.
     const cap = capabilitiesOf(route.plan).deviceCap;
-    const admitted = gate.admit(route.workspaceId, input.device_id, cap);
-    if (!(admitted === true || (admitted !== false && (await admitted)))) {
+    const admitting = gate.admit(route.workspaceId, input.device_id, cap);
+    // Known devices are answered synchronously: no await, so no extra turn of the event loop.
+    const admitted = typeof admitting === 'boolean' ? admitting : await admitting;
+    if (!admitted) {
       this.record(route, channel, null, 'capped');
       return null;
     }
