@@ -71,11 +71,11 @@ describe('device caps through the update check', () => {
     for (const device of deviceIds(HOBBY_CAP, 'up')) await offered(ctx, { app_id: appId, device_id: device });
     expect(await offered(ctx, { app_id: appId, device_id: 'waiting-1' })).toBeNull();
 
-    await setPlan(ctx, workspaceId, 'pro', [appId]);
+    await setPlan(ctx, workspaceId, 'pro');
     expect(await offered(ctx, { app_id: appId, device_id: 'waiting-1' })).toBe(release.id);
     expect(await offered(ctx, { app_id: appId, device_id: 'waiting-2' })).toBe(release.id);
 
-    await setPlan(ctx, workspaceId, 'team', [appId]);
+    await setPlan(ctx, workspaceId, 'team');
     for (const device of deviceIds(20, 'team')) {
       expect(await offered(ctx, { app_id: appId, device_id: device })).toBe(release.id);
     }
@@ -87,7 +87,7 @@ describe('device caps through the update check', () => {
     const release = await seedRelease(ctx, appId);
     const devices = deviceIds(HOBBY_CAP + 20, 'down');
     for (const device of devices) await offered(ctx, { app_id: appId, device_id: device });
-    await setPlan(ctx, workspaceId, 'hobby', [appId]);
+    await setPlan(ctx, workspaceId, 'hobby');
     expect(await offered(ctx, { app_id: appId, device_id: devices.at(-1)! })).toBe(release.id);
     expect(await offered(ctx, { app_id: appId, device_id: 'newcomer' })).toBeNull();
   });

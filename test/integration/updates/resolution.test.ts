@@ -127,7 +127,7 @@ describe('update check: rollout changes', () => {
       for (const device of devices) {
         const got = await offered(ctx, { app_id: appId, device_id: device });
         if (got === release.id) served.add(device);
-        else expect(got).toBe(base.id);
+        else expect(got, `device ${device}`).toBe(base.id);
       }
       return served;
     };
@@ -137,8 +137,8 @@ describe('update check: rollout changes', () => {
     await setRollout(ctx, release, 100);
     const at100 = await servedAt();
 
-    for (const device of at10) expect(at50.has(device)).toBe(true);
-    for (const device of at50) expect(at100.has(device)).toBe(true);
+    for (const device of at10) expect(at50.has(device), `${device} left at 50 %`).toBe(true);
+    for (const device of at50) expect(at100.has(device), `${device} left at 100 %`).toBe(true);
     expect(at100.size).toBe(devices.length);
     // Each share is near its percentage (600 devices: a standard deviation of about 2 points).
     expect(at10.size / devices.length).toBeGreaterThan(0.04);

@@ -110,30 +110,41 @@ export async function rollBack(ctx: TestContext, release: SeededRelease, wait = 
   else await publishInvalidation(ctx.deps.redis, ctx.deps.keys, { appId: rows[0]!.app_id });
 }
 
-/** Changes the plan as the plan endpoint would, and waits until the apps given have been dropped. */
-export async function setPlan(
-  ctx: TestContext,
-  workspaceId: string,
-  plan: Plan,
-  appIds: string[] = [],
-): Promise<void> {
+/** Changes the plan as the plan endpoint would, and waits until the change has been applied. */
+export async function setPlan(ctx: TestContext, workspaceId: string, plan: Plan): Promise<void> {
   await ctx.deps.db.query('UPDATE workspaces SET plan = $2 WHERE id = $1', [workspaceId, plan]);
   await publishInvalidation(ctx.deps.redis, ctx.deps.keys, { workspaceId });
-  for (const appId of appIds) await dropped(ctx, appId);
+  await settle(ctx);
 }
 
 /**
- * Publishes the invalidation of an app and waits until this process has applied it (the cached entry is
- * gone), so the next check in a test reads the change without a race against the subscriber.
+ * Publishes the invalidation of an app and waits until this process has applied it, so the next check in
+ * a test reads the change without racing the subscriber.
  */
 export async function announce(ctx: TestContext, appId: string): Promise<void> {
   await publishInvalidation(ctx.deps.redis, ctx.deps.keys, { appId });
-  await dropped(ctx, appId);
+  await settle(ctx);
 }
 
-async function dropped(ctx: TestContext, appId: string): Promise<void> {
-  const ok = await eventually(async () => ctx.deps.services.routing.peek(appId) === undefined, 2000);
-  if (!ok) throw new Error(`routing invalidation of app ${appId} was not applied`);
+const sentinels = new WeakMap<TestContext, string>();
+
+/**
+ * Waits until every invalidation published so far has been applied. Redis delivers one connection's
+ * messages in order, so once a sentinel app published after them has been dropped from the cache, they
+ * have all been applied too (a bare "the app is not cached" would pass while a message is still on its way
+ * and would then drop an entry the test relies on).
+ */
+export async function settle(ctx: TestContext): Promise<void> {
+  let sentinel = sentinels.get(ctx);
+  if (!sentinel) {
+    sentinel = await seedApp(ctx, await seedWorkspace(ctx, 'team'));
+    sentinels.set(ctx, sentinel);
+  }
+  const { routing } = ctx.deps.services;
+  await routing.get(sentinel);
+  await publishInvalidation(ctx.deps.redis, ctx.deps.keys, { appId: sentinel });
+  const ok = await eventually(async () => routing.peek(sentinel) === undefined, 5000);
+  if (!ok) throw new Error('routing invalidations were not applied within 5 s');
 }
 
 export interface CheckBody {
