@@ -3,10 +3,21 @@
  * after admission. A hit means "already counted in the workspace's device set", so the check needs no Redis
  * call. Expiry (well inside the device window) makes a device active for weeks still refresh its
  * last-seen time in Redis now and then, so it never ages out of the window while in use.
+ *
+ * Recency is approximate, to keep a hit cheap: Map order is insertion order and the oldest entry is evicted
+ * first, but a hit moves an entry to the young end only once it has drifted into the older half (measured
+ * in insertions since it was last placed). A device in regular use therefore never reaches the eviction
+ * end, while most hits are a single lookup instead of a delete and a re-insert.
  */
+interface Entry {
+  expiresAt: number;
+  /** Value of the insertion clock when the entry was last placed at the young end. */
+  placed: number;
+}
+
 export class AdmittedDevices {
-  // Map iteration order is insertion order: re-inserting on a hit keeps the least recently used first.
-  private readonly entries = new Map<string, number>();
+  private readonly entries = new Map<string, Entry>();
+  private clock = 0;
 
   constructor(
     private readonly capacity: number,
@@ -16,11 +27,17 @@ export class AdmittedDevices {
 
   has(workspaceId: string, deviceId: string): boolean {
     const key = keyOf(workspaceId, deviceId);
-    const expiresAt = this.entries.get(key);
-    if (expiresAt === undefined) return false;
-    this.entries.delete(key);
-    if (expiresAt <= this.now()) return false;
-    this.entries.set(key, expiresAt);
+    const entry = this.entries.get(key);
+    if (entry === undefined) return false;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return false;
+    }
+    if (this.clock - entry.placed > this.capacity / 2) {
+      this.entries.delete(key);
+      entry.placed = ++this.clock;
+      this.entries.set(key, entry);
+    }
     return true;
   }
 
@@ -32,7 +49,7 @@ export class AdmittedDevices {
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
-    this.entries.set(key, this.now() + this.ttlMs);
+    this.entries.set(key, { expiresAt: this.now() + this.ttlMs, placed: ++this.clock });
   }
 
   /** Forgets every admitted device. */

@@ -25,6 +25,8 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
   private flushing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly log: Logger | undefined;
+  private readonly todayKeys = new Map<string, string>();
+  private keysDay = -1;
   private readonly windowDays: number;
   private readonly flushMs: number;
   private readonly maxPending: number;
@@ -47,12 +49,27 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     return this.keys.workspace(workspaceId, `devices:hll:${Math.floor(epochMs / DAY_MS)}`);
   }
 
+  /** Today's key of a workspace, remembered for the day: this runs on every check. */
+  private currentKey(workspaceId: string): string {
+    const day = Math.floor(this.now() / DAY_MS);
+    if (day !== this.keysDay) {
+      this.todayKeys.clear();
+      this.keysDay = day;
+    }
+    let key = this.todayKeys.get(workspaceId);
+    if (key === undefined) {
+      key = this.dayKey(workspaceId, day * DAY_MS);
+      this.todayKeys.set(workspaceId, key);
+    }
+    return key;
+  }
+
   /** Buffers one served device; written by the next flush. */
   add(workspaceId: string, deviceId: string): void {
     // While Redis is slow or away the buffer may grow to twice its bound; past that, devices go uncounted
     // (an estimate is all this feeds) rather than memory growing without end.
     if (this.pendingCount >= 2 * this.maxPending) return;
-    const key = this.dayKey(workspaceId, this.now());
+    const key = this.currentKey(workspaceId);
     let devices = this.pending.get(key);
     if (!devices) {
       devices = new Set();

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /**
  * Deterministic rollout buckets (DESIGN.md, "The update check"; README "The update check").
@@ -10,9 +10,14 @@ import { createHash } from 'node:crypto';
  */
 export const BUCKETS = 100;
 
+// The one-shot hash (Node 20.12+) is about twice as fast as a Hash object; this runs on every check.
+const sha256: (text: string) => Buffer =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'buffer')
+    : (text) => crypto.createHash('sha256').update(text, 'utf8').digest();
+
 export function bucketOf(moduleId: string, deviceId: string): number {
-  const digest = createHash('sha256').update(`${moduleId}:${deviceId}`, 'utf8').digest();
-  return digest.readUInt32BE(0) % BUCKETS;
+  return sha256(`${moduleId}:${deviceId}`).readUInt32BE(0) % BUCKETS;
 }
 
 /** A device gets a release when its bucket is below the rollout percentage (0-100, fractions allowed). */

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Uuid } from '../http/schemas.js';
 import { SHA256_PATTERN } from './bundle-files.js';
 
@@ -30,6 +30,10 @@ export const UpdateSchema = Type.Object({
   notes: Type.String(),
 });
 
-export const CheckResponse = Type.Object({ update: Type.Union([UpdateSchema, Type.Null()]) });
+// `nullable` (OpenAPI 3.0) rather than anyOf: the serialiser writes it directly, without first testing
+// which branch the value matches; this is the answer to every update check.
+export const CheckResponse = Type.Object({
+  update: Type.Unsafe<Static<typeof UpdateSchema> | null>({ ...UpdateSchema, nullable: true }),
+});
 
 export const BundleParams = Type.Object({ sha256: Type.String({ pattern: SHA256_PATTERN }) });

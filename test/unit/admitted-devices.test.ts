@@ -33,3 +33,16 @@ describe('admitted devices (bounded LRU with expiry)', () => {
     expect(cache.size).toBe(3);
   });
 });
+
+describe('admitted devices under churn', () => {
+  it('never evicts a device that keeps checking in, however many new devices pass through', () => {
+    const cache = new AdmittedDevices(100, 60_000);
+    cache.add('ws', 'hot');
+    for (let i = 0; i < 10_000; i++) {
+      cache.add('ws', `cold-${i}`);
+      if (i % 10 === 0) expect(cache.has('ws', 'hot')).toBe(true);
+    }
+    expect(cache.has('ws', 'hot')).toBe(true);
+    expect(cache.size).toBe(100);
+  });
+});
