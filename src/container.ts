@@ -87,7 +87,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     updates: new UpdateCheckService({
       routing,
       listener: new RoutingInvalidationListener(
-        () => createRedis(config.redisUrl),
+        // Waits for Redis however long it takes: the subscription must not give up while Redis is away.
+        () => createRedis(config.redisUrl, { maxRetriesPerRequest: null }),
         invalidationChannel(keys),
         routing,
         log,

@@ -18,9 +18,13 @@ export class RoutingInvalidationListener {
     private readonly log: Logger,
   ) {}
 
-  /** Resolves once subscribed, so a change published after it is never missed. */
-  start(): Promise<void> {
-    this.starting ??= this.subscribe();
+  /**
+   * Resolves once subscribed, so a change published after it is never missed; or, when Redis does not
+   * answer within `waitMs`, resolves anyway (the API must start without Redis) and keeps subscribing in
+   * the background, clearing the cache once subscribed in case it missed messages meanwhile.
+   */
+  start(waitMs = 1000): Promise<void> {
+    this.starting ??= this.subscribe(waitMs);
     return this.starting;
   }
 
@@ -28,7 +32,9 @@ export class RoutingInvalidationListener {
     const connection = this.connection;
     this.connection = undefined;
     this.starting = undefined;
-    if (connection) await connection.quit().catch(() => connection.disconnect());
+    if (!connection) return;
+    if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
+    else connection.disconnect();
   }
 
   /** Parses and applies one message; malformed messages are ignored (the TTL backstop still holds). */
@@ -46,7 +52,7 @@ export class RoutingInvalidationListener {
     if (typeof workspaceId === 'string') this.cache.dropWorkspace(workspaceId);
   }
 
-  private async subscribe(): Promise<void> {
+  private async subscribe(waitMs: number): Promise<void> {
     const connection = this.connect();
     this.connection = connection;
     let readyBefore = false;
@@ -58,6 +64,20 @@ export class RoutingInvalidationListener {
     connection.on('message', (channel: string, raw: string) => {
       if (channel === this.channel) this.apply(raw);
     });
-    await connection.subscribe(this.channel);
+    let late = false;
+    const subscribed = connection.subscribe(this.channel).then(() => {
+      if (late) this.cache.clear();
+    });
+    subscribed.catch(() => {});
+    const waited = await Promise.race([
+      subscribed.then(() => true),
+      new Promise<false>((resolve) => setTimeout(resolve, waitMs, false).unref()),
+    ]).catch(() => false);
+    if (!waited) {
+      late = true;
+      this.log.warn(
+        'routing invalidations not subscribed yet; cached routing state relies on its TTL meanwhile',
+      );
+    }
   }
 }

@@ -157,6 +157,18 @@ describe('routing invalidation over Redis', () => {
     }
   });
 
+  it('starts without Redis, within its wait, and stops cleanly', async () => {
+    const cache = new RoutingCache(new RoutingStore(ctx.deps.db, url), { ttlMs: 60_000 });
+    const listener = new RoutingInvalidationListener(
+      () => createRedis('redis://127.0.0.1:1', { maxRetriesPerRequest: null }),
+      invalidationChannel(ctx.deps.keys),
+      cache,
+      log,
+    );
+    await listener.start(100);
+    await listener.stop();
+  });
+
   it('serves a change made without an invalidation once the TTL backstop passes', async () => {
     const appId = await seedApp(ctx, await seedWorkspace(ctx, 'team'));
     const first = await seedRelease(ctx, appId);
