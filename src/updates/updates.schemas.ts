@@ -14,7 +14,8 @@ const optional = (schema: ReturnType<typeof Type.String>) => Type.Optional(Type.
 export const CheckBody = Type.Object({
   app_id: Uuid,
   device_id: Type.String({ minLength: 1, maxLength: 128, pattern: DEVICE_ID_PATTERN }),
-  channel: optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' })),
+  // The channel naming rule of releases: 1-64 of [a-z0-9._-].
+  channel: optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9._-]{1,64}$' })),
   fingerprint: optional(Type.String({ minLength: 1, maxLength: 256 })),
   current_module_id: optional(Type.String({ maxLength: 128 })),
   platform: optional(Type.String({ maxLength: 32 })),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -6,14 +7,13 @@ import { admits, BUCKETS, bucketOf } from '../../src/updates/bucket.js';
 interface Vector {
   module_id: string;
   device_id: string;
-  sha256_first4_hex: string;
-  uint32: number;
   bucket: number;
 }
 
-const vectors = JSON.parse(
-  readFileSync(new URL('./bucket-vectors.json', import.meta.url), 'utf8'),
-) as Vector[];
+// The vectors the README publishes and the SDKs' tests share.
+const { vectors } = JSON.parse(readFileSync(new URL('./bucket-vectors.json', import.meta.url), 'utf8')) as {
+  vectors: Vector[];
+};
 
 const deviceId = fc.stringMatching(/^[A-Za-z0-9._:-]{1,128}$/);
 const moduleId = fc.uuid();
@@ -39,9 +39,24 @@ describe('bucketing: published test vectors', () => {
   });
 
   it.each(vectors)('bucket($module_id, $device_id) = $bucket', (v) => {
-    expect(v.uint32 % 100).toBe(v.bucket);
-    expect(Number.parseInt(v.sha256_first4_hex, 16)).toBe(v.uint32);
     expect(bucketOf(v.module_id, v.device_id)).toBe(v.bucket);
+  });
+
+  it('matches the README table, byte for byte', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const rows = [
+      ...readme.matchAll(/^\| `([0-9a-f-]{36})` \| (.+?) +\| `([0-9a-f]{8})` +\| (\d+) +\| (\d+) +\|$/gm),
+    ];
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    for (const [, moduleId, deviceCell, first4, uint32, bucket] of rows) {
+      const repeated = /^`(.)` × (\d+)$/.exec(deviceCell!.trim());
+      const deviceId = repeated ? repeated[1]!.repeat(Number(repeated[2])) : deviceCell!.trim().slice(1, -1);
+      const digest = createHash('sha256').update(`${moduleId}:${deviceId}`).digest();
+      expect(digest.subarray(0, 4).toString('hex')).toBe(first4);
+      expect(digest.readUInt32BE(0)).toBe(Number(uint32));
+      expect(bucketOf(moduleId!, deviceId)).toBe(Number(bucket));
+      expect(vectors.some((v) => v.module_id === moduleId && v.device_id === deviceId)).toBe(true);
+    }
   });
 });
 

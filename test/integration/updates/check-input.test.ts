@@ -60,6 +60,8 @@ describe('update check input', () => {
       { app_id: appId, device_id: 'd', channel: 7 },
       { app_id: appId, device_id: 'd', channel: '' },
       { app_id: appId, device_id: 'd', channel: 'has space' },
+      { app_id: appId, device_id: 'd', channel: 'Beta' },
+      { app_id: appId, device_id: 'd', channel: 'x'.repeat(65) },
       { app_id: appId, device_id: 'd', fingerprint: 'x'.repeat(257) },
       { app_id: appId, device_id: 'd', current_module_id: { id: 1 } },
       { app_id: appId, device_id: 'd', platform: true },
