@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
@@ -40,6 +41,19 @@ export async function buildApp(deps: Container): Promise<App> {
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500)
       request.log.warn({ url: request.url, status: reply.statusCode }, 'server error');
+  });
+
+  // Limits are declared per route (config.rateLimit) and counted in Redis, so all API copies share them.
+  // If Redis is down the limit is skipped rather than failing the request.
+  await app.register(rateLimit, {
+    global: false,
+    redis: deps.redis,
+    nameSpace: deps.keys.global('ratelimit:'),
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      message: `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`,
+    }),
   });
 
   await app.register(swagger, {
