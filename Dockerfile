@@ -11,6 +11,7 @@ ENV CI=true
 # lacks other platforms' optional packages.
 COPY package.json package-lock.json ./
 COPY scripts/bootstrap.mjs scripts/bootstrap.mjs
+COPY scripts/services scripts/services
 RUN node scripts/bootstrap.mjs deps
 COPY . .
 RUN npm run build \

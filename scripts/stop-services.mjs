@@ -7,10 +7,10 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   CLICKHOUSE_DIR,
   CLICKHOUSE_PIDFILE,
+  isEntryPoint,
   log,
   PROJECT_ROOT,
   pidIsProgram,
@@ -58,17 +58,7 @@ export async function stopServices() {
   return results.every(Boolean);
 }
 
-const invokedDirectly = (() => {
-  try {
-    return (
-      process.argv[1] && fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url))
-    );
-  } catch {
-    return false;
-  }
-})();
-
-if (invokedDirectly) {
+if (isEntryPoint(import.meta.url)) {
   stopServices().then(
     (ok) => {
       process.exitCode = ok ? 0 : 1;
