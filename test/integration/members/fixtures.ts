@@ -1,4 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
+import type { AuditAction } from '../../../src/audit/audit.actions.js';
+import { appendAudit } from '../../../src/audit/audit.writer.js';
+import { transaction } from '../../../src/platform/postgres.js';
 import { type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
 
 export type Headers = Record<string, string>;
@@ -91,4 +94,33 @@ export async function auditActions(
     [workspaceId, action],
   );
   return rows;
+}
+
+/** Appends `count` entries directly through the writer (as other features do in their transactions). */
+export async function seedEntries(
+  ctx: TestContext,
+  workspaceId: string,
+  count: number,
+  entry: { action?: AuditAction; appId?: string | null; actor?: string } = {},
+): Promise<void> {
+  await transaction(ctx.deps.db, async (tx) => {
+    for (let i = 0; i < count; i++) {
+      await appendAudit(tx, {
+        workspaceId,
+        appId: entry.appId ?? null,
+        actor: entry.actor ?? 'seed@example.com',
+        action: entry.action ?? 'app.create',
+        details: { n: i },
+      });
+    }
+  });
+}
+
+/** An app row of the workspace (apps are provisioned by their own feature; here only the row matters). */
+export async function createAppRow(ctx: TestContext, workspaceId: string, name = 'app'): Promise<string> {
+  const { rows } = await ctx.deps.db.query(
+    'INSERT INTO apps (workspace_id, name) VALUES ($1, $2) RETURNING id',
+    [workspaceId, name],
+  );
+  return rows[0].id;
 }
