@@ -32,27 +32,7 @@ export class AuditStore {
     limit: number,
     offset: number,
   ): Promise<AuditEntryRow[]> {
-    const params: unknown[] = [workspaceId];
-    const where = ['workspace_id = $1'];
-    if (filter.appId !== undefined) {
-      params.push(filter.appId);
-      where.push(`app_id = $${params.length}`);
-    }
-    if (filter.action !== undefined) {
-      params.push(filter.action);
-      where.push(`action = $${params.length}`);
-    }
-    params.push(limit, offset);
-    const { rows } = await this.db.query<AuditEntryRow>(
-      `WITH page AS MATERIALIZED (
-         SELECT seq FROM audit_log WHERE ${where.join(' AND ')}
-          ORDER BY seq DESC LIMIT $${params.length - 1} OFFSET $${params.length}
-       )
-       SELECT a.id, a.seq, a.actor, a.action, a.workspace_id, a.app_id, a.details, a.created_at
-         FROM page JOIN audit_log a ON a.seq = page.seq
-        ORDER BY a.seq DESC`,
-      params,
-    );
+    const { rows } = await this.db.query<AuditEntryRow>(auditPageQuery(workspaceId, filter, limit, offset));
     return rows;
   }
 
@@ -63,4 +43,32 @@ export class AuditStore {
     ]);
     return rowCount === 1;
   }
+}
+
+/** The statement behind AuditStore.page (exported so the benchmark can EXPLAIN exactly this query). */
+export function auditPageQuery(
+  workspaceId: string,
+  filter: AuditFilter,
+  limit: number,
+  offset: number,
+): { text: string; values: unknown[] } {
+  const values: unknown[] = [workspaceId];
+  const where = ['workspace_id = $1'];
+  if (filter.appId !== undefined) {
+    values.push(filter.appId);
+    where.push(`app_id = $${values.length}`);
+  }
+  if (filter.action !== undefined) {
+    values.push(filter.action);
+    where.push(`action = $${values.length}`);
+  }
+  values.push(limit, offset);
+  const text = `WITH page AS MATERIALIZED (
+       SELECT seq FROM audit_log WHERE ${where.join(' AND ')}
+        ORDER BY seq DESC LIMIT $${values.length - 1} OFFSET $${values.length}
+     )
+     SELECT a.id, a.seq, a.actor, a.action, a.workspace_id, a.app_id, a.details, a.created_at
+       FROM page JOIN audit_log a ON a.seq = page.seq
+      ORDER BY a.seq DESC`;
+  return { text, values };
 }

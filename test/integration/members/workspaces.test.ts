@@ -191,3 +191,31 @@ describe('GET /workspaces/{id}/usage', () => {
     }
   });
 });
+
+describe('OpenAPI', () => {
+  it('describes every route of workspaces, members and the audit log', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const paths = res.json().paths as Record<
+      string,
+      Record<string, { summary?: string; description?: string }>
+    >;
+    const expected: Array<[string, string]> = [
+      ['/api/v1/workspaces/{id}', 'get'],
+      ['/api/v1/workspaces/{id}/plan', 'put'],
+      ['/api/v1/workspaces/{id}/plan', 'patch'],
+      ['/api/v1/workspaces/{id}/usage', 'get'],
+      ['/api/v1/workspaces/{id}/members', 'get'],
+      ['/api/v1/workspaces/{id}/members', 'post'],
+      ['/api/v1/workspaces/{id}/members/{member_id}', 'patch'],
+      ['/api/v1/workspaces/{id}/members/{member_id}', 'delete'],
+      ['/api/v1/audit', 'get'],
+      ['/api/v1/workspaces/{id}/audit/verify', 'get'],
+    ];
+    for (const [path, method] of expected) {
+      const op = paths[path]?.[method];
+      expect(op?.summary, `${method} ${path}`).toBeTruthy();
+      expect(op?.description, `${method} ${path}`).toBeTruthy();
+    }
+  });
+});
