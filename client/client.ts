@@ -195,6 +195,6 @@ export class OtaClient {
   };
 }
 
-function isStream(body: BodyInit): boolean {
+function isStream(body: BodyInit | Uint8Array): boolean {
   return typeof (body as ReadableStream).getReader === 'function';
 }

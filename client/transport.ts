@@ -33,7 +33,7 @@ export interface TransportOptions {
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
 /** A body for a raw upload; a function is called again for each attempt so a stream can be re-opened. */
-export type RawBody = BodyInit | (() => BodyInit);
+export type RawBody = BodyInit | Uint8Array | (() => BodyInit | Uint8Array);
 
 export interface RequestOptions {
   query?: Query | undefined;
@@ -151,7 +151,8 @@ export class Transport {
       body = JSON.stringify(options.json);
     } else if (options.body !== undefined) {
       headers['content-type'] = options.contentType ?? 'application/octet-stream';
-      body = typeof options.body === 'function' ? options.body() : options.body;
+      // Any Uint8Array is a valid fetch body at run time; TypeScript's DOM types only admit ArrayBuffer-backed ones.
+      body = (typeof options.body === 'function' ? options.body() : options.body) as BodyInit;
     }
     if (options.expect === 'bytes') headers.accept = '*/*';
 
