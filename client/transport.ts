@@ -49,6 +49,8 @@ export interface RequestOptions {
   /** Overrides the retry count for this call. */
   retries?: number;
   headers?: Record<string, string>;
+  /** Safe to send again after a network failure even though the method is POST. */
+  idempotent?: boolean;
 }
 
 const PREFIX = '/api/v1';
@@ -109,9 +111,10 @@ export class Transport {
       } catch (err) {
         if (options.signal?.aborted) throw err;
         const failure = err instanceof NetworkError ? err : new NetworkError(url, err);
-        const wait = isRetryableNetworkFailure(method)
-          ? retryDelay(policy, attempt, undefined, this.random)
-          : undefined;
+        const wait =
+          options.idempotent || isRetryableNetworkFailure(method)
+            ? retryDelay(policy, attempt, undefined, this.random)
+            : undefined;
         if (wait === undefined) throw failure;
         await this.sleep(wait);
         continue;
