@@ -138,6 +138,10 @@ function copyHashing(source: Readable, handle: FileHandle, maxBytes: number): Pr
       if (!ended) settle(new BlobSourceError(new Error('closed before the end')));
     };
 
+    if (source.destroyed || source.errored) {
+      settle(new BlobSourceError(source.errored ?? new Error('destroyed before the upload was read')));
+      return;
+    }
     source.on('data', onData);
     source.on('end', onEnd);
     source.on('error', onError);
