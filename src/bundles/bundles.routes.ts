@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { AppParams } from '../apps/apps.schemas.js';
@@ -6,6 +7,9 @@ import { type App, principalOf } from '../http/types.js';
 import { AppError } from '../platform/errors.js';
 
 const OCTET_STREAM = 'application/octet-stream';
+/** How long, and how much more, a refused upload is read and discarded before the connection is cut. */
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 64 * 1024 * 1024;
 
 export async function bundlesRoutes(app: App): Promise<void> {
   const { bundles } = app.deps.services;
@@ -21,6 +25,9 @@ export async function bundlesRoutes(app: App): Promise<void> {
         tags: ['bundles'],
         summary: `Upload bundle bytes (${OCTET_STREAM}); stored once per content (sha256); developer or above`,
         params: AppParams,
+        // Documents the raw body for OpenAPI; an empty schema never rejects the stream.
+        consumes: [OCTET_STREAM],
+        body: Type.Unknown({ description: 'The bundle bytes' }),
         response: {
           201: Type.Object({ sha256: Type.String(), size: Type.Integer() }),
           ...problems(400, 401, 403, 404, 413, 415),
@@ -42,10 +49,45 @@ export async function bundlesRoutes(app: App): Promise<void> {
         );
         return reply.status(201).send(stored);
       } catch (err) {
-        // The unread rest of a refused upload is not drained: the connection closes after the answer.
-        if (!request.body.readableEnded) reply.header('connection', 'close');
+        discardRest(request.body, reply.raw);
         throw err;
       }
     },
   );
+}
+
+/**
+ * After a refused upload the client may still be sending. Closing at once would reset the connection under
+ * it, and it could lose the answer (EPIPE) before reading it; reading everything could take as long as the
+ * client likes. So the rest is read and thrown away for a bounded time and size after the answer is sent
+ * (a "lingering close"), then the connection is cut. A client that stops or finishes in time keeps it.
+ */
+function discardRest(body: Readable, response: ServerResponse): void {
+  if (body.readableEnded || body.destroyed) return;
+  let discarded = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const cut = () => {
+    done();
+    body.destroy();
+  };
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_BYTES) cut();
+  };
+  const done = () => {
+    clearTimeout(timer);
+    body.off('data', onData);
+    body.off('end', done);
+    body.off('close', done);
+  };
+  body.on('data', onData);
+  body.once('end', done);
+  body.once('close', done);
+  body.on('error', () => {});
+  body.resume();
+  response.once('finish', () => {
+    if (body.readableEnded || body.destroyed) return;
+    timer = setTimeout(cut, LINGER_MS);
+    timer.unref();
+  });
 }
