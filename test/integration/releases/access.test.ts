@@ -90,10 +90,9 @@ describe('other workspaces’ ids are unknown (404), exactly like ids that do no
   });
 
   it('answers 400 for ids that are not UUIDs', async () => {
-    for (const [name, call] of calls('not-a-uuid', 'nope', 'x')) {
-      if (call.url === '/api/v1/modules') continue;
+    for (const [, call] of calls('not-a-uuid', 'nope', 'x')) {
+      if (call.url === '/api/v1/modules') continue; // the body's app_id: covered with the push fields
       expectProblem(await send(home.headers, call), 400, 'invalid_request');
-      expect(name).toBeTruthy();
     }
   });
 });
