@@ -10,6 +10,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // Property tests run thousands of cases; a loaded CI machine must not turn them into time-outs.
+          testTimeout: 20_000,
         },
       },
       {

@@ -1,23 +1,37 @@
 import { noReleaseStats, type ReleaseStatsProvider } from './analytics/release-stats.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { ApiKeysStore } from './api-keys/api-keys.store.js';
+import { AppsService } from './apps/apps.service.js';
+import { AppsStore } from './apps/apps.store.js';
+import { AuditService } from './audit/audit.service.js';
+import { AuditStore } from './audit/audit.store.js';
 import { AuthService } from './auth/auth.service.js';
 import { AuthStore } from './auth/auth.store.js';
 import { IdentityTokens } from './auth/identity-tokens.js';
+import type { BlobStore } from './bundles/blob-store.js';
+import { BundlesService } from './bundles/bundles.service.js';
+import { BundlesStore } from './bundles/bundles.store.js';
+import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
 import type { Config } from './config/config.js';
 import { DeviceCapGate } from './devices/device-cap.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
+import { MembersService } from './members/members.service.js';
+import { MembersStore } from './members/members.store.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createPool, type Db } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
-import { invalidationChannel } from './routing/invalidation.js';
+import { ReleasesService } from './releases/releases.service.js';
+import { ReleasesStore } from './releases/releases.store.js';
+import { invalidationChannel, publishInvalidation } from './routing/invalidation.js';
 import { RoutingCache } from './routing/routing.cache.js';
 import { RoutingInvalidationListener } from './routing/routing.listener.js';
 import { RoutingStore } from './routing/routing.store.js';
 import { type CheckRecorder, noCheckRecorder } from './updates/check-recorder.js';
 import { UpdateCheckService } from './updates/updates.service.js';
+import { WorkspacesService } from './workspaces/workspaces.service.js';
+import { WorkspacesStore } from './workspaces/workspaces.store.js';
 
 /**
  * The composition root: config, clients, stores and services are built here once and shared by the API,
@@ -31,15 +45,29 @@ export interface Container {
   keys: RedisKeys;
   clickhouse: ClickHouseClient;
   tokens: IdentityTokens;
+  /** Bundle bytes, content-addressed by sha256. */
+  blobs: BlobStore;
   stores: {
     auth: AuthStore;
     apiKeys: ApiKeysStore;
+    workspaces: WorkspacesStore;
+    members: MembersStore;
+    audit: AuditStore;
+    apps: AppsStore;
+    bundles: BundlesStore;
+    releases: ReleasesStore;
   };
   services: {
     auth: AuthService;
     apiKeys: ApiKeysService;
+    workspaces: WorkspacesService;
+    members: MembersService;
+    audit: AuditService;
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
+    apps: AppsService;
+    bundles: BundlesService;
+    releases: ReleasesService;
     routing: RoutingCache;
     checkRecorder: CheckRecorder;
     updates: UpdateCheckService;
@@ -64,9 +92,16 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const clickhouse = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase);
   const tokens = new IdentityTokens(config.auth.tokenSecret, config.auth.tokenTtlSeconds);
 
+  const blobs = new LocalDiskBlobStore(config.bundles.blobDir);
   const stores = {
     auth: new AuthStore(db),
     apiKeys: new ApiKeysStore(db),
+    workspaces: new WorkspacesStore(db),
+    members: new MembersStore(db),
+    audit: new AuditStore(db),
+    apps: new AppsStore(db),
+    bundles: new BundlesStore(db),
+    releases: new ReleasesStore(db),
   };
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
   const routing = new RoutingCache(new RoutingStore(db, bundleUrl), {
@@ -77,11 +112,35 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     log,
   });
   const checkRecorder: CheckRecorder = noCheckRecorder;
-  const services = {
+  const invalidate = (message: Parameters<typeof publishInvalidation>[2]) =>
+    publishInvalidation(redis, keys, message);
+  const workspaces = new WorkspacesService({
+    db,
+    store: stores.workspaces,
+    redis,
+    keys,
+    devices: (): DistinctDeviceCounter => services.distinctDevices,
+    windowDays: config.devices.windowDays,
+  });
+  const services: Container['services'] = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
+    workspaces,
+    members: new MembersService(db, stores.members, stores.workspaces),
+    audit: new AuditService(db, stores.audit, workspaces),
     releaseStats: noReleaseStats,
     distinctDevices,
+    apps: new AppsService(db, stores.apps, invalidate),
+    bundles: new BundlesService(stores.apps, stores.bundles, blobs, config.bundles.maxBytes),
+    releases: new ReleasesService(
+      db,
+      stores.releases,
+      stores.apps,
+      stores.bundles,
+      // Late-bound, so whichever provider sits in services.releaseStats is the one asked.
+      { statsFor: (refs) => services.releaseStats.statsFor(refs) },
+      invalidate,
+    ),
     routing,
     checkRecorder,
     updates: new UpdateCheckService({
@@ -106,5 +165,5 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     })();
     return closed;
   };
-  return { config, log, db, redis, keys, clickhouse, tokens, stores, services, close };
+  return { config, log, db, redis, keys, clickhouse, tokens, blobs, stores, services, close };
 }

@@ -8,7 +8,11 @@ export async function authRoutes(app: App): Promise<void> {
   app.post(
     '/auth/signin',
     {
-      config: { public: true },
+      // Per client address: slows password guessing without locking out the account owner.
+      config: {
+        public: true,
+        rateLimit: { max: app.deps.config.rateLimits.signinPerMinute, timeWindow: 60_000 },
+      },
       schema: {
         tags: ['auth'],
         summary: 'Sign in; the first sign-in creates the account and its personal workspace',

@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
+import { appsRoutes } from '../apps/apps.routes.js';
+import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
+import { bundlesRoutes } from '../bundles/bundles.routes.js';
 import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
+import { membersRoutes } from '../members/members.routes.js';
+import { releasesRoutes } from '../releases/releases.routes.js';
 import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
 import { updatesRoutes } from '../updates/updates.routes.js';
+import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import type { App } from './types.js';
 import { validatorCompiler } from './validation.js';
@@ -18,6 +25,12 @@ export const API_PREFIX = '/api/v1';
 const API_ROUTES: Array<(app: App) => Promise<void>> = [
   authRoutes,
   apiKeysRoutes,
+  workspacesRoutes,
+  membersRoutes,
+  auditRoutes,
+  appsRoutes,
+  bundlesRoutes,
+  releasesRoutes,
   updatesRoutes,
   bundleDownloadRoutes,
 ];
@@ -27,12 +40,11 @@ export async function buildApp(deps: Container): Promise<App> {
     loggerInstance: deps.log.child({ component: 'http' }),
     disableRequestLogging: true,
     bodyLimit: deps.config.http.bodyLimitBytes,
-    maxParamLength: 200,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.decorate('deps', deps);
@@ -47,6 +59,19 @@ export async function buildApp(deps: Container): Promise<App> {
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500)
       request.log.warn({ url: request.url, status: reply.statusCode }, 'server error');
+  });
+
+  // Limits are declared per route (config.rateLimit) and counted in Redis, so all API copies share them.
+  // If Redis is down the limit is skipped rather than failing the request.
+  await app.register(rateLimit, {
+    global: false,
+    redis: deps.redis,
+    nameSpace: deps.keys.global('ratelimit:'),
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      message: `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`,
+    }),
   });
 
   await app.register(swagger, {

@@ -62,7 +62,12 @@ export function errorHandler(
   const known = fe.code ? CLIENT_ERROR_CODES[fe.code] : undefined;
   if (known) return sendProblem(reply, known[0], known[1], cleanMessage(fe.message));
   if (fe.statusCode === 429) {
-    return sendProblem(reply, 429, 'rate_limited', 'Too many requests; retry after the time in Retry-After.');
+    return sendProblem(
+      reply,
+      429,
+      'rate_limited',
+      cleanMessage(fe.message) || 'Too many requests; retry later.',
+    );
   }
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return sendProblem(reply, fe.statusCode, 'bad_request', cleanMessage(fe.message));

@@ -53,6 +53,9 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     BLOB_DIR: blobDir,
+    // Test files sign up many accounts from one address; the limits get their own tests.
+    RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
+    RATE_LIMIT_DEVICE_PER_MINUTE: '1000000',
     ...options.env,
   };
   const config = loadConfig(env);

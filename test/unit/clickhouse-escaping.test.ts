@@ -4,7 +4,7 @@ import { chDateTime, chIdentifier, chInt, chNumber, chString } from '../../src/p
 
 /** Reads back a literal the way ClickHouse's lexer does, to prove the escaping round-trips. */
 function unquote(literal: string): string {
-  expect(literal.startsWith("'") && literal.endsWith("'")).toBe(true);
+  if (!literal.startsWith("'") || !literal.endsWith("'") || literal.length < 2) throw new Error('not quoted');
   const body = literal.slice(1, -1);
   let out = '';
   for (let i = 0; i < body.length; i++) {
@@ -25,10 +25,8 @@ function unquote(literal: string): string {
 describe('ClickHouse literal escaping', () => {
   it('round-trips any string and never leaves a bare quote', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (s) => {
-        expect(unquote(chString(s))).toBe(s);
-      }),
-      { numRuns: 2000 },
+      fc.property(fc.string({ unit: 'binary' }), (s) => unquote(chString(s)) === s),
+      { numRuns: 1000 },
     );
   });
 

@@ -1,0 +1,34 @@
+# One image for every process of the service; docker-compose.yml picks the entry point:
+#   api      node dist/src/main.js
+#   workers  node dist/workers/main.js
+#   migrate  node dist/src/migrate.js
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+ENV CI=true
+# Dependencies first, so this layer is reused until the lock file changes. `bootstrap.mjs deps` is
+# `npm ci`, falling back to `npm install` (same locked versions) when npm 11 refuses a lock file that
+# lacks other platforms' optional packages.
+COPY package.json package-lock.json ./
+COPY scripts/bootstrap.mjs scripts/bootstrap.mjs
+COPY scripts/services scripts/services
+RUN node scripts/bootstrap.mjs deps
+COPY . .
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    BLOB_DIR=/data/blobs
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# Migrations are read at run time (the app finds its root as the folder holding package.json and sql/).
+COPY --from=build /app/sql ./sql
+RUN mkdir -p /data/blobs && chown node:node /data/blobs
+USER node
+EXPOSE 8080
+CMD ["node", "dist/src/main.js"]

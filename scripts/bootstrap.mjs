@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Bootstrap for a fresh machine that has only Node.js and npm (Debian 12, run as root).
+//
+//   node scripts/bootstrap.mjs deps       install node_modules when missing or when package-lock.json changed
+//   node scripts/bootstrap.mjs services   make sure Postgres, Redis and ClickHouse run; print KEY=value lines
+//                                          (DATABASE_URL, REDIS_URL, CLICKHOUSE_URL, CLICKHOUSE_DATABASE)
+//   node scripts/bootstrap.mjs migrate    deps + services + build, then dist/src/migrate.js (`npm run migrate`)
+//
+// Also importable: ensureDependencies(), ensureServices(), and the settings and pid helpers that
+// stop-services.mjs uses. The code lives in scripts/services/, one module per concern:
+//   settings.mjs (ports, paths)  log.mjs  process.mjs (run, which, pids, lock)  net.mjs (probes, waitFor)
+//   deps.mjs  apt.mjs  postgres.mjs  redis.mjs  clickhouse.mjs  clickhouse-config.mjs  ensure-services.mjs
+//
+// Only Node's standard library is used here and in services/: this runs before node_modules exists.
+// Every step logs one line to stderr; stdout carries only the env lines of `services`.
+//
+// Services (unless DATABASE_URL / REDIS_URL / CLICKHOUSE_URL are set, which are used as given):
+//   Postgres   Debian's cluster (`ls /etc/postgresql`, cluster main) on 5432; role and database `ota`.
+//   Redis      project-owned instance on 127.0.0.1:6390, AOF on, noeviction, data in .local/redis.
+//   ClickHouse project-owned instance on 127.0.0.1:18123 (tcp 19000), data in .local/clickhouse;
+//              Debian's clickhouse-server package (18.16), not the package's own service.
+
+import { spawnSync } from 'node:child_process';
+import { ensureDependencies } from './services/deps.mjs';
+import { ensureServices } from './services/ensure-services.mjs';
+import { BootstrapError, log } from './services/log.mjs';
+import { isEntryPoint, pidIsProgram, pidListeningOn, readPidfile, terminate } from './services/process.mjs';
+import { PROJECT_ROOT } from './services/settings.mjs';
+
+export * from './services/settings.mjs';
+export {
+  BootstrapError,
+  ensureDependencies,
+  ensureServices,
+  isEntryPoint,
+  log,
+  pidIsProgram,
+  pidListeningOn,
+  readPidfile,
+  terminate,
+};
+
+const USAGE = `usage: node scripts/bootstrap.mjs <command>
+  deps       install node_modules when missing or package-lock.json changed
+  services   ensure Postgres, Redis, ClickHouse; print DATABASE_URL=, REDIS_URL=, CLICKHOUSE_URL=,
+             CLICKHOUSE_DATABASE= (KEY=value lines on stdout)
+  migrate    deps + services + build, then apply the Postgres and ClickHouse migrations`;
+
+async function main(argv) {
+  const cmd = argv[0];
+  if (cmd === 'deps') {
+    ensureDependencies();
+  } else if (cmd === 'services') {
+    const env = await ensureServices();
+    for (const [k, v] of Object.entries(env)) process.stdout.write(`${k}=${v}\n`);
+  } else if (cmd === 'migrate') {
+    // `npm run migrate`: the same set-up as `npm start`, then only the migration runner.
+    ensureDependencies();
+    const env = { ...process.env, ...(await ensureServices()) };
+    const { localSecrets } = await import('./local-secrets.mjs');
+    const { buildIfStale } = await import('./build.mjs');
+    Object.assign(env, localSecrets(PROJECT_ROOT));
+    buildIfStale(PROJECT_ROOT);
+    const r = spawnSync(process.execPath, ['dist/src/migrate.js'], {
+      cwd: PROJECT_ROOT,
+      env,
+      stdio: 'inherit',
+    });
+    if (r.status !== 0)
+      throw new BootstrapError(`migrate: dist/src/migrate.js failed (exit ${r.status ?? r.signal})`);
+  } else {
+    process.stderr.write(`${USAGE}\n`);
+    process.exitCode = cmd === undefined || cmd === '-h' || cmd === '--help' ? 0 : 2;
+  }
+}
+
+if (isEntryPoint(import.meta.url)) {
+  main(process.argv.slice(2)).catch((e) => {
+    log(`FAILED: ${e instanceof BootstrapError ? e.message : (e?.stack ?? e)}`);
+    process.exitCode = 1;
+  });
+}

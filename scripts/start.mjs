@@ -1,0 +1,53 @@
+// `npm start`: dependencies, local services (unless URLs are given), build, migrations, then the API and
+// the workers as two child processes. Ctrl-C (or SIGTERM) stops both gracefully.
+import { spawn, spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDependencies, ensureServices } from './bootstrap.mjs';
+import { buildIfStale } from './build.mjs';
+import { localSecrets } from './local-secrets.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+ensureDependencies();
+const services = await ensureServices();
+const env = { ...process.env, ...services, ...localSecrets(root) };
+buildIfStale(root);
+
+const migrate = spawnSync(process.execPath, ['dist/src/migrate.js'], { cwd: root, env, stdio: 'inherit' });
+if (migrate.status !== 0) {
+  console.error('[start] migrations failed');
+  process.exit(1);
+}
+
+const children = [
+  ['api', spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env, stdio: 'inherit' })],
+  ['workers', spawn(process.execPath, ['dist/workers/main.js'], { cwd: root, env, stdio: 'inherit' })],
+];
+const host = env.HOST ?? '127.0.0.1';
+const port = env.PORT ?? '8080';
+console.error(
+  `[start] API on http://${host}:${port} (OpenAPI: http://${host}:${port}/api/v1/openapi.json); workers running`,
+);
+
+let stopping = false;
+function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  for (const [, child] of children) if (child.exitCode === null) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 15_000).unref();
+  Promise.all(
+    children.map(([, c]) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
+  ).then(() => process.exit(code));
+}
+for (const [name, child] of children) {
+  child.once('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`[start] ${name} exited (${signal ?? code}); stopping`);
+      stopAll(code === 0 ? 0 : 1);
+    }
+  });
+}
+process.once('SIGINT', () => stopAll(0));
+process.once('SIGTERM', () => stopAll(0));

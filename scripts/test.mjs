@@ -1,0 +1,29 @@
+// `npm test`: the same set-up as `npm start` (dependencies, services), then lint, type check and every
+// vitest project. Extra arguments go to vitest (`npm test -- test/unit`).
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDependencies, ensureServices } from './bootstrap.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+ensureDependencies();
+const services = await ensureServices();
+const env = { ...process.env, ...services };
+const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
+
+function step(name, args) {
+  const started = Date.now();
+  process.stderr.write(`[test] ${name}\n`);
+  const result = spawnSync(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
+  if (result.status !== 0) {
+    process.stderr.write(`[test] ${name} failed\n`);
+    process.exit(result.status ?? 1);
+  }
+  process.stderr.write(`[test] ${name} passed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+step('lint (biome)', [bin('@biomejs/biome', 'bin/biome'), 'check', '.']);
+step('type check (tsc)', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
+step('tests (vitest: unit, integration)', [bin('vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)]);
