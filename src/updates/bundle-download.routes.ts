@@ -1,10 +1,8 @@
-import { type FileHandle, open } from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import { sendProblem } from '../http/error-handler.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { notFound } from '../platform/errors.js';
-import { bundlePath } from './bundle-files.js';
 import { matchesEtag, parseRange } from './byte-range.js';
 import { BundleParams } from './updates.schemas.js';
 
@@ -13,7 +11,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** GET (and HEAD) /bundles/{sha256}: the bundle bytes, with validators, caching and byte ranges. */
 export async function bundleDownloadRoutes(app: App): Promise<void> {
-  const { blobDir } = app.deps.config.bundles;
+  const { blobs } = app.deps;
 
   app.route({
     method: ['GET', 'HEAD'],
@@ -33,41 +31,24 @@ export async function bundleDownloadRoutes(app: App): Promise<void> {
     },
     handler: async (request, reply) => {
       const { sha256 } = request.params as { sha256: string };
-      const file = await openBundle(bundlePath(blobDir, sha256));
-      let streaming = false;
-      try {
-        const stats = await file.stat();
-        if (!stats.isFile()) throw notFound('Bundle', 'bundle_not_found');
-        const size = stats.size;
-        const etag = `"${sha256}"`;
-        reply.header('etag', etag).header('cache-control', IMMUTABLE).header('accept-ranges', 'bytes');
-        if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      const size = await blobs.size(sha256);
+      if (size === undefined) throw notFound('Bundle', 'bundle_not_found');
+      const etag = `"${sha256}"`;
+      reply.header('etag', etag).header('cache-control', IMMUTABLE).header('accept-ranges', 'bytes');
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
 
-        const ifRange = request.headers['if-range'];
-        const range = ifRange && ifRange !== etag ? null : parseRange(request.headers.range, size);
-        if (range === 'unsatisfiable') {
-          reply.header('content-range', `bytes */${size}`);
-          return sendProblem(reply, 416, 'range_not_satisfiable', `The bundle has ${size} bytes.`);
-        }
-        const start = range?.start ?? 0;
-        const end = range?.end ?? size - 1;
-        reply.type('application/octet-stream').header('content-length', String(end - start + 1));
-        if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
-        if (request.method === 'HEAD' || size === 0) return reply.send();
-        streaming = true;
-        return reply.send(file.createReadStream({ start, end, autoClose: true }));
-      } finally {
-        if (!streaming) await file.close();
+      const ifRange = request.headers['if-range'];
+      const range = ifRange && ifRange !== etag ? null : parseRange(request.headers.range, size);
+      if (range === 'unsatisfiable') {
+        reply.header('content-range', `bytes */${size}`);
+        return sendProblem(reply, 416, 'range_not_satisfiable', `The bundle has ${size} bytes.`);
       }
+      const start = range?.start ?? 0;
+      const end = range?.end ?? size - 1;
+      reply.type('application/octet-stream').header('content-length', String(end - start + 1));
+      if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
+      if (request.method === 'HEAD' || size === 0) return reply.send();
+      return reply.send(blobs.createReadStream(sha256, { start, end }));
     },
   });
-}
-
-async function openBundle(path: string): Promise<FileHandle> {
-  try {
-    return await open(path, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('Bundle', 'bundle_not_found');
-    throw err;
-  }
 }

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Uuid } from '../http/schemas.js';
-import { SHA256_PATTERN } from './bundle-files.js';
 
 /**
  * Device ids reach Redis (device-cap sets, HyperLogLog) as members, so they are bounded in length and
@@ -37,4 +36,4 @@ export const CheckResponse = Type.Object({
   update: Type.Unsafe<Static<typeof UpdateSchema> | null>({ ...UpdateSchema, nullable: true }),
 });
 
-export const BundleParams = Type.Object({ sha256: Type.String({ pattern: SHA256_PATTERN }) });
+export const BundleParams = Type.Object({ sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });

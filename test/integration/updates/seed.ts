@@ -1,10 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Plan } from '../../../src/plans/plans.js';
 import { publishInvalidation } from '../../../src/routing/invalidation.js';
-import { bundlePath } from '../../../src/updates/bundle-files.js';
 import type { TestContext } from '../../helpers/context.js';
 
 /**
@@ -83,11 +81,7 @@ export async function seedRelease(
       input.fingerprint ?? null,
     ],
   );
-  if (input.writeBlob) {
-    const path = bundlePath(ctx.config.bundles.blobDir, sha256);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, bytes);
-  }
+  if (input.writeBlob) await ctx.deps.blobs.put(Readable.from([bytes]), { maxBytes: bytes.length });
   await announce(ctx, appId);
   return { id: rows[0]!.id, version, sha256, size: bytes.length };
 }
