@@ -1,4 +1,6 @@
-import { noReleaseStats, type ReleaseStatsProvider } from './analytics/release-stats.js';
+import { ClickHouseReleaseStats } from './analytics/clickhouse-release-stats.js';
+import type { ReleaseStatsProvider } from './analytics/release-stats.js';
+import { AnalyticsService } from './analytics/stats.service.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { ApiKeysStore } from './api-keys/api-keys.store.js';
 import { AuthService } from './auth/auth.service.js';
@@ -10,6 +12,9 @@ import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.j
 import { createLogger, type Logger } from './platform/logger.js';
 import { createPool, type Db } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
+import { AppDirectory } from './telemetry/app-directory.js';
+import { CheckRecorder } from './telemetry/check-recorder.js';
+import { EventIngestService } from './telemetry/events.service.js';
 
 /**
  * The composition root: config, clients, stores and services are built here once and shared by the API,
@@ -32,6 +37,10 @@ export interface Container {
     apiKeys: ApiKeysService;
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
+    appDirectory: AppDirectory;
+    eventIngest: EventIngestService;
+    analytics: AnalyticsService;
+    checkRecorder: CheckRecorder;
   };
   /** Closes every client; safe to call twice. */
   close(): Promise<void>;
@@ -57,16 +66,22 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     auth: new AuthStore(db),
     apiKeys: new ApiKeysStore(db),
   };
+  const appDirectory = new AppDirectory(db);
   const services = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
-    releaseStats: noReleaseStats,
+    releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),
     distinctDevices: noDistinctDevices,
+    appDirectory,
+    eventIngest: new EventIngestService(redis, keys, appDirectory),
+    analytics: new AnalyticsService(clickhouse, appDirectory),
+    checkRecorder: new CheckRecorder(redis, keys, log),
   };
 
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
+      await services.checkRecorder.flush();
       await Promise.allSettled([db.end(), redis.quit(), clickhouse.close()]);
     })();
     return closed;

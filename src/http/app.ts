@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import { statsRoutes } from '../analytics/stats.routes.js';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
+import { deviceEventsRoutes } from '../telemetry/events.routes.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import type { App } from './types.js';
 import { validatorCompiler } from './validation.js';
@@ -13,7 +15,12 @@ import { validatorCompiler } from './validation.js';
 export const API_PREFIX = '/api/v1';
 
 /** Route plugins under /api/v1, in one list so a newcomer sees every feature of the API here. */
-const API_ROUTES: Array<(app: App) => Promise<void>> = [authRoutes, apiKeysRoutes];
+const API_ROUTES: Array<(app: App) => Promise<void>> = [
+  authRoutes,
+  apiKeysRoutes,
+  deviceEventsRoutes,
+  statsRoutes,
+];
 
 export async function buildApp(deps: Container): Promise<App> {
   const app = Fastify({

@@ -1,0 +1,286 @@
+import { hostname } from 'node:os';
+import type { ClickHouseClient } from '../platform/clickhouse.js';
+import type { Logger } from '../platform/logger.js';
+import type { Redis, RedisKeys } from '../platform/redis.js';
+import {
+  deadLetterKey,
+  eventStreamKey,
+  INGEST_GROUP,
+  MalformedEntryError,
+  parseEntry,
+  type StreamEntry,
+} from './event-stream.js';
+import { ackEntries } from './ingest-ack.js';
+import { type EventRow, prepareBatch } from './ingest-batch.js';
+import type { SpikeNotifier } from './spike-jobs.js';
+
+export interface IngestOptions {
+  batchSize: number;
+  flushMs: number;
+  claimIdleMs: number;
+  retentionDays: number;
+  /** Unique per process, so a restarted worker never inherits a dead one's pending list by name. */
+  consumer?: string;
+  /** Backoff of a failed insert: first wait, and the cap it doubles up to. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+export interface IngestDeps {
+  /** A dedicated connection (blocking reads), with maxRetriesPerRequest null. */
+  redis: Redis;
+  keys: RedisKeys;
+  clickhouse: ClickHouseClient;
+  spikes: SpikeNotifier;
+  log: Logger;
+}
+
+type RawEntry = [id: string, fields: string[]];
+
+/** Counts for logs, tests and the benchmark. */
+export interface IngestCounts {
+  batches: number;
+  rows: number;
+  acked: number;
+  insertFailures: number;
+  claimed: number;
+}
+
+/**
+ * Reads the event stream through the consumer group, inserts into ClickHouse in batches (batchSize events
+ * or flushMs, whichever comes first), then acknowledges with the failure-counter increments, then asks for
+ * spike evaluation. Nothing is acknowledged before its insert succeeded: while ClickHouse is down the insert
+ * is retried with backoff and the backlog waits in the stream. Entries a dead worker left pending longer
+ * than claimIdleMs are claimed and processed again; a re-insert of the same events is collapsed by
+ * ClickHouse (event id hashes, see sql/clickhouse), so each event is counted once.
+ */
+export class IngestConsumer {
+  readonly consumer: string;
+  readonly counts: IngestCounts = { batches: 0, rows: 0, acked: 0, insertFailures: 0, claimed: 0 };
+  private readonly stream: string;
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private readonly wake = new AbortController();
+  private nextClaimAt = 0;
+  private nextCleanupAt = 0;
+  private perEntry = 100;
+
+  constructor(
+    private readonly deps: IngestDeps,
+    private readonly opts: IngestOptions,
+  ) {
+    this.consumer = opts.consumer ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    this.stream = eventStreamKey(deps.keys);
+  }
+
+  async start(): Promise<void> {
+    await this.ensureGroup();
+    this.loop = this.run();
+  }
+
+  /** Finishes the batch in hand (one more insert attempt), leaving anything not stored pending. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake.abort();
+    await this.loop;
+  }
+
+  private async ensureGroup(): Promise<void> {
+    // Start at 0, not $: entries the API appended before any worker ever ran are ingested too.
+    await this.deps.redis.xgroup('CREATE', this.stream, INGEST_GROUP, '0', 'MKSTREAM').catch((err: Error) => {
+      if (!String(err.message).includes('BUSYGROUP')) throw err;
+    });
+  }
+
+  private async run(): Promise<void> {
+    let batch: RawEntry[] = [];
+    let events = 0;
+    let deadline = 0;
+    const add = (entries: RawEntry[]) => {
+      if (entries.length === 0) return;
+      if (batch.length === 0) deadline = Date.now() + this.opts.flushMs;
+      for (const entry of entries) {
+        batch.push(entry);
+        const n = estimateEvents(entry[1]);
+        events += n;
+        this.perEntry = this.perEntry * 0.9 + n * 0.1;
+      }
+    };
+    let failures = 0;
+    while (!this.stopping) {
+      try {
+        if (Date.now() >= this.nextClaimAt) add(await this.claim());
+        if (Date.now() >= this.nextCleanupAt) await this.removeIdleConsumers();
+        const due = batch.length > 0 && (events >= this.opts.batchSize || Date.now() >= deadline);
+        if (!due) {
+          const block = batch.length === 0 ? 1000 : Math.min(1000, Math.max(1, deadline - Date.now()));
+          add(await this.read(block, this.opts.batchSize - events));
+        }
+        if (batch.length > 0 && (events >= this.opts.batchSize || Date.now() >= deadline)) {
+          if (await this.flush(batch, false)) {
+            batch = [];
+            events = 0;
+          }
+        }
+        failures = 0;
+      } catch (err) {
+        failures += 1;
+        if (String((err as Error).message).includes('NOGROUP')) await this.ensureGroup().catch(() => {});
+        this.deps.log.error({ err }, 'ingest loop error');
+        await this.sleep(this.backoff(failures));
+      }
+    }
+    if (batch.length > 0) await this.flush(batch, true).catch(() => false);
+  }
+
+  private async read(block: number, wantedEvents: number): Promise<RawEntry[]> {
+    const count = Math.min(1000, Math.max(1, Math.ceil(wantedEvents / Math.max(1, this.perEntry))));
+    const res = (await this.deps.redis.xreadgroup(
+      'GROUP',
+      INGEST_GROUP,
+      this.consumer,
+      'COUNT',
+      count,
+      'BLOCK',
+      block,
+      'STREAMS',
+      this.stream,
+      '>',
+    )) as Array<[string, RawEntry[]]> | null;
+    return res?.[0]?.[1] ?? [];
+  }
+
+  /** Entries pending on other consumers for longer than claimIdleMs: their worker is presumed dead. */
+  private async claim(): Promise<RawEntry[]> {
+    const res = (await this.deps.redis.xautoclaim(
+      this.stream,
+      INGEST_GROUP,
+      this.consumer,
+      this.opts.claimIdleMs,
+      '0-0',
+      'COUNT',
+      500,
+    )) as [string, Array<RawEntry | null>, string[]?];
+    const claimed = res[1].filter((e): e is RawEntry => Array.isArray(e) && Array.isArray(e[1]));
+    // More left to claim: come back at once; otherwise look again in half the idle time.
+    this.nextClaimAt = Date.now() + (res[0] === '0-0' ? Math.max(500, this.opts.claimIdleMs / 2) : 0);
+    if (claimed.length > 0) {
+      this.counts.claimed += claimed.length;
+      this.deps.log.warn({ entries: claimed.length }, 'claimed entries of an idle consumer');
+    }
+    return claimed;
+  }
+
+  /** Consumers that own nothing and were idle for an hour belong to workers that are gone. */
+  private async removeIdleConsumers(): Promise<void> {
+    this.nextCleanupAt = Date.now() + 10 * 60_000;
+    const list = (await this.deps.redis.xinfo('CONSUMERS', this.stream, INGEST_GROUP)) as unknown[][];
+    for (const info of list) {
+      const fields = new Map<string, unknown>();
+      for (let i = 0; i + 1 < info.length; i += 2) fields.set(String(info[i]), info[i + 1]);
+      const name = String(fields.get('name'));
+      if (
+        name !== this.consumer &&
+        Number(fields.get('pending')) === 0 &&
+        Number(fields.get('idle')) > 3_600_000
+      )
+        await this.deps.redis.xgroup('DELCONSUMER', this.stream, INGEST_GROUP, name);
+    }
+  }
+
+  /** True when the batch was stored and acknowledged; false when it was left pending (stopping). */
+  private async flush(batch: RawEntry[], last: boolean): Promise<boolean> {
+    const entries: StreamEntry[] = [];
+    const malformed: RawEntry[] = [];
+    for (const raw of batch) {
+      try {
+        entries.push(parseEntry(raw[0], raw[1]));
+      } catch (err) {
+        if (!(err instanceof MalformedEntryError)) throw err;
+        malformed.push(raw);
+      }
+    }
+    const prepared = prepareBatch(entries, this.opts.retentionDays);
+    if (prepared.skipped > 0) this.deps.log.warn({ skipped: prepared.skipped }, 'malformed events skipped');
+    if (prepared.rows.length > 0 && !(await this.insert(prepared.rows, batch, last))) return false;
+    if (malformed.length > 0) {
+      this.deps.log.error({ entries: malformed.map((m) => m[0]) }, 'malformed stream entries dead-lettered');
+      const pipeline = this.deps.redis.pipeline();
+      for (const [id, fields] of malformed)
+        pipeline.xadd(deadLetterKey(this.deps.keys), '*', 'id', id, 'fields', JSON.stringify(fields));
+      await pipeline.exec();
+    }
+    const ids = batch.map((e) => e[0]);
+    const acked = await ackEntries(
+      this.deps.redis,
+      this.deps.keys,
+      this.stream,
+      INGEST_GROUP,
+      ids,
+      prepared.counters,
+    );
+    this.counts.batches += 1;
+    this.counts.rows += prepared.rows.length;
+    this.counts.acked += acked;
+    this.deps.log.debug({ rows: prepared.rows.length, entries: ids.length, acked }, 'batch stored');
+    if (prepared.apps.size > 0) {
+      await this.deps.spikes.notify(prepared.apps).catch((err: unknown) => {
+        // Evaluation also runs after the app's next batch; a lost request only delays it.
+        this.deps.log.warn({ err }, 'could not enqueue spike evaluation');
+      });
+    }
+    return true;
+  }
+
+  /** Inserts with retries until it succeeds, or until stopping (then false: the entries stay pending). */
+  private async insert(rows: EventRow[], batch: RawEntry[], last: boolean): Promise<boolean> {
+    let lastHeartbeat = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.deps.clickhouse.insert({ table: 'device_events', values: rows, format: 'JSONEachRow' });
+        return true;
+      } catch (err) {
+        this.counts.insertFailures += 1;
+        this.deps.log.error({ err, attempt, rows: rows.length }, 'clickhouse insert failed; will retry');
+        if (this.stopping || last) return false;
+      }
+      await this.sleep(this.backoff(attempt));
+      if (Date.now() - lastHeartbeat > this.opts.claimIdleMs / 3) {
+        // Still alive: reset the entries' idle time so no other worker claims work this one still holds.
+        await this.deps.redis
+          .xclaim(this.stream, INGEST_GROUP, this.consumer, 0, ...batch.map((e) => e[0]), 'JUSTID')
+          .catch(() => {});
+        lastHeartbeat = Date.now();
+      }
+    }
+  }
+
+  private backoff(attempt: number): number {
+    const base = this.opts.retryBaseMs ?? 250;
+    const max = this.opts.retryMaxMs ?? 10_000;
+    const ms = Math.min(max, base * 2 ** Math.min(attempt - 1, 20));
+    return ms * (0.8 + Math.random() * 0.4);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.wake.signal.aborted) return Promise.resolve();
+    const signal = this.wake.signal;
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+/** Events in an entry without parsing it: cheap enough to size batches as entries arrive. */
+function estimateEvents(fields: string[]): number {
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === 'n') return Number(fields[i + 1]) || 1;
+  }
+  return 100;
+}
