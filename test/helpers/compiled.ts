@@ -17,7 +17,7 @@ export function ensureBuilt(): Promise<void> {
     const root = projectRoot();
     await mkdir(join(root, 'dist'), { recursive: true });
     const lock = join(root, 'dist', '.build-lock');
-    for (let waited = 0; ; waited += 200) {
+    for (;;) {
       try {
         await mkdir(lock);
         break;
