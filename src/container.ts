@@ -73,9 +73,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),
     distinctDevices: noDistinctDevices,
     appDirectory,
-    eventIngest: new EventIngestService(redis, keys, appDirectory),
+    eventIngest: new EventIngestService(redis, keys, appDirectory, config.ingest.retentionDays),
     analytics: new AnalyticsService(clickhouse, appDirectory),
-    checkRecorder: new CheckRecorder(redis, keys, log),
+    checkRecorder: new CheckRecorder(redis, keys, log, { retentionDays: config.ingest.retentionDays }),
   };
 
   let closed: Promise<void> | undefined;

@@ -20,7 +20,6 @@ export const createIngestWorker: WorkerFactory = (deps): Worker => {
       batchSize: deps.config.ingest.batchSize,
       flushMs: deps.config.ingest.flushMs,
       claimIdleMs: deps.config.ingest.claimIdleMs,
-      retentionDays: deps.config.ingest.retentionDays,
     },
   );
   return {

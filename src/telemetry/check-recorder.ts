@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from '../platform/logger.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
-import { entryFields, eventStreamKey, type StreamEvent } from './event-stream.js';
+import { type EventInput, encodeEvents } from './event-rows.js';
+import { entryFields, eventStreamKey } from './event-stream.js';
 
 /** One update check, counted for analytics (series `checks`, and eligible devices of a channel). */
 export interface CheckRecord {
@@ -13,34 +15,43 @@ export interface CheckRecord {
   at?: number;
 }
 
+// Checks have no client id: each gets one unique to this process and call, written into the stream entry,
+// so a re-delivered entry re-inserts the same ids (collapsed by ClickHouse). '/' never occurs in client ids.
+const PROCESS_TAG = randomBytes(6).toString('hex');
+let sequence = 0;
+
 /**
- * Appends checks to the device event stream as `check` events, one entry per app, all in one round trip.
- * The ingest workers store them like device events (their ids derive from the entry, see ingest-batch.ts).
+ * Appends checks to the device event stream as `check` events, one entry per app (per 1,000 checks), all in
+ * one round trip. The ingest workers store them like device events.
  */
 export async function recordChecks(
   redis: Redis,
   keys: RedisKeys,
   checks: readonly CheckRecord[],
   now: number = Date.now(),
+  retentionDays = 90,
 ): Promise<void> {
   if (checks.length === 0) return;
-  const byApp = new Map<string, StreamEvent[]>();
+  const byApp = new Map<string, EventInput[]>();
   for (const c of checks) {
-    const list = byApp.get(c.appId) ?? [];
+    const app = c.appId.toLowerCase();
+    const list = byApp.get(app) ?? [];
+    sequence += 1;
     list.push({
+      id: `check/${PROCESS_TAG}/${now}/${sequence}`,
       type: 'check',
       device_id: c.deviceId,
       module_id: c.moduleId ?? '',
       channel: c.channel,
       ts: c.at ?? now,
     });
-    byApp.set(c.appId, list);
+    byApp.set(app, list);
   }
   const pipeline = redis.pipeline();
   for (const [appId, events] of byApp) {
     for (let i = 0; i < events.length; i += 1000) {
-      const part = events.slice(i, i + 1000);
-      pipeline.xadd(eventStreamKey(keys), '*', ...entryFields(appId, now, part.length, JSON.stringify(part)));
+      const encoded = encodeEvents(appId, now, events.slice(i, i + 1000), retentionDays);
+      pipeline.xadd(eventStreamKey(keys), '*', ...entryFields(appId, now, encoded));
     }
   }
   const results = await pipeline.exec();
@@ -61,7 +72,7 @@ export class CheckRecorder {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly log: Logger,
-    private readonly options: { flushMs?: number; maxBuffered?: number } = {},
+    private readonly options: { flushMs?: number; maxBuffered?: number; retentionDays?: number } = {},
   ) {}
 
   record(check: CheckRecord): void {
@@ -78,9 +89,11 @@ export class CheckRecorder {
     this.buffer = [];
     this.flushing = this.flushing.then(async () => {
       if (batch.length === 0) return;
-      await recordChecks(this.redis, this.keys, batch).catch((err: unknown) => {
-        this.log.warn({ err, checks: batch.length }, 'update checks not recorded');
-      });
+      await recordChecks(this.redis, this.keys, batch, Date.now(), this.options.retentionDays).catch(
+        (err: unknown) => {
+          this.log.warn({ err, checks: batch.length }, 'update checks not recorded');
+        },
+      );
     });
     return this.flushing;
   }

@@ -1,4 +1,5 @@
 import type { RedisKeys } from '../platform/redis.js';
+import type { CounterTuple } from './event-rows.js';
 
 /**
  * The device event stream: the API appends one entry per accepted request (and per batch of recorded update
@@ -19,21 +20,9 @@ export function eventStreamKey(keys: RedisKeys): string {
   return keys.global('events');
 }
 
-/** Entries that could not be parsed are moved here (never silently dropped) for inspection. */
+/** Entries that cannot be stored (not ours, or refused by ClickHouse) are moved here, never dropped. */
 export function deadLetterKey(keys: RedisKeys): string {
   return keys.global('events:dead');
-}
-
-/** One event as carried in a stream entry: the device's fields, or a recorded check. */
-export interface StreamEvent {
-  /** Client event id; checks have none and get one derived from their entry. */
-  id?: string;
-  device_id: string;
-  module_id: string;
-  type: EventType;
-  ts?: string | number;
-  message?: string;
-  channel?: string;
 }
 
 export interface StreamEntry {
@@ -41,18 +30,45 @@ export interface StreamEntry {
   appId: string;
   /** When the API accepted the batch, epoch milliseconds. */
   receivedMs: number;
-  events: StreamEvent[];
+  rows: number;
+  counters: CounterTuple[];
+  /** JSONEachRow lines of device_events. */
+  text: string;
 }
 
 /**
- * XADD field list of an entry: a = app id, r = received time (ms), n = number of events (lets a worker size
- * its batch without parsing), e = the events as a JSON array.
+ * XADD field list of an entry: a = app id, r = received time (ms), n = number of rows, c = failure-counter
+ * increments as JSON, e = the rows as JSONEachRow text.
  */
-export function entryFields(appId: string, receivedMs: number, count: number, eventsJson: string): string[] {
-  return ['a', appId, 'r', String(receivedMs), 'n', String(count), 'e', eventsJson];
+export function entryFields(
+  appId: string,
+  receivedMs: number,
+  encoded: { text: string; rows: number; counters: CounterTuple[] },
+): string[] {
+  return [
+    'a',
+    appId,
+    'r',
+    String(receivedMs),
+    'n',
+    String(encoded.rows),
+    'c',
+    JSON.stringify(encoded.counters),
+    'e',
+    encoded.text,
+  ];
 }
 
 export class MalformedEntryError extends Error {}
+
+function isCounter(value: unknown): value is CounterTuple {
+  return (
+    Array.isArray(value) &&
+    value.length === 4 &&
+    typeof value[0] === 'string' &&
+    value.slice(1).every((n) => Number.isSafeInteger(n) && n >= 0)
+  );
+}
 
 /** Reads an entry back from its field list; throws MalformedEntryError when it is not one of ours. */
 export function parseEntry(entryId: string, fields: readonly string[]): StreamEntry {
@@ -60,16 +76,20 @@ export function parseEntry(entryId: string, fields: readonly string[]): StreamEn
   for (let i = 0; i + 1 < fields.length; i += 2) map.set(fields[i]!, fields[i + 1]!);
   const appId = map.get('a');
   const receivedMs = Number(map.get('r'));
-  const raw = map.get('e');
-  if (!appId || !Number.isSafeInteger(receivedMs) || raw === undefined) {
-    throw new MalformedEntryError(`entry ${entryId} lacks a, r or e`);
+  const rows = Number(map.get('n'));
+  const text = map.get('e');
+  if (!appId || !Number.isSafeInteger(receivedMs) || !Number.isSafeInteger(rows) || text === undefined) {
+    throw new MalformedEntryError(`entry ${entryId} lacks a, r, n or e`);
   }
-  let events: unknown;
+  if (rows > 0 && !text.endsWith('\n')) throw new MalformedEntryError(`entry ${entryId} rows are cut short`);
+  let counters: unknown;
   try {
-    events = JSON.parse(raw);
+    counters = JSON.parse(map.get('c') ?? '[]');
   } catch {
-    throw new MalformedEntryError(`entry ${entryId} has invalid JSON`);
+    throw new MalformedEntryError(`entry ${entryId} has invalid counters`);
   }
-  if (!Array.isArray(events)) throw new MalformedEntryError(`entry ${entryId} events are not an array`);
-  return { entryId, appId, receivedMs, events: events as StreamEvent[] };
+  if (!Array.isArray(counters) || !counters.every(isCounter)) {
+    throw new MalformedEntryError(`entry ${entryId} has invalid counters`);
+  }
+  return { entryId, appId, receivedMs, rows, counters, text };
 }

@@ -1,6 +1,7 @@
 import { notFound } from '../platform/errors.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import type { AppDirectory } from './app-directory.js';
+import { type EventInput, encodeEvents } from './event-rows.js';
 import { entryFields, eventStreamKey } from './event-stream.js';
 
 /**
@@ -15,18 +16,18 @@ export class EventIngestService {
     private readonly redis: Redis,
     keys: RedisKeys,
     private readonly apps: AppDirectory,
+    private readonly retentionDays: number,
     private readonly now: () => number = Date.now,
   ) {
     this.stream = eventStreamKey(keys);
   }
 
-  async accept(appId: string, events: readonly unknown[]): Promise<number> {
+  async accept(appId: string, events: readonly EventInput[]): Promise<number> {
     if (!(await this.apps.workspaceOf(appId))) throw notFound('App', 'app_not_found');
-    await this.redis.xadd(
-      this.stream,
-      '*',
-      ...entryFields(appId.toLowerCase(), this.now(), events.length, JSON.stringify(events)),
-    );
+    const app = appId.toLowerCase();
+    const received = this.now();
+    const encoded = encodeEvents(app, received, events, this.retentionDays);
+    await this.redis.xadd(this.stream, '*', ...entryFields(app, received, encoded));
     return events.length;
   }
 }

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/logger.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
+import { insertRowTexts, isDataError } from './clickhouse-insert.js';
 import {
   deadLetterKey,
   eventStreamKey,
@@ -11,14 +12,13 @@ import {
   type StreamEntry,
 } from './event-stream.js';
 import { ackEntries } from './ingest-ack.js';
-import { type EventRow, prepareBatch } from './ingest-batch.js';
+import { prepareBatch } from './ingest-batch.js';
 import type { SpikeNotifier } from './spike-jobs.js';
 
 export interface IngestOptions {
   batchSize: number;
   flushMs: number;
   claimIdleMs: number;
-  retentionDays: number;
   /** Unique per process, so a restarted worker never inherits a dead one's pending list by name. */
   consumer?: string;
   /** Backoff of a failed insert: first wait, and the cap it doubles up to. */
@@ -191,25 +191,28 @@ export class IngestConsumer {
   /** True when the batch was stored and acknowledged; false when it was left pending (stopping). */
   private async flush(batch: RawEntry[], last: boolean): Promise<boolean> {
     const entries: StreamEntry[] = [];
-    const malformed: RawEntry[] = [];
+    const rejected: RawEntry[] = [];
     for (const raw of batch) {
       try {
         entries.push(parseEntry(raw[0], raw[1]));
       } catch (err) {
         if (!(err instanceof MalformedEntryError)) throw err;
-        malformed.push(raw);
+        rejected.push(raw);
       }
     }
-    const prepared = prepareBatch(entries, this.opts.retentionDays);
-    if (prepared.skipped > 0) this.deps.log.warn({ skipped: prepared.skipped }, 'malformed events skipped');
-    if (prepared.rows.length > 0 && !(await this.insert(prepared.rows, batch, last))) return false;
-    if (malformed.length > 0) {
-      this.deps.log.error({ entries: malformed.map((m) => m[0]) }, 'malformed stream entries dead-lettered');
+    const refused = await this.store(entries, batch, last);
+    if (refused === false) return false;
+    const poisoned = new Set(refused);
+    for (const raw of batch) if (poisoned.has(raw[0])) rejected.push(raw);
+    if (rejected.length > 0) {
+      this.deps.log.error({ entries: rejected.map((m) => m[0]) }, 'stream entries dead-lettered');
       const pipeline = this.deps.redis.pipeline();
-      for (const [id, fields] of malformed)
+      for (const [id, fields] of rejected)
         pipeline.xadd(deadLetterKey(this.deps.keys), '*', 'id', id, 'fields', JSON.stringify(fields));
       await pipeline.exec();
     }
+    const stored = entries.filter((e) => !poisoned.has(e.entryId));
+    const prepared = prepareBatch(stored);
     const ids = batch.map((e) => e[0]);
     const acked = await ackEntries(
       this.deps.redis,
@@ -220,9 +223,9 @@ export class IngestConsumer {
       prepared.counters,
     );
     this.counts.batches += 1;
-    this.counts.rows += prepared.rows.length;
+    this.counts.rows += prepared.rows;
     this.counts.acked += acked;
-    this.deps.log.debug({ rows: prepared.rows.length, entries: ids.length, acked }, 'batch stored');
+    this.deps.log.debug({ rows: prepared.rows, entries: ids.length, acked }, 'batch stored');
     if (prepared.apps.size > 0) {
       await this.deps.spikes.notify(prepared.apps).catch((err: unknown) => {
         // Evaluation also runs after the app's next batch; a lost request only delays it.
@@ -232,16 +235,31 @@ export class IngestConsumer {
     return true;
   }
 
-  /** Inserts with retries until it succeeds, or until stopping (then false: the entries stay pending). */
-  private async insert(rows: EventRow[], batch: RawEntry[], last: boolean): Promise<boolean> {
+  /**
+   * Inserts with retries until it succeeds, or until stopping (then false: the entries stay pending).
+   * Returns the ids of entries ClickHouse refused as data (found by inserting the entries one by one), for
+   * the dead-letter stream: one bad entry must not hold up the stream behind it forever.
+   */
+  private async store(entries: StreamEntry[], batch: RawEntry[], last: boolean): Promise<string[] | false> {
     let lastHeartbeat = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.deps.clickhouse.insert({ table: 'device_events', values: rows, format: 'JSONEachRow' });
-        return true;
+        const chunks = entries.filter((e) => e.rows > 0).map((e) => e.text);
+        if (chunks.length > 0) await insertRowTexts(this.deps.clickhouse, chunks);
+        return [];
       } catch (err) {
+        if (isDataError(err)) {
+          try {
+            return await this.isolate(entries);
+          } catch (inner) {
+            err = inner;
+          }
+        }
         this.counts.insertFailures += 1;
-        this.deps.log.error({ err, attempt, rows: rows.length }, 'clickhouse insert failed; will retry');
+        this.deps.log.error(
+          { err, attempt, entries: entries.length },
+          'clickhouse insert failed; will retry',
+        );
         if (this.stopping || last) return false;
       }
       await this.sleep(this.backoff(attempt));
@@ -253,6 +271,21 @@ export class IngestConsumer {
         lastHeartbeat = Date.now();
       }
     }
+  }
+
+  /** Inserts entry by entry; an entry refused as data is returned, any other failure is thrown. */
+  private async isolate(entries: StreamEntry[]): Promise<string[]> {
+    const refused: string[] = [];
+    for (const entry of entries) {
+      if (entry.rows === 0) continue;
+      try {
+        await insertRowTexts(this.deps.clickhouse, [entry.text]);
+      } catch (err) {
+        if (!isDataError(err)) throw err;
+        refused.push(entry.entryId);
+      }
+    }
+    return refused;
   }
 
   private backoff(attempt: number): number {

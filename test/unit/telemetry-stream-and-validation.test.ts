@@ -1,24 +1,9 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { bucketCount, floorTo, seriesQuery } from '../../src/analytics/stats.series.js';
-import { entryFields, MalformedEntryError, parseEntry } from '../../src/telemetry/event-stream.js';
+import { isDataError } from '../../src/telemetry/clickhouse-insert.js';
 import { eventsValidationError } from '../../src/telemetry/events.routes.js';
 import { spikeJobId } from '../../src/telemetry/spike-jobs.js';
-
-describe('stream entries', () => {
-  it('round-trip through their field list', () => {
-    const events = [{ id: 'e', device_id: 'd', module_id: 'm', type: 'error' as const }];
-    const fields = entryFields('app', 1234, 1, JSON.stringify(events));
-    expect(parseEntry('1-0', fields)).toEqual({ entryId: '1-0', appId: 'app', receivedMs: 1234, events });
-  });
-
-  it('refuse entries that are not ours', () => {
-    expect(() => parseEntry('1-0', ['a', 'app'])).toThrow(MalformedEntryError);
-    expect(() => parseEntry('1-0', ['a', 'app', 'r', '1', 'e', '{'])).toThrow(MalformedEntryError);
-    expect(() => parseEntry('1-0', ['a', 'app', 'r', '1', 'e', '{}'])).toThrow(MalformedEntryError);
-    expect(() => parseEntry('1-0', ['a', 'app', 'r', 'soon', 'e', '[]'])).toThrow(MalformedEntryError);
-  });
-});
 
 describe('event validation errors', () => {
   const err = (instancePath: string, keyword = 'pattern', params: object = {}) =>
@@ -69,5 +54,21 @@ describe('spike job ids', () => {
     expect(spikeJobId('app', 5_000)).toBe(spikeJobId('app', 5_999));
     expect(spikeJobId('app', 5_999)).not.toBe(spikeJobId('app', 6_000));
     expect(spikeJobId('app', 5_000)).not.toContain(':');
+  });
+});
+
+describe('ClickHouse data errors', () => {
+  it('are the refusals of the data itself, not connection failures or overloads', () => {
+    expect(isDataError({ code: '27' })).toBe(true);
+    expect(isDataError({ code: '117' })).toBe(true);
+    expect(isDataError({ code: '252' })).toBe(false); // too many parts: try again later
+    expect(isDataError({ code: 'ECONNREFUSED' })).toBe(false);
+    expect(isDataError(new Error('socket hang up'))).toBe(false);
+    expect(isDataError(null)).toBe(false);
+    // ClickHouse 18.16's answer, which the client does not parse into a code
+    expect(isDataError(new Error("Code: 49, e.displayText() = DB::Exception: Unknown element 'crash'"))).toBe(
+      true,
+    );
+    expect(isDataError(new Error('Code: 252, e.displayText() = DB::Exception: Too many parts'))).toBe(false);
   });
 });

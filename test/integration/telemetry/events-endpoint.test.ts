@@ -23,6 +23,7 @@ async function streamEntries() {
 describe('POST /api/v1/devices/events', () => {
   it('takes a batch whole without a credential: 202 {accepted} and one stream entry holding every event', async () => {
     const before = (await streamEntries()).length;
+    const anHourAgo = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000).toISOString();
     const events = [
       ...makeEvents('ok', 'mod-1', 'download', 2),
       {
@@ -30,7 +31,7 @@ describe('POST /api/v1/devices/events', () => {
         device_id: 'dev:1',
         module_id: 'mod-1',
         type: 'error',
-        ts: '2026-01-02T03:04:05.000Z',
+        ts: anHourAgo,
         message: 'boom',
       },
     ];
@@ -41,7 +42,15 @@ describe('POST /api/v1/devices/events', () => {
     expect(entries).toHaveLength(before + 1);
     const entry = entries.at(-1)!;
     expect(entry.appId).toBe(appId);
-    expect(entry.events).toEqual(events);
+    expect(entry.rows).toBe(3);
+    const rows = entry.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.map((r) => [r.app_id, r.event_id, r.device_id, r.module_id, r.type])).toEqual(
+      events.map((e) => [appId, e.id, e.device_id, e.module_id, e.type]),
+    );
+    expect(rows[2]).toMatchObject({ ts: Date.parse(anHourAgo) / 1000, message: 'boom' });
     expect(Math.abs(entry.receivedMs - Date.now())).toBeLessThan(60_000);
   });
 

@@ -124,7 +124,6 @@ export async function startConsumer(
       batchSize: options.batchSize ?? 5000,
       flushMs: options.flushMs ?? 100,
       claimIdleMs: options.claimIdleMs ?? 30_000,
-      retentionDays: options.retentionDays ?? 90,
       retryBaseMs: options.retryBaseMs ?? 50,
       retryMaxMs: options.retryMaxMs ?? 500,
       ...(options.consumer ? { consumer: options.consumer } : {}),
