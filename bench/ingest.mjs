@@ -128,7 +128,10 @@ async function main() {
   for (let i = 0; ; i++) {
     const ok = await pool
       .request({ method: 'GET', path: '/healthz' })
-      .then(async (r) => (await r.body.text(), r.statusCode === 200))
+      .then(async (r) => {
+        await r.body.text();
+        return r.statusCode === 200;
+      })
       .catch(() => false);
     if (ok) break;
     if (i > 100) throw new Error('the API did not start');

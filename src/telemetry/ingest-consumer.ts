@@ -248,16 +248,17 @@ export class IngestConsumer {
         if (chunks.length > 0) await insertRowTexts(this.deps.clickhouse, chunks);
         return [];
       } catch (err) {
+        let failure = err;
         if (isDataError(err)) {
           try {
             return await this.isolate(entries);
           } catch (inner) {
-            err = inner;
+            failure = inner;
           }
         }
         this.counts.insertFailures += 1;
         this.deps.log.error(
-          { err, attempt, entries: entries.length },
+          { err: failure, attempt, entries: entries.length },
           'clickhouse insert failed; will retry',
         );
         if (this.stopping || last) return false;
