@@ -13,6 +13,7 @@ import {
 } from './event-stream.js';
 import { ackEntries } from './ingest-ack.js';
 import { prepareBatch } from './ingest-batch.js';
+import { IngestGroup, type RawEntry } from './ingest-group.js';
 import type { SpikeNotifier } from './spike-jobs.js';
 
 export interface IngestOptions {
@@ -35,8 +36,6 @@ export interface IngestDeps {
   log: Logger;
 }
 
-type RawEntry = [id: string, fields: string[]];
-
 /** Counts for logs, tests and the benchmark. */
 export interface IngestCounts {
   batches: number;
@@ -55,9 +54,9 @@ export interface IngestCounts {
  * ClickHouse (event id hashes, see sql/clickhouse), so each event is counted once.
  */
 export class IngestConsumer {
-  readonly consumer: string;
   readonly counts: IngestCounts = { batches: 0, rows: 0, acked: 0, insertFailures: 0, claimed: 0 };
   private readonly stream: string;
+  private readonly group: IngestGroup;
   private stopping = false;
   private loop: Promise<void> | undefined;
   private readonly wake = new AbortController();
@@ -69,12 +68,14 @@ export class IngestConsumer {
     private readonly deps: IngestDeps,
     private readonly opts: IngestOptions,
   ) {
-    this.consumer = opts.consumer ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     this.stream = eventStreamKey(deps.keys);
+    const consumer =
+      opts.consumer ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    this.group = new IngestGroup(deps.redis, this.stream, consumer);
   }
 
   async start(): Promise<void> {
-    await this.ensureGroup();
+    await this.group.ensure();
     this.loop = this.run();
   }
 
@@ -85,11 +86,15 @@ export class IngestConsumer {
     await this.loop;
   }
 
-  private async ensureGroup(): Promise<void> {
-    // Start at 0, not $: entries the API appended before any worker ever ran are ingested too.
-    await this.deps.redis.xgroup('CREATE', this.stream, INGEST_GROUP, '0', 'MKSTREAM').catch((err: Error) => {
-      if (!String(err.message).includes('BUSYGROUP')) throw err;
-    });
+  /** Entries idle on other consumers longer than claimIdleMs; looks again at once while more remain. */
+  private async claim(): Promise<RawEntry[]> {
+    const { entries, more } = await this.group.claim(this.opts.claimIdleMs, 500);
+    this.nextClaimAt = Date.now() + (more ? 0 : Math.max(500, this.opts.claimIdleMs / 2));
+    if (entries.length > 0) {
+      this.counts.claimed += entries.length;
+      this.deps.log.warn({ entries: entries.length }, 'claimed entries of an idle consumer');
+    }
+    return entries;
   }
 
   private async run(): Promise<void> {
@@ -110,82 +115,31 @@ export class IngestConsumer {
     while (!this.stopping) {
       try {
         if (Date.now() >= this.nextClaimAt) add(await this.claim());
-        if (Date.now() >= this.nextCleanupAt) await this.removeIdleConsumers();
+        if (Date.now() >= this.nextCleanupAt) {
+          this.nextCleanupAt = Date.now() + 10 * 60_000;
+          await this.group.removeIdleConsumers(3_600_000);
+        }
         const due = batch.length > 0 && (events >= this.opts.batchSize || Date.now() >= deadline);
         if (!due) {
           const block = batch.length === 0 ? 1000 : Math.min(1000, Math.max(1, deadline - Date.now()));
-          add(await this.read(block, this.opts.batchSize - events));
+          const wanted = Math.ceil((this.opts.batchSize - events) / Math.max(1, this.perEntry));
+          add(await this.group.read(Math.min(1000, Math.max(1, wanted)), block));
         }
         if (batch.length > 0 && (events >= this.opts.batchSize || Date.now() >= deadline)) {
-          if (await this.flush(batch, false)) {
-            batch = [];
-            events = 0;
-          }
+          // false: stopping while ClickHouse is away; the entries stay pending for another worker.
+          if (!(await this.flush(batch, false))) return;
+          batch = [];
+          events = 0;
         }
         failures = 0;
       } catch (err) {
         failures += 1;
-        if (String((err as Error).message).includes('NOGROUP')) await this.ensureGroup().catch(() => {});
+        if (String((err as Error).message).includes('NOGROUP')) await this.group.ensure().catch(() => {});
         this.deps.log.error({ err }, 'ingest loop error');
         await this.sleep(this.backoff(failures));
       }
     }
     if (batch.length > 0) await this.flush(batch, true).catch(() => false);
-  }
-
-  private async read(block: number, wantedEvents: number): Promise<RawEntry[]> {
-    const count = Math.min(1000, Math.max(1, Math.ceil(wantedEvents / Math.max(1, this.perEntry))));
-    const res = (await this.deps.redis.xreadgroup(
-      'GROUP',
-      INGEST_GROUP,
-      this.consumer,
-      'COUNT',
-      count,
-      'BLOCK',
-      block,
-      'STREAMS',
-      this.stream,
-      '>',
-    )) as Array<[string, RawEntry[]]> | null;
-    return res?.[0]?.[1] ?? [];
-  }
-
-  /** Entries pending on other consumers for longer than claimIdleMs: their worker is presumed dead. */
-  private async claim(): Promise<RawEntry[]> {
-    const res = (await this.deps.redis.xautoclaim(
-      this.stream,
-      INGEST_GROUP,
-      this.consumer,
-      this.opts.claimIdleMs,
-      '0-0',
-      'COUNT',
-      500,
-    )) as [string, Array<RawEntry | null>, string[]?];
-    const claimed = res[1].filter((e): e is RawEntry => Array.isArray(e) && Array.isArray(e[1]));
-    // More left to claim: come back at once; otherwise look again in half the idle time.
-    this.nextClaimAt = Date.now() + (res[0] === '0-0' ? Math.max(500, this.opts.claimIdleMs / 2) : 0);
-    if (claimed.length > 0) {
-      this.counts.claimed += claimed.length;
-      this.deps.log.warn({ entries: claimed.length }, 'claimed entries of an idle consumer');
-    }
-    return claimed;
-  }
-
-  /** Consumers that own nothing and were idle for an hour belong to workers that are gone. */
-  private async removeIdleConsumers(): Promise<void> {
-    this.nextCleanupAt = Date.now() + 10 * 60_000;
-    const list = (await this.deps.redis.xinfo('CONSUMERS', this.stream, INGEST_GROUP)) as unknown[][];
-    for (const info of list) {
-      const fields = new Map<string, unknown>();
-      for (let i = 0; i + 1 < info.length; i += 2) fields.set(String(info[i]), info[i + 1]);
-      const name = String(fields.get('name'));
-      if (
-        name !== this.consumer &&
-        Number(fields.get('pending')) === 0 &&
-        Number(fields.get('idle')) > 3_600_000
-      )
-        await this.deps.redis.xgroup('DELCONSUMER', this.stream, INGEST_GROUP, name);
-    }
   }
 
   /** True when the batch was stored and acknowledged; false when it was left pending (stopping). */
@@ -266,9 +220,7 @@ export class IngestConsumer {
       await this.sleep(this.backoff(attempt));
       if (Date.now() - lastHeartbeat > this.opts.claimIdleMs / 3) {
         // Still alive: reset the entries' idle time so no other worker claims work this one still holds.
-        await this.deps.redis
-          .xclaim(this.stream, INGEST_GROUP, this.consumer, 0, ...batch.map((e) => e[0]), 'JUSTID')
-          .catch(() => {});
+        await this.group.refresh(batch.map((e) => e[0])).catch(() => {});
         lastHeartbeat = Date.now();
       }
     }
