@@ -1,4 +1,4 @@
-import { type ClickHouseClient, chDateTime, chString } from '../platform/clickhouse.js';
+import { type ClickHouseClient, chDateTime, chInt, chString } from '../platform/clickhouse.js';
 
 export const INTERVALS = ['minute', 'hour', 'day'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -38,7 +38,7 @@ export function bucketCount(from: Date, to: Date, interval: Interval): number {
 export function seriesQuery(appId: string, from: Date, to: Date, interval: Interval): string {
   const table = interval === 'day' ? 'device_events_day' : 'device_events_minute';
   const column = interval === 'day' ? 'day' : 'minute';
-  const step = INTERVAL_SECONDS[interval];
+  const step = chInt(INTERVAL_SECONDS[interval]);
   return `
     SELECT intDiv(toUInt32(${column}), ${step}) * ${step} AS bucket, module_id,
       uniqExactMergeIf(events, type = 'check') AS checks,

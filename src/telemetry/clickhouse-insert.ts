@@ -8,7 +8,7 @@ import type { ClickHouseClient } from '../platform/clickhouse.js';
 export async function insertRowTexts(ch: ClickHouseClient, chunks: readonly string[]): Promise<void> {
   const result = await ch.exec({
     query: 'INSERT INTO device_events FORMAT JSONEachRow',
-    values: Readable.from(chunks),
+    values: Readable.from(chunks, { objectMode: false }),
   });
   // The answer to an insert is empty; reading it to the end hands the socket back to the pool.
   result.stream.resume();
