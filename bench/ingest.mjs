@@ -54,6 +54,12 @@ function peakRssMiB(pid) {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
+/** CPU time (user + system) a process used so far, in seconds. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function start(script, env) {
   const child = spawn(process.execPath, [join(root, script)], {
     env,
@@ -152,6 +158,7 @@ async function main() {
   let failed = 0;
   let seq = 0;
   const latencies = [];
+  const cpuBefore = { api: cpuSeconds(api.pid), worker: cpuSeconds(worker.pid) };
   const started = Date.now();
   const end = started + SECONDS * 1000;
   async function loop() {
@@ -191,6 +198,10 @@ async function main() {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+  const cpu = {
+    api: Math.round((cpuSeconds(api.pid) - cpuBefore.api) * 10) / 10,
+    worker: Math.round((cpuSeconds(worker.pid) - cpuBefore.worker) * 10) / 10,
+  };
   const exact = await ch.query({
     query: 'SELECT uniqExact(event_id) AS n FROM device_events',
     format: 'JSONEachRow',
@@ -214,6 +225,14 @@ async function main() {
     lag_ms: lagMs,
     latency_ms: { p50: pct(0.5), p99: pct(0.99) },
     peak_rss_mib: { api: peakRssMiB(api.pid), worker: peakRssMiB(worker.pid) },
+    // CPU the processes used from the start of the load until every row was visible: a figure that
+    // holds on a busy machine, where events/s depends on what else runs.
+    cpu_seconds: cpu,
+    cpu_us_per_event: {
+      api: Math.round((cpu.api / accepted) * 1e7) / 10,
+      worker: Math.round((cpu.worker / accepted) * 1e7) / 10,
+    },
+    load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
     ingest: { batch_size: Number(env.INGEST_BATCH_SIZE), flush_ms: Number(env.INGEST_FLUSH_MS) },
   };
   mkdirSync(join(root, 'bench/results'), { recursive: true });
