@@ -125,4 +125,27 @@ describe('POST /api/v1/devices/events', () => {
     await ctx.deps.db.query('DELETE FROM apps WHERE id = $1', [cached]);
     expect((await postEvents(ctx.app, cached, makeEvents('c2', 'm', 'download', 1))).statusCode).toBe(202);
   });
+
+  it('records update checks in one entry per app, each with its own id, buffered off the request path', async () => {
+    const before = (await streamEntries()).length;
+    const recorder = ctx.deps.services.checkRecorder;
+    for (const deviceId of ['d1', 'd2', 'd2']) {
+      recorder.record({ appId, deviceId, channel: 'beta', moduleId: null });
+    }
+    expect(await streamEntries()).toHaveLength(before);
+    await recorder.flush();
+    const entries = await streamEntries();
+    expect(entries).toHaveLength(before + 1);
+    const rows = entries
+      .at(-1)!
+      .text.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.map((r) => [r.type, r.device_id, r.channel, r.module_id])).toEqual([
+      ['check', 'd1', 'beta', ''],
+      ['check', 'd2', 'beta', ''],
+      ['check', 'd2', 'beta', ''],
+    ]);
+    expect(new Set(rows.map((r) => r.event_id)).size).toBe(3);
+  });
 });
