@@ -54,6 +54,12 @@ function peakRssMiB(pid) {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
+/** The machine's load while the benchmark ran (it shares the cores with everything else). */
+function loadAverage() {
+  const [m1, m5, m15] = readFileSync('/proc/loadavg', 'utf8').split(' ').map(Number);
+  return { '1m': m1, '5m': m5, '15m': m15 };
+}
+
 /** CPU time (user + system) a process used so far, in seconds. */
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -232,7 +238,7 @@ async function main() {
       api: Math.round((cpu.api / accepted) * 1e7) / 10,
       worker: Math.round((cpu.worker / accepted) * 1e7) / 10,
     },
-    load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
+    load_average: loadAverage(),
     ingest: { batch_size: Number(env.INGEST_BATCH_SIZE), flush_ms: Number(env.INGEST_FLUSH_MS) },
   };
   mkdirSync(join(root, 'bench/results'), { recursive: true });
