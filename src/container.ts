@@ -1,4 +1,6 @@
-import { noReleaseStats, type ReleaseStatsProvider } from './analytics/release-stats.js';
+import { ClickHouseReleaseStats } from './analytics/clickhouse-release-stats.js';
+import type { ReleaseStatsProvider } from './analytics/release-stats.js';
+import { AnalyticsService } from './analytics/stats.service.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { ApiKeysStore } from './api-keys/api-keys.store.js';
 import { AppsService } from './apps/apps.service.js';
@@ -28,7 +30,9 @@ import { invalidationChannel, publishInvalidation } from './routing/invalidation
 import { RoutingCache } from './routing/routing.cache.js';
 import { RoutingInvalidationListener } from './routing/routing.listener.js';
 import { RoutingStore } from './routing/routing.store.js';
-import { type CheckRecorder, noCheckRecorder } from './updates/check-recorder.js';
+import { AppDirectory } from './telemetry/app-directory.js';
+import { CheckRecorder } from './telemetry/check-recorder.js';
+import { EventIngestService } from './telemetry/events.service.js';
 import { UpdateCheckService } from './updates/updates.service.js';
 import { WorkspacesService } from './workspaces/workspaces.service.js';
 import { WorkspacesStore } from './workspaces/workspaces.store.js';
@@ -68,8 +72,11 @@ export interface Container {
     apps: AppsService;
     bundles: BundlesService;
     releases: ReleasesService;
-    routing: RoutingCache;
+    appDirectory: AppDirectory;
+    eventIngest: EventIngestService;
+    analytics: AnalyticsService;
     checkRecorder: CheckRecorder;
+    routing: RoutingCache;
     updates: UpdateCheckService;
   };
   /** Closes every client; safe to call twice. */
@@ -111,7 +118,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     windowDays: config.devices.windowDays,
     log,
   });
-  const checkRecorder: CheckRecorder = noCheckRecorder;
   const invalidate = (message: Parameters<typeof publishInvalidation>[2]) =>
     publishInvalidation(redis, keys, message);
   const workspaces = new WorkspacesService({
@@ -122,13 +128,14 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     devices: (): DistinctDeviceCounter => services.distinctDevices,
     windowDays: config.devices.windowDays,
   });
+  const appDirectory = new AppDirectory(db);
   const services: Container['services'] = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
     workspaces,
     members: new MembersService(db, stores.members, stores.workspaces),
     audit: new AuditService(db, stores.audit, workspaces),
-    releaseStats: noReleaseStats,
+    releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),
     distinctDevices,
     apps: new AppsService(db, stores.apps, invalidate),
     bundles: new BundlesService(stores.apps, stores.bundles, blobs, config.bundles.maxBytes),
@@ -141,8 +148,11 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       { statsFor: (refs) => services.releaseStats.statsFor(refs) },
       invalidate,
     ),
+    appDirectory,
+    eventIngest: new EventIngestService(redis, keys, appDirectory, config.ingest.retentionDays),
+    analytics: new AnalyticsService(clickhouse, appDirectory),
+    checkRecorder: new CheckRecorder(redis, keys, log, { retentionDays: config.ingest.retentionDays }),
     routing,
-    checkRecorder,
     updates: new UpdateCheckService({
       routing,
       listener: new RoutingInvalidationListener(
@@ -154,13 +164,15 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       ),
       gate: new DeviceCapGate(redis, keys, { windowDays: config.devices.windowDays }),
       devices: distinctDevices,
-      recorder: checkRecorder,
+      // Late-bound, like releaseStats: whichever recorder sits in services.checkRecorder is used.
+      recorder: { record: (check) => services.checkRecorder.record(check) },
     }),
   };
 
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
+      await services.checkRecorder.flush();
       await Promise.allSettled([db.end(), redis.quit(), clickhouse.close()]);
     })();
     return closed;

@@ -4,8 +4,7 @@ import { capabilitiesOf } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../routing/routing.listener.js';
-import type { AppRoute } from '../routing/routing.types.js';
-import type { CheckRecorder } from './check-recorder.js';
+import type { CheckRecorder } from '../telemetry/check-recorder.js';
 import { resolveRelease } from './resolve.js';
 
 export const DEFAULT_CHANNEL = 'production';
@@ -33,7 +32,8 @@ export interface UpdateCheckDeps {
   listener: RoutingInvalidationListener;
   gate: DeviceCapGate;
   devices: Pick<RedisDistinctDevices, 'add' | 'start' | 'stop'>;
-  recorder: CheckRecorder;
+  /** Counts checks for analytics; buffers and writes off the request path. */
+  recorder: Pick<CheckRecorder, 'record'>;
   now?: () => number;
 }
 
@@ -62,17 +62,17 @@ export class UpdateCheckService {
     // Known devices are answered synchronously: no await, so no extra turn of the event loop.
     const admitted = typeof admitting === 'boolean' ? admitting : await admitting;
     if (!admitted) {
-      this.record(route, channel, null, 'capped');
+      this.record(input, channel, input.current_module_id ?? null);
       return null;
     }
     this.deps.devices.add(route.workspaceId, input.device_id);
 
     const release = resolveRelease(route.channels.get(channel) ?? [], input.device_id, input.fingerprint);
     if (release === null || release.id === input.current_module_id) {
-      this.record(route, channel, null, 'none');
+      this.record(input, channel, input.current_module_id ?? null);
       return null;
     }
-    this.record(route, channel, release.id, 'update');
+    this.record(input, channel, release.id);
     return {
       module_id: release.id,
       version: release.version,
@@ -88,30 +88,20 @@ export class UpdateCheckService {
   async start(): Promise<void> {
     await this.deps.listener.start();
     this.deps.devices.start();
-    this.deps.recorder.start();
   }
 
   /** Stops listening and writes what is buffered. Safe to call twice. */
   async stop(): Promise<void> {
-    await Promise.allSettled([
-      this.deps.listener.stop(),
-      this.deps.devices.stop(),
-      this.deps.recorder.stop(),
-    ]);
+    await Promise.allSettled([this.deps.listener.stop(), this.deps.devices.stop()]);
   }
 
-  private record(
-    route: AppRoute,
-    channel: string,
-    moduleId: string | null,
-    outcome: 'update' | 'none' | 'capped',
-  ) {
+  /** `moduleId` is the module the device runs after the check: the one offered, else its current one. */
+  private record(input: CheckInput, channel: string, moduleId: string | null): void {
     this.deps.recorder.record({
-      appId: route.appId,
-      workspaceId: route.workspaceId,
+      appId: input.app_id,
+      deviceId: input.device_id,
       channel,
       moduleId,
-      outcome,
       at: this.now(),
     });
   }

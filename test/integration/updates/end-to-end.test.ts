@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisDistinctDevices } from '../../../src/devices/distinct-devices.redis.js';
+import { eventStreamKey } from '../../../src/telemetry/event-stream.js';
 import { bucketOf } from '../../../src/updates/bucket.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { bundle, push, rollback, rollout, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
@@ -128,5 +129,15 @@ describe('update check through the control API', () => {
     expect(after.json()).toMatchObject({ plan: 'pro', device_cap: 10_000 });
     expect(after.json().distinct_devices).toBeGreaterThanOrEqual(99);
     expect(after.json().distinct_devices).toBeLessThanOrEqual(103);
+  });
+
+  it('hands checks to the check recorder, which writes them to the device event stream', async () => {
+    const ws = await workspaceWithApp(ctx);
+    await ctx.deps.services.checkRecorder.flush();
+    const stream = eventStreamKey(ctx.deps.keys);
+    const before = await ctx.deps.redis.xlen(stream);
+    for (const d of deviceIds(5, 'counted')) await offered(ctx, { app_id: ws.appId, device_id: d });
+    await ctx.deps.services.checkRecorder.flush();
+    expect(await ctx.deps.redis.xlen(stream)).toBeGreaterThan(before);
   });
 });
