@@ -153,16 +153,23 @@ async function main() {
   const database = `ota_bench_${id}`;
   const prefix = `ota_bench_${id}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
+  admin.on('error', () => {});
   await admin.connect();
   await admin.query(`CREATE DATABASE ${database}`);
   const scratchUrl = new URL(databaseUrl);
   scratchUrl.pathname = `/${database}`;
   const db = new pg.Pool({ connectionString: scratchUrl.toString(), max: 2 });
+  db.on('error', () => {});
   const redis = createRedis(redisUrl);
   const children = [];
+  // Whatever ends this process, the servers it started end with it.
+  process.on('exit', () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  });
   try {
     await migratePostgres(db);
     const fleet = await seedFleet(db);
+    await db.end();
     const { bodies, countedAtCap } = deviceBodies(fleet);
     // The capped hobby workspace starts at its cap: 100 devices counted within the window.
     const capKey = new DeviceCapGate(redis, new RedisKeys(prefix), { windowDays: 30 }).setKey(
@@ -264,12 +271,15 @@ async function main() {
     console.log('written to bench/results/check.json');
   } finally {
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(
-      children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-    );
+    const exited = (c) =>
+      new Promise((r) => {
+        if (c.exitCode !== null) return r();
+        c.once('exit', r);
+        setTimeout(() => c.kill('SIGKILL'), 5000).unref();
+      });
+    await Promise.all(children.map(exited));
     await cleanRedis(redis, prefix).catch(() => {});
     redis.disconnect();
-    await db.end();
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
     await admin.end();
   }
