@@ -15,7 +15,9 @@ import { BundlesService } from './bundles/bundles.service.js';
 import { BundlesStore } from './bundles/bundles.store.js';
 import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
 import type { Config } from './config/config.js';
-import { type DistinctDeviceCounter, noDistinctDevices } from './devices/distinct-devices.js';
+import { DeviceCapGate } from './devices/device-cap.js';
+import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
+import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
 import { MembersService } from './members/members.service.js';
 import { MembersStore } from './members/members.store.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
@@ -24,10 +26,14 @@ import { createPool, type Db } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
 import { ReleasesService } from './releases/releases.service.js';
 import { ReleasesStore } from './releases/releases.store.js';
-import { publishInvalidation } from './routing/invalidation.js';
+import { invalidationChannel, publishInvalidation } from './routing/invalidation.js';
+import { RoutingCache } from './routing/routing.cache.js';
+import { RoutingInvalidationListener } from './routing/routing.listener.js';
+import { RoutingStore } from './routing/routing.store.js';
 import { AppDirectory } from './telemetry/app-directory.js';
 import { CheckRecorder } from './telemetry/check-recorder.js';
 import { EventIngestService } from './telemetry/events.service.js';
+import { UpdateCheckService } from './updates/updates.service.js';
 import { WorkspacesService } from './workspaces/workspaces.service.js';
 import { WorkspacesStore } from './workspaces/workspaces.store.js';
 
@@ -70,6 +76,8 @@ export interface Container {
     eventIngest: EventIngestService;
     analytics: AnalyticsService;
     checkRecorder: CheckRecorder;
+    routing: RoutingCache;
+    updates: UpdateCheckService;
   };
   /** Closes every client; safe to call twice. */
   close(): Promise<void>;
@@ -102,6 +110,14 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     bundles: new BundlesStore(db),
     releases: new ReleasesStore(db),
   };
+  const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
+  const routing = new RoutingCache(new RoutingStore(db, bundleUrl), {
+    ttlMs: config.devices.routingCacheTtlMs,
+  });
+  const distinctDevices = new RedisDistinctDevices(redis, keys, {
+    windowDays: config.devices.windowDays,
+    log,
+  });
   const invalidate = (message: Parameters<typeof publishInvalidation>[2]) =>
     publishInvalidation(redis, keys, message);
   const workspaces = new WorkspacesService({
@@ -120,7 +136,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     members: new MembersService(db, stores.members, stores.workspaces),
     audit: new AuditService(db, stores.audit, workspaces),
     releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),
-    distinctDevices: noDistinctDevices,
+    distinctDevices,
     apps: new AppsService(db, stores.apps, invalidate),
     bundles: new BundlesService(stores.apps, stores.bundles, blobs, config.bundles.maxBytes),
     releases: new ReleasesService(
@@ -136,6 +152,21 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     eventIngest: new EventIngestService(redis, keys, appDirectory, config.ingest.retentionDays),
     analytics: new AnalyticsService(clickhouse, appDirectory),
     checkRecorder: new CheckRecorder(redis, keys, log, { retentionDays: config.ingest.retentionDays }),
+    routing,
+    updates: new UpdateCheckService({
+      routing,
+      listener: new RoutingInvalidationListener(
+        // Waits for Redis however long it takes: the subscription must not give up while Redis is away.
+        () => createRedis(config.redisUrl, { maxRetriesPerRequest: null }),
+        invalidationChannel(keys),
+        routing,
+        log,
+      ),
+      gate: new DeviceCapGate(redis, keys, { windowDays: config.devices.windowDays }),
+      devices: distinctDevices,
+      // Late-bound, like releaseStats: whichever recorder sits in services.checkRecorder is used.
+      recorder: { record: (check) => services.checkRecorder.record(check) },
+    }),
   };
 
   let closed: Promise<void> | undefined;

@@ -14,6 +14,8 @@ import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { deviceEventsRoutes } from '../telemetry/events.routes.js';
+import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
+import { updatesRoutes } from '../updates/updates.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import type { App } from './types.js';
@@ -33,6 +35,8 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   releasesRoutes,
   deviceEventsRoutes,
   statsRoutes,
+  updatesRoutes,
+  bundleDownloadRoutes,
 ];
 
 export async function buildApp(deps: Container): Promise<App> {

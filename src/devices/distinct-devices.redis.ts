@@ -1,0 +1,151 @@
+import type { Logger } from '../platform/logger.js';
+import type { Redis, RedisKeys } from '../platform/redis.js';
+import type { DistinctDeviceCounter } from './distinct-devices.js';
+
+const DAY_MS = 86_400_000;
+
+export interface DistinctDevicesOptions {
+  windowDays: number;
+  /** How often buffered devices are written (one pipeline per flush). */
+  flushMs?: number;
+  /** A buffer this large is written at once rather than at the next tick. */
+  maxPending?: number;
+  now?: () => number;
+  log?: Logger;
+}
+
+/**
+ * Distinct devices served per workspace, as HyperLogLog: one key per workspace per UTC day, merged by
+ * PFCOUNT over the window's days. The update check only adds to an in-memory buffer; a timer writes the
+ * buffer with one pipeline (PFADD per key), so the request path never waits on Redis for analytics.
+ */
+export class RedisDistinctDevices implements DistinctDeviceCounter {
+  private pending = new Map<string, Set<string>>();
+  private pendingCount = 0;
+  private flushing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly log: Logger | undefined;
+  private readonly todayKeys = new Map<string, string>();
+  private keysDay = -1;
+  private readonly windowDays: number;
+  private readonly flushMs: number;
+  private readonly maxPending: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    options: DistinctDevicesOptions,
+  ) {
+    this.windowDays = options.windowDays;
+    this.flushMs = options.flushMs ?? 250;
+    this.maxPending = options.maxPending ?? 50_000;
+    this.now = options.now ?? Date.now;
+    this.log = options.log;
+  }
+
+  /** Key of a workspace's counter for the UTC day holding `epochMs`. */
+  dayKey(workspaceId: string, epochMs: number): string {
+    return this.keys.workspace(workspaceId, `devices:hll:${Math.floor(epochMs / DAY_MS)}`);
+  }
+
+  /** Today's key of a workspace, remembered for the day: this runs on every check. */
+  private currentKey(workspaceId: string): string {
+    const day = Math.floor(this.now() / DAY_MS);
+    if (day !== this.keysDay) {
+      this.todayKeys.clear();
+      this.keysDay = day;
+    }
+    let key = this.todayKeys.get(workspaceId);
+    if (key === undefined) {
+      key = this.dayKey(workspaceId, day * DAY_MS);
+      this.todayKeys.set(workspaceId, key);
+    }
+    return key;
+  }
+
+  /** Buffers one served device; written by the next flush. */
+  add(workspaceId: string, deviceId: string): void {
+    // While Redis is slow or away the buffer may grow to twice its bound; past that, devices go uncounted
+    // (an estimate is all this feeds) rather than memory growing without end.
+    if (this.pendingCount >= 2 * this.maxPending) return;
+    const key = this.currentKey(workspaceId);
+    let devices = this.pending.get(key);
+    if (!devices) {
+      devices = new Set();
+      this.pending.set(key, devices);
+    }
+    const before = devices.size;
+    devices.add(deviceId);
+    if (devices.size !== before) this.pendingCount += 1;
+    if (this.pendingCount >= this.maxPending && !this.flushing) void this.flush();
+  }
+
+  async distinctDevices(workspaceId: string): Promise<number> {
+    const now = this.now();
+    const days = Array.from({ length: this.windowDays }, (_, i) =>
+      this.dayKey(workspaceId, now - i * DAY_MS),
+    );
+    return this.redis.pfcount(...days);
+  }
+
+  /** Writes the buffer; on failure the devices go back into the buffer (within its bound). */
+  async flush(): Promise<void> {
+    if (this.pendingCount === 0) return this.flushing;
+    const run = this.write().finally(() => {
+      if (this.flushing === run) this.flushing = undefined;
+    });
+    this.flushing = run;
+    return run;
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    this.pendingCount = 0;
+    const ttlMs = (this.windowDays + 1) * DAY_MS;
+    const pipeline = this.redis.pipeline();
+    for (const [key, devices] of batch) {
+      pipeline.pfadd(key, ...devices);
+      pipeline.pexpire(key, ttlMs);
+    }
+    try {
+      const results = await pipeline.exec();
+      const failed = results?.find(([err]) => err);
+      if (failed) throw failed[0];
+    } catch (err) {
+      this.log?.warn({ err }, 'distinct-device counters not written; retrying at the next flush');
+      this.requeue(batch);
+    }
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.flush(), this.flushMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and writes what is buffered. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  private requeue(batch: Map<string, Set<string>>): void {
+    for (const [key, devices] of batch) {
+      for (const device of devices) {
+        if (this.pendingCount >= this.maxPending) return;
+        let set = this.pending.get(key);
+        if (!set) {
+          set = new Set();
+          this.pending.set(key, set);
+        }
+        if (!set.has(device)) {
+          set.add(device);
+          this.pendingCount += 1;
+        }
+      }
+    }
+  }
+}

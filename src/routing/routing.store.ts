@@ -1,0 +1,80 @@
+import { isPlan } from '../plans/plans.js';
+import type { Queryable } from '../platform/postgres.js';
+import type { AppRoute, RoutedRelease, RoutingSource } from './routing.types.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Row {
+  workspace_id: string;
+  plan: string;
+  id: string | null;
+  channel: string | null;
+  version: string;
+  rollout_pct: number;
+  mandatory: boolean;
+  notes: string;
+  sha256: string;
+  size: number;
+  fingerprint: string | null;
+}
+
+/** Loads an app's routing state from Postgres in one round trip (only on a routing-cache miss). */
+export class RoutingStore implements RoutingSource {
+  constructor(
+    private readonly db: Queryable,
+    /** Absolute download URL of a bundle, from its sha256. */
+    private readonly bundleUrl: (sha256: string) => string,
+  ) {}
+
+  async load(appId: string): Promise<AppRoute | null> {
+    if (!UUID.test(appId)) return null;
+    const { rows } = await this.db.query<Row>(
+      `SELECT a.workspace_id, w.plan, r.id, r.channel, r.version, r.rollout_pct, r.mandatory, r.notes,
+              r.sha256, r.size, r.fingerprint
+         FROM apps a
+         JOIN workspaces w ON w.id = a.workspace_id
+         LEFT JOIN releases r ON r.app_id = a.id AND r.active
+        WHERE a.id = $1
+        ORDER BY r.seq DESC`,
+      [appId],
+    );
+    const first = rows[0];
+    if (!first) return null;
+    if (!isPlan(first.plan))
+      throw new Error(`workspace ${first.workspace_id} has unknown plan ${first.plan}`);
+    const byChannel = new Map<string, RoutedRelease[]>();
+    for (const row of rows) {
+      if (row.id === null || row.channel === null) continue;
+      let list = byChannel.get(row.channel);
+      if (!list) {
+        list = [];
+        byChannel.set(row.channel, list);
+      }
+      list.push({
+        id: row.id,
+        version: row.version,
+        rolloutPct: row.rollout_pct,
+        fingerprint: row.fingerprint,
+        mandatory: row.mandatory,
+        notes: row.notes,
+        sha256: row.sha256,
+        size: row.size,
+        url: this.bundleUrl(row.sha256),
+      });
+    }
+    const channels = new Map<string, RoutedRelease[]>();
+    for (const [channel, list] of byChannel) channels.set(channel, reachable(list));
+    return { appId, workspaceId: first.workspace_id, plan: first.plan, channels };
+  }
+}
+
+/**
+ * Drops releases no device can ever reach: everything older than the newest release that admits every
+ * device whatever its fingerprint. Keeps the cached list short on apps with a long history.
+ */
+export function reachable<T extends Pick<RoutedRelease, 'rolloutPct' | 'fingerprint'>>(
+  newestFirst: readonly T[],
+): T[] {
+  const cut = newestFirst.findIndex((r) => r.rolloutPct >= 100 && r.fingerprint === null);
+  return cut === -1 ? [...newestFirst] : newestFirst.slice(0, cut + 1);
+}

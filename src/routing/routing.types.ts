@@ -1,0 +1,31 @@
+import type { Plan } from '../plans/plans.js';
+
+/** What the update check needs of a release; built once per routing-cache load. */
+export interface RoutedRelease {
+  id: string;
+  version: string;
+  rolloutPct: number;
+  /** Null: any native shell; otherwise only devices reporting this fingerprint. */
+  fingerprint: string | null;
+  mandatory: boolean;
+  notes: string;
+  sha256: string;
+  size: number;
+  /** Absolute download URL of the bundle. */
+  url: string;
+}
+
+/** Everything an update check needs to know about one app, held in memory by the routing cache. */
+export interface AppRoute {
+  appId: string;
+  workspaceId: string;
+  plan: Plan;
+  /** Channel name -> its active releases, newest first, cut after the first one that admits everyone. */
+  channels: ReadonlyMap<string, readonly RoutedRelease[]>;
+}
+
+/** Where the routing cache loads an app from on a miss (Postgres in production). */
+export interface RoutingSource {
+  /** The app's routing state, or null when no such app exists. */
+  load(appId: string): Promise<AppRoute | null>;
+}

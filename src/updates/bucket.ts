@@ -1,0 +1,26 @@
+import * as crypto from 'node:crypto';
+
+/**
+ * Deterministic rollout buckets (DESIGN.md, "The update check"; README "The update check").
+ *
+ *   bucket = uint32_be(sha256(module_id + ":" + device_id)[0..4]) % 100
+ *
+ * Every SDK computes the same number from the same two strings (UTF-8), so the rule and its test vectors
+ * (test/unit/bucket-vectors.json) are a public contract: never change it for existing releases.
+ */
+export const BUCKETS = 100;
+
+// The one-shot hash (Node 20.12+) is about twice as fast as a Hash object; this runs on every check.
+const sha256: (text: string) => Buffer =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'buffer')
+    : (text) => crypto.createHash('sha256').update(text, 'utf8').digest();
+
+export function bucketOf(moduleId: string, deviceId: string): number {
+  return sha256(`${moduleId}:${deviceId}`).readUInt32BE(0) % BUCKETS;
+}
+
+/** A device gets a release when its bucket is below the rollout percentage (0-100, fractions allowed). */
+export function admits(bucket: number, rolloutPct: number): boolean {
+  return bucket < rolloutPct;
+}

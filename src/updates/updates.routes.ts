@@ -1,0 +1,39 @@
+import { problems } from '../http/schemas.js';
+import type { App } from '../http/types.js';
+import { CheckBody, CheckResponse } from './updates.schemas.js';
+
+/** POST /updates/check: no credential; the app id names the app. */
+export async function updatesRoutes(app: App): Promise<void> {
+  const { updates } = app.deps.services;
+  app.addHook('onReady', () => updates.start());
+  app.addHook('onClose', () => updates.stop());
+
+  app.post(
+    '/updates/check',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['devices'],
+        summary: 'A device asks whether a release is waiting for it',
+        description:
+          'Answers the newest active release of the channel whose rollout bucket admits the device and whose ' +
+          'fingerprint (if any) matches, or `{update: null}`. A device over its workspace device cap gets ' +
+          '`{update: null}`. No credential.',
+        security: [],
+        body: CheckBody,
+        response: { 200: CheckResponse, ...problems(400, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const update = await updates.check({
+        app_id: body.app_id,
+        device_id: body.device_id,
+        channel: body.channel ?? undefined,
+        fingerprint: body.fingerprint ?? undefined,
+        current_module_id: body.current_module_id ?? undefined,
+      });
+      return { update };
+    },
+  );
+}

@@ -1,0 +1,39 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Uuid } from '../http/schemas.js';
+
+/**
+ * Device ids reach Redis (device-cap sets, HyperLogLog) as members, so they are bounded in length and
+ * charset before anything else happens.
+ */
+export const DEVICE_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
+
+// Optional device fields accept null as "not sent": SDKs often serialise absent values that way.
+const optional = (schema: ReturnType<typeof Type.String>) => Type.Optional(Type.Union([schema, Type.Null()]));
+
+export const CheckBody = Type.Object({
+  app_id: Uuid,
+  device_id: Type.String({ minLength: 1, maxLength: 128, pattern: DEVICE_ID_PATTERN }),
+  // The channel naming rule of releases: 1-64 of [a-z0-9._-].
+  channel: optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9._-]{1,64}$' })),
+  fingerprint: optional(Type.String({ minLength: 1, maxLength: 256 })),
+  current_module_id: optional(Type.String({ maxLength: 128 })),
+  platform: optional(Type.String({ maxLength: 32 })),
+});
+
+export const UpdateSchema = Type.Object({
+  module_id: Type.String(),
+  version: Type.String(),
+  sha256: Type.String(),
+  size: Type.Integer(),
+  url: Type.String(),
+  mandatory: Type.Boolean(),
+  notes: Type.String(),
+});
+
+// `nullable` (OpenAPI 3.0) rather than anyOf: the serialiser writes it directly, without first testing
+// which branch the value matches; this is the answer to every update check.
+export const CheckResponse = Type.Object({
+  update: Type.Unsafe<Static<typeof UpdateSchema> | null>({ ...UpdateSchema, nullable: true }),
+});
+
+export const BundleParams = Type.Object({ sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisDistinctDevices } from '../../../src/devices/distinct-devices.redis.js';
+import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { deviceIds, offered, seedApp, seedRelease, seedWorkspace } from './seed.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const DAY = 86_400_000;
+const within = (actual: number, expected: number, tolerance: number) =>
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(Math.ceil(expected * tolerance));
+
+describe('distinct devices (HyperLogLog)', () => {
+  it('counts the distinct devices that checked, across the apps of a workspace', async () => {
+    const workspaceId = await seedWorkspace(ctx, 'team');
+    const [a, b] = [await seedApp(ctx, workspaceId), await seedApp(ctx, workspaceId)];
+    await seedRelease(ctx, a);
+    for (const device of deviceIds(300, 'x')) await offered(ctx, { app_id: a, device_id: device });
+    // The same devices again, on another app: still 300 distinct, plus 200 new ones.
+    for (const device of deviceIds(500, 'x')) await offered(ctx, { app_id: b, device_id: device });
+    const counter = ctx.deps.services.distinctDevices as RedisDistinctDevices;
+    await counter.flush();
+    within(await counter.distinctDevices(workspaceId), 500, 0.02);
+  });
+
+  it('does not count devices refused at the cap', async () => {
+    const workspaceId = await seedWorkspace(ctx, 'hobby');
+    const appId = await seedApp(ctx, workspaceId);
+    await seedRelease(ctx, appId);
+    for (const device of deviceIds(150, 'capped')) await offered(ctx, { app_id: appId, device_id: device });
+    const counter = ctx.deps.services.distinctDevices as RedisDistinctDevices;
+    await counter.flush();
+    within(await counter.distinctDevices(workspaceId), 100, 0.02);
+  });
+
+  it('merges the daily counters of the window and leaves older days out', async () => {
+    let now = Date.UTC(2026, 2, 1, 12);
+    const counter = new RedisDistinctDevices(ctx.deps.redis, ctx.deps.keys, {
+      windowDays: 30,
+      now: () => now,
+    });
+    const ws = 'a0a0a0a0-0000-4000-8000-000000000001';
+    for (const d of deviceIds(400, 'early')) counter.add(ws, d);
+    await counter.flush();
+    now += 10 * DAY;
+    for (const d of deviceIds(200, 'early')) counter.add(ws, d); // seen again: not new
+    for (const d of deviceIds(300, 'later')) counter.add(ws, d);
+    await counter.flush();
+    within(await counter.distinctDevices(ws), 700, 0.02);
+    now += 20 * DAY; // the first day has left the 30-day window
+    within(await counter.distinctDevices(ws), 500, 0.02);
+
+    const key = counter.dayKey(ws, now - 20 * DAY);
+    expect(key).toContain(`{ws:${ws}}`);
+    const ttl = await ctx.deps.redis.pttl(key);
+    expect(ttl).toBeGreaterThan(30 * DAY);
+    expect(ttl).toBeLessThanOrEqual(31 * DAY);
+  });
+
+  it('writes a full buffer at once, without waiting for the timer', async () => {
+    const ws = 'a0a0a0a0-0000-4000-8000-000000000002';
+    const counter = new RedisDistinctDevices(ctx.deps.redis, ctx.deps.keys, {
+      windowDays: 30,
+      maxPending: 100,
+    });
+    for (const d of deviceIds(100, 'burst')) counter.add(ws, d);
+    // The size-triggered write is under way; a flush joins it.
+    await counter.flush();
+    within(await counter.distinctDevices(ws), 100, 0.02);
+  });
+
+  it('writes buffered devices on its timer', async () => {
+    const ws = 'a0a0a0a0-0000-4000-8000-000000000003';
+    const counter = new RedisDistinctDevices(ctx.deps.redis, ctx.deps.keys, { windowDays: 30, flushMs: 20 });
+    counter.start();
+    try {
+      for (const d of deviceIds(10, 'timer')) counter.add(ws, d);
+      const deadline = Date.now() + 5000;
+      while ((await counter.distinctDevices(ws)) < 10 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await counter.distinctDevices(ws)).toBe(10);
+    } finally {
+      await counter.stop();
+    }
+  });
+});

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RedisDistinctDevices } from '../../../src/devices/distinct-devices.redis.js';
+import { eventStreamKey } from '../../../src/telemetry/event-stream.js';
+import { bucketOf } from '../../../src/updates/bucket.js';
+import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { bundle, push, rollback, rollout, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
+import { deviceIds, eventually, offered, settle } from './seed.js';
+
+/** The update check driven by the real control API: uploads, pushes, rollouts, rollbacks, plan changes. */
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+async function setPlan(workspaceId: string, headers: Record<string, string>, plan: string) {
+  const res = await ctx.app.inject({
+    method: 'PUT',
+    url: `/api/v1/workspaces/${workspaceId}/plan`,
+    headers,
+    payload: { plan },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+describe('update check through the control API', () => {
+  it('offers a pushed release whose URL serves the uploaded bytes', async () => {
+    const ws = await workspaceWithApp(ctx);
+    const bytes = randomBytes(50_000);
+    const uploaded = await uploadBundle(ctx, ws.headers, ws.appId, bytes);
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const pushed = await push(ctx, ws.headers, {
+      app_id: ws.appId,
+      version: '2.0.0',
+      sha256: uploaded.json().sha256,
+      notes: 'hello',
+    });
+    expect(pushed.statusCode, pushed.body).toBe(201);
+    await settle(ctx);
+
+    const check = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/updates/check',
+      payload: { app_id: ws.appId, device_id: 'phone-1' },
+    });
+    const update = check.json().update;
+    expect(update).toMatchObject({
+      module_id: pushed.json().id,
+      version: '2.0.0',
+      size: bytes.length,
+      notes: 'hello',
+    });
+    const download = await ctx.app.inject({ method: 'GET', url: new URL(update.url).pathname });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(bytes)).toBe(true);
+    const part = await ctx.app.inject({
+      method: 'GET',
+      url: new URL(update.url).pathname,
+      headers: { range: 'bytes=100-199' },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.rawPayload.equals(bytes.subarray(100, 200))).toBe(true);
+  });
+
+  it('follows rollout changes and a rollback made through the API', async () => {
+    const ws = await workspaceWithApp(ctx);
+    await setPlan(ws.workspaceId, ws.headers, 'pro');
+    const base = await push(ctx, ws.headers, {
+      app_id: ws.appId,
+      version: '1.0.0',
+      sha256: await bundle(ctx, ws.headers, ws.appId),
+    });
+    const staged = await push(ctx, ws.headers, {
+      app_id: ws.appId,
+      version: '1.1.0',
+      sha256: await bundle(ctx, ws.headers, ws.appId),
+      rollout_pct: 10,
+    });
+    const [baseId, stagedId] = [base.json().id as string, staged.json().id as string];
+    await settle(ctx);
+    const devices = deviceIds(300, 'api');
+    const servedAt = async (pct: number) => {
+      for (const d of devices) {
+        const expected = bucketOf(stagedId, d) < pct ? stagedId : baseId;
+        expect(await offered(ctx, { app_id: ws.appId, device_id: d }), `${d} at ${pct} %`).toBe(expected);
+      }
+    };
+    await servedAt(10);
+    expect((await rollout(ctx, ws.headers, stagedId, 50)).statusCode).toBe(200);
+    await settle(ctx);
+    await servedAt(50);
+
+    expect((await rollback(ctx, ws.headers, stagedId)).statusCode).toBe(200);
+    const device = devices.find((d) => bucketOf(stagedId, d) < 50)!;
+    const visible = await eventually(
+      async () => (await offered(ctx, { app_id: ws.appId, device_id: device })) === baseId,
+      1000,
+    );
+    expect(visible).toBe(true);
+  });
+
+  it('lifts the hobby cap as soon as the owner upgrades the plan', async () => {
+    const ws = await workspaceWithApp(ctx);
+    const pushed = await push(ctx, ws.headers, {
+      app_id: ws.appId,
+      version: '1.0.0',
+      sha256: await bundle(ctx, ws.headers, ws.appId),
+    });
+    await settle(ctx);
+    for (const d of deviceIds(100, 'hobby')) {
+      expect(await offered(ctx, { app_id: ws.appId, device_id: d })).toBe(pushed.json().id);
+    }
+    expect(await offered(ctx, { app_id: ws.appId, device_id: 'the-101st' })).toBeNull();
+
+    await setPlan(ws.workspaceId, ws.headers, 'pro');
+    await settle(ctx);
+    expect(await offered(ctx, { app_id: ws.appId, device_id: 'the-101st' })).toBe(pushed.json().id);
+
+    // The usage endpoint reads the HyperLogLog counters the checks fed (written every 250 ms).
+    await (ctx.deps.services.distinctDevices as RedisDistinctDevices).flush();
+    const after = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${ws.workspaceId}/usage`,
+      headers: ws.headers,
+    });
+    expect(after.json()).toMatchObject({ plan: 'pro', device_cap: 10_000 });
+    expect(after.json().distinct_devices).toBeGreaterThanOrEqual(99);
+    expect(after.json().distinct_devices).toBeLessThanOrEqual(103);
+  });
+
+  it('hands checks to the check recorder, which writes them to the device event stream', async () => {
+    const ws = await workspaceWithApp(ctx);
+    await ctx.deps.services.checkRecorder.flush();
+    const stream = eventStreamKey(ctx.deps.keys);
+    const before = await ctx.deps.redis.xlen(stream);
+    for (const d of deviceIds(5, 'counted')) await offered(ctx, { app_id: ws.appId, device_id: d });
+    await ctx.deps.services.checkRecorder.flush();
+    expect(await ctx.deps.redis.xlen(stream)).toBeGreaterThan(before);
+  });
+});
