@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectRoot } from '../platform/paths.js';
@@ -12,6 +13,7 @@ export interface MigrationFile {
 /** Numbered plain-SQL files (NNN_name.sql) of one folder under sql/, in order. */
 export async function readMigrations(kind: 'postgres' | 'clickhouse'): Promise<MigrationFile[]> {
   const dir = join(projectRoot(), 'sql', kind);
+  if (!existsSync(dir)) return [];
   const names = (await readdir(dir)).filter((n) => /^\d{3}_[a-z0-9_]+\.sql$/.test(n)).sort();
   return Promise.all(
     names.map(async (name) => {
