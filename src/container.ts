@@ -10,6 +10,10 @@ import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.j
 import { createLogger, type Logger } from './platform/logger.js';
 import { createPool, type Db } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
+import { DeliveriesStore } from './webhooks/deliveries.store.js';
+import { BullDeliveryScheduler, type DeliveryScheduler } from './webhooks/delivery-queue.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
+import { WebhooksStore } from './webhooks/webhooks.store.js';
 
 /**
  * The composition root: config, clients, stores and services are built here once and shared by the API,
@@ -26,13 +30,18 @@ export interface Container {
   stores: {
     auth: AuthStore;
     apiKeys: ApiKeysStore;
+    webhooks: WebhooksStore;
+    deliveries: DeliveriesStore;
   };
   services: {
     auth: AuthService;
     apiKeys: ApiKeysService;
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
+    webhooks: WebhooksService;
   };
+  /** Enqueues webhook delivery attempts (BullMQ producer, opened on first use). */
+  webhookScheduler: DeliveryScheduler;
   /** Closes every client; safe to call twice. */
   close(): Promise<void>;
 }
@@ -56,20 +65,25 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const stores = {
     auth: new AuthStore(db),
     apiKeys: new ApiKeysStore(db),
+    webhooks: new WebhooksStore(db),
+    deliveries: new DeliveriesStore(db),
   };
+  const webhookScheduler = new BullDeliveryScheduler(config.redisUrl, keys);
   const services = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
     releaseStats: noReleaseStats,
     distinctDevices: noDistinctDevices,
+    webhooks: new WebhooksService(stores.webhooks, stores.deliveries, webhookScheduler, config.webhooks),
   };
 
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
+      await webhookScheduler.close();
       await Promise.allSettled([db.end(), redis.quit(), clickhouse.close()]);
     })();
     return closed;
   };
-  return { config, log, db, redis, keys, clickhouse, tokens, stores, services, close };
+  return { config, log, db, redis, keys, clickhouse, tokens, stores, services, webhookScheduler, close };
 }
