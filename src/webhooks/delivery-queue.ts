@@ -34,6 +34,8 @@ export function attemptJobId(job: AttemptJob, attemptNumber: number): string {
 export interface DeliveryScheduler {
   schedule(job: AttemptJob, attemptNumber: number, delayMs?: number): Promise<void>;
   scheduleMany(jobs: AttemptJob[]): Promise<void>;
+  /** Re-enqueues an attempt whose job was lost or gave up; a job still waiting for it is left alone. */
+  resubmit(job: AttemptJob, attemptNumber: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,18 @@ export class BullDeliveryScheduler implements DeliveryScheduler {
     await this.queue(FIRST_ATTEMPT_QUEUE).addBulk(
       jobs.map((data) => ({ name: 'attempt', data, opts: { ...JOB_OPTIONS, jobId: attemptJobId(data, 1) } })),
     );
+  }
+
+  async resubmit(job: AttemptJob, attemptNumber: number): Promise<boolean> {
+    const id = attemptJobId(job, attemptNumber);
+    for (const lane of [FIRST_ATTEMPT_QUEUE, RETRY_QUEUE]) {
+      const existing = await this.queue(lane).getJob(id);
+      if (!existing) continue;
+      if (!(await existing.isFailed())) return false;
+      await existing.remove();
+    }
+    await this.schedule(job, attemptNumber);
+    return true;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,84 @@
+import type { Logger } from '../platform/logger.js';
+import type { DeliveriesStore } from './deliveries.store.js';
+import type { DeliveryClient } from './delivery.client.js';
+import type { AttemptJob, DeliveryScheduler } from './delivery-queue.js';
+import { decideRetry, type RetryPolicy } from './retry-schedule.js';
+import { decryptSecret } from './secret-box.js';
+import { signBody } from './signing.js';
+
+export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'gone' | 'stale' | 'inactive';
+
+export interface DeliveryProcessorDeps {
+  store: DeliveriesStore;
+  client: DeliveryClient;
+  scheduler: DeliveryScheduler;
+  policy: RetryPolicy;
+  secretKey: Buffer;
+  log: Logger;
+}
+
+/**
+ * One attempt of one delivery. The delivery and its webhook are read right before the request, so a
+ * deleted webhook gets no further request (its deliveries are gone) and a finished delivery is not sent
+ * again by a stale job. The attempt is logged and the next one scheduled after the log is committed.
+ */
+export class DeliveryProcessor {
+  constructor(private readonly deps: DeliveryProcessorDeps) {}
+
+  async attempt(job: AttemptJob): Promise<AttemptOutcome> {
+    const { store, client, scheduler, policy, secretKey, log } = this.deps;
+    const d = await store.forAttempt(job.deliveryId);
+    if (!d) return 'gone';
+    if (d.status !== 'pending') return 'stale';
+    if (!d.is_active) {
+      await store.abandon(d.id);
+      return 'inactive';
+    }
+    const attempt = d.attempts + 1;
+    const startedAt = new Date();
+    const result = await client.post(d.url, d.body, {
+      'x-service-signature': signBody(decryptSecret(secretKey, d.secret_ciphertext), d.body),
+      'x-service-event': d.event,
+      'x-service-delivery': d.id,
+    });
+    const decision = result.ok
+      ? undefined
+      : decideRetry(policy, job.round, {
+          kind: result.kind ?? 'network',
+          status: result.status ?? undefined,
+          retryAfterMs: result.retryAfterMs,
+        });
+    const retrying = decision?.retry === true;
+    const delayMs = decision?.retry ? decision.delayMs : 0;
+    const recorded = await store.record({
+      deliveryId: d.id,
+      attempt,
+      startedAt,
+      durationMs: result.durationMs,
+      responseStatus: result.status,
+      responseBody: result.body,
+      error: result.ok
+        ? null
+        : decision && !decision.retry
+          ? `${result.error} (${decision.reason})`
+          : result.error,
+      status: result.ok ? 'succeeded' : retrying ? 'pending' : 'failed',
+      nextAttemptAt: retrying ? new Date(Date.now() + delayMs) : null,
+    });
+    if (!recorded) return 'gone';
+    if (result.ok) return 'succeeded';
+    if (!retrying) {
+      log.info(
+        { deliveryId: d.id, webhookId: d.webhook_id, attempt, error: result.error },
+        'delivery failed',
+      );
+      return 'failed';
+    }
+    // A failure here must not fail the job (BullMQ would re-run the attempt at once); the sweeper re-enqueues
+    // pending deliveries whose next attempt is overdue.
+    await scheduler
+      .schedule({ ...job, round: job.round + 1 }, attempt + 1, delayMs)
+      .catch((err) => log.warn({ err, deliveryId: d.id }, 'could not schedule retry; the sweeper will'));
+    return 'retrying';
+  }
+}
