@@ -138,7 +138,7 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
   return Buffer.concat(chunks)
     .subarray(0, RESPONSE_EXCERPT_BYTES)
     .toString('utf8')
-    .replace(/\u0000/g, '');
+    .replaceAll(String.fromCharCode(0), '');
 }
 
 const publicOnlyLookup: LookupFunction = (hostname, options: LookupOptions, callback) => {
