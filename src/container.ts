@@ -10,6 +10,8 @@ import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.j
 import { createLogger, type Logger } from './platform/logger.js';
 import { createPool, type Db } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
+import { AlertsService } from './spikes/alerts.service.js';
+import { AlertsStore } from './spikes/alerts.store.js';
 import { DeliveriesStore } from './webhooks/deliveries.store.js';
 import { BullDeliveryScheduler, type DeliveryScheduler } from './webhooks/delivery-queue.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
@@ -32,6 +34,7 @@ export interface Container {
     apiKeys: ApiKeysStore;
     webhooks: WebhooksStore;
     deliveries: DeliveriesStore;
+    alerts: AlertsStore;
   };
   services: {
     auth: AuthService;
@@ -39,6 +42,7 @@ export interface Container {
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
     webhooks: WebhooksService;
+    alerts: AlertsService;
   };
   /** Enqueues webhook delivery attempts (BullMQ producer, opened on first use). */
   webhookScheduler: DeliveryScheduler;
@@ -67,6 +71,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     apiKeys: new ApiKeysStore(db),
     webhooks: new WebhooksStore(db),
     deliveries: new DeliveriesStore(db),
+    alerts: new AlertsStore(db),
   };
   const webhookScheduler = new BullDeliveryScheduler(config.redisUrl, keys);
   const services = {
@@ -75,6 +80,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     releaseStats: noReleaseStats,
     distinctDevices: noDistinctDevices,
     webhooks: new WebhooksService(stores.webhooks, stores.deliveries, webhookScheduler, config.webhooks),
+    alerts: new AlertsService(stores.alerts),
   };
 
   let closed: Promise<void> | undefined;

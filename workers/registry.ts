@@ -1,3 +1,4 @@
+import { createSpikesWorker } from './spikes.worker.js';
 import { createWebhooksWorker } from './webhooks.worker.js';
 import type { WorkerFactory } from './worker.js';
 
@@ -7,4 +8,5 @@ import type { WorkerFactory } from './worker.js';
  */
 export const WORKER_FACTORIES: Record<string, WorkerFactory> = {
   webhooks: (deps) => createWebhooksWorker(deps),
+  spikes: (deps) => createSpikesWorker(deps),
 };

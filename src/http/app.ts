@@ -6,6 +6,7 @@ import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
+import { alertsRoutes } from '../spikes/alerts.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import type { App } from './types.js';
@@ -14,7 +15,12 @@ import { validatorCompiler } from './validation.js';
 export const API_PREFIX = '/api/v1';
 
 /** Route plugins under /api/v1, in one list so a newcomer sees every feature of the API here. */
-const API_ROUTES: Array<(app: App) => Promise<void>> = [authRoutes, apiKeysRoutes, webhooksRoutes];
+const API_ROUTES: Array<(app: App) => Promise<void>> = [
+  authRoutes,
+  apiKeysRoutes,
+  webhooksRoutes,
+  alertsRoutes,
+];
 
 export async function buildApp(deps: Container): Promise<App> {
   const app = Fastify({

@@ -3,7 +3,13 @@ import { transaction } from '../../../src/platform/postgres.js';
 import { appendOutbox } from '../../../src/webhooks/outbox.writer.js';
 import { encryptSecret } from '../../../src/webhooks/secret-box.js';
 import { createWebhooksWorker, type WebhooksWorker } from '../../../workers/webhooks.worker.js';
-import { createTestContext, expectProblem, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
+import {
+  createTestContext,
+  expectProblem,
+  type SignedIn,
+  signUp,
+  type TestContext,
+} from '../../helpers/context.js';
 import { HttpsReceiver, waitFor } from './https-receiver.js';
 
 // Production setting: private targets refused.
@@ -13,7 +19,9 @@ let worker: WebhooksWorker;
 let owner: SignedIn;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_RETRY_BASE_MS: '50' } });
+  ctx = await createTestContext({
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_RETRY_BASE_MS: '50' },
+  });
   receiver = await new HttpsReceiver().start();
   worker = createWebhooksWorker(ctx.deps, { ca: receiver.cert });
   await worker.start();
@@ -69,9 +77,16 @@ describe('outbound address policy', () => {
 
     const { rows } = await ctx.deps.db.query(
       `INSERT INTO webhooks (workspace_id, url, events, secret_ciphertext) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [owner.workspaceId, receiver.url('/literal'), ['error_spike'], encryptSecret(ctx.config.webhooks.secretKey, 'whsec_x')],
+      [
+        owner.workspaceId,
+        receiver.url('/literal'),
+        ['error_spike'],
+        encryptSecret(ctx.config.webhooks.secretKey, 'whsec_x'),
+      ],
     );
-    await transaction(ctx.deps.db, (tx) => appendOutbox(tx, owner.workspaceId, 'error_spike', { app_id: 'a' }));
+    await transaction(ctx.deps.db, (tx) =>
+      appendOutbox(tx, owner.workspaceId, 'error_spike', { app_id: 'a' }),
+    );
     const attempts = await failedDelivery(rows[0].id);
     expect(attempts[0].error).toMatch(/refused/);
     expect(receiver.received).toHaveLength(0);
