@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, buildConnector, request } from 'undici';
 import { isPublicAddress } from './address-policy.js';
 import { type FailureKind, parseRetryAfter } from './retry-schedule.js';
@@ -43,7 +43,10 @@ export class DeliveryClient {
     const extra = options.ca === undefined ? [] : Array.isArray(options.ca) ? options.ca : [options.ca];
     const connector = buildConnector({
       timeout: options.timeoutMs,
-      ...(extra.length > 0 ? { ca: [...rootCertificates, ...extra] } : {}),
+      // One secure context for every connection: passing `ca` would parse the whole root store per connection.
+      ...(extra.length > 0
+        ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...extra] }) }
+        : {}),
       ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup }),
     });
     this.agent = new Agent({
