@@ -1,4 +1,4 @@
-import { PG_FOREIGN_KEY_VIOLATION, pgCode, type Queryable } from '../platform/postgres.js';
+import type { Queryable } from '../platform/postgres.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -110,48 +110,67 @@ export class DeliveriesStore {
   }
 
   async forAttempt(deliveryId: string): Promise<DeliveryForAttempt | undefined> {
+    return (await this.forAttempts([deliveryId]))[0];
+  }
+
+  /** forAttempt for many deliveries in one query; answers in the order asked (undefined when gone). */
+  async forAttempts(deliveryIds: string[]): Promise<Array<DeliveryForAttempt | undefined>> {
     const { rows } = await this.db.query<DeliveryForAttempt>(
       `SELECT d.id, d.webhook_id, d.workspace_id, d.event, d.body, d.status, d.attempts,
               w.url, w.secret_ciphertext, w.is_active
          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-        WHERE d.id = $1`,
-      [deliveryId],
+        WHERE d.id = ANY($1::uuid[])`,
+      [deliveryIds],
     );
-    return rows[0];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return deliveryIds.map((id) => byId.get(id));
   }
 
   /**
-   * Logs the attempt and moves the delivery on, in one statement. False when the delivery vanished
-   * meanwhile (its webhook was deleted during the request).
+   * record() for many attempts in one statement: the UPDATE locks each delivery row first, so a webhook
+   * deleted meanwhile either finishes before (its rows are not found and nothing is logged) or waits.
+   * Answers, in order, whether each attempt was recorded.
    */
+  async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
+    const col = <T>(f: (r: AttemptRecord) => T) => records.map(f);
+    const { rows } = await this.db.query<{ id: string }>(
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[],
+                              $7::text[], $8::text[], $9::timestamptz[])
+           AS t(delivery_id, attempt, started_at, duration_ms, response_status, response_body, error, status,
+                next_attempt_at)
+       ), moved AS (
+         UPDATE webhook_deliveries d
+            SET status = i.status, attempts = i.attempt, response_status = i.response_status,
+                next_attempt_at = i.next_attempt_at, updated_at = now()
+           FROM input i WHERE d.id = i.delivery_id
+         RETURNING d.id
+       ), logged AS (
+         INSERT INTO webhook_attempts
+           (delivery_id, attempt, started_at, duration_ms, response_status, response_body, error)
+         SELECT i.delivery_id, i.attempt, i.started_at, i.duration_ms, i.response_status, i.response_body, i.error
+           FROM input i JOIN moved m ON m.id = i.delivery_id
+       )
+       SELECT id FROM moved`,
+      [
+        col((r) => r.deliveryId),
+        col((r) => r.attempt),
+        col((r) => r.startedAt),
+        col((r) => r.durationMs),
+        col((r) => r.responseStatus),
+        col((r) => r.responseBody),
+        col((r) => r.error),
+        col((r) => r.status),
+        col((r) => r.nextAttemptAt),
+      ],
+    );
+    const done = new Set(rows.map((r) => r.id));
+    return records.map((r) => done.has(r.deliveryId));
+  }
+
+  /** Logs the attempt and moves the delivery on; false when the delivery vanished (webhook deleted). */
   async record(r: AttemptRecord): Promise<boolean> {
-    try {
-      const { rowCount } = await this.db.query(
-        `WITH logged AS (
-           INSERT INTO webhook_attempts
-             (delivery_id, attempt, started_at, duration_ms, response_status, response_body, error)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
-         )
-         UPDATE webhook_deliveries
-            SET status = $8, attempts = $2, response_status = $5, next_attempt_at = $9, updated_at = now()
-          WHERE id = $1`,
-        [
-          r.deliveryId,
-          r.attempt,
-          r.startedAt,
-          r.durationMs,
-          r.responseStatus,
-          r.responseBody,
-          r.error,
-          r.status,
-          r.nextAttemptAt,
-        ],
-      );
-      return rowCount === 1;
-    } catch (err) {
-      if (pgCode(err) === PG_FOREIGN_KEY_VIOLATION) return false;
-      throw err;
-    }
+    return (await this.recordMany([r]))[0]!;
   }
 
   /** Ends a delivery whose webhook is no longer active, without a request. */

@@ -1,5 +1,6 @@
 import type { Logger } from '../platform/logger.js';
-import type { DeliveriesStore } from './deliveries.store.js';
+import { Coalescer } from './coalescer.js';
+import type { AttemptRecord, DeliveriesStore, DeliveryForAttempt } from './deliveries.store.js';
 import type { DeliveryClient } from './delivery.client.js';
 import type { AttemptJob, DeliveryScheduler } from './delivery-queue.js';
 import { decideRetry, type RetryPolicy } from './retry-schedule.js';
@@ -23,11 +24,18 @@ export interface DeliveryProcessorDeps {
  * again by a stale job. The attempt is logged and the next one scheduled after the log is committed.
  */
 export class DeliveryProcessor {
-  constructor(private readonly deps: DeliveryProcessorDeps) {}
+  // Attempts running side by side share their reads and writes (one query for many deliveries).
+  private readonly load: Coalescer<string, DeliveryForAttempt | undefined>;
+  private readonly save: Coalescer<AttemptRecord, boolean>;
+
+  constructor(private readonly deps: DeliveryProcessorDeps) {
+    this.load = new Coalescer((ids) => deps.store.forAttempts(ids));
+    this.save = new Coalescer((records) => deps.store.recordMany(records));
+  }
 
   async attempt(job: AttemptJob): Promise<AttemptOutcome> {
     const { store, client, scheduler, policy, secretKey, log } = this.deps;
-    const d = await store.forAttempt(job.deliveryId);
+    const d = await this.load.call(job.deliveryId);
     if (!d) return 'gone';
     if (d.status !== 'pending') return 'stale';
     if (!d.is_active) {
@@ -50,7 +58,7 @@ export class DeliveryProcessor {
         });
     const retrying = decision?.retry === true;
     const delayMs = decision?.retry ? decision.delayMs : 0;
-    const recorded = await store.record({
+    const recorded = await this.save.call({
       deliveryId: d.id,
       attempt,
       startedAt,

@@ -309,6 +309,25 @@ describe('webhook delivery', () => {
     expect(receiver.at(hook.path)).toHaveLength(1);
   });
 
+  it('records nothing and schedules nothing when the webhook is deleted during an attempt', async () => {
+    const hook = await webhook(['rollback']);
+    receiver.script(hook.path, 'hang');
+    await emit(owner.workspaceId, 'rollback', SAMPLES.rollback);
+    await waitFor(() => receiver.at(hook.path).length === 1, 10_000, 'attempt in flight');
+    const [row] = await delivery(hook.id);
+    const gone = outcome(row.id, 'gone');
+    expect(
+      (await ctx.app.inject({ method: 'DELETE', url: hook.api, headers: owner.headers })).statusCode,
+    ).toBe(204);
+    await gone; // the attempt timed out, found its delivery gone, and scheduled no retry
+    const attempts = await ctx.deps.db.query(
+      'SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = $1',
+      [row.id],
+    );
+    expect(attempts.rows[0].n).toBe(0);
+    expect(receiver.at(hook.path)).toHaveLength(1);
+  });
+
   it('sends a ping, and redelivers a finished delivery with the same id and bytes', async () => {
     const hook = await webhook(['error_spike']);
     const res = await ctx.app.inject({ method: 'POST', url: `${hook.api}/test`, headers: owner.headers });
