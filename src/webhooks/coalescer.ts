@@ -27,8 +27,12 @@ export class Coalescer<I, O> {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, this.max);
       this.run(batch.map((p) => p.input)).then(
-        (outputs) => batch.forEach((p, i) => p.resolve(outputs[i] as O)),
-        (err) => batch.forEach((p) => p.reject(err)),
+        (outputs) => {
+          for (const [i, p] of batch.entries()) p.resolve(outputs[i] as O);
+        },
+        (err) => {
+          for (const p of batch) p.reject(err);
+        },
       );
     }
   }

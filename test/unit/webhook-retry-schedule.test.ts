@@ -27,12 +27,16 @@ describe('retry schedule', () => {
 
   it('keeps every jittered delay within 20 % of the nominal one', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 30 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), (retry, r) => {
-        const d = retryDelayMs(DEFAULTS, retry, () => r);
-        const n = nominalDelayMs(DEFAULTS, retry);
-        expect(d).toBeGreaterThanOrEqual(Math.floor(n * 0.8));
-        expect(d).toBeLessThanOrEqual(Math.ceil(n * 1.2));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 30 }),
+        fc.double({ min: 0, max: 0.999999, noNaN: true }),
+        (retry, r) => {
+          const d = retryDelayMs(DEFAULTS, retry, () => r);
+          const n = nominalDelayMs(DEFAULTS, retry);
+          expect(d).toBeGreaterThanOrEqual(Math.floor(n * 0.8));
+          expect(d).toBeLessThanOrEqual(Math.ceil(n * 1.2));
+        },
+      ),
     );
   });
 
