@@ -6,7 +6,7 @@
 import { execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
@@ -142,6 +142,7 @@ async function main() {
   const deps = createContainer(config, { name: 'bench', poolSize: 20 });
   const db = deps.db;
   const results = {
+    load_average_1m_at_start: Number(loadavg()[0].toFixed(2)),
     config: {
       endpoints: ENDPOINTS,
       events: EVENTS,
@@ -282,6 +283,8 @@ async function main() {
     receiver.send({ type: 'stop' });
   }
   results.measured_at = new Date().toISOString();
+  // The machine is shared: the load average says how much of it the run had.
+  results.load_average_1m_at_end = Number(loadavg()[0].toFixed(2));
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', 'webhooks.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log('wrote bench/results/webhooks.json');

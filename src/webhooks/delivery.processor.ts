@@ -44,8 +44,27 @@ export class DeliveryProcessor {
     }
     const attempt = d.attempts + 1;
     const startedAt = new Date();
+    let secret: string;
+    try {
+      secret = decryptSecret(secretKey, d.secret_ciphertext);
+    } catch {
+      // WEBHOOK_SECRET_KEY changed: nothing can be signed, and retrying will not help.
+      log.error({ webhookId: d.webhook_id }, 'webhook signing secret cannot be decrypted');
+      await this.save.call({
+        deliveryId: d.id,
+        attempt,
+        startedAt,
+        durationMs: 0,
+        responseStatus: null,
+        responseBody: null,
+        error: 'signing secret cannot be decrypted (WEBHOOK_SECRET_KEY changed?)',
+        status: 'failed',
+        nextAttemptAt: null,
+      });
+      return 'failed';
+    }
     const result = await client.post(d.url, d.body, {
-      'x-service-signature': signBody(decryptSecret(secretKey, d.secret_ciphertext), d.body),
+      'x-service-signature': signBody(secret, d.body),
       'x-service-event': d.event,
       'x-service-delivery': d.id,
     });

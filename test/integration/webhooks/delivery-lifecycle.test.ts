@@ -87,4 +87,23 @@ describe('webhook delivery lifecycle', () => {
     expect(await h.worker.sweep()).toBe(1);
     await waitFor(() => h.receiver.at(hook.path).length === 1, 10_000, 'swept delivery');
   });
+
+  it('fails a delivery at once when its secret cannot be decrypted, sending nothing', async () => {
+    const hook = await webhook(['rollback']);
+    await h.ctx.deps.db.query('UPDATE webhooks SET secret_ciphertext = $2 WHERE id = $1', [
+      hook.id,
+      'v1.AAAA.BBBB.CCCC',
+    ]);
+    await emit(h.owner.workspaceId, 'rollback', SAMPLES.rollback);
+    const [row] = await waitFor(
+      async () => {
+        const rows = await deliveries(hook.id);
+        return rows[0]?.status === 'failed' ? rows : undefined;
+      },
+      10_000,
+      'failure',
+    );
+    expect(row.attempts).toBe(1);
+    expect(h.receiver.at(hook.path)).toHaveLength(0);
+  });
 });
