@@ -185,6 +185,7 @@ async function main() {
       if (hanging) await hook(ws, `/hang/${label}`, ['release.pushed']);
       receiver.send({ type: 'secrets', secrets });
       const expected = ENDPOINTS * EVENTS;
+      const deferredBefore = webhooksWorker.deferredAttempts();
       const started = performance.now();
       await transaction(db, async (tx) => {
         await tx.query(
@@ -204,6 +205,7 @@ async function main() {
       }
       const seconds = (performance.now() - started) / 1000;
       return {
+        deferred_attempts: webhooksWorker.deferredAttempts() - deferredBefore,
         deliveries: expected,
         seconds: Number(seconds.toFixed(3)),
         deliveries_per_s: Math.round(expected / seconds),
@@ -213,7 +215,7 @@ async function main() {
     await run('warmup', false);
     results.throughput = await run('healthy', false);
     console.log(
-      `healthy: ${results.throughput.deliveries_per_s} deliveries/s (${results.throughput.deliveries} in ${results.throughput.seconds} s)`,
+      `healthy: ${results.throughput.deliveries_per_s} deliveries/s (${results.throughput.deliveries} in ${results.throughput.seconds} s, ${results.throughput.deferred_attempts} deferred)`,
     );
     if (process.env.BENCH_ONLY === 'throughput') return;
     results.with_hanging_endpoint = await run('hanging', true);

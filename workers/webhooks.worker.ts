@@ -22,6 +22,8 @@ export interface WebhooksWorker extends Worker {
   readonly dispatcher: OutboxDispatcher;
   readonly processor: DeliveryProcessor;
   sweep(): Promise<number>;
+  /** Attempts handed back to the queue because their endpoint was at its concurrency limit. */
+  deferredAttempts(): number;
   /** Emits ('attempt', job: AttemptJob, outcome: AttemptOutcome) after each attempt job. */
   readonly events: EventEmitter;
 }
@@ -56,7 +58,8 @@ export function createWebhooksWorker(deps: Container, options: WebhooksWorkerOpt
     databaseUrl: deps.config.databaseUrl,
     pollMs: settings.dispatchPollMs,
   });
-  const gate = new EndpointGate(settings.perEndpointConcurrency);
+  // A full endpoint's attempt waits in process up to 100 ms when a slot is expected by then.
+  const gate = new EndpointGate(settings.perEndpointConcurrency, undefined, undefined, 100);
   const retryShare = Math.max(1, Math.floor(settings.concurrency / 4));
   const lanes: Array<[string, number]> = [
     [FIRST_ATTEMPT_QUEUE, Math.max(1, settings.concurrency - retryShare)],
@@ -68,7 +71,7 @@ export function createWebhooksWorker(deps: Container, options: WebhooksWorkerOpt
   let sweeper: NodeJS.Timeout | undefined;
 
   const handle = async (job: Job<AttemptJob>, token?: string): Promise<AttemptOutcome> => {
-    const turn = gate.tryEnter(job.data.webhookId);
+    const turn = await gate.enter(job.data.webhookId);
     if (!turn.entered) {
       await job.moveToDelayed(turn.retryAt, token);
       throw new DelayedError();
@@ -104,6 +107,7 @@ export function createWebhooksWorker(deps: Container, options: WebhooksWorkerOpt
     processor,
     sweep,
     events,
+    deferredAttempts: () => gate.deferred,
     async start() {
       for (const [queue, concurrency] of lanes) {
         const connection = createBlockingRedis(deps.config.redisUrl);

@@ -54,3 +54,44 @@ describe('per-endpoint gate', () => {
     expect(gate.size).toBe(0);
   });
 });
+
+describe('per-endpoint gate, waiting', () => {
+  it('hands a freed slot to a waiter when a turn is expected soon', async () => {
+    let t = 0;
+    const gate = new EndpointGate(
+      1,
+      () => t,
+      () => t,
+      1000,
+    );
+    const first = await gate.enter('a');
+    if (!first.entered) throw new Error('expected entry');
+    const waiting = gate.enter('a');
+    t += 10;
+    first.leave();
+    expect((await waiting).entered).toBe(true);
+  });
+
+  it('does not wait for an endpoint whose attempts hang, and gives up waiting after the maximum', async () => {
+    let t = 0;
+    const gate = new EndpointGate(
+      1,
+      () => t,
+      () => t,
+      20,
+    );
+    await gate.enter('slow');
+    t += 5000; // the attempt in flight has hung for 5 s
+    expect(await gate.enter('slow')).toMatchObject({ entered: false });
+    const fast = new EndpointGate(
+      1,
+      () => t,
+      () => t,
+      20,
+    );
+    await fast.enter('a');
+    const timedOut = await fast.enter('a'); // never freed: the waiter is deferred after 20 ms
+    expect(timedOut.entered).toBe(false);
+    expect(fast.deferred).toBe(1);
+  });
+});
