@@ -29,6 +29,7 @@ const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 10);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const HANG_TIMEOUT_MS = Number(process.env.BENCH_HANG_TIMEOUT_MS ?? 2000);
 const SPIKE_TRIALS = Number(process.env.BENCH_SPIKE_TRIALS ?? 30);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const id = randomBytes(4).toString('hex');
@@ -144,6 +145,7 @@ async function main() {
   const results = {
     load_average_1m_at_start: Number(loadavg()[0].toFixed(2)),
     config: {
+      rounds: ROUNDS,
       endpoints: ENDPOINTS,
       events: EVENTS,
       hang_timeout_ms: HANG_TIMEOUT_MS,
@@ -212,20 +214,40 @@ async function main() {
       };
     };
 
+    // Healthy and hanging runs alternate, and medians are compared, so that load from other work on the
+    // machine falls on both sides alike.
     await run('warmup', false);
-    results.throughput = await run('healthy', false);
-    console.log(
-      `healthy: ${results.throughput.deliveries_per_s} deliveries/s (${results.throughput.deliveries} in ${results.throughput.seconds} s, ${results.throughput.deferred_attempts} deferred)`,
-    );
+    const healthy = [];
+    const hangingRuns = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      healthy.push(await run(`healthy${round}`, false));
+      console.log(
+        `healthy: ${healthy.at(-1).deliveries_per_s} deliveries/s (${healthy.at(-1).deferred_attempts} deferred)`,
+      );
+      if (process.env.BENCH_ONLY === 'throughput') continue;
+      hangingRuns.push(await run(`hanging${round}`, true));
+      // The hanging endpoint's backlog (and its retries) must not weigh on the next runs.
+      await db.query("DELETE FROM webhooks WHERE url LIKE '%/hang/%'");
+      console.log(
+        `one endpoint hanging ${HANG_TIMEOUT_MS} ms: ${hangingRuns.at(-1).deliveries_per_s} deliveries/s to the others`,
+      );
+    }
+    const median = (runs) =>
+      percentile(
+        runs.map((r) => r.deliveries_per_s),
+        50,
+      );
+    results.throughput = { median_deliveries_per_s: median(healthy), runs: healthy };
     if (process.env.BENCH_ONLY === 'throughput') return;
-    results.with_hanging_endpoint = await run('hanging', true);
-    const drop = 1 - results.with_hanging_endpoint.deliveries_per_s / results.throughput.deliveries_per_s;
-    results.with_hanging_endpoint.drop_pct = Number((drop * 100).toFixed(1));
+    const drop = 1 - median(hangingRuns) / median(healthy);
+    results.with_hanging_endpoint = {
+      median_deliveries_per_s: median(hangingRuns),
+      drop_pct: Number((drop * 100).toFixed(1)),
+      runs: hangingRuns,
+    };
     console.log(
-      `with one endpoint hanging ${HANG_TIMEOUT_MS} ms: ${results.with_hanging_endpoint.deliveries_per_s} deliveries/s to the others (drop ${results.with_hanging_endpoint.drop_pct} %)`,
+      `median: ${median(healthy)} deliveries/s; with one endpoint hanging: ${median(hangingRuns)} deliveries/s to the others (drop ${results.with_hanging_endpoint.drop_pct} %)`,
     );
-    // The hanging endpoint's backlog is not part of the spike measurement.
-    await db.query("DELETE FROM webhooks WHERE url LIKE '%/hang/%'");
 
     const spikeWs = await workspace('spikes');
     await hook(spikeWs, '/spike', ['error_spike']);
