@@ -10,6 +10,9 @@ import { EndpointGate } from '../src/webhooks/endpoint-gate.js';
 import { OutboxDispatcher } from '../src/webhooks/outbox.dispatcher.js';
 import type { Worker } from './worker.js';
 
+/** How long finished deliveries and their attempt logs are kept. */
+export const DELIVERY_RETENTION_DAYS = 30;
+
 export interface WebhooksWorkerOptions {
   /** Extra CA certificates the delivery client trusts (tests deliver to a receiver with its own CA). */
   ca?: string | string[];
@@ -22,6 +25,8 @@ export interface WebhooksWorker extends Worker {
   readonly dispatcher: OutboxDispatcher;
   readonly processor: DeliveryProcessor;
   sweep(): Promise<number>;
+  /** Retention: drops finished deliveries and dispatched outbox rows older than DELIVERY_RETENTION_DAYS. */
+  prune(): Promise<{ deliveries: number; outbox: number }>;
   /** Attempts handed back to the queue because their endpoint was at its concurrency limit. */
   deferredAttempts(): number;
   /** Emits ('attempt', job: AttemptJob, outcome: AttemptOutcome) after each attempt job. */
@@ -69,6 +74,7 @@ export function createWebhooksWorker(deps: Container, options: WebhooksWorkerOpt
   const bullWorkers: BullWorker[] = [];
   const connections: Redis[] = [];
   let sweeper: NodeJS.Timeout | undefined;
+  let pruner: NodeJS.Timeout | undefined;
 
   const handle = async (job: Job<AttemptJob>, token?: string): Promise<AttemptOutcome> => {
     const turn = await gate.enter(job.data.webhookId);
@@ -101,11 +107,22 @@ export function createWebhooksWorker(deps: Container, options: WebhooksWorkerOpt
     return resubmitted;
   };
 
+  const prune = async () => {
+    const total = { deliveries: 0, outbox: 0 };
+    for (;;) {
+      const removed = await deps.stores.deliveries.prune(DELIVERY_RETENTION_DAYS, 1000);
+      total.deliveries += removed.deliveries;
+      total.outbox += removed.outbox;
+      if (removed.deliveries < 1000 && removed.outbox < 1000) return total;
+    }
+  };
+
   return {
     name: 'webhooks',
     dispatcher,
     processor,
     sweep,
+    prune,
     events,
     deferredAttempts: () => gate.deferred,
     async start() {
@@ -127,9 +144,14 @@ export function createWebhooksWorker(deps: Container, options: WebhooksWorkerOpt
         sweep().catch((err) => log.warn({ err }, 'delivery sweep failed'));
       }, options.sweepIntervalMs ?? 30_000);
       sweeper.unref();
+      pruner = setInterval(() => {
+        prune().catch((err) => log.warn({ err }, 'delivery retention failed'));
+      }, 3600_000);
+      pruner.unref();
     },
     async stop() {
       if (sweeper) clearInterval(sweeper);
+      if (pruner) clearInterval(pruner);
       await dispatcher.stop();
       await Promise.allSettled(bullWorkers.map((w) => w.close()));
       await Promise.allSettled(connections.map((c) => c.quit()));

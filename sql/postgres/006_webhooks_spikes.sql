@@ -14,6 +14,9 @@ CREATE TRIGGER webhook_outbox_notify AFTER INSERT ON webhook_outbox
 -- The sweeper looks for pending deliveries whose attempt is long overdue (a job lost with Redis).
 CREATE INDEX webhook_deliveries_pending_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
 
+-- Retention removes outbox rows no delivery refers to any more.
+CREATE INDEX webhook_deliveries_outbox_idx ON webhook_deliveries (outbox_id) WHERE outbox_id IS NOT NULL;
+
 -- Alert state per app. One row, locked with SELECT ... FOR UPDATE, so concurrent evaluators (several
 -- worker copies) fire an alert at most once per crossing.
 CREATE TABLE app_spike_state (

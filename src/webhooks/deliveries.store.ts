@@ -200,4 +200,26 @@ export class DeliveriesStore {
     );
     return rows;
   }
+
+  /**
+   * Retention: removes finished deliveries (with their attempts) last changed more than `days` ago, then
+   * dispatched outbox rows that old which no delivery refers to. At most `limit` rows of each per call.
+   */
+  async prune(days: number, limit: number): Promise<{ deliveries: number; outbox: number }> {
+    const deliveries = await this.db.query(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries
+          WHERE status <> 'pending' AND updated_at < now() - make_interval(days => $1) LIMIT $2)`,
+      [days, limit],
+    );
+    const outbox = await this.db.query(
+      `DELETE FROM webhook_outbox WHERE id IN (
+         SELECT o.id FROM webhook_outbox o
+          WHERE o.dispatched_at < now() - make_interval(days => $1)
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.outbox_id = o.id)
+          LIMIT $2)`,
+      [days, limit],
+    );
+    return { deliveries: deliveries.rowCount ?? 0, outbox: outbox.rowCount ?? 0 };
+  }
 }

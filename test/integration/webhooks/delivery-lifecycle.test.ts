@@ -106,4 +106,35 @@ describe('webhook delivery lifecycle', () => {
     expect(row.attempts).toBe(1);
     expect(h.receiver.at(hook.path)).toHaveLength(0);
   });
+
+  it('keeps finished deliveries 30 days, pending ones and recent ones longer', async () => {
+    const hook = await webhook(['rollback']);
+    const ws = h.owner.workspaceId;
+    const outboxId = await emit(ws, 'rollback', SAMPLES.rollback);
+    await waitFor(async () => (await deliveries(hook.id))[0]?.status === 'succeeded', 10_000, 'delivery');
+    const insert = (status: string, age: string) =>
+      h.ctx.deps.db.query(
+        `INSERT INTO webhook_deliveries (webhook_id, workspace_id, event, body, status, updated_at)
+         VALUES ($1, $2, 'rollback', '{}', $3, now() - $4::interval) RETURNING id`,
+        [hook.id, ws, status, age],
+      );
+    await insert('failed', '31 days');
+    await insert('succeeded', '40 days');
+    const pending = await insert('pending', '40 days');
+    await h.ctx.deps.db.query(
+      `UPDATE webhook_outbox SET dispatched_at = now() - interval '31 days' WHERE id = $1`,
+      [outboxId],
+    );
+    await h.ctx.deps.db.query(
+      `UPDATE webhook_deliveries SET updated_at = now() - interval '31 days' WHERE outbox_id = $1`,
+      [outboxId],
+    );
+    const removed = await h.worker.prune();
+    expect(removed.deliveries).toBeGreaterThanOrEqual(3);
+    expect(removed.outbox).toBeGreaterThanOrEqual(1);
+    const left = await deliveries(hook.id);
+    expect(left.map((d) => d.id)).toEqual([pending.rows[0].id]);
+    const outbox = await h.ctx.deps.db.query('SELECT 1 FROM webhook_outbox WHERE id = $1', [outboxId]);
+    expect(outbox.rowCount).toBe(0);
+  });
 });
