@@ -33,7 +33,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const id = randomBytes(4).toString('hex');
-const dbName = `ota_bench_${id}`;
+const dbName = `ota_bench_webhooks_${id}`;
 
 function certificate() {
   const dir = mkdtempSync(join(tmpdir(), 'ota-bench-cert-'));
@@ -127,7 +127,7 @@ async function main() {
   const env = {
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
-    REDIS_KEY_PREFIX: `ota_bench_${id}`,
+    REDIS_KEY_PREFIX: `ota_bench_webhooks_${id}`,
     CLICKHOUSE_URL: process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123',
     AUTH_TOKEN_SECRET: randomBytes(32).toString('hex'),
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
@@ -298,7 +298,7 @@ async function main() {
     await Promise.allSettled([webhooksWorker.stop(), spikesWorker.stop()]);
     let cursor = '0';
     do {
-      const [nextCursor, keys] = await deps.redis.scan(cursor, 'MATCH', `ota_bench_${id}*`, 'COUNT', 1000);
+      const [nextCursor, keys] = await deps.redis.scan(cursor, 'MATCH', `ota_bench_webhooks_${id}:*`, 'COUNT', 1000);
       cursor = nextCursor;
       if (keys.length) await deps.redis.unlink(...keys);
     } while (cursor !== '0');
