@@ -13,9 +13,11 @@ import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
+import { alertsRoutes } from '../spikes/alerts.routes.js';
 import { deviceEventsRoutes } from '../telemetry/events.routes.js';
 import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
 import { updatesRoutes } from '../updates/updates.routes.js';
+import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import type { App } from './types.js';
@@ -37,6 +39,8 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   statsRoutes,
   updatesRoutes,
   bundleDownloadRoutes,
+  webhooksRoutes,
+  alertsRoutes,
 ];
 
 export async function buildApp(deps: Container): Promise<App> {
