@@ -14,7 +14,8 @@ export const PushBody = Type.Object(
     channel: Type.Optional(Channel),
     rollout_pct: Type.Optional(RolloutPct),
     mandatory: Type.Optional(Type.Boolean()),
-    notes: Type.Optional(Type.String({ maxLength: 20_000 })),
+    // Any text but NUL, which Postgres text cannot store; line breaks and tabs are normal in notes.
+    notes: Type.Optional(Type.String({ maxLength: 20_000, pattern: '^[^\\x00]*$' })),
     fingerprint: Type.Optional(Type.Union([Fingerprint, Type.Null()])),
   },
   { additionalProperties: false },
