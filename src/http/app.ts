@@ -41,6 +41,8 @@ export async function buildApp(deps: Container): Promise<App> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Malformed URLs and over-long path parameters, refused by the router, also leave as problem+json.
+    frameworkErrors: errorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.decorate('deps', deps);

@@ -29,7 +29,8 @@ export const ListQuery = Type.Object(
   {
     channel: Type.Optional(Channel),
     limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    // Bounded so that Postgres (bigint OFFSET) never sees a number it cannot hold.
+    offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
   },
   { additionalProperties: false },
 );

@@ -124,42 +124,64 @@ export function hostileBodies(valid: unknown, schema?: JsonSchema): fc.Arbitrary
 }
 
 /** Path segments, already in URL form: not ids, too long, broken or odd percent-encoding. */
+export const HOSTILE_SEGMENTS = [
+  'not-a-uuid',
+  '%00',
+  '%2F',
+  '..%2F..%2Fetc',
+  '%2e%2e',
+  '%ZZ',
+  '%E0%A4%A',
+  '%C0%AF',
+  '%u0041',
+  '%25',
+  '%20',
+  '00000000-0000-0000-0000-000000000000',
+  'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+  '{00000000-0000-0000-0000-000000000000}',
+  '__proto__',
+  'constructor',
+  '1e309',
+  '-1',
+  'null',
+  'a'.repeat(199),
+  'a'.repeat(201),
+  'a'.repeat(5_000),
+];
+
 export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom(
-    'not-a-uuid',
-    '%00',
-    '%2F',
-    '..%2F..%2Fetc',
-    '%2e%2e',
-    '%ZZ',
-    '%E0%A4%A',
-    '%C0%AF',
-    '%u0041',
-    '%25',
-    '%20',
-    '00000000-0000-0000-0000-000000000000',
-    'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
-    '{00000000-0000-0000-0000-000000000000}',
-    '__proto__',
-    'constructor',
-    '1e309',
-    '-1',
-    'null',
-    'a'.repeat(199),
-    'a'.repeat(201),
-    'a'.repeat(5_000),
-  ),
+  fc.constantFrom(...HOSTILE_SEGMENTS),
   fc.uuid(),
   fc.uuid().map((u) => `${u}%00`),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }).map(encodeURIComponent),
 );
 
+/** Query values, already in URL form. */
+export const HOSTILE_QUERY_VALUES = [
+  '',
+  '1e309',
+  '-0',
+  'NaN',
+  '-1',
+  '0',
+  '201',
+  '99999999999999999999',
+  '1.5',
+  'true',
+  'null',
+  '%ZZ',
+  '%00',
+  '%E0%A4%A',
+  'a'.repeat(10_000),
+  '2026-13-45T99:99:99Z',
+  '__proto__',
+];
+
 /** Query strings, already in URL form, using the route's own parameter names and others. */
 export function hostileQuery(names: string[]): fc.Arbitrary<string> {
   const key = fc.constantFrom(...names, '__proto__', 'constructor', 'x', 'limit[]', 'a[b]', '');
   const value = fc.oneof(
-    fc.constantFrom('', '1e309', '-0', 'NaN', '-1', '0', '201', '99999999999999999999', '1.5', 'true'),
-    fc.constantFrom('%ZZ', '%00', '%E0%A4%A', 'a'.repeat(10_000), '2026-13-45T99:99:99Z', 'null'),
+    fc.constantFrom(...HOSTILE_QUERY_VALUES),
     fc.string({ unit: 'binary', maxLength: 40 }).map(encodeURIComponent),
     fc.uuid(),
   );

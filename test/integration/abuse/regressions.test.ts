@@ -33,3 +33,27 @@ describe('NUL characters, which Postgres text cannot store', () => {
     expect(ok.json().notes).toBe('Fixes:\n\t- the crash on start\r\n');
   });
 });
+
+describe('URLs the router refuses', () => {
+  it('answers a malformed percent-encoding with a 400 problem', async () => {
+    for (const segment of ['%ZZ', '%E0%A4%A', '%C0%AF', '%u0041']) {
+      expectProblem(await t.call('GET', `/apps/${segment}`), 400, 'bad_url');
+    }
+  });
+
+  it('answers an over-long path parameter with a 414 problem', async () => {
+    expectProblem(await t.call('GET', `/apps/${'a'.repeat(201)}`), 414, 'uri_too_long');
+    expectProblem(await t.call('GET', `/apps/${'a'.repeat(200)}`), 400, 'invalid_request');
+  });
+});
+
+describe('paging offsets', () => {
+  it('refuses a release-list offset that Postgres cannot hold', async () => {
+    const { id } = await t.app();
+    const res = await t.call('GET', `/apps/${id}/modules?offset=99999999999999999999`);
+    expect(expectProblem(res, 400, 'invalid_request').field).toBe('offset');
+    const far = await t.call('GET', `/apps/${id}/modules?offset=${Number.MAX_SAFE_INTEGER}`);
+    expect(far.statusCode, far.body).toBe(200);
+    expect(far.json().modules).toEqual([]);
+  });
+});
