@@ -13,6 +13,7 @@ import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
+import { clientErrorHandler } from './client-errors.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import type { App } from './types.js';
 import { validatorCompiler } from './validation.js';
@@ -43,6 +44,7 @@ export async function buildApp(deps: Container): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Malformed URLs and over-long path parameters, refused by the router, also leave as problem+json.
     frameworkErrors: errorHandler,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.decorate('deps', deps);
