@@ -43,6 +43,15 @@ describe('refused credentials on every control endpoint', () => {
     expect(cells).toBe(control.length * Object.keys(refused).length);
   }, 120_000);
 
+  it('answers 401 to HEAD on every control GET route (Fastify adds HEAD routes the document leaves out)', async () => {
+    for (const route of control.filter((r) => r.method === 'GET')) {
+      const req = await route.policy.request(t);
+      const res = await send(ctx.app, { method: 'HEAD', path: route.path }, req, refused['no credential']);
+      expect(res.statusCode, `HEAD ${route.path}`).toBe(401);
+      expect(res.body).toBe('');
+    }
+  });
+
   it('names why: expired, revoked and removed credentials have their own codes', async () => {
     const me = { method: 'GET', path: '/api/v1/me' };
     const code = async (name: string) =>
