@@ -10,23 +10,20 @@ export interface Req {
   raw?: Buffer;
 }
 
-/** Builds a valid request against `t`'s own resources. Called once per request sent, so it may make fresh ones. */
+/** Builds a valid request against `t`'s own resources. Called for each request sent, so it may make fresh ones. */
 export type Build = (t: Tenant) => Promise<Req>;
 
 export interface PublicPolicy {
   access: 'public';
   /** Not in the OpenAPI document (the document itself). */
   hidden?: true;
-  /** Outside /api/v1. */
   request: Build;
 }
 
 export interface ControlPolicy {
   access: 'control';
-  /** The lowest role that may call it; every role below gets 403. */
+  /** The lowest role that may call it; every role below gets 403, every role at or above it succeeds. */
   minimum: Role;
-  /** Only identity tokens: an API key of any role gets 403. */
-  usersOnly?: true;
   /**
    * `ids`: the request names the workspace's resources (path, body or query), so another workspace's ids
    * must be refused with 403 or 404. `credential`: the workspace is the credential's and no id is sent,
@@ -34,20 +31,43 @@ export interface ControlPolicy {
    */
   scope: 'ids' | 'credential';
   request: Build;
+  /** Only identity tokens: an API key of any role gets 403. */
+  usersOnly?: true;
   /**
-   * A plan gate: below `plan`, the request (or `gate.request`) is answered 402 to a role that is allowed.
-   * The role check comes first: a role below the minimum gets 403 on any plan (tested).
+   * A plan gate: below `plan`, the request (or `gate.request`) is answered 402 to an allowed role. The
+   * role check comes first: a role below the minimum gets 403 on any plan (tested).
    */
   gate?: { plan: Plan; request?: Build };
 }
 
 export type Policy = PublicPolicy | ControlPolicy;
 
-const ws = (t: Tenant) => ({ id: t.workspaceId });
-const app = async (t: Tenant) => ({ app_id: (await t.app()).id });
-const releaseParams = async (t: Tenant) => ({ module_id: (await t.release()).id });
+const open = (request: Build, extra: Partial<PublicPolicy> = {}): PublicPolicy => ({
+  access: 'public',
+  request,
+  ...extra,
+});
+const control = (
+  minimum: Role,
+  scope: ControlPolicy['scope'],
+  request: Build,
+  extra: Partial<ControlPolicy> = {},
+): ControlPolicy => ({ access: 'control', minimum, scope, request, ...extra });
+
 const none: Build = async () => ({});
 const email = () => `someone-${randomBytes(5).toString('hex')}@example.com`;
+const ws = (t: Tenant) => ({ id: t.workspaceId });
+const inWorkspace: Build = async (t) => ({ params: ws(t) });
+const appId = async (t: Tenant) => (await t.app()).id;
+const inApp: Build = async (t) => ({ params: { app_id: await appId(t) } });
+const inRelease: Build = async (t) => ({ params: { module_id: (await t.release()).id } });
+const samePlan: Build = async (t) => ({ params: ws(t), body: { plan: await planOf(t) } });
+const rollout: Build = async (t) => ({ ...(await inRelease(t)), body: { rollout_pct: 100 } });
+const push =
+  (extra: Record<string, unknown>): Build =>
+  async (t) => ({
+    body: { app_id: await appId(t), version: '2.0.0', sha256: await t.bundle(), ...extra },
+  });
 
 /**
  * Every endpoint of the API and who may call it. The abuse tests read the live OpenAPI document and fail on
@@ -55,185 +75,81 @@ const email = () => `someone-${randomBytes(5).toString('hex')}@example.com`;
  * Keys are `METHOD path` exactly as in the document.
  */
 export const ENDPOINT_POLICY: Record<string, Policy> = {
-  'GET /healthz': { access: 'public', request: none },
-  'GET /readyz': { access: 'public', request: none },
-  'GET /api/v1/openapi.json': { access: 'public', hidden: true, request: none },
-  'POST /api/v1/auth/signin': {
-    access: 'public',
-    request: async () => ({ body: { email: email(), password: 'correct horse battery' } }),
-  },
+  'GET /healthz': open(none),
+  'GET /readyz': open(none),
+  'GET /api/v1/openapi.json': open(none, { hidden: true }),
+  'POST /api/v1/auth/signin': open(async () => ({ body: { email: email(), password: 'correct horse 1' } })),
 
-  'POST /api/v1/auth/token': {
-    access: 'control',
-    minimum: 'viewer',
-    usersOnly: true,
-    scope: 'ids',
-    request: async (t) => ({ body: { workspace_id: t.workspaceId } }),
-  },
-  'GET /api/v1/me': { access: 'control', minimum: 'viewer', scope: 'credential', request: none },
+  'POST /api/v1/auth/token': control(
+    'viewer',
+    'ids',
+    async (t) => ({ body: { workspace_id: t.workspaceId } }),
+    { usersOnly: true },
+  ),
+  'GET /api/v1/me': control('viewer', 'credential', none),
 
-  'GET /api/v1/workspaces/{id}': {
-    access: 'control',
-    minimum: 'viewer',
-    scope: 'ids',
-    request: async (t) => ({ params: ws(t) }),
-  },
-  'PUT /api/v1/workspaces/{id}/plan': {
-    access: 'control',
-    minimum: 'owner',
-    scope: 'ids',
-    // The plan it already has: allowed, and changes nothing.
-    request: async (t) => ({ params: ws(t), body: { plan: await planOf(t) } }),
-  },
-  'PATCH /api/v1/workspaces/{id}/plan': {
-    access: 'control',
-    minimum: 'owner',
-    scope: 'ids',
-    request: async (t) => ({ params: ws(t), body: { plan: await planOf(t) } }),
-  },
-  'GET /api/v1/workspaces/{id}/usage': {
-    access: 'control',
-    minimum: 'viewer',
-    scope: 'ids',
-    request: async (t) => ({ params: ws(t) }),
-  },
+  'GET /api/v1/workspaces/{id}': control('viewer', 'ids', inWorkspace),
+  // The plan it already has: allowed, and changes nothing.
+  'PUT /api/v1/workspaces/{id}/plan': control('owner', 'ids', samePlan),
+  'PATCH /api/v1/workspaces/{id}/plan': control('owner', 'ids', samePlan),
+  'GET /api/v1/workspaces/{id}/usage': control('viewer', 'ids', inWorkspace),
 
-  'POST /api/v1/workspaces/{id}/api-keys': {
-    access: 'control',
-    minimum: 'admin',
-    scope: 'ids',
-    request: async (t) => ({ params: ws(t), body: { name: 'ci key', role: 'viewer' } }),
-  },
-  'GET /api/v1/workspaces/{id}/api-keys': {
-    access: 'control',
-    minimum: 'admin',
-    scope: 'ids',
-    request: async (t) => ({ params: ws(t) }),
-  },
-  'DELETE /api/v1/workspaces/{id}/api-keys/{key_id}': {
-    access: 'control',
-    minimum: 'admin',
-    scope: 'ids',
-    request: async (t) => ({ params: { ...ws(t), key_id: (await t.apiKey('viewer')).id } }),
-  },
+  'POST /api/v1/workspaces/{id}/api-keys': control('admin', 'ids', async (t) => ({
+    params: ws(t),
+    body: { name: 'ci key', role: 'viewer' },
+  })),
+  'GET /api/v1/workspaces/{id}/api-keys': control('admin', 'ids', inWorkspace),
+  'DELETE /api/v1/workspaces/{id}/api-keys/{key_id}': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), key_id: (await t.apiKey('viewer')).id },
+  })),
 
-  'GET /api/v1/workspaces/{id}/members': {
-    access: 'control',
-    minimum: 'viewer',
-    scope: 'ids',
-    request: async (t) => ({ params: ws(t) }),
-  },
-  'POST /api/v1/workspaces/{id}/members': {
-    access: 'control',
-    minimum: 'admin',
-    scope: 'ids',
-    request: async (t) => ({ params: ws(t), body: { email: email(), role: 'viewer' } }),
-    // The seeded workspace already has four members; hobby allows one.
-    gate: { plan: 'pro' },
-  },
-  'PATCH /api/v1/workspaces/{id}/members/{member_id}': {
-    access: 'control',
-    minimum: 'admin',
-    scope: 'ids',
-    request: async (t) => ({
-      params: { ...ws(t), member_id: t.members.viewer.memberId },
-      body: { role: 'viewer' },
-    }),
-  },
-  'DELETE /api/v1/workspaces/{id}/members/{member_id}': {
-    access: 'control',
-    minimum: 'admin',
-    scope: 'ids',
-    request: async (t) => ({ params: { ...ws(t), member_id: await t.invitation() } }),
-  },
+  'GET /api/v1/workspaces/{id}/members': control('viewer', 'ids', inWorkspace),
+  // The seeded workspace already has four members; hobby allows one.
+  'POST /api/v1/workspaces/{id}/members': control(
+    'admin',
+    'ids',
+    async (t) => ({ params: ws(t), body: { email: email(), role: 'viewer' } }),
+    { gate: { plan: 'pro' } },
+  ),
+  'PATCH /api/v1/workspaces/{id}/members/{member_id}': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), member_id: t.members.viewer.memberId },
+    body: { role: 'viewer' },
+  })),
+  'DELETE /api/v1/workspaces/{id}/members/{member_id}': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), member_id: await t.invitation() },
+  })),
 
-  'GET /api/v1/audit': {
-    access: 'control',
-    minimum: 'viewer',
-    scope: 'ids',
-    request: async (t) => ({ query: { app_id: (await t.app()).id } }),
+  'GET /api/v1/audit': control('viewer', 'ids', async (t) => ({ query: { app_id: await appId(t) } }), {
     gate: { plan: 'team' },
-  },
-  'GET /api/v1/workspaces/{id}/audit/verify': {
-    access: 'control',
-    minimum: 'owner',
-    scope: 'ids',
-    request: async (t) => ({ params: ws(t) }),
+  }),
+  'GET /api/v1/workspaces/{id}/audit/verify': control('owner', 'ids', inWorkspace, {
     gate: { plan: 'team' },
-  },
+  }),
 
-  'POST /api/v1/apps': {
-    access: 'control',
-    minimum: 'developer',
-    scope: 'credential',
-    request: async () => ({ body: { name: 'Another app' } }),
-  },
-  'GET /api/v1/apps': { access: 'control', minimum: 'viewer', scope: 'credential', request: none },
-  'GET /api/v1/apps/{app_id}': {
-    access: 'control',
-    minimum: 'viewer',
-    scope: 'ids',
-    request: async (t) => ({ params: await app(t) }),
-  },
-  'POST /api/v1/apps/{app_id}/fingerprints': {
-    access: 'control',
-    minimum: 'developer',
-    scope: 'ids',
-    request: async (t) => ({ params: await app(t), body: { fingerprint: 'ios-2.3.1+45' } }),
-  },
-  'PUT /api/v1/apps/{app_id}/bundles': {
-    access: 'control',
-    minimum: 'developer',
-    scope: 'ids',
-    request: async (t) => ({ params: await app(t), raw: randomBytes(256) }),
-  },
+  'POST /api/v1/apps': control('developer', 'credential', async () => ({ body: { name: 'Another app' } })),
+  'GET /api/v1/apps': control('viewer', 'credential', none),
+  'GET /api/v1/apps/{app_id}': control('viewer', 'ids', inApp),
+  'POST /api/v1/apps/{app_id}/fingerprints': control('developer', 'ids', async (t) => ({
+    ...(await inApp(t)),
+    body: { fingerprint: 'ios-2.3.1+45' },
+  })),
+  'PUT /api/v1/apps/{app_id}/bundles': control('developer', 'ids', async (t) => ({
+    ...(await inApp(t)),
+    raw: randomBytes(256),
+  })),
 
-  'POST /api/v1/modules': {
-    access: 'control',
-    minimum: 'developer',
-    scope: 'ids',
-    request: async (t) => ({
-      body: { app_id: (await t.app()).id, version: '2.0.0', sha256: await t.bundle() },
-    }),
-    gate: {
-      plan: 'pro',
-      request: async (t) => ({
-        body: { app_id: (await t.app()).id, version: '2.0.0', sha256: await t.bundle(), rollout_pct: 50 },
-      }),
-    },
-  },
-  'GET /api/v1/apps/{app_id}/modules': {
-    access: 'control',
-    minimum: 'viewer',
-    scope: 'ids',
-    request: async (t) => ({ params: await app(t) }),
-  },
-  'GET /api/v1/modules/{module_id}': {
-    access: 'control',
-    minimum: 'viewer',
-    scope: 'ids',
-    request: async (t) => ({ params: await releaseParams(t) }),
-  },
-  'PUT /api/v1/modules/{module_id}/rollout': {
-    access: 'control',
-    minimum: 'developer',
-    scope: 'ids',
-    request: async (t) => ({ params: await releaseParams(t), body: { rollout_pct: 100 } }),
+  'POST /api/v1/modules': control('developer', 'ids', push({}), {
+    gate: { plan: 'pro', request: push({ rollout_pct: 50 }) },
+  }),
+  'GET /api/v1/apps/{app_id}/modules': control('viewer', 'ids', inApp),
+  'GET /api/v1/modules/{module_id}': control('viewer', 'ids', inRelease),
+  'PUT /api/v1/modules/{module_id}/rollout': control('developer', 'ids', rollout, { gate: { plan: 'pro' } }),
+  'PATCH /api/v1/modules/{module_id}/rollout': control('developer', 'ids', rollout, {
     gate: { plan: 'pro' },
-  },
-  'PATCH /api/v1/modules/{module_id}/rollout': {
-    access: 'control',
-    minimum: 'developer',
-    scope: 'ids',
-    request: async (t) => ({ params: await releaseParams(t), body: { rollout_pct: 100 } }),
-    gate: { plan: 'pro' },
-  },
-  'POST /api/v1/modules/{module_id}/rollback': {
-    access: 'control',
-    minimum: 'developer',
-    scope: 'ids',
-    request: async (t) => ({ params: { module_id: await t.rollbackable() } }),
-  },
+  }),
+  'POST /api/v1/modules/{module_id}/rollback': control('developer', 'ids', async (t) => ({
+    params: { module_id: await t.rollbackable() },
+  })),
 };
 
 async function planOf(t: Tenant): Promise<string> {

@@ -25,6 +25,8 @@ interface Created {
   key: string;
   token: string;
   name: string;
+  secret: string;
+  delivery_id: string;
 }
 
 export interface Member extends SignedIn {
@@ -187,6 +189,38 @@ export class Tenant {
   async rollbackable(): Promise<string> {
     await this.release();
     return (await this.push(`v-next-${this.tag}`)).id;
+  }
+
+  /** A webhook to a loopback address (allowed in tests); its signing secret counts as this workspace's data. */
+  async newWebhook(): Promise<string> {
+    const url = `https://127.0.0.1:9/hooks/${this.tag}`;
+    const hook = await this.ok('POST', `/workspaces/${this.workspaceId}/webhooks`, {
+      url,
+      events: ['release.pushed', 'rollback'],
+    });
+    this.secrets.add(hook.id);
+    this.secrets.add(hook.secret);
+    return hook.id;
+  }
+
+  webhook(): Promise<string> {
+    return this.once('webhook', () => this.newWebhook());
+  }
+
+  /** A finished (failed) ping delivery of the shared webhook, which may be sent again. */
+  async finishedDelivery(): Promise<{ webhook_id: string; delivery_id: string }> {
+    const webhookId = await this.webhook();
+    const ping = await this.ok('POST', `/workspaces/${this.workspaceId}/webhooks/${webhookId}/test`);
+    await this.ctx.deps.db.query(
+      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = $1`,
+      [ping.delivery_id],
+    );
+    this.secrets.add(ping.delivery_id);
+    return { webhook_id: webhookId, delivery_id: ping.delivery_id };
+  }
+
+  delivery(): Promise<{ webhook_id: string; delivery_id: string }> {
+    return this.once('delivery', () => this.finishedDelivery());
   }
 
   fingerprint(): Promise<string> {
