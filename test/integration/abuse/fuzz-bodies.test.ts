@@ -65,4 +65,42 @@ describe('fuzzed JSON bodies', () => {
     }
     expect(failures).toEqual([]);
   }, 180_000);
+
+  it('sweep: the valid body under odd or wrong content types', async () => {
+    const types = [
+      undefined,
+      '',
+      'application/JSON',
+      'application/json; charset=utf-16',
+      'application/json; charset=latin1',
+      'application/json;;;',
+      'application/problem+json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'text/plain',
+      'text/html',
+      'application/octet-stream',
+      '*/*',
+      'x'.repeat(2000),
+    ];
+    const failures: string[] = [];
+    for (const route of routes) {
+      const headers = route.policy.access === 'public' ? {} : t.owner.headers;
+      for (const type of types) {
+        const req = await route.policy.request(t);
+        const res = await ctx.app.inject({
+          method: route.method as 'POST',
+          url: urlOf(route.path, req),
+          headers: type === undefined ? headers : { ...headers, 'content-type': type },
+          payload: JSON.stringify(req.body),
+        });
+        try {
+          assertHandled(res, `${route.key} as ${type?.slice(0, 40)}`);
+        } catch (err) {
+          failures.push((err as Error).message);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 180_000);
 });
