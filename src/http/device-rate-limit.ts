@@ -25,9 +25,8 @@ export function deviceRateLimitKey(request: KeyedRequest): string {
 }
 
 /**
- * Route config of the device endpoints: `perMinute` requests per app and device. Counted before the
- * handler but after the body is parsed (the key is in the body), so a malformed request is refused
- * with 400 without being counted.
+ * Route config of the device endpoints: `perMinute` requests per app and device, counted just before the
+ * handler, once the body (which holds the key) is parsed.
  */
 export function deviceRateLimit(perMinute: number): RateLimitOptions {
   return { max: perMinute, timeWindow: 60_000, hook: 'preHandler', keyGenerator: deviceRateLimitKey };

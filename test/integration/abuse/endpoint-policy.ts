@@ -147,6 +147,25 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'PATCH /api/v1/modules/{module_id}/rollout': control('developer', 'ids', rollout, {
     gate: { plan: 'pro' },
   }),
+  'GET /api/v1/apps/{app_id}/stats': control('viewer', 'ids', async (t) => ({
+    ...(await inApp(t)),
+    query: { interval: 'minute', from: new Date(Date.now() - 3_600_000).toISOString() },
+  })),
+
+  'POST /api/v1/devices/events': open(async (t) => ({
+    body: {
+      app_id: await appId(t),
+      events: [
+        {
+          id: randomBytes(8).toString('hex'),
+          device_id: 'device-1',
+          module_id: (await t.release()).id,
+          type: 'download',
+        },
+      ],
+    },
+  })),
+
   'POST /api/v1/modules/{module_id}/rollback': control('developer', 'ids', async (t) => ({
     params: { module_id: await t.rollbackable() },
   })),

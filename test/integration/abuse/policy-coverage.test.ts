@@ -17,6 +17,7 @@ afterAll(async () => {
 describe('every endpoint has a policy', () => {
   it('finds every route of the OpenAPI document in endpoint-policy.ts', () => {
     expect(routes.length).toBeGreaterThan(20);
+    expect(ENDPOINT_POLICY[routes[0]!.key]).toBeDefined();
     expect(unpoliced(routes, ENDPOINT_POLICY)).toEqual([]);
   });
 
@@ -28,7 +29,7 @@ describe('every endpoint has a policy', () => {
       pathParams: [],
       queryParams: [],
     };
-    expect(unpoliced([...routes, invented], ENDPOINT_POLICY)).toEqual(['POST /api/v1/invented']);
+    expect(unpoliced([routes[0]!, invented], ENDPOINT_POLICY)).toEqual(['POST /api/v1/invented']);
   });
 
   it('has no entry for a route that no longer exists (hidden routes are answered)', async () => {

@@ -57,3 +57,22 @@ describe('paging offsets', () => {
     expect(far.json().modules).toEqual([]);
   });
 });
+
+describe('analytics ranges', () => {
+  it('refuses times ClickHouse DateTime cannot hold (before 1970, after 2106-02-07)', async () => {
+    const { id } = await t.app();
+    const stats = (query: string) => t.call('GET', `/apps/${id}/stats?${query}`);
+    for (const query of [
+      'to=0001-01-01T00:00:00Z',
+      'to=1970-01-01T10:00:00Z', // the default "from" (24 hours earlier) falls before 1970
+      'from=1969-12-31T23:00:00Z&to=1970-01-01T01:00:00Z',
+      'from=2106-02-07T00:00:00Z&to=2106-02-07T06:28:16Z&interval=minute',
+      'to=9999-12-31T23:59:59.999Z&interval=day',
+    ]) {
+      expectProblem(await stats(query), 400, 'invalid_range');
+    }
+    const first = await stats('from=1970-01-01T00:00:00Z&to=1970-01-01T01:00:00Z&interval=minute');
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().series).toEqual([]);
+  });
+});
