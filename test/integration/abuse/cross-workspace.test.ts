@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
-import type { ControlPolicy } from './endpoint-policy.js';
+import type { ControlPolicy, Req } from './endpoint-policy.js';
 import { assertNoMarkers, assertProblem, type Covered, coveredRoutes, requestText, send } from './routes.js';
 import { Tenant } from './tenant.js';
 
@@ -56,6 +56,30 @@ describe("another workspace's ids", () => {
     expect(cells).toBeGreaterThan(0);
   }, 120_000);
 
+  it("are refused when mixed into the caller's own request, one id at a time", async () => {
+    const failures: string[] = [];
+    let cells = 0;
+    for (const route of control.filter((r) => r.policy.scope === 'ids')) {
+      const own = await route.policy.request(home);
+      const theirs = await route.policy.request(foreign);
+      for (const mixed of mixes(own, theirs)) {
+        const before = await foreignWrites();
+        const res = await send(ctx.app, route, mixed.req, home.owner.headers);
+        const what = `${route.key} with their ${mixed.field}`;
+        cells += 1;
+        try {
+          assertProblem(res, [403, 404], what);
+          assertNoMarkers(res, foreign.markers(requestText(route.path, mixed.req)), what);
+          if ((await foreignWrites()) !== before) throw new Error(`${what}: the foreign workspace changed`);
+        } catch (err) {
+          failures.push((err as Error).message);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(cells).toBeGreaterThan(0);
+  }, 120_000);
+
   it('never appear in answers of endpoints whose workspace is the credential', async () => {
     const failures: string[] = [];
     await foreign.release(); // the foreign workspace has an app and a release to leak
@@ -72,3 +96,18 @@ describe("another workspace's ids", () => {
     expect(failures).toEqual([]);
   });
 });
+
+/** The caller's own request with one of the other workspace's ids swapped in (path, query or body field). */
+function mixes(own: Req, theirs: Req): Array<{ field: string; req: Req }> {
+  const out: Array<{ field: string; req: Req }> = [];
+  const isTheirs = (v: unknown) => typeof v === 'string' && foreign.secrets.has(v);
+  for (const [name, value] of Object.entries(theirs.params ?? {}))
+    if (isTheirs(value)) out.push({ field: name, req: { ...own, params: { ...own.params, [name]: value } } });
+  for (const [name, value] of Object.entries(theirs.query ?? {}))
+    if (isTheirs(value)) out.push({ field: name, req: { ...own, query: { ...own.query, [name]: value } } });
+  const body = theirs.body as Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(body ?? {}))
+    if (isTheirs(value))
+      out.push({ field: name, req: { ...own, body: { ...(own.body as object), [name]: value } } });
+  return out;
+}

@@ -142,6 +142,7 @@ export class Tenant {
       email,
       role: 'viewer',
     });
+    this.secrets.add(member.id);
     return member.id;
   }
 
