@@ -1,0 +1,176 @@
+import { hostname } from 'node:os';
+import type { Command } from 'commander';
+import type { OtaClient } from '../../client/client.js';
+import { ApiError } from '../../client/errors.js';
+import { configPath, saveCliConfig } from '../config.js';
+import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
+import { act } from '../helpers.js';
+import { promptHidden, promptLine, readStdin } from '../prompt.js';
+
+interface SigninOptions {
+  email?: string;
+  passwordStdin?: boolean;
+}
+
+/** Signs in with e-mail and password (flags, stdin or prompts) and returns a client holding the token. */
+export async function signInAsUser(
+  ctx: CliContext,
+  options: SigninOptions,
+): Promise<{ client: OtaClient; email: string; workspaceId: string; created: boolean }> {
+  const email = options.email ?? ctx.config.email ?? (await promptLine('E-mail: ', '--email'));
+  if (!email) throw new CliError('An e-mail address is required (--email).');
+  const password = options.passwordStdin
+    ? await readStdin()
+    : await promptHidden('Password: ', '--password-stdin');
+  if (!password) throw new CliError('A password is required (--password-stdin or the prompt).');
+  const client = ctx.anonymousClient();
+  const signedIn = await client.auth.signin(email, password);
+  client.setCredentials({ token: signedIn.token });
+  return {
+    client,
+    email: signedIn.user.email,
+    workspaceId: signedIn.workspace_id,
+    created: signedIn.created,
+  };
+}
+
+export function registerAuthCommands(program: Command): void {
+  program
+    .command('login')
+    .description(
+      'Sign in with e-mail and password and store an API key made for this machine (or store --api-key)',
+    )
+    .option('--email <email>', 'account e-mail (asked when missing)')
+    .option('--password-stdin', 'read the password from standard input')
+    .option('--api-key <key>', 'store an existing API key instead of signing in')
+    .option('--workspace <id>', 'act in this workspace instead of your default one')
+    .action(act(login));
+
+  program
+    .command('logout')
+    .description('Revoke the API key `ota login` made for this machine and forget it')
+    .action(act(logout));
+
+  program.command('whoami').description('Show the workspace, role and credential in use').action(act(whoami));
+}
+
+async function login(
+  ctx: CliContext,
+  options: SigninOptions & { apiKey?: string; workspace?: string },
+): Promise<void> {
+  if (options.apiKey) {
+    const client = ctx.anonymousClient();
+    client.setCredentials({ apiKey: options.apiKey });
+    const me = await client.auth.me();
+    const path = await saveCliConfig(
+      { api_url: ctx.apiUrl, api_key: options.apiKey, workspace_id: me.workspace_id },
+      ctx.env,
+    );
+    ctx.out.result({ workspace_id: me.workspace_id, role: me.role, config: path }, () => {
+      ctx.out.line(`Logged in to workspace ${me.workspace_id} with an API key (role ${me.role}).`);
+      ctx.out.line(`Stored in ${path}.`);
+    });
+    return;
+  }
+
+  const user = await signInAsUser(ctx, options);
+  let workspaceId = user.workspaceId;
+  if (options.workspace && options.workspace !== workspaceId) {
+    const switched = await user.client.auth.token(options.workspace);
+    user.client.setCredentials({ token: switched.token });
+    workspaceId = switched.workspace_id;
+  }
+  let created: Awaited<ReturnType<OtaClient['apiKeys']['create']>>;
+  try {
+    created = await user.client.apiKeys.create(workspaceId, { name: hostname() || 'ota-cli' });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) {
+      throw new CliError(
+        `${err.detail} Ask an owner or admin for an API key and run \`ota login --api-key KEY\`.`,
+        1,
+      );
+    }
+    throw err;
+  }
+  // A second login on the same machine replaces its key rather than piling up keys.
+  const previous = ctx.config;
+  if (previous.key_id && previous.workspace_id === workspaceId && previous.api_url === ctx.apiUrl) {
+    await user.client.apiKeys.revoke(workspaceId, previous.key_id).catch(() => undefined);
+  }
+  const path = await saveCliConfig(
+    {
+      api_url: ctx.apiUrl,
+      api_key: created.key,
+      key_id: created.id,
+      workspace_id: workspaceId,
+      email: user.email,
+    },
+    ctx.env,
+  );
+  ctx.out.result(
+    {
+      email: user.email,
+      workspace_id: workspaceId,
+      account_created: user.created,
+      api_key: { id: created.id, name: created.name, role: created.role },
+      config: path,
+    },
+    () => {
+      if (user.created) ctx.out.line(`Created the account ${user.email} and its workspace.`);
+      ctx.out.line(`Logged in as ${user.email} (workspace ${workspaceId}).`);
+      ctx.out.line(
+        `API key "${created.name}" (${created.role}) created for this machine and stored in ${path}.`,
+      );
+    },
+  );
+}
+
+async function logout(ctx: CliContext): Promise<void> {
+  const { config } = ctx;
+  let revoked = false;
+  let warning: string | undefined;
+  if (config.api_key && config.key_id && config.workspace_id) {
+    try {
+      const client = ctx.anonymousClient();
+      client.setCredentials({ apiKey: config.api_key });
+      await client.apiKeys.revoke(config.workspace_id, config.key_id);
+      revoked = true;
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 401 || err.status === 404))
+        revoked = true; // already gone
+      else
+        warning = `Could not revoke the key on the server (${(err as Error).message}); revoke it with \`ota keys revoke ${config.key_id}\`.`;
+    }
+  }
+  const hadKey = config.api_key !== undefined;
+  await saveCliConfig(config.api_url ? { api_url: config.api_url } : {}, ctx.env);
+  ctx.out.result({ logged_out: hadKey, key_revoked: revoked, config: configPath(ctx.env) }, () => {
+    ctx.out.line(hadKey ? `Logged out${revoked ? '; the API key was revoked' : ''}.` : 'Not logged in.');
+  });
+  if (warning) ctx.out.note(`Warning: ${warning}`);
+}
+
+async function whoami(ctx: CliContext): Promise<void> {
+  ctx.requireKey();
+  const me = await ctx.client.auth.me();
+  const workspace = me.workspaces.find((w) => w.id === me.workspace_id);
+  const data = {
+    api_url: ctx.apiUrl,
+    credential: ctx.keySource === 'OTA_API_KEY' ? 'api-key (OTA_API_KEY)' : 'api-key (config)',
+    actor: 'api-key',
+    email: me.user?.email ?? ctx.config.email ?? null,
+    workspace_id: me.workspace_id,
+    workspace_name: workspace?.name ?? null,
+    plan: workspace?.plan ?? null,
+    role: me.role,
+  };
+  ctx.out.result(data, () => {
+    ctx.out.line(`Server:     ${data.api_url}`);
+    ctx.out.line(`Workspace:  ${data.workspace_id}${data.workspace_name ? ` (${data.workspace_name})` : ''}`);
+    if (data.plan) ctx.out.line(`Plan:       ${data.plan}`);
+    ctx.out.line(`Role:       ${data.role}`);
+    ctx.out.line(`Credential: ${data.credential}; actions are audited as "api-key"`);
+    if (data.email) ctx.out.line(`Signed in:  ${data.email}`);
+  });
+}

@@ -1,0 +1,156 @@
+import type { Command } from 'commander';
+import type { KeyRole, Plan, Role } from '../../client/types.js';
+import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
+import { act, isUuid } from '../helpers.js';
+import { shortTime } from '../output.js';
+import { signInAsUser } from './auth.js';
+
+const PLANS: readonly Plan[] = ['hobby', 'pro', 'team'];
+const MEMBER_ROLES: readonly Role[] = ['admin', 'developer', 'viewer'];
+const KEY_ROLES: readonly KeyRole[] = ['admin', 'developer', 'viewer'];
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], what: string): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new CliError(`${what} must be one of ${allowed.join(', ')}, not "${value}".`);
+  }
+  return value as T;
+}
+
+/** A member given as its id or its e-mail. */
+async function resolveMember(ctx: CliContext, ws: string, value: string): Promise<string> {
+  if (isUuid(value)) return value;
+  const { members } = await ctx.client.members.list(ws);
+  const found = members.find((m) => m.email.toLowerCase() === value.toLowerCase());
+  if (!found) throw new CliError(`No member with e-mail ${value} (see \`ota members list\`).`);
+  return found.id;
+}
+
+export function registerTeamCommands(program: Command): void {
+  const plan = program.command('plan').description("The workspace's billing plan");
+  plan
+    .command('set <plan>')
+    .description('Change the plan (hobby, pro, team); the owner signs in for this (API keys cannot)')
+    .option('--email <email>', "owner's e-mail (default: the one used at login)")
+    .option('--password-stdin', 'read the password from standard input')
+    .action(
+      act(async (ctx: CliContext, value: string, options: { email?: string; passwordStdin?: boolean }) => {
+        const target = oneOf(value, PLANS, 'The plan');
+        const ws = await ctx.workspaceId();
+        // The specification reserves plan changes to the owner; an API key never has the owner role.
+        const owner = await signInAsUser(ctx, options);
+        if (owner.workspaceId !== ws)
+          owner.client.setCredentials({ token: (await owner.client.auth.token(ws)).token });
+        const result = await owner.client.workspaces.setPlan(ws, target);
+        ctx.out.result(result, () =>
+          ctx.out.line(`Workspace ${result.id} is now on the ${result.plan} plan.`),
+        );
+      }),
+    );
+
+  const members = program.command('members').description('People in the workspace');
+  members
+    .command('invite <email>')
+    .description('Invite someone (they join on their first sign-in)')
+    .option('--role <role>', 'admin, developer or viewer', 'developer')
+    .action(
+      act(async (ctx: CliContext, email: string, options: { role: string }) => {
+        const role = oneOf(options.role, MEMBER_ROLES, 'The role') as Exclude<Role, 'owner'>;
+        const ws = await ctx.workspaceId();
+        const invited = await ctx.client.members.invite(ws, { email, role });
+        ctx.out.result(invited, () =>
+          ctx.out.line(`Invited ${invited.email} as ${invited.role} (${invited.id}).`),
+        );
+      }),
+    );
+  members
+    .command('list')
+    .description('List members and invitations')
+    .action(
+      act(async (ctx: CliContext) => {
+        const ws = await ctx.workspaceId();
+        const { members: list } = await ctx.client.members.list(ws);
+        ctx.out.result({ members: list }, () =>
+          ctx.out.table(
+            ['id', 'email', 'role', 'status'],
+            list.map((m) => [m.id, m.email, m.role, m.status]),
+          ),
+        );
+      }),
+    );
+  members
+    .command('role <member> <role>')
+    .description("Change a member's role (member id or e-mail)")
+    .action(
+      act(async (ctx: CliContext, member: string, value: string) => {
+        const role = oneOf(value, MEMBER_ROLES, 'The role');
+        const ws = await ctx.workspaceId();
+        const updated = await ctx.client.members.setRole(ws, await resolveMember(ctx, ws, member), role);
+        ctx.out.result(updated, () => ctx.out.line(`${updated.email} is now ${updated.role}.`));
+      }),
+    );
+  members
+    .command('rm <member>')
+    .description('Remove a member (member id or e-mail); their access ends at once')
+    .action(
+      act(async (ctx: CliContext, member: string) => {
+        const ws = await ctx.workspaceId();
+        const id = await resolveMember(ctx, ws, member);
+        await ctx.client.members.remove(ws, id);
+        ctx.out.result({ id, removed: true }, () => ctx.out.line(`Removed member ${member}.`));
+      }),
+    );
+
+  const keys = program.command('keys').description('API keys of the workspace');
+  keys
+    .command('create <name>')
+    .description('Create an API key (shown only once)')
+    .option('--role <role>', 'admin, developer or viewer', 'admin')
+    .action(
+      act(async (ctx: CliContext, name: string, options: { role: string }) => {
+        const role = oneOf(options.role, KEY_ROLES, 'The role');
+        const ws = await ctx.workspaceId();
+        const created = await ctx.client.apiKeys.create(ws, { name, role });
+        ctx.out.result(created, () => {
+          ctx.out.line(`API key "${created.name}" (${created.role}, id ${created.id}):`);
+          ctx.out.line(created.key);
+          ctx.out.note('The key is shown only now; store it safely.');
+        });
+      }),
+    );
+  keys
+    .command('list')
+    .description('List live API keys (never the keys themselves)')
+    .action(
+      act(async (ctx: CliContext) => {
+        const ws = await ctx.workspaceId();
+        const { api_keys } = await ctx.client.apiKeys.list(ws);
+        const mine = ctx.keySource === 'config' ? ctx.config.key_id : undefined;
+        ctx.out.result({ api_keys }, () =>
+          ctx.out.table(
+            ['id', 'name', 'role', 'created', 'last used'],
+            api_keys.map((k) => [
+              k.id + (k.id === mine ? ' (this machine)' : ''),
+              k.name,
+              k.role,
+              shortTime(k.created_at),
+              shortTime(k.last_used_at),
+            ]),
+          ),
+        );
+      }),
+    );
+  keys
+    .command('revoke <id>')
+    .description('Revoke an API key; it stops working at once')
+    .action(
+      act(async (ctx: CliContext, id: string) => {
+        const ws = await ctx.workspaceId();
+        await ctx.client.apiKeys.revoke(ws, id);
+        ctx.out.result({ id, revoked: true }, () => ctx.out.line(`Revoked API key ${id}.`));
+        if (id === ctx.config.key_id && ctx.keySource === 'config') {
+          ctx.out.note('That was the key of this machine: run `ota login` to sign in again.');
+        }
+      }),
+    );
+}

@@ -1,0 +1,124 @@
+import type { Command } from 'commander';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../../client/types.js';
+import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
+import { act } from '../helpers.js';
+import { shortTime } from '../output.js';
+
+export function parseEvents(value: string): WebhookEvent[] {
+  const events = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const unknown = events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
+  if (events.length === 0 || unknown.length > 0) {
+    throw new CliError(
+      `--events takes a comma-separated list of ${WEBHOOK_EVENTS.join(', ')}` +
+        (unknown.length > 0 ? `; unknown: ${unknown.join(', ')}` : ''),
+    );
+  }
+  return [...new Set(events)] as WebhookEvent[];
+}
+
+export function registerWebhookCommands(program: Command): void {
+  const webhooks = program.command('webhooks').description('Signed webhook endpoints of the workspace');
+
+  webhooks
+    .command('add <url>')
+    .description('Register an HTTPS endpoint; its signing secret is shown once')
+    .option('--events <list>', 'comma-separated events', WEBHOOK_EVENTS.join(','))
+    .action(
+      act(async (ctx: CliContext, url: string, options: { events: string }) => {
+        const events = parseEvents(options.events);
+        const ws = await ctx.workspaceId();
+        const created = await ctx.client.webhooks.create(ws, { url, events });
+        ctx.out.result(created, () => {
+          ctx.out.line(`Webhook ${created.id} -> ${created.url} (${created.events.join(', ')}).`);
+          ctx.out.line(`Signing secret (shown only now): ${created.secret}`);
+        });
+      }),
+    );
+
+  webhooks
+    .command('list')
+    .description('List webhooks (never their secrets)')
+    .action(
+      act(async (ctx: CliContext) => {
+        const ws = await ctx.workspaceId();
+        const { webhooks: list } = await ctx.client.webhooks.list(ws);
+        ctx.out.result({ webhooks: list }, () =>
+          ctx.out.table(
+            ['id', 'url', 'events', 'active', 'created'],
+            list.map((w) => [
+              w.id,
+              w.url,
+              w.events.join(', '),
+              w.is_active ? 'yes' : 'no',
+              shortTime(w.created_at),
+            ]),
+          ),
+        );
+      }),
+    );
+
+  webhooks
+    .command('rm <id>')
+    .description('Delete a webhook; delivery stops at once')
+    .action(
+      act(async (ctx: CliContext, id: string) => {
+        const ws = await ctx.workspaceId();
+        await ctx.client.webhooks.remove(ws, id);
+        ctx.out.result({ id, deleted: true }, () => ctx.out.line(`Deleted webhook ${id}.`));
+      }),
+    );
+
+  webhooks
+    .command('test <id>')
+    .description('Send a ping delivery to the endpoint')
+    .action(
+      act(async (ctx: CliContext, id: string) => {
+        const ws = await ctx.workspaceId();
+        const answer = await ctx.client.webhooks.test(ws, id);
+        ctx.out.result(answer ?? { id, ping: 'sent' }, () =>
+          ctx.out.line(`Ping sent to webhook ${id}; see \`ota webhooks deliveries ${id}\`.`),
+        );
+      }),
+    );
+
+  webhooks
+    .command('deliveries <id>')
+    .description('Recent deliveries of a webhook and their attempts')
+    .action(
+      act(async (ctx: CliContext, id: string) => {
+        const ws = await ctx.workspaceId();
+        const { deliveries } = await ctx.client.webhooks.deliveries(ws, id);
+        ctx.out.result({ deliveries }, () =>
+          ctx.out.table(
+            ['id', 'event', 'status', 'attempts', 'last response', 'next attempt', 'created'],
+            deliveries.map((d) => [
+              d.id,
+              d.event,
+              d.status,
+              d.attempts,
+              d.response_status ?? '-',
+              shortTime(d.next_attempt_at),
+              shortTime(d.created_at),
+            ]),
+          ),
+        );
+      }),
+    );
+
+  webhooks
+    .command('redeliver <id> <delivery>')
+    .description('Send a finished delivery again')
+    .action(
+      act(async (ctx: CliContext, id: string, delivery: string) => {
+        const ws = await ctx.workspaceId();
+        await ctx.client.webhooks.redeliver(ws, id, delivery);
+        ctx.out.result({ id, delivery, redelivered: true }, () =>
+          ctx.out.line(`Delivery ${delivery} queued again.`),
+        );
+      }),
+    );
+}

@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import { type CliContext, createContext } from './context.js';
+import { CliError } from './errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/**
+ * Wraps a command handler: commander passes (positionals..., options, command); the handler gets the
+ * resolved context first.
+ */
+export function act<A extends unknown[]>(handler: (ctx: CliContext, ...args: A) => Promise<void>) {
+  return async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const ctx = await createContext(command);
+    await handler(ctx, ...(args.slice(0, -1) as A));
+  };
+}
+
+/** `--app` takes an app id or an app's exact name. */
+export async function resolveApp(ctx: CliContext, value: string | undefined): Promise<string> {
+  if (!value) throw new CliError('--app <id or name> is required.');
+  ctx.requireKey();
+  if (isUuid(value)) return value;
+  const { apps } = await ctx.client.apps.list();
+  const matches = apps.filter((a) => a.name === value);
+  if (matches.length === 1) return matches[0]!.id;
+  if (matches.length > 1) throw new CliError(`Several apps are named "${value}"; pass the app id instead.`);
+  throw new CliError(`No app named "${value}" in this workspace (see \`ota apps list\`).`);
+}
+
+/** A percentage 0-100 given on the command line. */
+export function parsePercent(value: string, what = 'The rollout percentage'): number {
+  const trimmed = value.trim().replace(/%$/, '');
+  const n = Number(trimmed);
+  if (trimmed === '' || !Number.isFinite(n) || n < 0 || n > 100) {
+    throw new CliError(`${what} must be a number from 0 to 100, not "${value}".`);
+  }
+  return n;
+}
+
+export function parseNonNegativeInt(value: string, what: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new CliError(`${what} must be a whole number, not "${value}".`);
+  return Number(value);
+}
+
+/**
+ * The default release version: the UTC date and time dotted, minutes included (`2026.11.22.0613`), the
+ * style the CLI shows versions in.
+ */
+export function defaultVersion(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return [
+    now.getUTCFullYear(),
+    pad(now.getUTCMonth() + 1),
+    pad(now.getUTCDate()),
+    pad(now.getUTCHours()) + pad(now.getUTCMinutes()),
+  ].join('.');
+}

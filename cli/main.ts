@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+import { CommanderError } from 'commander';
+import { describeError, EXIT } from './errors.js';
+import { buildProgram } from './program.js';
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (err) {
+    // Commander already printed usage errors and help; map its exit codes onto ours.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    const report = describeError(err);
+    const json = argv.includes('--json');
+    process.stderr.write(json ? `${JSON.stringify(report.json)}\n` : `${report.text}\n`);
+    return report.exitCode;
+  }
+}
+
+process.exitCode = await main(process.argv);

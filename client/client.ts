@@ -1,0 +1,200 @@
+import { type Credentials, type RawBody, Transport, type TransportOptions } from './transport.js';
+import type {
+  AlertSettings,
+  ApiKey,
+  App,
+  AppDetails,
+  AuditPage,
+  AuditQuery,
+  AvailableUpdate,
+  Bundle,
+  CreatedApiKey,
+  CreatedWebhook,
+  Delivery,
+  DeviceEvent,
+  KeyRole,
+  Me,
+  Member,
+  Plan,
+  PushRelease,
+  Release,
+  ReleaseWithStats,
+  Role,
+  Rollback,
+  SigninResult,
+  StatsPoint,
+  TokenResult,
+  UpdateCheck,
+  Usage,
+  Webhook,
+  WebhookEvent,
+  Workspace,
+} from './types.js';
+
+export type ClientOptions = TransportOptions;
+
+const seg = (value: string) => encodeURIComponent(value);
+
+/**
+ * The typed control-API client: one method per endpoint of the specification and API.md, grouped by
+ * resource. Uses only fetch, so it runs in Node, browsers and React Native.
+ *
+ *   const ota = new OtaClient({ baseUrl: 'http://127.0.0.1:8080', credentials: { apiKey } });
+ *   const { apps } = await ota.apps.list();
+ */
+export class OtaClient {
+  readonly http: Transport;
+
+  constructor(options: ClientOptions) {
+    this.http = new Transport(options);
+  }
+
+  setCredentials(credentials: Credentials | undefined): void {
+    this.http.setCredentials(credentials);
+  }
+
+  readonly auth = {
+    /** Signs in (the first sign-in creates the account and its personal workspace). */
+    signin: (email: string, password: string) =>
+      this.http.request<SigninResult>('POST', '/auth/signin', {
+        json: { email, password },
+        anonymous: true,
+      }),
+    /** An identity token for another workspace the signed-in user belongs to. */
+    token: (workspaceId: string) =>
+      this.http.request<TokenResult>('POST', '/auth/token', { json: { workspace_id: workspaceId } }),
+    me: () => this.http.request<Me>('GET', '/me'),
+  };
+
+  readonly workspaces = {
+    get: (id: string) => this.http.request<Workspace>('GET', `/workspaces/${seg(id)}`),
+    setPlan: (id: string, plan: Plan) =>
+      this.http.request<{ id: string; plan: Plan }>('PUT', `/workspaces/${seg(id)}/plan`, { json: { plan } }),
+    usage: (id: string) => this.http.request<Usage>('GET', `/workspaces/${seg(id)}/usage`),
+  };
+
+  readonly apiKeys = {
+    create: (workspaceId: string, input: { name: string; role?: KeyRole }) =>
+      this.http.request<CreatedApiKey>('POST', `/workspaces/${seg(workspaceId)}/api-keys`, { json: input }),
+    list: (workspaceId: string) =>
+      this.http.request<{ api_keys: ApiKey[] }>('GET', `/workspaces/${seg(workspaceId)}/api-keys`),
+    revoke: (workspaceId: string, keyId: string) =>
+      this.http.request<void>('DELETE', `/workspaces/${seg(workspaceId)}/api-keys/${seg(keyId)}`, {
+        expect: 'none',
+      }),
+  };
+
+  readonly members = {
+    list: (workspaceId: string) =>
+      this.http.request<{ members: Member[] }>('GET', `/workspaces/${seg(workspaceId)}/members`),
+    invite: (workspaceId: string, input: { email: string; role: Exclude<Role, 'owner'> }) =>
+      this.http.request<{ id: string; email: string; role: Role }>(
+        'POST',
+        `/workspaces/${seg(workspaceId)}/members`,
+        { json: input },
+      ),
+    setRole: (workspaceId: string, memberId: string, role: Role) =>
+      this.http.request<{ id: string; email: string; role: Role }>(
+        'PATCH',
+        `/workspaces/${seg(workspaceId)}/members/${seg(memberId)}`,
+        { json: { role } },
+      ),
+    remove: (workspaceId: string, memberId: string) =>
+      this.http.request<void>('DELETE', `/workspaces/${seg(workspaceId)}/members/${seg(memberId)}`, {
+        expect: 'none',
+      }),
+  };
+
+  readonly apps = {
+    create: (name: string) => this.http.request<App>('POST', '/apps', { json: { name } }),
+    list: () => this.http.request<{ apps: App[] }>('GET', '/apps'),
+    get: (appId: string) => this.http.request<AppDetails>('GET', `/apps/${seg(appId)}`),
+    addFingerprint: (appId: string, fingerprint: string) =>
+      this.http.request<{ fingerprint: string }>('POST', `/apps/${seg(appId)}/fingerprints`, {
+        json: { fingerprint },
+      }),
+    /**
+     * Uploads bundle bytes (a Uint8Array, Blob, or ReadableStream; pass a function returning a fresh stream
+     * so a retried attempt can send it again). No time limit unless `timeoutMs` is given.
+     */
+    uploadBundle: (appId: string, body: RawBody, options: { timeoutMs?: number; size?: number } = {}) =>
+      this.http.request<Bundle>('PUT', `/apps/${seg(appId)}/bundles`, {
+        body,
+        contentType: 'application/octet-stream',
+        timeoutMs: options.timeoutMs ?? 0,
+        // A known size lets the server refuse an oversized bundle before the bytes flow (Node; browsers
+        // set it themselves).
+        ...(options.size !== undefined ? { headers: { 'content-length': String(options.size) } } : {}),
+        // A one-shot stream cannot be sent twice.
+        retries: typeof body === 'function' || !isStream(body) ? undefined : 0,
+      }),
+    modules: (appId: string, query: { channel?: string } = {}) =>
+      this.http.request<{ modules: ReleaseWithStats[] }>('GET', `/apps/${seg(appId)}/modules`, { query }),
+    stats: (
+      appId: string,
+      query: { from?: string; to?: string; interval?: 'minute' | 'hour' | 'day' } = {},
+    ) => this.http.request<{ series: StatsPoint[] }>('GET', `/apps/${seg(appId)}/stats`, { query }),
+    alerts: (appId: string) => this.http.request<AlertSettings>('GET', `/apps/${seg(appId)}/alerts`),
+    setAlerts: (appId: string, settings: Partial<AlertSettings>) =>
+      this.http.request<AlertSettings>('PUT', `/apps/${seg(appId)}/alerts`, { json: settings }),
+  };
+
+  readonly modules = {
+    push: (input: PushRelease) => this.http.request<Release>('POST', '/modules', { json: input }),
+    get: (moduleId: string) => this.http.request<ReleaseWithStats>('GET', `/modules/${seg(moduleId)}`),
+    setRollout: (moduleId: string, rolloutPct: number) =>
+      this.http.request<Release>('PUT', `/modules/${seg(moduleId)}/rollout`, {
+        json: { rollout_pct: rolloutPct },
+      }),
+    rollback: (moduleId: string) => this.http.request<Rollback>('POST', `/modules/${seg(moduleId)}/rollback`),
+  };
+
+  /** Device endpoints take no credential; the app id identifies the app. */
+  readonly devices = {
+    check: (input: UpdateCheck) =>
+      this.http.request<{ update: AvailableUpdate | null }>('POST', '/updates/check', {
+        json: input,
+        anonymous: true,
+      }),
+    bundle: (sha256: string) =>
+      this.http.request<Uint8Array>('GET', `/bundles/${seg(sha256)}`, { expect: 'bytes', anonymous: true }),
+    events: (appId: string, events: DeviceEvent[]) =>
+      this.http.request<{ accepted: number }>('POST', '/devices/events', {
+        json: { app_id: appId, events },
+        anonymous: true,
+      }),
+  };
+
+  readonly audit = {
+    list: (query: AuditQuery = {}) => this.http.request<AuditPage>('GET', '/audit', { query: { ...query } }),
+  };
+
+  readonly webhooks = {
+    create: (workspaceId: string, input: { url: string; events: WebhookEvent[] }) =>
+      this.http.request<CreatedWebhook>('POST', `/workspaces/${seg(workspaceId)}/webhooks`, { json: input }),
+    list: (workspaceId: string) =>
+      this.http.request<{ webhooks: Webhook[] }>('GET', `/workspaces/${seg(workspaceId)}/webhooks`),
+    remove: (workspaceId: string, webhookId: string) =>
+      this.http.request<void>('DELETE', `/workspaces/${seg(workspaceId)}/webhooks/${seg(webhookId)}`, {
+        expect: 'none',
+      }),
+    /** Sends a `ping` delivery; the answer's shape is the server's (the specification leaves it open). */
+    test: (workspaceId: string, webhookId: string) =>
+      this.http.request<unknown>('POST', `/workspaces/${seg(workspaceId)}/webhooks/${seg(webhookId)}/test`),
+    deliveries: (workspaceId: string, webhookId: string) =>
+      this.http.request<{ deliveries: Delivery[] }>(
+        'GET',
+        `/workspaces/${seg(workspaceId)}/webhooks/${seg(webhookId)}/deliveries`,
+      ),
+    redeliver: (workspaceId: string, webhookId: string, deliveryId: string) =>
+      this.http.request<void>(
+        'POST',
+        `/workspaces/${seg(workspaceId)}/webhooks/${seg(webhookId)}/deliveries/${seg(deliveryId)}/redeliver`,
+        { expect: 'none' },
+      ),
+  };
+}
+
+function isStream(body: BodyInit): boolean {
+  return typeof (body as ReadableStream).getReader === 'function';
+}

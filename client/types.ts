@@ -1,0 +1,240 @@
+/**
+ * Shapes of the control API (`/api/v1`), as fixed by the specification and API.md. Fields listed there are
+ * always present; the service may add more, so every object stays open to extra keys.
+ */
+
+export type Role = 'owner' | 'admin' | 'developer' | 'viewer';
+export type KeyRole = Exclude<Role, 'owner'>;
+export type Plan = 'hobby' | 'pro' | 'team';
+export type WebhookEvent = 'release.pushed' | 'rollout.changed' | 'rollback' | 'error_spike';
+export const WEBHOOK_EVENTS: readonly WebhookEvent[] = [
+  'release.pushed',
+  'rollout.changed',
+  'rollback',
+  'error_spike',
+];
+
+export interface User {
+  id: string;
+  email: string;
+}
+
+export interface SigninResult {
+  token: string;
+  workspace_id: string;
+  user: User;
+  created: boolean;
+  expires_at?: string;
+}
+
+export interface TokenResult {
+  token: string;
+  workspace_id: string;
+  expires_at?: string;
+}
+
+export interface Me {
+  user: User | null;
+  workspace_id: string;
+  role: Role;
+  workspaces: Array<{ id: string; name: string; plan: Plan; role: Role }>;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: Plan;
+}
+
+export interface Usage {
+  plan: Plan;
+  distinct_devices: number;
+  device_cap: number | null;
+  window_days: number;
+  members: number;
+  member_cap: number | null;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  role: KeyRole;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  role: KeyRole;
+  key: string;
+}
+
+export interface Member {
+  id: string;
+  email: string;
+  role: Role;
+  status: 'active' | 'invited';
+}
+
+export interface App {
+  id: string;
+  name: string;
+  workspace_id: string;
+  created_at: string;
+}
+
+export interface AppDetails extends App {
+  channels: string[];
+  fingerprints: unknown[];
+}
+
+export interface Bundle {
+  sha256: string;
+  size: number;
+}
+
+export interface ReleaseStats {
+  downloads: number;
+  activations: number;
+  errors: number;
+  /** Equal to rollout_pct, 0-100. */
+  targeted_pct: number;
+  /** Activations / estimated eligible devices, 0-100. */
+  received_pct: number;
+  /** Activations / downloads, 0-1. */
+  adoption: number;
+  /** Errors / (activations + errors), 0-1. */
+  failure_rate: number;
+  eligible_devices: number;
+}
+
+export interface Release {
+  id: string;
+  app_id: string;
+  version: string;
+  channel: string;
+  rollout_pct: number;
+  mandatory: boolean;
+  notes: string;
+  sha256: string;
+  size: number;
+  fingerprint: string | null;
+  active: boolean;
+  created_at: string;
+}
+
+export interface ReleaseWithStats extends Release {
+  stats: ReleaseStats;
+}
+
+export interface PushRelease {
+  app_id: string;
+  version: string;
+  sha256: string;
+  channel?: string;
+  rollout_pct?: number;
+  mandatory?: boolean;
+  notes?: string;
+  fingerprint?: string;
+}
+
+export interface Rollback {
+  rolled_back: Release;
+  active: Release;
+}
+
+export interface UpdateCheck {
+  app_id: string;
+  device_id: string;
+  channel?: string;
+  fingerprint?: string;
+  current_module_id?: string;
+  platform?: string;
+}
+
+export interface AvailableUpdate {
+  module_id: string;
+  version: string;
+  sha256: string;
+  size: number;
+  url: string;
+  mandatory: boolean;
+  notes: string;
+}
+
+export type DeviceEventType = 'download' | 'activation' | 'error';
+
+export interface DeviceEvent {
+  /** The client's event id: the same id sent twice is counted once. */
+  id: string;
+  device_id: string;
+  module_id: string;
+  type: DeviceEventType;
+  ts?: string;
+  message?: string;
+}
+
+export interface StatsPoint {
+  ts: string;
+  module_id: string;
+  checks: number;
+  downloads: number;
+  activations: number;
+  errors: number;
+  devices: number;
+}
+
+export interface AlertSettings {
+  threshold: number;
+  window_minutes: number;
+  min_sample: number;
+  cooldown_minutes: number;
+}
+
+export interface AuditEntry {
+  id: string;
+  actor: string;
+  action: string;
+  workspace_id: string;
+  app_id: string | null;
+  details: unknown;
+  created_at: string;
+}
+
+export interface AuditPage {
+  entries: AuditEntry[];
+  limit: number;
+  offset: number;
+  next_offset: number | null;
+}
+
+export interface AuditQuery {
+  action?: string;
+  app_id?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: WebhookEvent[];
+  is_active: boolean;
+  created_at?: string;
+}
+
+export interface CreatedWebhook extends Webhook {
+  /** The signing secret, shown only in this answer. */
+  secret: string;
+}
+
+export interface Delivery {
+  id: string;
+  event: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  response_status: number | null;
+  next_attempt_at: string | null;
+  created_at: string;
+}

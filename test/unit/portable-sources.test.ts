@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sources(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+/** The SDK runs in React Native and the client in browsers: no Node-only module or global may creep in. */
+describe('client/ and sdk/ stay portable', () => {
+  const files = [...sources('client'), ...sources('sdk')];
+
+  it('has files to check', () => {
+    expect(files.length).toBeGreaterThan(5);
+  });
+
+  it.each(files)('%s imports only relative modules and uses no Node globals', (file) => {
+    const text = readFileSync(join(root, file), 'utf8');
+    const imports = [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
+    for (const spec of imports) {
+      expect(spec.startsWith('./') || spec.startsWith('../client/'), `${file} imports ${spec}`).toBe(true);
+    }
+    const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    expect(code).not.toMatch(/\b(Buffer|process|require|__dirname)\b/);
+    expect(code).not.toMatch(/NodeJS\./);
+  });
+});
