@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
+import { consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { errorHandler, sendProblem } from './error-handler.js';
@@ -94,6 +95,8 @@ export async function buildApp(deps: Container): Promise<App> {
     },
     { prefix: API_PREFIX },
   );
+  // The web console at `/` (outside /api/v1, no credential: the page signs in through the API).
+  await app.register(consoleRoutes);
   return app;
 }
 

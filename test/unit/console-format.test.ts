@@ -1,0 +1,122 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  capShare,
+  formatCount,
+  formatPct,
+  formatRatio,
+  formatTime,
+  needsFailureHint,
+  parseRolloutPct,
+} from '../../console/src/format.js';
+import { matchRoute } from '../../console/src/routes.js';
+import { toChartData } from '../../console/src/series.js';
+
+describe('console formatting', () => {
+  it('shows counts with separators and a dash for missing values', () => {
+    expect(formatCount(12345)).toBe('12,345');
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(undefined)).toBe('—');
+    expect(formatCount(Number.NaN)).toBe('—');
+  });
+
+  it('shows percentages whole when whole, else with one decimal; ratios as percentages', () => {
+    expect(formatPct(100)).toBe('100 %');
+    expect(formatPct(12.34)).toBe('12.3 %');
+    expect(formatPct(0.04)).toBe('0 %');
+    expect(formatRatio(0.5)).toBe('50 %');
+    expect(formatRatio(0.0213)).toBe('2.1 %');
+    expect(formatRatio(null)).toBe('—');
+  });
+
+  it('hints at a rollback only past 2 % failure rate', () => {
+    expect(needsFailureHint(0.02)).toBe(false);
+    expect(needsFailureHint(0.0201)).toBe(true);
+    expect(needsFailureHint(0)).toBe(false);
+    expect(needsFailureHint(undefined)).toBe(false);
+  });
+
+  it('shows times in UTC to the minute', () => {
+    expect(formatTime('2026-11-22T05:12:44.123Z')).toBe('2026-11-22 05:12 UTC');
+    expect(formatTime(null)).toBe('—');
+    expect(formatTime('not a date')).toBe('not a date');
+  });
+
+  it('measures usage against a cap, unlimited when the cap is null', () => {
+    expect(capShare(40, 100)).toEqual({ text: '40 of 100', fraction: 0.4 });
+    expect(capShare(150, 100).fraction).toBe(1);
+    expect(capShare(12000, null)).toEqual({ text: '12,000 of unlimited', fraction: null });
+  });
+
+  it('accepts rollout percentages 0-100 only', () => {
+    expect(parseRolloutPct('25')).toBe(25);
+    expect(parseRolloutPct(' 12.5 ')).toBe(12.5);
+    expect(parseRolloutPct('0')).toBe(0);
+    expect(parseRolloutPct('100')).toBe(100);
+    for (const bad of ['', '101', '-1', 'abc', '1e2', '50%', '.5', '1000'])
+      expect(parseRolloutPct(bad)).toBeNull();
+    fc.assert(fc.property(fc.integer({ min: 0, max: 100 }), (n) => parseRolloutPct(String(n)) === n));
+  });
+});
+
+describe('console routes', () => {
+  it('maps paths to pages', () => {
+    expect(matchRoute('/')).toEqual({ page: 'apps' });
+    expect(matchRoute('/apps/')).toEqual({ page: 'apps' });
+    expect(matchRoute('/apps/abc-123?x=1')).toEqual({ page: 'app', appId: 'abc-123' });
+    expect(matchRoute('/activity')).toEqual({ page: 'activity' });
+    expect(matchRoute('/apps/a/b')).toEqual({ page: 'unknown' });
+    expect(matchRoute('/apps/%E0%A4%A')).toEqual({ page: 'unknown' });
+    expect(matchRoute('/toString')).toEqual({ page: 'unknown' });
+  });
+});
+
+describe('console chart data', () => {
+  const at = (minute: number) => new Date(Date.UTC(2026, 10, 22, 5, minute)).toISOString();
+  const point = (minute: number, module_id: string, activations: number, errors: number) => ({
+    ts: at(minute),
+    module_id,
+    checks: 0,
+    downloads: 0,
+    activations,
+    errors,
+    devices: 0,
+  });
+
+  it('sums releases per bucket in time order, or keeps one release', () => {
+    const series = [point(2, 'b', 5, 1), point(1, 'a', 3, 0), point(2, 'a', 2, 2)];
+    const all = toChartData(series);
+    expect(all.x).toEqual([Date.parse(at(1)) / 1000, Date.parse(at(2)) / 1000]);
+    expect(all.activations).toEqual([3, 7]);
+    expect(all.errors).toEqual([0, 3]);
+    expect(toChartData(series, 'b')).toEqual({
+      x: [Date.parse(at(2)) / 1000],
+      activations: [5],
+      errors: [1],
+    });
+  });
+
+  it('keeps every count: the totals of the chart equal the totals of the series', () => {
+    const arb = fc.array(
+      fc.record({
+        minute: fc.integer({ min: 0, max: 59 }),
+        module: fc.constantFrom('a', 'b', 'c'),
+        activations: fc.nat(1000),
+        errors: fc.nat(1000),
+      }),
+      { maxLength: 60 },
+    );
+    fc.assert(
+      fc.property(arb, (rows) => {
+        const data = toChartData(rows.map((r) => point(r.minute, r.module, r.activations, r.errors)));
+        const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+        const sorted = data.x.every((t, i) => i === 0 || t > data.x[i - 1]!);
+        return (
+          sorted &&
+          sum(data.activations) === sum(rows.map((r) => r.activations)) &&
+          sum(data.errors) === sum(rows.map((r) => r.errors))
+        );
+      }),
+    );
+  });
+});
