@@ -155,6 +155,7 @@ export class OtaClient {
       this.http.request<{ update: AvailableUpdate | null }>('POST', '/updates/check', {
         json: input,
         anonymous: true,
+        idempotent: true, // a read
       }),
     bundle: (sha256: string) =>
       this.http.request<Uint8Array>('GET', `/bundles/${seg(sha256)}`, { expect: 'bytes', anonymous: true }),
@@ -162,6 +163,7 @@ export class OtaClient {
       this.http.request<{ accepted: number }>('POST', '/devices/events', {
         json: { app_id: appId, events },
         anonymous: true,
+        idempotent: true, // each event id is counted once
       }),
   };
 
@@ -195,6 +197,6 @@ export class OtaClient {
   };
 }
 
-function isStream(body: BodyInit): boolean {
+function isStream(body: BodyInit | Uint8Array): boolean {
   return typeof (body as ReadableStream).getReader === 'function';
 }

@@ -33,7 +33,7 @@ export interface TransportOptions {
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
 /** A body for a raw upload; a function is called again for each attempt so a stream can be re-opened. */
-export type RawBody = BodyInit | (() => BodyInit);
+export type RawBody = BodyInit | Uint8Array | (() => BodyInit | Uint8Array);
 
 export interface RequestOptions {
   query?: Query | undefined;
@@ -49,6 +49,8 @@ export interface RequestOptions {
   /** Overrides the retry count for this call. */
   retries?: number;
   headers?: Record<string, string>;
+  /** Safe to send again after a network failure even though the method is POST. */
+  idempotent?: boolean;
 }
 
 const PREFIX = '/api/v1';
@@ -109,9 +111,10 @@ export class Transport {
       } catch (err) {
         if (options.signal?.aborted) throw err;
         const failure = err instanceof NetworkError ? err : new NetworkError(url, err);
-        const wait = isRetryableNetworkFailure(method)
-          ? retryDelay(policy, attempt, undefined, this.random)
-          : undefined;
+        const wait =
+          options.idempotent || isRetryableNetworkFailure(method)
+            ? retryDelay(policy, attempt, undefined, this.random)
+            : undefined;
         if (wait === undefined) throw failure;
         await this.sleep(wait);
         continue;
@@ -151,7 +154,8 @@ export class Transport {
       body = JSON.stringify(options.json);
     } else if (options.body !== undefined) {
       headers['content-type'] = options.contentType ?? 'application/octet-stream';
-      body = typeof options.body === 'function' ? options.body() : options.body;
+      // Any Uint8Array is a valid fetch body at run time; TypeScript's DOM types only admit ArrayBuffer-backed ones.
+      body = (typeof options.body === 'function' ? options.body() : options.body) as BodyInit;
     }
     if (options.expect === 'bytes') headers.accept = '*/*';
 

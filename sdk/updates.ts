@@ -66,6 +66,7 @@ export class OtaUpdates {
         await this.http.request('POST', '/devices/events', {
           json: { app_id: options.appId, events },
           anonymous: true,
+          idempotent: true, // each event id is counted once, so a re-sent batch is harmless
         });
       },
     });
@@ -82,6 +83,7 @@ export class OtaUpdates {
     const answer = await this.http.request<{ update: AvailableUpdate | null }>('POST', '/updates/check', {
       json: body,
       anonymous: true,
+      idempotent: true, // a read
     });
     return answer.update;
   }

@@ -1,15 +1,21 @@
 import { noReleaseStats, type ReleaseStatsProvider } from './analytics/release-stats.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { ApiKeysStore } from './api-keys/api-keys.store.js';
+import { AuditService } from './audit/audit.service.js';
+import { AuditStore } from './audit/audit.store.js';
 import { AuthService } from './auth/auth.service.js';
 import { AuthStore } from './auth/auth.store.js';
 import { IdentityTokens } from './auth/identity-tokens.js';
 import type { Config } from './config/config.js';
 import { type DistinctDeviceCounter, noDistinctDevices } from './devices/distinct-devices.js';
+import { MembersService } from './members/members.service.js';
+import { MembersStore } from './members/members.store.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createPool, type Db } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
+import { WorkspacesService } from './workspaces/workspaces.service.js';
+import { WorkspacesStore } from './workspaces/workspaces.store.js';
 
 /**
  * The composition root: config, clients, stores and services are built here once and shared by the API,
@@ -26,10 +32,16 @@ export interface Container {
   stores: {
     auth: AuthStore;
     apiKeys: ApiKeysStore;
+    workspaces: WorkspacesStore;
+    members: MembersStore;
+    audit: AuditStore;
   };
   services: {
     auth: AuthService;
     apiKeys: ApiKeysService;
+    workspaces: WorkspacesService;
+    members: MembersService;
+    audit: AuditService;
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
   };
@@ -56,10 +68,24 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const stores = {
     auth: new AuthStore(db),
     apiKeys: new ApiKeysStore(db),
+    workspaces: new WorkspacesStore(db),
+    members: new MembersStore(db),
+    audit: new AuditStore(db),
   };
+  const workspaces = new WorkspacesService({
+    db,
+    store: stores.workspaces,
+    redis,
+    keys,
+    devices: (): DistinctDeviceCounter => services.distinctDevices,
+    windowDays: config.devices.windowDays,
+  });
   const services = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
+    workspaces,
+    members: new MembersService(db, stores.members, stores.workspaces),
+    audit: new AuditService(db, stores.audit, workspaces),
     releaseStats: noReleaseStats,
     distinctDevices: noDistinctDevices,
   };

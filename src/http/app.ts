@@ -4,10 +4,13 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
+import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import { consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
+import { membersRoutes } from '../members/members.routes.js';
+import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import type { App } from './types.js';
 import { validatorCompiler } from './validation.js';
@@ -15,7 +18,13 @@ import { validatorCompiler } from './validation.js';
 export const API_PREFIX = '/api/v1';
 
 /** Route plugins under /api/v1, in one list so a newcomer sees every feature of the API here. */
-const API_ROUTES: Array<(app: App) => Promise<void>> = [authRoutes, apiKeysRoutes];
+const API_ROUTES: Array<(app: App) => Promise<void>> = [
+  authRoutes,
+  apiKeysRoutes,
+  workspacesRoutes,
+  membersRoutes,
+  auditRoutes,
+];
 
 export async function buildApp(deps: Container): Promise<App> {
   const app = Fastify({

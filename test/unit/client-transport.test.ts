@@ -184,6 +184,13 @@ describe('control-API client transport', () => {
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toBe('The server at http://api.test:8080 is unreachable (ECONNREFUSED).');
     expect(post.calls).toHaveLength(1);
+
+    // Device calls are POSTs that are safe to repeat (a read; events deduplicated by id).
+    const check = fakeFetch([refused, json(200, { update: null })]);
+    await expect(client(check.fetch).devices.check({ app_id: 'a', device_id: 'd' })).resolves.toEqual({
+      update: null,
+    });
+    expect(check.calls).toHaveLength(2);
   });
 
   it('times out a silent server as a NetworkError', async () => {

@@ -1,0 +1,69 @@
+import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
+import { requireFeature } from '../plans/plans.js';
+import { forbidden } from '../platform/errors.js';
+import type { Db } from '../platform/postgres.js';
+import type { WorkspacesService } from '../workspaces/workspaces.service.js';
+import type { AuditAction } from './audit.actions.js';
+import { type ChainReport, verifyAuditChain } from './audit.chain.js';
+import type { AuditEntryRow, AuditStore } from './audit.store.js';
+
+export interface AuditQuery {
+  action?: AuditAction | undefined;
+  app_id?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+export interface AuditPage {
+  entries: AuditEntryRow[];
+  limit: number;
+  offset: number;
+  next_offset: number | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** GET /audit and the chain check. Both need the team plan; the log is always the caller's workspace's. */
+export class AuditService {
+  constructor(
+    private readonly db: Db,
+    private readonly store: AuditStore,
+    private readonly workspaces: WorkspacesService,
+  ) {}
+
+  /**
+   * Every role of the workspace may read its log (the activity feed). An `app_id` that is not an app of
+   * the caller's workspace – another workspace's, unknown or not even an id – is a 403, so the answer
+   * never tells whether an app exists elsewhere.
+   */
+  async list(principal: Principal, query: AuditQuery): Promise<AuditPage> {
+    const workspaceId = principal.workspaceId;
+    requireFeature(await this.workspaces.planOf(workspaceId), 'auditLog');
+    if (query.app_id !== undefined) {
+      const own = UUID.test(query.app_id) && (await this.store.appInWorkspace(workspaceId, query.app_id));
+      if (!own) throw forbidden('app_id is not an app of your workspace.', 'app_not_in_workspace');
+    }
+    // One row more than asked tells whether another page follows.
+    const rows = await this.store.page(
+      workspaceId,
+      { action: query.action, appId: query.app_id },
+      query.limit + 1,
+      query.offset,
+    );
+    const more = rows.length > query.limit;
+    return {
+      entries: more ? rows.slice(0, query.limit) : rows,
+      limit: query.limit,
+      offset: query.offset,
+      next_offset: more ? query.offset + query.limit : null,
+    };
+  }
+
+  /** Owner only, team plan: recomputes the workspace's hash chain and reports the first broken entry. */
+  async verify(principal: Principal, workspaceId: string): Promise<ChainReport> {
+    requireOwnWorkspace(principal, workspaceId);
+    requireRole(principal, 'owner', 'Verifying the audit chain');
+    requireFeature(await this.workspaces.planOf(workspaceId), 'auditLog');
+    return verifyAuditChain(this.db, workspaceId);
+  }
+}

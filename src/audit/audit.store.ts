@@ -1,0 +1,74 @@
+import type { Queryable } from '../platform/postgres.js';
+
+export interface AuditEntryRow {
+  id: string;
+  seq: number;
+  actor: string;
+  action: string;
+  workspace_id: string;
+  app_id: string | null;
+  details: Record<string, unknown>;
+  created_at: Date;
+}
+
+export interface AuditFilter {
+  action?: string | undefined;
+  appId?: string | undefined;
+}
+
+/** Reads of the audit log (appends go through appendAudit in the writer). */
+export class AuditStore {
+  constructor(private readonly db: Queryable) {}
+
+  /**
+   * One page, newest first. Two steps in one statement: the seq window is read from an index alone
+   * (workspace_id, [app_id,] [action,] seq DESC) – an index-only scan that skips `offset` entries without
+   * touching the table – then only the page's rows are fetched by primary key. A deep offset therefore
+   * costs a walk over index tuples, never a million heap reads.
+   */
+  async page(
+    workspaceId: string,
+    filter: AuditFilter,
+    limit: number,
+    offset: number,
+  ): Promise<AuditEntryRow[]> {
+    const { rows } = await this.db.query<AuditEntryRow>(auditPageQuery(workspaceId, filter, limit, offset));
+    return rows;
+  }
+
+  async appInWorkspace(workspaceId: string, appId: string): Promise<boolean> {
+    const { rowCount } = await this.db.query('SELECT 1 FROM apps WHERE id = $1 AND workspace_id = $2', [
+      appId,
+      workspaceId,
+    ]);
+    return rowCount === 1;
+  }
+}
+
+/** The statement behind AuditStore.page (exported so the benchmark can EXPLAIN exactly this query). */
+export function auditPageQuery(
+  workspaceId: string,
+  filter: AuditFilter,
+  limit: number,
+  offset: number,
+): { text: string; values: unknown[] } {
+  const values: unknown[] = [workspaceId];
+  const where = ['workspace_id = $1'];
+  if (filter.appId !== undefined) {
+    values.push(filter.appId);
+    where.push(`app_id = $${values.length}`);
+  }
+  if (filter.action !== undefined) {
+    values.push(filter.action);
+    where.push(`action = $${values.length}`);
+  }
+  values.push(limit, offset);
+  const text = `WITH page AS MATERIALIZED (
+       SELECT seq FROM audit_log WHERE ${where.join(' AND ')}
+        ORDER BY seq DESC LIMIT $${values.length - 1} OFFSET $${values.length}
+     )
+     SELECT a.id, a.seq, a.actor, a.action, a.workspace_id, a.app_id, a.details, a.created_at
+       FROM page JOIN audit_log a ON a.seq = page.seq
+      ORDER BY a.seq DESC`;
+  return { text, values };
+}
