@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { describeDetails } from '../../console/src/audit-details.js';
 import {
   capShare,
   formatCount,
@@ -118,5 +119,35 @@ describe('console chart data', () => {
         );
       }),
     );
+  });
+});
+
+describe('console audit details', () => {
+  it('shows old and new values as before → after, other keys as they are', () => {
+    expect(describeDetails({ old: { plan: 'hobby' }, new: { plan: 'team' } })).toEqual([
+      ['plan', 'hobby → team'],
+    ]);
+    expect(
+      describeDetails({
+        member_id: 'm1',
+        email: 'a@b.c',
+        old: { role: 'viewer', status: 'invited' },
+        new: { role: 'admin' },
+      }),
+    ).toEqual([
+      ['role', 'viewer → admin'],
+      ['status', 'invited → —'],
+      ['member_id', 'm1'],
+      ['email', 'a@b.c'],
+    ]);
+    expect(describeDetails({ new: { rollout_pct: 50 }, old: { rollout_pct: 50 } })).toEqual([
+      ['rollout_pct', '50'],
+    ]);
+    expect(describeDetails({ version: '1.0', meta: { a: 1 } })).toEqual([
+      ['version', '1.0'],
+      ['meta', '{"a":1}'],
+    ]);
+    expect(describeDetails(null)).toEqual([]);
+    expect(describeDetails([1, 2])).toEqual([]);
   });
 });

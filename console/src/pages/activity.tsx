@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { AuditEntry } from '../../../client/index.js';
+import { describeDetails } from '../audit-details.js';
 import { Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
 import { useResource } from '../hooks.js';
@@ -138,16 +139,15 @@ function FeedEntry(props: { entry: AuditEntry; appName: string }) {
   );
 }
 
-/** Details are the old and new values of the change; shown as key: value, nested objects compacted. */
 function Details(props: { value: unknown }) {
-  const value = props.value;
-  if (!value || typeof value !== 'object' || Object.keys(value).length === 0) return null;
+  const pairs = describeDetails(props.value);
+  if (pairs.length === 0) return null;
   return (
     <dl class="details small">
-      {Object.entries(value as Record<string, unknown>).map(([key, v]) => (
-        <div key={key}>
-          <dt>{key}</dt>
-          <dd>{typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}</dd>
+      {pairs.map(([label, text]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{text}</dd>
         </div>
       ))}
     </dl>
