@@ -1,11 +1,17 @@
 import { noReleaseStats, type ReleaseStatsProvider } from './analytics/release-stats.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { ApiKeysStore } from './api-keys/api-keys.store.js';
+import { AppsService } from './apps/apps.service.js';
+import { AppsStore } from './apps/apps.store.js';
 import { AuditService } from './audit/audit.service.js';
 import { AuditStore } from './audit/audit.store.js';
 import { AuthService } from './auth/auth.service.js';
 import { AuthStore } from './auth/auth.store.js';
 import { IdentityTokens } from './auth/identity-tokens.js';
+import type { BlobStore } from './bundles/blob-store.js';
+import { BundlesService } from './bundles/bundles.service.js';
+import { BundlesStore } from './bundles/bundles.store.js';
+import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
 import type { Config } from './config/config.js';
 import { type DistinctDeviceCounter, noDistinctDevices } from './devices/distinct-devices.js';
 import { MembersService } from './members/members.service.js';
@@ -14,6 +20,9 @@ import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.j
 import { createLogger, type Logger } from './platform/logger.js';
 import { createPool, type Db } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
+import { ReleasesService } from './releases/releases.service.js';
+import { ReleasesStore } from './releases/releases.store.js';
+import { publishInvalidation } from './routing/invalidation.js';
 import { WorkspacesService } from './workspaces/workspaces.service.js';
 import { WorkspacesStore } from './workspaces/workspaces.store.js';
 
@@ -29,12 +38,17 @@ export interface Container {
   keys: RedisKeys;
   clickhouse: ClickHouseClient;
   tokens: IdentityTokens;
+  /** Bundle bytes, content-addressed by sha256. */
+  blobs: BlobStore;
   stores: {
     auth: AuthStore;
     apiKeys: ApiKeysStore;
     workspaces: WorkspacesStore;
     members: MembersStore;
     audit: AuditStore;
+    apps: AppsStore;
+    bundles: BundlesStore;
+    releases: ReleasesStore;
   };
   services: {
     auth: AuthService;
@@ -44,6 +58,9 @@ export interface Container {
     audit: AuditService;
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
+    apps: AppsService;
+    bundles: BundlesService;
+    releases: ReleasesService;
   };
   /** Closes every client; safe to call twice. */
   close(): Promise<void>;
@@ -65,13 +82,19 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const clickhouse = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase);
   const tokens = new IdentityTokens(config.auth.tokenSecret, config.auth.tokenTtlSeconds);
 
+  const blobs = new LocalDiskBlobStore(config.bundles.blobDir);
   const stores = {
     auth: new AuthStore(db),
     apiKeys: new ApiKeysStore(db),
     workspaces: new WorkspacesStore(db),
     members: new MembersStore(db),
     audit: new AuditStore(db),
+    apps: new AppsStore(db),
+    bundles: new BundlesStore(db),
+    releases: new ReleasesStore(db),
   };
+  const invalidate = (message: Parameters<typeof publishInvalidation>[2]) =>
+    publishInvalidation(redis, keys, message);
   const workspaces = new WorkspacesService({
     db,
     store: stores.workspaces,
@@ -80,7 +103,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     devices: (): DistinctDeviceCounter => services.distinctDevices,
     windowDays: config.devices.windowDays,
   });
-  const services = {
+  const services: Container['services'] = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
     workspaces,
@@ -88,6 +111,17 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     audit: new AuditService(db, stores.audit, workspaces),
     releaseStats: noReleaseStats,
     distinctDevices: noDistinctDevices,
+    apps: new AppsService(db, stores.apps, invalidate),
+    bundles: new BundlesService(stores.apps, stores.bundles, blobs, config.bundles.maxBytes),
+    releases: new ReleasesService(
+      db,
+      stores.releases,
+      stores.apps,
+      stores.bundles,
+      // Late-bound, so whichever provider sits in services.releaseStats is the one asked.
+      { statsFor: (refs) => services.releaseStats.statsFor(refs) },
+      invalidate,
+    ),
   };
 
   let closed: Promise<void> | undefined;
@@ -97,5 +131,5 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     })();
     return closed;
   };
-  return { config, log, db, redis, keys, clickhouse, tokens, stores, services, close };
+  return { config, log, db, redis, keys, clickhouse, tokens, blobs, stores, services, close };
 }

@@ -4,12 +4,15 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
+import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
+import { bundlesRoutes } from '../bundles/bundles.routes.js';
 import { consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
+import { releasesRoutes } from '../releases/releases.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import type { App } from './types.js';
@@ -24,6 +27,9 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   workspacesRoutes,
   membersRoutes,
   auditRoutes,
+  appsRoutes,
+  bundlesRoutes,
+  releasesRoutes,
 ];
 
 export async function buildApp(deps: Container): Promise<App> {

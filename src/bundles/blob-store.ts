@@ -1,0 +1,53 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Content-addressed storage of bundle bytes. Blobs are named by the hex sha256 of their bytes, so the same
+ * bytes are stored once however often (and by whichever app) they are uploaded. The local-disk store is the
+ * default; the interface is small enough for an S3-compatible store (multipart upload while hashing, then
+ * a copy to the content address; HEAD for has/size; ranged GET for reads).
+ */
+export interface BlobStore {
+  /**
+   * Reads the stream to its end, storing the bytes under their sha256. Rejects with BlobTooLargeError as
+   * soon as more than `maxBytes` arrive, leaving nothing behind. The source is never destroyed by the
+   * store, so an HTTP caller can still answer on the same connection.
+   */
+  put(source: Readable, options: { maxBytes: number }): Promise<StoredBlob>;
+  has(sha256: string): Promise<boolean>;
+  /** Size in bytes, or undefined when no such blob exists. */
+  size(sha256: string): Promise<number | undefined>;
+  /** The bytes, or the inclusive byte range of them. The stream errors if the blob does not exist. */
+  createReadStream(sha256: string, range?: ByteRange): Readable;
+}
+
+export interface StoredBlob {
+  sha256: string;
+  size: number;
+}
+
+/** Inclusive on both ends, as in an HTTP Range header. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The upload is larger than ${maxBytes} bytes.`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+/** Raised when the upload stream fails before its end (client gone, connection reset). */
+export class BlobSourceError extends Error {
+  constructor(readonly reason: unknown) {
+    super('The upload stream ended before it was complete.');
+    this.name = 'BlobSourceError';
+  }
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+export function isSha256Hex(value: string): boolean {
+  return SHA256_HEX.test(value);
+}

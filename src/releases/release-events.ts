@@ -1,0 +1,74 @@
+import type { AppRow } from '../apps/apps.store.js';
+import type { ReleaseRow } from './releases.store.js';
+
+/**
+ * Webhook `data` payloads and audit details of release changes, as fixed by the API contract
+ * ("Webhooks": release.pushed, rollout.changed, rollback).
+ */
+export function releasePushedData(app: AppRow, r: ReleaseRow) {
+  return {
+    app_id: app.id,
+    app_name: app.name,
+    module_id: r.id,
+    version: r.version,
+    channel: r.channel,
+    rollout_pct: r.rollout_pct,
+    mandatory: r.mandatory,
+    sha256: r.sha256,
+    notes: r.notes,
+  };
+}
+
+export function rolloutChangedData(app: AppRow, r: ReleaseRow, oldPct: number) {
+  return {
+    app_id: app.id,
+    app_name: app.name,
+    module_id: r.id,
+    version: r.version,
+    channel: r.channel,
+    old_rollout_pct: oldPct,
+    rollout_pct: r.rollout_pct,
+  };
+}
+
+export function rollbackData(app: AppRow, rolledBack: ReleaseRow, active: ReleaseRow) {
+  return {
+    app_id: app.id,
+    app_name: app.name,
+    channel: rolledBack.channel,
+    rolled_back: { module_id: rolledBack.id, version: rolledBack.version },
+    active: { module_id: active.id, version: active.version },
+  };
+}
+
+export function pushAudit(r: ReleaseRow) {
+  return {
+    module_id: r.id,
+    version: r.version,
+    channel: r.channel,
+    rollout_pct: r.rollout_pct,
+    mandatory: r.mandatory,
+    sha256: r.sha256,
+    fingerprint: r.fingerprint,
+  };
+}
+
+export function rolloutAudit(r: ReleaseRow, oldPct: number) {
+  return {
+    module_id: r.id,
+    version: r.version,
+    channel: r.channel,
+    old: { rollout_pct: oldPct },
+    new: { rollout_pct: r.rollout_pct },
+  };
+}
+
+export function rollbackAudit(rolledBack: ReleaseRow, active: ReleaseRow) {
+  return {
+    channel: rolledBack.channel,
+    rolled_back: { module_id: rolledBack.id, version: rolledBack.version },
+    active: { module_id: active.id, version: active.version, rollout_pct: active.rollout_pct },
+    old: { active: true },
+    new: { active: false },
+  };
+}

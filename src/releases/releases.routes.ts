@@ -1,0 +1,123 @@
+import { AppParams } from '../apps/apps.schemas.js';
+import { iso, problems } from '../http/schemas.js';
+import { type App, principalOf } from '../http/types.js';
+import {
+  ListQuery,
+  ModuleParams,
+  PushBody,
+  ReleasePageSchema,
+  ReleaseSchema,
+  ReleaseWithStatsSchema,
+  RollbackSchema,
+  RolloutBody,
+} from './releases.schemas.js';
+import type { ReleaseWithStats } from './releases.service.js';
+import type { ReleaseRow } from './releases.store.js';
+
+export function releaseJson(r: ReleaseRow) {
+  return {
+    id: r.id,
+    app_id: r.app_id,
+    version: r.version,
+    channel: r.channel,
+    rollout_pct: r.rollout_pct,
+    mandatory: r.mandatory,
+    notes: r.notes,
+    sha256: r.sha256,
+    size: r.size,
+    fingerprint: r.fingerprint,
+    active: r.active,
+    rolled_back_at: iso(r.rolled_back_at),
+    created_at: iso(r.created_at)!,
+  };
+}
+
+const withStatsJson = (r: ReleaseWithStats) => ({ ...releaseJson(r), stats: r.stats });
+
+export async function releasesRoutes(app: App): Promise<void> {
+  const { releases } = app.deps.services;
+
+  app.post(
+    '/modules',
+    {
+      schema: {
+        tags: ['releases'],
+        summary: 'Push a release of an uploaded bundle to a channel; developer or above',
+        body: PushBody,
+        response: { 201: ReleaseSchema, ...problems(400, 401, 402, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const pushed = await releases.push(principalOf(request), request.body);
+      return reply.status(201).send(releaseJson(pushed));
+    },
+  );
+
+  app.get(
+    '/apps/:app_id/modules',
+    {
+      schema: {
+        tags: ['releases'],
+        summary: 'Releases of an app, newest first, with their statistics',
+        params: AppParams,
+        querystring: ListQuery,
+        response: { 200: ReleasePageSchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const page = await releases.list(principalOf(request), request.params.app_id, request.query);
+      return { ...page, modules: page.modules.map(withStatsJson) };
+    },
+  );
+
+  app.get(
+    '/modules/:module_id',
+    {
+      schema: {
+        tags: ['releases'],
+        summary: 'A release with its statistics',
+        params: ModuleParams,
+        response: { 200: ReleaseWithStatsSchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => withStatsJson(await releases.get(principalOf(request), request.params.module_id)),
+  );
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/modules/:module_id/rollout',
+      schema: {
+        tags: ['releases'],
+        summary: 'Change a release’s rollout percentage in place (0-100); developer or above',
+        params: ModuleParams,
+        body: RolloutBody,
+        response: { 200: ReleaseSchema, ...problems(400, 401, 402, 403, 404, 409) },
+      },
+      handler: async (request) =>
+        releaseJson(
+          await releases.changeRollout(
+            principalOf(request),
+            request.params.module_id,
+            request.body.rollout_pct,
+          ),
+        ),
+    });
+  }
+
+  app.post(
+    '/modules/:module_id/rollback',
+    {
+      schema: {
+        tags: ['releases'],
+        summary: 'Roll back an active release; the newest earlier active release of its channel serves',
+        params: ModuleParams,
+        response: { 200: RollbackSchema, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const result = await releases.rollback(principalOf(request), request.params.module_id);
+      return { rolled_back: releaseJson(result.rolled_back), active: releaseJson(result.active) };
+    },
+  );
+}

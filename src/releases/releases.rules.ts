@@ -1,0 +1,29 @@
+import { DEFAULT_CHANNEL } from '../apps/apps.store.js';
+import { type Plan, requireFeature } from '../plans/plans.js';
+
+/**
+ * Channel names: 1-64 characters of lowercase letters, digits, dot, underscore and hyphen ("production",
+ * "canary", "beta-2", "qa.eu"). Lowercase only, so "Beta" and "beta" can never be two channels.
+ */
+export const CHANNEL_PATTERN = '^[a-z0-9._-]{1,64}$';
+const CHANNEL_RE = new RegExp(CHANNEL_PATTERN);
+
+export function isChannelName(value: string): boolean {
+  return CHANNEL_RE.test(value);
+}
+
+/** Release versions are free text ("1.4.2", "2026.11.22-0512"), 1-64 characters, no control characters. */
+export const VERSION_PATTERN = '^[^\\x00-\\x1f\\x7f]{1,64}$';
+
+export const FULL_ROLLOUT = 100;
+
+/** Plan gates of a push (specification, section 4): staged rollouts and extra channels are paid. */
+export function requirePushAllowed(plan: Plan, push: { channel: string; rollout_pct: number }): void {
+  if (push.rollout_pct !== FULL_ROLLOUT) requireFeature(plan, 'stagedRollouts');
+  if (push.channel !== DEFAULT_CHANNEL) requireFeature(plan, 'extraChannels');
+}
+
+/** Adjusting a rollout is itself the staged-rollout feature, whatever the new value. */
+export function requireRolloutChangeAllowed(plan: Plan): void {
+  requireFeature(plan, 'stagedRollouts');
+}

@@ -1,0 +1,72 @@
+import { Type } from '@sinclair/typebox';
+import { Fingerprint } from '../apps/apps.schemas.js';
+import { Timestamp, Uuid } from '../http/schemas.js';
+import { CHANNEL_PATTERN, VERSION_PATTERN } from './releases.rules.js';
+
+export const Channel = Type.String({ pattern: CHANNEL_PATTERN, description: '1-64 of [a-z0-9._-]' });
+const RolloutPct = Type.Number({ minimum: 0, maximum: 100 });
+
+export const PushBody = Type.Object(
+  {
+    app_id: Uuid,
+    version: Type.String({ pattern: VERSION_PATTERN, description: 'free text, 1-64 characters' }),
+    sha256: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'an uploaded bundle of the app' }),
+    channel: Type.Optional(Channel),
+    rollout_pct: Type.Optional(RolloutPct),
+    mandatory: Type.Optional(Type.Boolean()),
+    notes: Type.Optional(Type.String({ maxLength: 20_000 })),
+    fingerprint: Type.Optional(Type.Union([Fingerprint, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export const RolloutBody = Type.Object({ rollout_pct: RolloutPct }, { additionalProperties: false });
+
+export const ModuleParams = Type.Object({ module_id: Uuid });
+
+export const ListQuery = Type.Object(
+  {
+    channel: Type.Optional(Channel),
+    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+    offset: Type.Integer({ minimum: 0, default: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+export const ReleaseSchema = Type.Object({
+  id: Uuid,
+  app_id: Uuid,
+  version: Type.String(),
+  channel: Type.String(),
+  rollout_pct: Type.Number(),
+  mandatory: Type.Boolean(),
+  notes: Type.String(),
+  sha256: Type.String(),
+  size: Type.Integer(),
+  fingerprint: Type.Union([Type.String(), Type.Null()]),
+  active: Type.Boolean(),
+  rolled_back_at: Type.Union([Timestamp, Type.Null()]),
+  created_at: Timestamp,
+});
+
+export const StatsSchema = Type.Object({
+  downloads: Type.Number(),
+  activations: Type.Number(),
+  errors: Type.Number(),
+  targeted_pct: Type.Number(),
+  received_pct: Type.Number(),
+  adoption: Type.Number(),
+  failure_rate: Type.Number(),
+  eligible_devices: Type.Number(),
+});
+
+export const ReleaseWithStatsSchema = Type.Intersect([ReleaseSchema, Type.Object({ stats: StatsSchema })]);
+
+export const ReleasePageSchema = Type.Object({
+  modules: Type.Array(ReleaseWithStatsSchema),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  next_offset: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+export const RollbackSchema = Type.Object({ rolled_back: ReleaseSchema, active: ReleaseSchema });

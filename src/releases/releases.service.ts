@@ -1,0 +1,218 @@
+import { emptyStats, type ReleaseStats, type ReleaseStatsProvider } from '../analytics/release-stats.js';
+import type { PublishInvalidation } from '../apps/apps.service.js';
+import { type AppRow, type AppsStore, DEFAULT_CHANNEL } from '../apps/apps.store.js';
+import { appendAudit } from '../audit/audit.writer.js';
+import { type Principal, requireRole } from '../auth/principal.js';
+import type { BundlesStore } from '../bundles/bundles.store.js';
+import { badRequest, conflict, notFound } from '../platform/errors.js';
+import { type Db, type Tx, transaction } from '../platform/postgres.js';
+import { appendOutbox } from '../webhooks/outbox.writer.js';
+import {
+  pushAudit,
+  releasePushedData,
+  rollbackAudit,
+  rollbackData,
+  rolloutAudit,
+  rolloutChangedData,
+} from './release-events.js';
+import { FULL_ROLLOUT, requirePushAllowed, requireRolloutChangeAllowed } from './releases.rules.js';
+import type { ReleaseRow, ReleasesStore } from './releases.store.js';
+
+export interface PushInput {
+  app_id: string;
+  version: string;
+  sha256: string;
+  channel?: string;
+  rollout_pct?: number;
+  mandatory?: boolean;
+  notes?: string;
+  fingerprint?: string | null;
+}
+
+export type ReleaseWithStats = ReleaseRow & { stats: ReleaseStats };
+
+export interface ReleasePage {
+  modules: ReleaseWithStats[];
+  limit: number;
+  offset: number;
+  next_offset: number | null;
+}
+
+/**
+ * Pushes, rollout changes and rollbacks. Each change, its audit entry and its webhook outbox row commit in
+ * one transaction under the app's row lock; routing caches are told after the commit. Refusals (role,
+ * unknown ids, plan gates, conflicts) throw before anything is written.
+ */
+export class ReleasesService {
+  constructor(
+    private readonly db: Db,
+    private readonly store: ReleasesStore,
+    private readonly apps: AppsStore,
+    private readonly bundles: BundlesStore,
+    private readonly stats: ReleaseStatsProvider,
+    private readonly invalidate: PublishInvalidation,
+  ) {}
+
+  async push(principal: Principal, input: PushInput): Promise<ReleaseRow> {
+    requireRole(principal, 'developer', 'Pushing releases');
+    const channel = input.channel ?? DEFAULT_CHANNEL;
+    const rolloutPct = input.rollout_pct ?? FULL_ROLLOUT;
+    const sha256 = input.sha256.toLowerCase();
+    const fingerprint = input.fingerprint ?? null;
+    const release = await transaction(this.db, async (tx) => {
+      const app = await this.lockApp(tx, principal, input.app_id);
+      const bundle = await this.bundles.find(app.id, sha256, tx);
+      if (!bundle) {
+        throw badRequest(
+          'No bundle with this sha256 was uploaded for this app; upload it with PUT /apps/{app_id}/bundles first.',
+          'unknown_bundle',
+        );
+      }
+      if (fingerprint !== null && !(await this.apps.findFingerprint(app.id, fingerprint, tx))) {
+        throw badRequest(
+          'This fingerprint is not registered for the app; register it with POST /apps/{app_id}/fingerprints.',
+          'unknown_fingerprint',
+        );
+      }
+      requirePushAllowed(await this.store.planOf(tx, principal.workspaceId), {
+        channel,
+        rollout_pct: rolloutPct,
+      });
+      const row = await this.store.insert(tx, {
+        workspaceId: principal.workspaceId,
+        appId: app.id,
+        version: input.version,
+        channel,
+        rolloutPct,
+        mandatory: input.mandatory ?? false,
+        notes: input.notes ?? '',
+        sha256,
+        size: bundle.size,
+        fingerprint,
+      });
+      await this.record(tx, principal, app, 'module.push', pushAudit(row));
+      await appendOutbox(tx, principal.workspaceId, 'release.pushed', releasePushedData(app, row));
+      return row;
+    });
+    await this.invalidate({ appId: release.app_id });
+    return release;
+  }
+
+  async get(principal: Principal, id: string): Promise<ReleaseWithStats> {
+    requireRole(principal, 'viewer', 'Reading releases');
+    const release = await this.store.find(principal.workspaceId, id);
+    if (!release) throw notFound('Release', 'release_not_found');
+    return (await this.withStats([release]))[0]!;
+  }
+
+  async list(
+    principal: Principal,
+    appId: string,
+    query: { channel?: string; limit: number; offset: number },
+  ): Promise<ReleasePage> {
+    requireRole(principal, 'viewer', 'Reading releases');
+    const app = await this.apps.find(principal.workspaceId, appId);
+    if (!app) throw notFound('App', 'app_not_found');
+    const rows = await this.store.list(app.id, query.channel, query.limit, query.offset);
+    const page = rows.slice(0, query.limit);
+    return {
+      modules: await this.withStats(page),
+      limit: query.limit,
+      offset: query.offset,
+      next_offset: rows.length > query.limit ? query.offset + query.limit : null,
+    };
+  }
+
+  /** Changes rollout_pct in place. The same value again is not a change: nothing is recorded. */
+  async changeRollout(principal: Principal, id: string, rolloutPct: number): Promise<ReleaseRow> {
+    requireRole(principal, 'developer', 'Changing rollouts');
+    const result = await transaction(this.db, async (tx) => {
+      const { app, release } = await this.lockRelease(tx, principal, id);
+      requireRolloutChangeAllowed(await this.store.planOf(tx, principal.workspaceId));
+      if (!release.active) {
+        throw conflict('This release was rolled back; its rollout can no longer change.', 'release_inactive');
+      }
+      if (release.rollout_pct === rolloutPct) return { row: release, changed: false };
+      const row = await this.store.setRollout(tx, release.id, rolloutPct);
+      await this.record(tx, principal, app, 'rollout.change', rolloutAudit(row, release.rollout_pct));
+      await appendOutbox(
+        tx,
+        principal.workspaceId,
+        'rollout.changed',
+        rolloutChangedData(app, row, release.rollout_pct),
+      );
+      return { row, changed: true };
+    });
+    if (result.changed) await this.invalidate({ appId: result.row.app_id });
+    return result.row;
+  }
+
+  /**
+   * Deactivates an active release. The newest earlier active release of the same app and channel is then
+   * what devices fall through to, at its own rollout; a release pushed later stays in force above it.
+   */
+  async rollback(principal: Principal, id: string): Promise<{ rolled_back: ReleaseRow; active: ReleaseRow }> {
+    requireRole(principal, 'developer', 'Rolling back releases');
+    const result = await transaction(this.db, async (tx) => {
+      const { app, release } = await this.lockRelease(tx, principal, id);
+      if (!release.active) throw conflict('This release was already rolled back.', 'release_inactive');
+      const previous = await this.store.previousActive(tx, app.id, release.channel, release.seq);
+      if (!previous) {
+        throw conflict(
+          `No earlier active release on channel "${release.channel}" to fall back to.`,
+          'no_previous_release',
+        );
+      }
+      const rolledBack = await this.store.deactivate(tx, release.id);
+      await this.record(tx, principal, app, 'module.rollback', rollbackAudit(rolledBack, previous));
+      await appendOutbox(tx, principal.workspaceId, 'rollback', rollbackData(app, rolledBack, previous));
+      return { rolled_back: rolledBack, active: previous };
+    });
+    await this.invalidate({ appId: result.rolled_back.app_id });
+    return result;
+  }
+
+  private async lockApp(tx: Tx, principal: Principal, appId: string): Promise<AppRow> {
+    const app = await this.apps.lock(tx, principal.workspaceId, appId);
+    if (!app) throw notFound('App', 'app_not_found');
+    return app;
+  }
+
+  /** Locks the release's app (the order every release change uses), then reads the release afresh. */
+  private async lockRelease(
+    tx: Tx,
+    principal: Principal,
+    id: string,
+  ): Promise<{ app: AppRow; release: ReleaseRow }> {
+    const seen = await this.store.find(principal.workspaceId, id, tx);
+    if (!seen) throw notFound('Release', 'release_not_found');
+    const app = await this.lockApp(tx, principal, seen.app_id);
+    const release = (await this.store.find(principal.workspaceId, id, tx))!;
+    return { app, release };
+  }
+
+  private async record(
+    tx: Tx,
+    principal: Principal,
+    app: AppRow,
+    action: 'module.push' | 'rollout.change' | 'module.rollback',
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    await appendAudit(tx, {
+      workspaceId: principal.workspaceId,
+      appId: app.id,
+      actor: principal.actor,
+      action,
+      details,
+    });
+  }
+
+  /** One stats call per page, never one per release. */
+  private async withStats(rows: ReleaseRow[]): Promise<ReleaseWithStats[]> {
+    if (rows.length === 0) return [];
+    const stats = await this.stats.statsFor(
+      rows.map((r) => ({ id: r.id, app_id: r.app_id, channel: r.channel, rollout_pct: r.rollout_pct })),
+    );
+    return rows.map((r) => ({ ...r, stats: stats.get(r.id) ?? emptyStats(r.rollout_pct) }));
+  }
+}

@@ -1,0 +1,126 @@
+import type { Plan } from '../plans/plans.js';
+import type { Queryable } from '../platform/postgres.js';
+
+export interface ReleaseRow {
+  id: string;
+  seq: number;
+  workspace_id: string;
+  app_id: string;
+  version: string;
+  channel: string;
+  rollout_pct: number;
+  mandatory: boolean;
+  notes: string;
+  sha256: string;
+  size: number;
+  fingerprint: string | null;
+  active: boolean;
+  rolled_back_at: Date | null;
+  created_at: Date;
+}
+
+export interface NewRelease {
+  workspaceId: string;
+  appId: string;
+  version: string;
+  channel: string;
+  rolloutPct: number;
+  mandatory: boolean;
+  notes: string;
+  sha256: string;
+  size: number;
+  fingerprint: string | null;
+}
+
+const COLUMNS = `id, seq, workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
+  fingerprint, active, rolled_back_at, created_at`;
+
+/** Releases ("modules"). Order on a channel is `seq`: a later push always has a larger one. */
+export class ReleasesStore {
+  constructor(private readonly db: Queryable) {}
+
+  async planOf(q: Queryable, workspaceId: string): Promise<Plan> {
+    const { rows } = await q.query<{ plan: Plan }>('SELECT plan FROM workspaces WHERE id = $1', [
+      workspaceId,
+    ]);
+    return rows[0]!.plan;
+  }
+
+  async insert(q: Queryable, r: NewRelease): Promise<ReleaseRow> {
+    const { rows } = await q.query<ReleaseRow>(
+      `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256,
+                             size, fingerprint)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+      [
+        r.workspaceId,
+        r.appId,
+        r.version,
+        r.channel,
+        r.rolloutPct,
+        r.mandatory,
+        r.notes,
+        r.sha256,
+        r.size,
+        r.fingerprint,
+      ],
+    );
+    return rows[0]!;
+  }
+
+  /** A release of the workspace; another workspace's id is not found. */
+  async find(workspaceId: string, id: string, q: Queryable = this.db): Promise<ReleaseRow | undefined> {
+    const { rows } = await q.query<ReleaseRow>(
+      `SELECT ${COLUMNS} FROM releases WHERE id = $1 AND workspace_id = $2`,
+      [id, workspaceId],
+    );
+    return rows[0];
+  }
+
+  /** Newest first; `limit + 1` rows are read so the caller knows whether another page exists. */
+  async list(
+    appId: string,
+    channel: string | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<ReleaseRow[]> {
+    const { rows } = await this.db.query<ReleaseRow>(
+      `SELECT ${COLUMNS} FROM releases
+        WHERE app_id = $1 AND ($2::text IS NULL OR channel = $2)
+        ORDER BY seq DESC LIMIT $3 OFFSET $4`,
+      [appId, channel ?? null, limit + 1, offset],
+    );
+    return rows;
+  }
+
+  async setRollout(q: Queryable, id: string, rolloutPct: number): Promise<ReleaseRow> {
+    const { rows } = await q.query<ReleaseRow>(
+      `UPDATE releases SET rollout_pct = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, rolloutPct],
+    );
+    return rows[0]!;
+  }
+
+  /** The newest active release of the same app and channel pushed before the given one. */
+  async previousActive(
+    q: Queryable,
+    appId: string,
+    channel: string,
+    beforeSeq: number,
+  ): Promise<ReleaseRow | undefined> {
+    const { rows } = await q.query<ReleaseRow>(
+      `SELECT ${COLUMNS} FROM releases
+        WHERE app_id = $1 AND channel = $2 AND active AND seq < $3
+        ORDER BY seq DESC LIMIT 1`,
+      [appId, channel, beforeSeq],
+    );
+    return rows[0];
+  }
+
+  async deactivate(q: Queryable, id: string): Promise<ReleaseRow> {
+    const { rows } = await q.query<ReleaseRow>(
+      `UPDATE releases SET active = false, rolled_back_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id],
+    );
+    return rows[0]!;
+  }
+}
