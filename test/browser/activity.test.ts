@@ -50,7 +50,7 @@ describe('console: activity feed', () => {
     await page.getByRole('button', { name: '← Newer' }).click();
     await expect.poll(() => entries.count()).toBe(25);
 
-    await page.getByLabel('Action').selectOption('plan.change');
+    await page.getByRole('combobox', { name: 'Filter by action' }).selectOption('plan.change');
     await expect.poll(() => entries.count()).toBe(1);
     const change = entries.first();
     expect(await change.getAttribute('data-action')).toBe('plan.change');

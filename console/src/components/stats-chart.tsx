@@ -8,7 +8,7 @@ import { useSession } from '../session.js';
 import { Show } from './ui.js';
 
 /** Activations and errors over time for an app (all releases or one), from GET /apps/{id}/stats. */
-export function StatsChart(props: { appId: string; releases: ReleaseWithStats[] }) {
+export function StatsChart(props: { appId: string; releases: ReleaseWithStats[]; refresh?: number }) {
   const { client } = useSession();
   const [rangeId, setRangeId] = useState('24h');
   const [moduleId, setModuleId] = useState('');
@@ -21,7 +21,7 @@ export function StatsChart(props: { appId: string; releases: ReleaseWithStats[] 
       to: to.toISOString(),
       interval: range.interval,
     });
-  }, [client, props.appId, range.id]);
+  }, [client, props.appId, range.id, props.refresh]);
 
   return (
     <section class="card chart-card" aria-labelledby="chart-title">

@@ -51,6 +51,7 @@ export function ActivityPage() {
           Action
           <select
             name="action"
+            aria-label="Filter by action"
             value={action}
             onChange={(e) => {
               setAction(e.currentTarget.value);
@@ -69,6 +70,7 @@ export function ActivityPage() {
           App
           <select
             name="app"
+            aria-label="Filter by app"
             value={appId}
             onChange={(e) => {
               setAppId(e.currentTarget.value);
