@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { OtaClient } from '../../client/index.js';
 import { projectRoot } from '../../src/platform/paths.js';
+import { WORKER_FACTORIES } from '../../workers/registry.js';
+import type { Worker } from '../../workers/worker.js';
 import { createTestContext, type TestContext, type TestContextOptions } from './context.js';
 
 /** Debian's Chromium (scripts/services/chromium.mjs installs it); CHROMIUM_PATH overrides. */
@@ -44,15 +46,29 @@ export interface ConsoleHarness {
   close(): Promise<void>;
 }
 
+export interface ConsoleOptions extends TestContextOptions {
+  /** Worker roles (names of workers/registry.ts) to run in-process on the same databases. */
+  workers?: string[];
+}
+
 /**
- * One API (its own databases, listening on a free loopback port, serving the built console) and one
- * headless Chromium with a fresh profile, for one test file.
+ * One API (its own databases, listening on a free loopback port, serving the built console), the worker
+ * roles asked for, and one headless Chromium with a fresh profile, for one test file.
  */
-export async function startConsole(options: TestContextOptions = {}): Promise<ConsoleHarness> {
+export async function startConsole(options: ConsoleOptions = {}): Promise<ConsoleHarness> {
   const ctx = await createTestContext(options);
   let browser: BrowserContext | undefined;
+  const workers: Worker[] = [];
   const profile = await mkdtemp(join(tmpdir(), 'ota-chromium-'));
+  const stopWorkers = () => Promise.allSettled(workers.map((w) => w.stop()));
   try {
+    for (const role of options.workers ?? []) {
+      const factory = WORKER_FACTORIES[role];
+      if (!factory) throw new Error(`no worker role "${role}" in workers/registry.ts`);
+      const worker = factory(ctx.deps);
+      await worker.start();
+      workers.push(worker);
+    }
     const address = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: chromiumPath(),
@@ -88,12 +104,14 @@ export async function startConsole(options: TestContextOptions = {}): Promise<Co
       close: async () => {
         await opened.close().catch(() => undefined);
         await rm(profile, { recursive: true, force: true });
+        await stopWorkers();
         await ctx.close();
       },
     };
   } catch (err) {
     await browser?.close().catch(() => undefined);
     await rm(profile, { recursive: true, force: true });
+    await stopWorkers();
     await ctx.close();
     throw err;
   }

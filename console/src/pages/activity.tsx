@@ -87,12 +87,13 @@ export function ActivityPage() {
         </label>
       </form>
       <Show resource={page} label="Loading activity…">
-        {({ entries, next_offset }) => (
-          <>
+        {({ entries, next_offset, offset: shown }) => (
+          // The page's own offset labels it: while the next page loads, the one on screen keeps its numbers.
+          <div aria-busy={page.loading}>
             {entries.length === 0 ? (
               <p class="empty">No activity matches.</p>
             ) : (
-              <ol class="feed" data-testid="activity" start={offset + 1}>
+              <ol class="feed" data-testid="activity" start={shown + 1}>
                 {entries.map((entry) => (
                   <FeedEntry key={entry.id} entry={entry} appName={appName(entry.app_id)} />
                 ))}
@@ -102,24 +103,24 @@ export function ActivityPage() {
               <button
                 type="button"
                 class="secondary"
-                disabled={offset === 0}
-                onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+                disabled={shown === 0 || page.loading}
+                onClick={() => setOffset(Math.max(0, shown - PAGE_SIZE))}
               >
                 ← Newer
               </button>
               <span class="muted small">
-                {entries.length === 0 ? 'No entries' : `Entries ${offset + 1}–${offset + entries.length}`}
+                {entries.length === 0 ? 'No entries' : `Entries ${shown + 1}–${shown + entries.length}`}
               </span>
               <button
                 type="button"
                 class="secondary"
-                disabled={next_offset === null}
+                disabled={next_offset === null || page.loading}
                 onClick={() => next_offset !== null && setOffset(next_offset)}
               >
                 Older →
               </button>
             </div>
-          </>
+          </div>
         )}
       </Show>
     </section>
