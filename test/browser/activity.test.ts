@@ -30,22 +30,25 @@ describe('console: activity feed', () => {
     await page.getByRole('link', { name: 'Plan', exact: true }).click();
     await page.getByRole('button', { name: 'Upgrade to Enterprise' }).click();
     await expect.poll(() => page.getByTestId('plan-badge').first().textContent()).toContain('team');
-    // 30 more sign-ins: more than one page of 25 entries.
-    for (let i = 0; i < 30; i++) await h.client().auth.signin(email, password);
+    // 30 invitations: with account.create, login and plan.change, 33 entries, more than a page of 25.
+    const raw = await page.evaluate(() => sessionStorage.getItem('ota.console.session'));
+    const { token, workspaceId } = JSON.parse(raw ?? '{}') as { token: string; workspaceId: string };
+    const api = h.client({ token });
+    for (let i = 0; i < 30; i++)
+      await api.members.invite(workspaceId, { email: `invitee-${i}@example.com`, role: 'viewer' });
 
     await page.getByRole('link', { name: 'Activity', exact: true }).click();
     const entries = page.getByTestId('activity-entry');
     await expect.poll(() => entries.count()).toBe(25);
-    expect(await entries.first().getAttribute('data-action')).toBe('login');
+    expect(await entries.first().getAttribute('data-action')).toBe('member.invite');
     expect(await entries.first().textContent()).toContain(email);
+    expect(await entries.first().textContent()).toContain('invitee-29@example.com');
     await h.screenshot('activity-feed');
 
     await page.getByRole('button', { name: 'Older →' }).click();
     await page.getByText('Entries 26–33').waitFor();
     const older = await entries.evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
-    // login x 31, account.create, plan.change: 33 entries, the oldest is account.create.
-    expect(older).toHaveLength(8);
-    expect(older).toContain('account.create');
+    expect(older).toEqual([...Array(5).fill('member.invite'), 'plan.change', 'login', 'account.create']);
     expect(await page.getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: '← Newer' }).click();
     await expect.poll(() => entries.count()).toBe(25);
