@@ -21,7 +21,8 @@ export class AuditStore {
   constructor(private readonly db: Queryable) {}
 
   /**
-   * One page, newest first. Two steps in one statement: the seq window is read from an index alone
+   * One page, newest first. Unfiltered pages are read by dense position (see positionPageQuery), so any
+   * offset costs the same. Filtered pages take two steps in one statement: the seq window is read from an index alone
    * (workspace_id, [app_id,] [action,] seq DESC) – an index-only scan that skips `offset` entries without
    * touching the table – then only the page's rows are fetched by primary key. A deep offset therefore
    * costs a walk over index tuples, never a million heap reads.
@@ -52,6 +53,7 @@ export function auditPageQuery(
   limit: number,
   offset: number,
 ): { text: string; values: unknown[] } {
+  if (filter.appId === undefined && filter.action === undefined) return positionPageQuery(workspaceId, limit, offset);
   const values: unknown[] = [workspaceId];
   const where = ['workspace_id = $1'];
   if (filter.appId !== undefined) {
@@ -71,4 +73,19 @@ export function auditPageQuery(
        FROM page JOIN audit_log a ON a.seq = page.seq
       ORDER BY a.seq DESC`;
   return { text, values };
+}
+
+/**
+ * The unfiltered page by dense position (migration 007): the head position, then at most `limit` entries
+ * straight from the (workspace_id, ws_pos) index, whatever the offset.
+ */
+function positionPageQuery(workspaceId: string, limit: number, offset: number): { text: string; values: unknown[] } {
+  const text = `WITH head AS (
+       SELECT coalesce(max(ws_pos), 0) AS n FROM audit_log WHERE workspace_id = $1
+     )
+     SELECT a.id, a.seq, a.actor, a.action, a.workspace_id, a.app_id, a.details, a.created_at
+       FROM audit_log a, head
+      WHERE a.workspace_id = $1 AND a.ws_pos <= head.n - $3::bigint AND a.ws_pos > head.n - $3::bigint - $2::bigint
+      ORDER BY a.ws_pos DESC`;
+  return { text, values: [workspaceId, limit, offset] };
 }

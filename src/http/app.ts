@@ -37,12 +37,11 @@ export async function buildApp(deps: Container): Promise<App> {
     loggerInstance: deps.log.child({ component: 'http' }),
     disableRequestLogging: true,
     bodyLimit: deps.config.http.bodyLimitBytes,
-    maxParamLength: 200,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.decorate('deps', deps);
