@@ -53,7 +53,8 @@ export function auditPageQuery(
   limit: number,
   offset: number,
 ): { text: string; values: unknown[] } {
-  if (filter.appId === undefined && filter.action === undefined) return positionPageQuery(workspaceId, limit, offset);
+  if (filter.appId === undefined && filter.action === undefined)
+    return positionPageQuery(workspaceId, limit, offset);
   const values: unknown[] = [workspaceId];
   const where = ['workspace_id = $1'];
   if (filter.appId !== undefined) {
@@ -79,7 +80,11 @@ export function auditPageQuery(
  * The unfiltered page by dense position (migration 007): the head position, then at most `limit` entries
  * straight from the (workspace_id, ws_pos) index, whatever the offset.
  */
-function positionPageQuery(workspaceId: string, limit: number, offset: number): { text: string; values: unknown[] } {
+function positionPageQuery(
+  workspaceId: string,
+  limit: number,
+  offset: number,
+): { text: string; values: unknown[] } {
   const text = `WITH head AS (
        SELECT coalesce(max(ws_pos), 0) AS n FROM audit_log WHERE workspace_id = $1
      )

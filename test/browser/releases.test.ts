@@ -116,6 +116,20 @@ describe('console: apps and releases', () => {
     await h.screenshot('rolled-back');
   });
 
+  it('shows the release page at phone width without sideways scrolling', async () => {
+    const { page } = h;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.reload();
+      await card('1.0.0').waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await h.screenshot('phone-releases');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
+  });
+
   it('on team, the activity feed filters by app and by action', async () => {
     const { page } = h;
     const other = await api.apps.create('Other app');

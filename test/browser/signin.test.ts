@@ -61,6 +61,13 @@ describe('console: sign-in', () => {
       await page.getByRole('table').waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      // Every section's tab is on screen, none scrolled out of sight.
+      const tabs = page.getByRole('navigation', { name: 'Sections' }).getByRole('link');
+      expect(await tabs.count()).toBe(6);
+      for (const box of await tabs.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
+      }
       await page.getByRole('link', { name: 'Apps', exact: true }).click();
       await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
       expect(page.url()).toBe(`${h.baseUrl}/apps`);
