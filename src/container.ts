@@ -1,4 +1,6 @@
-import { noReleaseStats, type ReleaseStatsProvider } from './analytics/release-stats.js';
+import { ClickHouseReleaseStats } from './analytics/clickhouse-release-stats.js';
+import type { ReleaseStatsProvider } from './analytics/release-stats.js';
+import { AnalyticsService } from './analytics/stats.service.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { ApiKeysStore } from './api-keys/api-keys.store.js';
 import { AppsService } from './apps/apps.service.js';
@@ -23,6 +25,9 @@ import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
 import { ReleasesService } from './releases/releases.service.js';
 import { ReleasesStore } from './releases/releases.store.js';
 import { publishInvalidation } from './routing/invalidation.js';
+import { AppDirectory } from './telemetry/app-directory.js';
+import { CheckRecorder } from './telemetry/check-recorder.js';
+import { EventIngestService } from './telemetry/events.service.js';
 import { WorkspacesService } from './workspaces/workspaces.service.js';
 import { WorkspacesStore } from './workspaces/workspaces.store.js';
 
@@ -61,6 +66,10 @@ export interface Container {
     apps: AppsService;
     bundles: BundlesService;
     releases: ReleasesService;
+    appDirectory: AppDirectory;
+    eventIngest: EventIngestService;
+    analytics: AnalyticsService;
+    checkRecorder: CheckRecorder;
   };
   /** Closes every client; safe to call twice. */
   close(): Promise<void>;
@@ -103,13 +112,14 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     devices: (): DistinctDeviceCounter => services.distinctDevices,
     windowDays: config.devices.windowDays,
   });
+  const appDirectory = new AppDirectory(db);
   const services: Container['services'] = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
     workspaces,
     members: new MembersService(db, stores.members, stores.workspaces),
     audit: new AuditService(db, stores.audit, workspaces),
-    releaseStats: noReleaseStats,
+    releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),
     distinctDevices: noDistinctDevices,
     apps: new AppsService(db, stores.apps, invalidate),
     bundles: new BundlesService(stores.apps, stores.bundles, blobs, config.bundles.maxBytes),
@@ -122,11 +132,16 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       { statsFor: (refs) => services.releaseStats.statsFor(refs) },
       invalidate,
     ),
+    appDirectory,
+    eventIngest: new EventIngestService(redis, keys, appDirectory, config.ingest.retentionDays),
+    analytics: new AnalyticsService(clickhouse, appDirectory),
+    checkRecorder: new CheckRecorder(redis, keys, log, { retentionDays: config.ingest.retentionDays }),
   };
 
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
+      await services.checkRecorder.flush();
       await Promise.allSettled([db.end(), redis.quit(), clickhouse.close()]);
     })();
     return closed;

@@ -1,7 +1,12 @@
+import { createIngestWorker } from './ingest.worker.js';
+import { createUpkeepWorker } from './upkeep.worker.js';
 import type { WorkerFactory } from './worker.js';
 
 /**
  * Every worker role, by name. `WORKERS=ingest,webhooks` runs a subset so operators can scale roles apart;
  * the default runs them all.
  */
-export const WORKER_FACTORIES: Record<string, WorkerFactory> = {};
+export const WORKER_FACTORIES: Record<string, WorkerFactory> = {
+  ingest: createIngestWorker,
+  upkeep: createUpkeepWorker,
+};

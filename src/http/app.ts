@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import { statsRoutes } from '../analytics/stats.routes.js';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
 import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
@@ -13,6 +14,7 @@ import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
+import { deviceEventsRoutes } from '../telemetry/events.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import type { App } from './types.js';
@@ -30,6 +32,8 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   appsRoutes,
   bundlesRoutes,
   releasesRoutes,
+  deviceEventsRoutes,
+  statsRoutes,
 ];
 
 export async function buildApp(deps: Container): Promise<App> {

@@ -1,0 +1,276 @@
+// Ingest benchmark (`npm run bench:ingest`): builds the project, starts the API and one ingest worker from
+// dist/ on a private Postgres database, ClickHouse database and Redis prefix, posts batches of 100 events
+// at full speed to 127.0.0.1 for BENCH_SECONDS, then waits until ClickHouse holds every accepted event.
+// Writes bench/results/ingest.json. Needs DATABASE_URL, REDIS_URL and CLICKHOUSE_URL.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '@clickhouse/client';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { Pool } from 'undici';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const BATCH = 100;
+const DRAIN_TIMEOUT_MS = 180_000;
+
+for (const name of ['DATABASE_URL', 'REDIS_URL', 'CLICKHOUSE_URL']) {
+  if (!process.env[name]) {
+    console.error(`${name} is not set (the benchmark uses the same services as the tests)`);
+    process.exit(2);
+  }
+}
+
+const id = randomBytes(4).toString('hex');
+const dbName = `ota_bench_${id}`;
+const prefix = `ota_bench_${id}`;
+const log = (msg) => console.log(`[bench] ${msg}`);
+
+function withDatabase(url, name) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Peak resident set size of a process in MiB (VmHWM), read before it exits. */
+function peakRssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+/** The machine's load while the benchmark ran (it shares the cores with everything else). */
+function loadAverage() {
+  const [m1, m5, m15] = readFileSync('/proc/loadavg', 'utf8').split(' ').map(Number);
+  return { '1m': m1, '5m': m5, '15m': m15 };
+}
+
+/** CPU time (user + system) a process used so far, in seconds. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function start(script, env) {
+  const child = spawn(process.execPath, [join(root, script)], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`[bench] ${script} exited early (${code ?? signal})`);
+      process.exitCode = 1;
+    }
+  });
+  return child;
+}
+
+let stopping = false;
+const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+const chAdmin = createClient({ url: process.env.CLICKHOUSE_URL, request_timeout: 60_000 });
+const redis = new Redis(process.env.REDIS_URL);
+const children = [];
+
+async function main() {
+  log('building (npm run build)');
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+  const { migratePostgres } = await import(join(root, 'dist/src/migrations/postgres-migrator.js'));
+  const { migrateClickHouse } = await import(join(root, 'dist/src/migrations/clickhouse-migrator.js'));
+
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const databaseUrl = withDatabase(process.env.DATABASE_URL, dbName);
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  await migratePostgres(db);
+  const { rows } = await db.query(
+    `WITH u AS (INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id),
+          w AS (INSERT INTO workspaces (name, plan, owner_id) SELECT 'bench', 'team', id FROM u RETURNING id)
+     INSERT INTO apps (workspace_id, name) SELECT id, 'bench app' FROM w RETURNING id`,
+    [`bench-${id}@example.com`],
+  );
+  const appId = rows[0].id;
+  await db.end();
+  await chAdmin.command({ query: `CREATE DATABASE IF NOT EXISTS ${dbName}` });
+  const ch = createClient({ url: process.env.CLICKHOUSE_URL, database: dbName, request_timeout: 60_000 });
+  await migrateClickHouse(ch);
+
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL,
+    REDIS_KEY_PREFIX: prefix,
+    CLICKHOUSE_URL: process.env.CLICKHOUSE_URL,
+    CLICKHOUSE_DATABASE: dbName,
+    AUTH_TOKEN_SECRET: randomBytes(32).toString('hex'),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+    INGEST_BATCH_SIZE: process.env.INGEST_BATCH_SIZE ?? '100000',
+    INGEST_FLUSH_MS: process.env.INGEST_FLUSH_MS ?? '1000',
+  };
+  const api = start('dist/src/main.js', env);
+  const worker = start('dist/workers/main.js', { ...env, WORKERS: 'ingest' });
+  children.push(api, worker);
+
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: 1 });
+  for (let i = 0; ; i++) {
+    const ok = await pool
+      .request({ method: 'GET', path: '/healthz' })
+      .then(async (r) => {
+        await r.body.text();
+        return r.statusCode === 200;
+      })
+      .catch(() => false);
+    if (ok) break;
+    if (i > 100) throw new Error('the API did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  // One body template per batch; "§" is replaced by a request number so every event id is unique.
+  const kinds = [...Array(40).fill('download'), ...Array(50).fill('activation'), ...Array(10).fill('error')];
+  const moduleId = '00000000-0000-4000-8000-00000000be0c';
+  const parts = JSON.stringify({
+    app_id: appId,
+    events: kinds.map((type, i) => ({ id: `§-${i}`, device_id: `dev-${i}-§`, module_id: moduleId, type })),
+  }).split('§');
+
+  log(`posting batches of ${BATCH} events for ${SECONDS} s over ${CONNECTIONS} connections`);
+  let accepted = 0;
+  let requests = 0;
+  let failed = 0;
+  let seq = 0;
+  const latencies = [];
+  const cpuBefore = { api: cpuSeconds(api.pid), worker: cpuSeconds(worker.pid) };
+  const started = Date.now();
+  const end = started + SECONDS * 1000;
+  async function loop() {
+    while (Date.now() < end) {
+      const n = String(seq++);
+      const t0 = performance.now();
+      try {
+        const res = await pool.request({
+          method: 'POST',
+          path: '/api/v1/devices/events',
+          headers: { 'content-type': 'application/json' },
+          body: parts.join(n),
+        });
+        const body = await res.body.text();
+        if (res.statusCode === 202) accepted += JSON.parse(body).accepted;
+        else failed += 1;
+      } catch {
+        failed += 1;
+      }
+      requests += 1;
+      latencies.push(performance.now() - t0);
+    }
+  }
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  const loadEnded = Date.now();
+  const loadSeconds = (loadEnded - started) / 1000;
+  log(`accepted ${accepted} events in ${loadSeconds.toFixed(1)} s; waiting for ClickHouse`);
+
+  let stored = 0;
+  let lagMs = null;
+  while (Date.now() - loadEnded < DRAIN_TIMEOUT_MS) {
+    const rs = await ch.query({ query: 'SELECT count() AS n FROM device_events', format: 'JSONEachRow' });
+    stored = Number((await rs.json())[0].n);
+    if (stored >= accepted) {
+      lagMs = Date.now() - loadEnded;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const cpu = {
+    api: Math.round((cpuSeconds(api.pid) - cpuBefore.api) * 10) / 10,
+    worker: Math.round((cpuSeconds(worker.pid) - cpuBefore.worker) * 10) / 10,
+  };
+  const exact = await ch.query({
+    query: 'SELECT uniqExact(event_id) AS n FROM device_events',
+    format: 'JSONEachRow',
+  });
+  stored = Number((await exact.json())[0].n);
+
+  latencies.sort((a, b) => a - b);
+  const pct = (p) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] * 10) / 10;
+  const result = {
+    date: new Date().toISOString(),
+    duration_s: Math.round(loadSeconds * 10) / 10,
+    connections: CONNECTIONS,
+    batch_size: BATCH,
+    requests,
+    failed_requests: failed,
+    events_per_second_accepted: Math.round(accepted / loadSeconds),
+    accepted,
+    stored,
+    stored_equals_accepted: stored === accepted,
+    lag_ms: lagMs,
+    latency_ms: { p50: pct(0.5), p99: pct(0.99) },
+    peak_rss_mib: { api: peakRssMiB(api.pid), worker: peakRssMiB(worker.pid) },
+    // CPU the processes used from the start of the load until every row was visible: a figure that
+    // holds on a busy machine, where events/s depends on what else runs.
+    cpu_seconds: cpu,
+    cpu_us_per_event: {
+      api: Math.round((cpu.api / accepted) * 1e7) / 10,
+      worker: Math.round((cpu.worker / accepted) * 1e7) / 10,
+    },
+    load_average: loadAverage(),
+    ingest: { batch_size: Number(env.INGEST_BATCH_SIZE), flush_ms: Number(env.INGEST_FLUSH_MS) },
+  };
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(join(root, 'bench/results/ingest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+  await pool.close();
+  await ch.close();
+  if (!result.stored_equals_accepted) process.exitCode = 1;
+}
+
+async function cleanup() {
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  await Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)),
+  );
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  await admin.end().catch(() => {});
+  await chAdmin.command({ query: `DROP DATABASE IF EXISTS ${dbName}` }).catch(() => {});
+  await chAdmin.close();
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+  redis.disconnect();
+}
+
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(cleanup);

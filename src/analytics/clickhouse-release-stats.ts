@@ -1,0 +1,77 @@
+import { type ClickHouseClient, chDateTime, chStringList } from '../platform/clickhouse.js';
+import type { ReleaseRef, ReleaseStats, ReleaseStatsProvider } from './release-stats.js';
+import { deriveStats } from './stats.formulas.js';
+
+interface Row {
+  kind: 'module' | 'channel';
+  app_id: string;
+  name: string;
+  downloads: string;
+  activations: string;
+  errors: string;
+  devices: string;
+}
+
+const DAY_SECONDS = 86_400;
+
+/**
+ * Release statistics from the daily rollup (never the raw events): one query per page of releases. Counts
+ * are exact distinct event ids over the release's whole life (within retention); eligible devices come
+ * from the update checks of the release's channel over the active window (DEVICE_WINDOW_DAYS).
+ */
+export class ClickHouseReleaseStats implements ReleaseStatsProvider {
+  constructor(
+    private readonly ch: ClickHouseClient,
+    private readonly windowDays: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async statsFor(releases: readonly ReleaseRef[]): Promise<Map<string, ReleaseStats>> {
+    const out = new Map<string, ReleaseStats>();
+    if (releases.length === 0) return out;
+    const apps = [...new Set(releases.map((r) => r.app_id))];
+    const modules = [...new Set(releases.map((r) => r.id))];
+    const channels = [...new Set(releases.map((r) => r.channel))];
+    const since = new Date(
+      (Math.floor(this.now() / 1000 / DAY_SECONDS) - this.windowDays) * DAY_SECONDS * 1000,
+    );
+    const query = `
+      SELECT 'module' AS kind, app_id, module_id AS name,
+        uniqExactMergeIf(events, type = 'download') AS downloads,
+        uniqExactMergeIf(events, type = 'activation') AS activations,
+        uniqExactMergeIf(events, type = 'error') AS errors,
+        toUInt64(0) AS devices
+      FROM device_events_day
+      WHERE app_id IN ${chStringList(apps)} AND module_id IN ${chStringList(modules)}
+        AND type IN ('download', 'activation', 'error')
+      GROUP BY app_id, module_id
+      UNION ALL
+      SELECT 'channel' AS kind, app_id, channel AS name,
+        toUInt64(0) AS downloads, toUInt64(0) AS activations, toUInt64(0) AS errors,
+        uniqCombinedMerge(devices) AS devices
+      FROM device_events_day
+      WHERE app_id IN ${chStringList(apps)} AND channel IN ${chStringList(channels)}
+        AND type = 'check' AND day >= ${chDateTime(since)}
+      GROUP BY app_id, channel`;
+    const rs = await this.ch.query({ query, format: 'JSONEachRow' });
+    const counts = new Map<string, Row>();
+    for (const row of await rs.json<Row>()) counts.set(`${row.kind}|${row.app_id}|${row.name}`, row);
+    for (const r of releases) {
+      const m = counts.get(`module|${r.app_id}|${r.id}`);
+      const c = counts.get(`channel|${r.app_id}|${r.channel}`);
+      out.set(
+        r.id,
+        deriveStats(
+          {
+            downloads: Number(m?.downloads ?? 0),
+            activations: Number(m?.activations ?? 0),
+            errors: Number(m?.errors ?? 0),
+            channelDevices: Number(c?.devices ?? 0),
+          },
+          r.rollout_pct,
+        ),
+      );
+    }
+    return out;
+  }
+}

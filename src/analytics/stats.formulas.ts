@@ -1,0 +1,36 @@
+import type { ReleaseStats } from './release-stats.js';
+
+/** What ClickHouse knows about a release: its event counts and the devices seen on its channel. */
+export interface ReleaseCounts {
+  downloads: number;
+  activations: number;
+  errors: number;
+  /** Distinct devices that made an update check on the release's app and channel in the active window. */
+  channelDevices: number;
+}
+
+function ratio(numerator: number, denominator: number): number {
+  return denominator > 0 ? numerator / denominator : 0;
+}
+
+/**
+ * The derived statistics of the specification (section 2), with 0 for every zero denominator:
+ * - eligible devices: round(channel devices × rollout_pct / 100), devices are bucketed uniformly;
+ * - received_pct = activations / eligible × 100, capped at 100 (a device may activate more than once, and
+ *   the eligible count is an estimate);
+ * - adoption = activations / downloads, capped at 1 (activations of a bundle downloaded before telemetry);
+ * - failure_rate = errors / (activations + errors).
+ */
+export function deriveStats(counts: ReleaseCounts, rolloutPct: number): ReleaseStats {
+  const eligible = Math.round((counts.channelDevices * rolloutPct) / 100);
+  return {
+    downloads: counts.downloads,
+    activations: counts.activations,
+    errors: counts.errors,
+    targeted_pct: rolloutPct,
+    received_pct: Math.min(100, ratio(counts.activations, eligible) * 100),
+    adoption: Math.min(1, ratio(counts.activations, counts.downloads)),
+    failure_rate: ratio(counts.errors, counts.activations + counts.errors),
+    eligible_devices: eligible,
+  };
+}

@@ -1,0 +1,95 @@
+import type { RedisKeys } from '../platform/redis.js';
+import type { CounterTuple } from './event-rows.js';
+
+/**
+ * The device event stream: the API appends one entry per accepted request (and per batch of recorded update
+ * checks); ingest workers read it through one consumer group and delete entries once they are stored.
+ *
+ * One stream per deployment: each entry carries a whole batch (up to 1,000 events), so 100k events/s is
+ * about 1,000 entries/s, well within one Redis node. Sharding would add streams `events:<n>` read together
+ * by every worker.
+ */
+export const EVENT_TYPES = ['download', 'activation', 'error', 'check'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+/** Types a device may post; `check` is recorded by the API's update check only. */
+export const DEVICE_EVENT_TYPES = ['download', 'activation', 'error'] as const;
+
+export const INGEST_GROUP = 'ingest';
+
+export function eventStreamKey(keys: RedisKeys): string {
+  return keys.global('events');
+}
+
+/** Entries that cannot be stored (not ours, or refused by ClickHouse) are moved here, never dropped. */
+export function deadLetterKey(keys: RedisKeys): string {
+  return keys.global('events:dead');
+}
+
+export interface StreamEntry {
+  entryId: string;
+  appId: string;
+  /** When the API accepted the batch, epoch milliseconds. */
+  receivedMs: number;
+  rows: number;
+  counters: CounterTuple[];
+  /** JSONEachRow lines of device_events. */
+  text: string;
+}
+
+/**
+ * XADD field list of an entry: a = app id, r = received time (ms), n = number of rows, c = failure-counter
+ * increments as JSON, e = the rows as JSONEachRow text.
+ */
+export function entryFields(
+  appId: string,
+  receivedMs: number,
+  encoded: { text: string; rows: number; counters: CounterTuple[] },
+): string[] {
+  return [
+    'a',
+    appId,
+    'r',
+    String(receivedMs),
+    'n',
+    String(encoded.rows),
+    'c',
+    JSON.stringify(encoded.counters),
+    'e',
+    encoded.text,
+  ];
+}
+
+export class MalformedEntryError extends Error {}
+
+function isCounter(value: unknown): value is CounterTuple {
+  return (
+    Array.isArray(value) &&
+    value.length === 4 &&
+    typeof value[0] === 'string' &&
+    value.slice(1).every((n) => Number.isSafeInteger(n) && n >= 0)
+  );
+}
+
+/** Reads an entry back from its field list; throws MalformedEntryError when it is not one of ours. */
+export function parseEntry(entryId: string, fields: readonly string[]): StreamEntry {
+  const map = new Map<string, string>();
+  for (let i = 0; i + 1 < fields.length; i += 2) map.set(fields[i]!, fields[i + 1]!);
+  const appId = map.get('a');
+  const receivedMs = Number(map.get('r'));
+  const rows = Number(map.get('n'));
+  const text = map.get('e');
+  if (!appId || !Number.isSafeInteger(receivedMs) || !Number.isSafeInteger(rows) || text === undefined) {
+    throw new MalformedEntryError(`entry ${entryId} lacks a, r, n or e`);
+  }
+  if (rows > 0 && !text.endsWith('\n')) throw new MalformedEntryError(`entry ${entryId} rows are cut short`);
+  let counters: unknown;
+  try {
+    counters = JSON.parse(map.get('c') ?? '[]');
+  } catch {
+    throw new MalformedEntryError(`entry ${entryId} has invalid counters`);
+  }
+  if (!Array.isArray(counters) || !counters.every(isCounter)) {
+    throw new MalformedEntryError(`entry ${entryId} has invalid counters`);
+  }
+  return { entryId, appId, receivedMs, rows, counters, text };
+}

@@ -1,0 +1,45 @@
+import type { StreamEntry } from './event-stream.js';
+
+/** Increments of one per-minute failure counter. */
+export interface CounterDelta {
+  appId: string;
+  moduleId: string;
+  minute: number;
+  activations: number;
+  errors: number;
+}
+
+export interface PreparedBatch {
+  /** The entries' JSONEachRow texts, sent one after the other as the body of one insert. */
+  chunks: string[];
+  rows: number;
+  /** Counter increments per stream entry: applied by whoever acknowledges that entry, exactly once. */
+  counters: Map<string, CounterDelta[]>;
+  /** Apps whose failure counters moved: their error-spike evaluation runs after the batch. */
+  apps: Set<string>;
+}
+
+/** Gathers stream entries into one insert; the rows were encoded by the API (event-rows.ts). */
+export function prepareBatch(entries: readonly StreamEntry[]): PreparedBatch {
+  const chunks: string[] = [];
+  const counters = new Map<string, CounterDelta[]>();
+  const apps = new Set<string>();
+  let rows = 0;
+  for (const entry of entries) {
+    if (entry.rows > 0) chunks.push(entry.text);
+    rows += entry.rows;
+    if (entry.counters.length === 0) continue;
+    apps.add(entry.appId);
+    counters.set(
+      entry.entryId,
+      entry.counters.map(([moduleId, minute, activations, errors]) => ({
+        appId: entry.appId,
+        moduleId,
+        minute,
+        activations,
+        errors,
+      })),
+    );
+  }
+  return { chunks, rows, counters, apps };
+}

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import type { Container } from '../../../src/container.js';
+import type { App } from '../../../src/http/types.js';
+import { chString } from '../../../src/platform/clickhouse.js';
+import { createBlockingRedis, type Redis } from '../../../src/platform/redis.js';
+import { eventStreamKey, INGEST_GROUP } from '../../../src/telemetry/event-stream.js';
+import { IngestConsumer, type IngestOptions } from '../../../src/telemetry/ingest-consumer.js';
+import type { SpikeNotifier } from '../../../src/telemetry/spike-jobs.js';
+
+/** Apps and releases are written straight to Postgres here: these tests are about their telemetry. */
+export async function createApp(deps: Container, workspaceId: string, name = 'app'): Promise<string> {
+  const { rows } = await deps.db.query<{ id: string }>(
+    'INSERT INTO apps (workspace_id, name) VALUES ($1, $2) RETURNING id',
+    [workspaceId, name],
+  );
+  return rows[0]!.id;
+}
+
+export async function createRelease(
+  deps: Container,
+  input: { workspaceId: string; appId: string; channel?: string; rolloutPct?: number; version?: string },
+): Promise<string> {
+  const sha = randomBytes(32).toString('hex');
+  await deps.db.query('INSERT INTO bundles (app_id, sha256, size) VALUES ($1, $2, 10)', [input.appId, sha]);
+  const { rows } = await deps.db.query<{ id: string }>(
+    `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, sha256, size)
+     VALUES ($1, $2, $3, $4, $5, $6, 10) RETURNING id`,
+    [
+      input.workspaceId,
+      input.appId,
+      input.version ?? '1.0.0',
+      input.channel ?? 'production',
+      input.rolloutPct ?? 100,
+      sha,
+    ],
+  );
+  return rows[0]!.id;
+}
+
+export interface EventInput {
+  id: string;
+  device_id: string;
+  module_id: string;
+  type: 'download' | 'activation' | 'error';
+  ts?: string;
+  message?: string;
+}
+
+export function postEvents(app: App, appId: string, events: unknown[]): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'POST', url: '/api/v1/devices/events', payload: { app_id: appId, events } });
+}
+
+/** `n` events of one type for one module, ids `${prefix}-${i}`, devices `${prefix}-dev-${i % devices}`. */
+export function makeEvents(
+  prefix: string,
+  moduleId: string,
+  type: EventInput['type'],
+  n: number,
+  devices = n,
+): EventInput[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}-${i}`,
+    device_id: `${prefix}-dev-${i % devices}`,
+    module_id: moduleId,
+    type,
+  }));
+}
+
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Entries in the stream and pending (read, not acknowledged) in the ingest group. */
+export async function streamState(deps: Container): Promise<{ length: number; pending: number }> {
+  const key = eventStreamKey(deps.keys);
+  const length = await deps.redis.xlen(key);
+  const summary = (await deps.redis.xpending(key, INGEST_GROUP).catch(() => [0])) as [number, ...unknown[]];
+  return { length, pending: Number(summary[0] ?? 0) };
+}
+
+/** Distinct event ids stored in ClickHouse for an app (the raw table, deduplicated). */
+export async function storedEvents(deps: Container, appId: string): Promise<number> {
+  const rs = await deps.clickhouse.query({
+    query: `SELECT uniqExact(event_id) AS n FROM device_events WHERE app_id = ${chString(appId)}`,
+    format: 'JSONEachRow',
+  });
+  return Number((await rs.json<{ n: string }>())[0]?.n ?? 0);
+}
+
+export class RecordingSpikes implements SpikeNotifier {
+  readonly apps: string[] = [];
+  async notify(appIds: Iterable<string>): Promise<void> {
+    this.apps.push(...appIds);
+  }
+  async close(): Promise<void> {}
+}
+
+/** An in-process ingest worker on this test file's Redis prefix and ClickHouse database. */
+export async function startConsumer(
+  deps: Container,
+  options: Partial<IngestOptions> & { clickhouse?: Container['clickhouse']; spikes?: SpikeNotifier } = {},
+): Promise<{ consumer: IngestConsumer; redis: Redis; stop(): Promise<void> }> {
+  const redis = createBlockingRedis(deps.config.redisUrl);
+  const consumer = new IngestConsumer(
+    {
+      redis,
+      keys: deps.keys,
+      clickhouse: options.clickhouse ?? deps.clickhouse,
+      spikes: options.spikes ?? new RecordingSpikes(),
+      log: deps.log,
+    },
+    {
+      batchSize: options.batchSize ?? 5000,
+      flushMs: options.flushMs ?? 100,
+      claimIdleMs: options.claimIdleMs ?? 30_000,
+      retryBaseMs: options.retryBaseMs ?? 50,
+      retryMaxMs: options.retryMaxMs ?? 500,
+      ...(options.consumer ? { consumer: options.consumer } : {}),
+    },
+  );
+  await consumer.start();
+  return {
+    consumer,
+    redis,
+    async stop() {
+      await consumer.stop();
+      await redis.quit();
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type EventInput,
+  encodeEvents,
+  eventSeconds,
+  MAX_CLOCK_AHEAD_MS,
+} from '../../src/telemetry/event-rows.js';
+import { entryFields, parseEntry, type StreamEntry } from '../../src/telemetry/event-stream.js';
+import { prepareBatch } from '../../src/telemetry/ingest-batch.js';
+
+const received = Date.UTC(2026, 10, 22, 12, 0, 30);
+const DAY = 86_400_000;
+const minute = Math.floor(received / 60_000);
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('eventSeconds', () => {
+  it("keeps a plausible device time and falls back to the server's otherwise", () => {
+    const tenMinutesAgo = new Date(received - 600_000).toISOString();
+    expect(eventSeconds(tenMinutesAgo, received, 90)).toBe((received - 600_000) / 1000);
+    expect(eventSeconds(received - 5 * DAY, received, 90)).toBe((received - 5 * DAY) / 1000);
+    expect(eventSeconds(undefined, received, 90)).toBe(Math.floor(received / 1000));
+    expect(eventSeconds('not a time', received, 90)).toBe(Math.floor(received / 1000));
+    expect(eventSeconds(received + MAX_CLOCK_AHEAD_MS + 1000, received, 90)).toBe(
+      Math.floor(received / 1000),
+    );
+    expect(eventSeconds(received - 95 * DAY, received, 90)).toBe(Math.floor(received / 1000));
+  });
+});
+
+describe('encodeEvents', () => {
+  it('writes one JSONEachRow line per event, times in seconds, empty channel and message left out', () => {
+    const encoded = encodeEvents(
+      'app-1',
+      received,
+      [
+        {
+          id: 'e1',
+          device_id: 'd1',
+          module_id: 'm1',
+          type: 'error',
+          message: 'boom "quoted"\n',
+          ts: received - 60_000,
+        },
+        { id: 'e2', device_id: 'd2', module_id: 'm1', type: 'check', channel: 'beta' },
+      ],
+      90,
+    );
+    expect(encoded.rows).toBe(2);
+    expect(encoded.text.endsWith('\n')).toBe(true);
+    expect(lines(encoded.text)).toEqual([
+      {
+        ts: (received - 60_000) / 1000,
+        received_at: Math.floor(received / 1000),
+        app_id: 'app-1',
+        module_id: 'm1',
+        device_id: 'd1',
+        event_id: 'e1',
+        type: 'error',
+        message: 'boom "quoted"\n',
+      },
+      {
+        ts: Math.floor(received / 1000),
+        received_at: Math.floor(received / 1000),
+        app_id: 'app-1',
+        module_id: 'm1',
+        device_id: 'd2',
+        event_id: 'e2',
+        type: 'check',
+        channel: 'beta',
+      },
+    ]);
+  });
+
+  it('collapses an id repeated within the batch and counts activations and errors per module and minute', () => {
+    const events: EventInput[] = [
+      { id: 'a', device_id: 'd', module_id: 'm1', type: 'activation' },
+      { id: 'a', device_id: 'd', module_id: 'm1', type: 'activation' },
+      { id: 'b', device_id: 'd', module_id: 'm1', type: 'error' },
+      { id: 'c', device_id: 'd', module_id: 'm1', type: 'error', ts: received - 120_000 },
+      { id: 'd', device_id: 'd', module_id: 'm2', type: 'download' },
+    ];
+    const encoded = encodeEvents('app-1', received, events, 90);
+    expect(encoded.rows).toBe(4);
+    expect(encoded.counters).toEqual([
+      ['m1', minute, 1, 1],
+      ['m1', minute - 2, 0, 1],
+    ]);
+  });
+
+  it('always yields one row per distinct id and counters adding up to its activations and errors', () => {
+    const event = fc.record({
+      id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
+      device_id: fc.string({ minLength: 1, maxLength: 8 }),
+      module_id: fc.constantFrom('m1', 'm2'),
+      type: fc.constantFrom('download', 'activation', 'error', 'check') as fc.Arbitrary<EventInput['type']>,
+      // Plain strings plus the characters JSON must escape ('binary' strings are slow to set up).
+      message: fc.option(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.constantFrom('"q"', 'back\\slash', 'line\nbreak', '\u0000', 'é😀'),
+        ),
+        { nil: undefined },
+      ),
+    });
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 12 }), (events) => {
+        const encoded = encodeEvents('app', received, events, 90);
+        const first = new Map<string, EventInput>();
+        for (const e of events) if (!first.has(e.id)) first.set(e.id, e);
+        const parsed = lines(encoded.text);
+        expect(parsed.map((r) => [r.event_id, r.device_id, r.message ?? ''])).toEqual(
+          [...first.values()].map((e) => [e.id, e.device_id, e.message ?? '']),
+        );
+        const sum = (i: 2 | 3) => encoded.counters.reduce((n, c) => n + c[i], 0);
+        const firsts = [...first.values()];
+        expect(sum(2)).toBe(firsts.filter((e) => e.type === 'activation').length);
+        expect(sum(3)).toBe(firsts.filter((e) => e.type === 'error').length);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('stream entries and batches', () => {
+  const encoded = encodeEvents(
+    'app-1',
+    received,
+    [{ id: 'a', device_id: 'd', module_id: 'm', type: 'error' }],
+    90,
+  );
+
+  it('round-trip through their field list', () => {
+    const entry = parseEntry('1-0', entryFields('app-1', received, encoded));
+    expect(entry).toEqual({
+      entryId: '1-0',
+      appId: 'app-1',
+      receivedMs: received,
+      rows: 1,
+      counters: [['m', minute, 0, 1]],
+      text: encoded.text,
+    });
+  });
+
+  it('refuse entries that are not ours', () => {
+    const good = entryFields('app-1', received, encoded);
+    const without = (name: string) => good.filter((_, i) => good[i - (i % 2)] !== name);
+    for (const name of ['a', 'r', 'n', 'e']) expect(() => parseEntry('1-0', without(name))).toThrow(/lacks/);
+    const set = (name: string, value: string) =>
+      good.map((v, i) => (i % 2 === 1 && good[i - 1] === name ? value : v));
+    expect(() => parseEntry('1-0', set('c', '{'))).toThrow(/counters/);
+    expect(() => parseEntry('1-0', set('c', '[["m", -1, 0, 0]]'))).toThrow(/counters/);
+    expect(() => parseEntry('1-0', set('e', '{"ts":1'))).toThrow(/cut short/);
+    expect(() => parseEntry('1-0', set('r', 'soon'))).toThrow(/lacks/);
+  });
+
+  it('gather entries into one insert, counters kept per entry and only their apps named for spikes', () => {
+    const quiet = encodeEvents(
+      'app-2',
+      received,
+      [{ id: 'x', device_id: 'd', module_id: 'm', type: 'download' }],
+      90,
+    );
+    const entries: StreamEntry[] = [
+      parseEntry('1-0', entryFields('app-1', received, encoded)),
+      parseEntry('2-0', entryFields('app-2', received, quiet)),
+    ];
+    const batch = prepareBatch(entries);
+    expect(batch.chunks).toEqual([encoded.text, quiet.text]);
+    expect(batch.rows).toBe(2);
+    expect([...batch.counters.keys()]).toEqual(['1-0']);
+    expect(batch.counters.get('1-0')).toEqual([
+      { appId: 'app-1', moduleId: 'm', minute, activations: 0, errors: 1 },
+    ]);
+    expect([...batch.apps]).toEqual(['app-1']);
+  });
+});
