@@ -2,6 +2,8 @@ import type { StatsPoint } from '../../client/index.js';
 
 export type Interval = 'minute' | 'hour' | 'day';
 
+export const INTERVAL_MS: Record<Interval, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
 /** Each chart range asks the stats endpoint for one bucket size, so a range has a readable point count. */
 export const RANGES: Array<{ id: string; label: string; interval: Interval; ms: number }> = [
   { id: '1h', label: 'Last hour', interval: 'minute', ms: 3_600_000 },
@@ -10,7 +12,7 @@ export const RANGES: Array<{ id: string; label: string; interval: Interval; ms: 
 ];
 
 export interface ChartData {
-  /** Unix seconds, ascending (uPlot's x axis). */
+  /** Unix seconds, ascending (uPlot's x axis): every bucket of the range, empty ones included. */
   x: number[];
   activations: number[];
   errors: number[];
@@ -18,24 +20,36 @@ export interface ChartData {
 
 /**
  * Sums activations and errors per time bucket across releases (or of one release when `moduleId` is
- * given), in the column layout uPlot draws.
+ * given), in the column layout uPlot draws. Every bucket from `fromMs` to `toMs` is present (zero when the
+ * series has no row for it), so the axis spans the range asked for and a quiet hour shows as zero.
+ * Buckets are UTC-aligned multiples of the interval, as the stats endpoint rounds them.
  */
-export function toChartData(series: StatsPoint[], moduleId?: string): ChartData {
-  const buckets = new Map<number, { activations: number; errors: number }>();
+export function toChartData(
+  series: StatsPoint[],
+  range: { fromMs: number; toMs: number; interval: Interval },
+  moduleId?: string,
+): ChartData {
+  const step = INTERVAL_MS[range.interval];
+  const first = Math.floor(range.fromMs / step) * step;
+  const last = Math.floor(range.toMs / step) * step;
+  const x: number[] = [];
+  const activations: number[] = [];
+  const errors: number[] = [];
+  const index = new Map<number, number>();
+  for (let at = first; at <= last; at += step) {
+    index.set(at, x.length);
+    x.push(at / 1000);
+    activations.push(0);
+    errors.push(0);
+  }
   for (const point of series) {
     if (moduleId && point.module_id !== moduleId) continue;
     const ms = Date.parse(point.ts);
     if (Number.isNaN(ms)) continue;
-    const at = Math.floor(ms / 1000);
-    const bucket = buckets.get(at) ?? { activations: 0, errors: 0 };
-    bucket.activations += Number(point.activations) || 0;
-    bucket.errors += Number(point.errors) || 0;
-    buckets.set(at, bucket);
+    const i = index.get(Math.floor(ms / step) * step);
+    if (i === undefined) continue;
+    activations[i]! += Number(point.activations) || 0;
+    errors[i]! += Number(point.errors) || 0;
   }
-  const x = [...buckets.keys()].sort((a, b) => a - b);
-  return {
-    x,
-    activations: x.map((t) => buckets.get(t)!.activations),
-    errors: x.map((t) => buckets.get(t)!.errors),
-  };
+  return { x, activations, errors };
 }

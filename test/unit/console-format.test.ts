@@ -73,9 +73,10 @@ describe('console routes', () => {
 });
 
 describe('console chart data', () => {
-  const at = (minute: number) => new Date(Date.UTC(2026, 10, 22, 5, minute)).toISOString();
+  const at = (minute: number) => Date.UTC(2026, 10, 22, 5, minute);
+  const range = { fromMs: at(0) + 20_000, toMs: at(59) + 30_000, interval: 'minute' as const };
   const point = (minute: number, module_id: string, activations: number, errors: number) => ({
-    ts: at(minute),
+    ts: new Date(at(minute)).toISOString(),
     module_id,
     checks: 0,
     downloads: 0,
@@ -84,20 +85,28 @@ describe('console chart data', () => {
     devices: 0,
   });
 
-  it('sums releases per bucket in time order, or keeps one release', () => {
-    const series = [point(2, 'b', 5, 1), point(1, 'a', 3, 0), point(2, 'a', 2, 2)];
-    const all = toChartData(series);
-    expect(all.x).toEqual([Date.parse(at(1)) / 1000, Date.parse(at(2)) / 1000]);
-    expect(all.activations).toEqual([3, 7]);
-    expect(all.errors).toEqual([0, 3]);
-    expect(toChartData(series, 'b')).toEqual({
-      x: [Date.parse(at(2)) / 1000],
-      activations: [5],
-      errors: [1],
-    });
+  it('has every bucket of the range, zero where the series is silent', () => {
+    const data = toChartData([], range);
+    expect(data.x).toHaveLength(60);
+    expect(data.x[0]).toBe(at(0) / 1000);
+    expect(data.x[59]).toBe(at(59) / 1000);
+    expect(data.activations.every((n) => n === 0)).toBe(true);
+    const day = toChartData([], { fromMs: at(0) - 30 * 86_400_000, toMs: at(0), interval: 'day' });
+    expect(day.x).toHaveLength(31);
+    expect(day.x.every((t) => (t * 1000) % 86_400_000 === 0)).toBe(true);
   });
 
-  it('keeps every count: the totals of the chart equal the totals of the series', () => {
+  it('sums releases per bucket, or keeps one release; rows outside the range are left out', () => {
+    const series = [point(2, 'b', 5, 1), point(1, 'a', 3, 0), point(2, 'a', 2, 2), point(200, 'a', 9, 9)];
+    const all = toChartData(series, range);
+    expect(all.activations.slice(0, 4)).toEqual([0, 3, 7, 0]);
+    expect(all.errors.slice(0, 4)).toEqual([0, 0, 3, 0]);
+    const b = toChartData(series, range, 'b');
+    expect(b.activations.reduce((x, y) => x + y, 0)).toBe(5);
+    expect(b.errors[2]).toBe(1);
+  });
+
+  it('keeps every count inside the range: the totals of the chart equal the totals of the series', () => {
     const arb = fc.array(
       fc.record({
         minute: fc.integer({ min: 0, max: 59 }),
@@ -109,11 +118,15 @@ describe('console chart data', () => {
     );
     fc.assert(
       fc.property(arb, (rows) => {
-        const data = toChartData(rows.map((r) => point(r.minute, r.module, r.activations, r.errors)));
+        const data = toChartData(
+          rows.map((r) => point(r.minute, r.module, r.activations, r.errors)),
+          range,
+        );
         const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
         const sorted = data.x.every((t, i) => i === 0 || t > data.x[i - 1]!);
         return (
           sorted &&
+          data.x.length === 60 &&
           sum(data.activations) === sum(rows.map((r) => r.activations)) &&
           sum(data.errors) === sum(rows.map((r) => r.errors))
         );

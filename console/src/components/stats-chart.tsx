@@ -13,14 +13,15 @@ export function StatsChart(props: { appId: string; releases: ReleaseWithStats[];
   const [rangeId, setRangeId] = useState('24h');
   const [moduleId, setModuleId] = useState('');
   const range = RANGES.find((r) => r.id === rangeId) ?? RANGES[1]!;
-  const stats = useResource(() => {
-    const to = new Date();
-    const from = new Date(to.getTime() - range.ms);
-    return client.apps.stats(props.appId, {
-      from: from.toISOString(),
-      to: to.toISOString(),
+  const stats = useResource(async () => {
+    const toMs = Date.now();
+    const fromMs = toMs - range.ms;
+    const { series } = await client.apps.stats(props.appId, {
+      from: new Date(fromMs).toISOString(),
+      to: new Date(toMs).toISOString(),
       interval: range.interval,
     });
+    return { series, range: { fromMs, toMs, interval: range.interval } };
   }, [client, props.appId, range.id, props.refresh]);
 
   return (
@@ -54,7 +55,7 @@ export function StatsChart(props: { appId: string; releases: ReleaseWithStats[];
         </label>
       </div>
       <Show resource={stats} label="Loading statistics…">
-        {({ series }) => <Chart data={toChartData(series, moduleId || undefined)} />}
+        {({ series, range: asked }) => <Chart data={toChartData(series, asked, moduleId || undefined)} />}
       </Show>
     </section>
   );
@@ -103,11 +104,18 @@ function Chart(props: { data: ChartData }) {
     plot.current?.setData(columns);
   }, [columns]);
 
-  const total = data.activations.reduce((a, b) => a + b, 0) + data.errors.reduce((a, b) => a + b, 0);
+  const activations = data.activations.reduce((a, b) => a + b, 0);
+  const errors = data.errors.reduce((a, b) => a + b, 0);
   return (
     <div>
-      <div ref={host} class="chart" data-testid="stats-chart" data-points={data.x.length} />
-      {total === 0 && <p class="muted small">No activations or errors in this range yet.</p>}
+      <div
+        ref={host}
+        class="chart"
+        data-testid="stats-chart"
+        data-activations={activations}
+        data-errors={errors}
+      />
+      {activations + errors === 0 && <p class="muted small">No activations or errors in this range yet.</p>}
     </div>
   );
 }

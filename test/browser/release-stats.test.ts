@@ -66,6 +66,8 @@ describe('console: release statistics from device events', () => {
       .toBe(20);
 
     const { page } = h;
+    // The app was made through the API after the apps page loaded: the page learns of it on a reload.
+    await page.reload();
     await page.getByTestId('apps-list').getByRole('link', { name: 'Stats app' }).click();
     await card('2.1.0').waitFor();
     expect(await stat('2.1.0', 'Downloads')).toBe('50');
@@ -79,14 +81,18 @@ describe('console: release statistics from device events', () => {
 
     const chart = page.getByTestId('stats-chart');
     await chart.locator('canvas').waitFor();
-    await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await chart.getAttribute('data-activations'))).toBe(60);
+    expect(Number(await chart.getAttribute('data-errors'))).toBe(3);
     await h.screenshot('release-stats');
 
     // One release in the chart: its own series only.
     await page
       .getByRole('combobox', { name: 'Release shown in the chart' })
       .selectOption({ label: '2.0.0 (production)' });
-    await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await chart.getAttribute('data-activations'))).toBe(20);
+    expect(Number(await chart.getAttribute('data-errors'))).toBe(0);
+    await page.getByRole('combobox', { name: 'Time range' }).selectOption({ label: 'Last hour' });
+    await expect.poll(async () => Number(await chart.getAttribute('data-activations'))).toBe(20);
     expect(h.problems).toEqual([]);
   });
 
