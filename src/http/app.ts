@@ -9,6 +9,7 @@ import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
+import { consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
@@ -124,6 +125,8 @@ export async function buildApp(deps: Container): Promise<App> {
     },
     { prefix: API_PREFIX },
   );
+  // The web console at `/` (outside /api/v1, no credential: the page signs in through the API).
+  await app.register(consoleRoutes);
   return app;
 }
 
