@@ -54,7 +54,9 @@ export async function buildApp(deps: Container): Promise<App> {
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Top-level on purpose: under routerOptions an over-long parameter is a plain 404 instead of FST_ERR_MAX_PARAM_LENGTH (414).
+    maxParamLength: 200,
+    routerOptions: { ignoreTrailingSlash: true },
     // Malformed URLs and over-long path parameters, refused by the router, also leave as problem+json.
     frameworkErrors: errorHandler,
     clientErrorHandler,
