@@ -5,6 +5,9 @@ import { sendProblem } from '../http/error-handler.js';
 import type { App } from '../http/types.js';
 import { projectRoot } from '../platform/paths.js';
 
+/** The router's maxParamLength (src/http/app.ts). */
+const MAX_PARAM_LENGTH = 200;
+
 /** Where `npm run build:console` puts the web console. */
 export function consoleDistDir(): string {
   return join(projectRoot(), 'console', 'dist');
@@ -63,7 +66,17 @@ export async function consoleRoutes(app: App, options: { dir?: string } = {}): P
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const last = path.slice(path.lastIndexOf('/') + 1);
-    if (path === '/api' || path.startsWith('/api/') || last.includes('.')) {
+    const isApi = path === '/api' || path.startsWith('/api/');
+    // An API path whose parameter passed the router's maxParamLength falls through to this catch-all.
+    if (isApi && path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH)) {
+      return sendProblem(
+        reply,
+        414,
+        'uri_too_long',
+        `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.`,
+      );
+    }
+    if (isApi || last.includes('.')) {
       return sendProblem(reply, 404, 'not_found', `No route ${request.method} ${path}.`);
     }
     // setHeaders above gives index.html its no-cache and security headers.
