@@ -203,10 +203,13 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   ),
 
   'GET /api/v1/apps/{app_id}/alerts': control('viewer', 'ids', inApp),
-  'PUT /api/v1/apps/{app_id}/alerts': control('developer', 'ids', async (t) => ({
-    ...(await inApp(t)),
-    body: { threshold: 0.05 },
-  })),
+  // Pausing on a spike sets a rollout below 100 %: the staged-rollout feature.
+  'PUT /api/v1/apps/{app_id}/alerts': control(
+    'developer',
+    'ids',
+    async (t) => ({ ...(await inApp(t)), body: { threshold: 0.05 } }),
+    { gate: { plan: 'pro', request: async (t) => ({ ...(await inApp(t)), body: { action: 'pause' } }) } },
+  ),
 };
 
 async function planOf(t: Tenant): Promise<string> {
