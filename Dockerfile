@@ -15,6 +15,7 @@ COPY scripts/services scripts/services
 RUN node scripts/bootstrap.mjs deps
 COPY . .
 RUN npm run build \
+ && npm run build:console \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
@@ -28,6 +29,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # Migrations are read at run time (the app finds its root as the folder holding package.json and sql/).
 COPY --from=build /app/sql ./sql
+# The web console the API serves at `/`.
+COPY --from=build /app/console/dist ./console/dist
 RUN mkdir -p /data/blobs && chown node:node /data/blobs
 USER node
 EXPOSE 8080

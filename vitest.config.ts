@@ -25,6 +25,20 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          environment: 'node',
+          // The migrated Postgres template, then one console build for the whole run.
+          globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/console-build-setup.ts'],
+          pool: 'forks',
+          // After the unit and integration files: a Chromium per file competes with them for the CPU.
+          sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+        },
+      },
     ],
   },
 });

@@ -1,4 +1,5 @@
-// Compiles the TypeScript (src, workers, cli, sdk, client) into dist/ unless dist/ is newer than every source.
+// Compiles the TypeScript (src, workers, cli, sdk, client) into dist/ unless dist/ is newer than every source,
+// and builds the web console into console/dist/ unless it is newer than the console's sources.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ export function buildIfStale(root, log = (m) => process.stderr.write(`${m}\n`)) 
     newestMtime(join(root, 'tsconfig.build.json')),
     newestMtime(join(root, 'package-lock.json')),
   );
+  buildConsoleIfStale(root, log);
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= sources) {
     log('[build] dist/ is up to date');
     return;
@@ -37,4 +39,39 @@ export function buildIfStale(root, log = (m) => process.stderr.write(`${m}\n`)) 
   );
   if (tsc.status !== 0) throw new Error('TypeScript build failed');
   spawnSync('touch', [stamp]);
+}
+
+/** What the console bundle is made of: its own sources, plus the client and plan table it imports. */
+const CONSOLE_SOURCES = [
+  'console/index.html',
+  'console/src',
+  'console/vite.config.ts',
+  'client',
+  'src/plans',
+  'src/platform/errors.ts',
+  'package-lock.json',
+];
+
+/** Runs `vite build` for the console when console/dist/index.html is older than any of its sources. */
+export function buildConsoleIfStale(root, log = (m) => process.stderr.write(`${m}\n`)) {
+  const built = join(root, 'console', 'dist', 'index.html');
+  const sources = Math.max(...CONSOLE_SOURCES.map((p) => newestMtime(join(root, p))));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) {
+    log('[build] console/dist/ is up to date');
+    return;
+  }
+  log('[build] building the web console into console/dist/');
+  const vite = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'console/vite.config.ts',
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (vite.status !== 0) throw new Error('console build failed');
 }

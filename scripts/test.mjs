@@ -1,16 +1,17 @@
-// `npm test`: the same set-up as `npm start` (dependencies, services), then lint, type check and every
-// vitest project. Extra arguments go to vitest (`npm test -- test/unit`).
+// `npm test`: the same set-up as `npm start` (dependencies, services, plus Chromium for the console's
+// browser tests), then lint, type check and every vitest project. Extra arguments go to vitest (`npm test -- test/unit`).
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDependencies, ensureServices } from './bootstrap.mjs';
+import { ensureChromium } from './services/chromium.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 ensureDependencies();
 const services = await ensureServices();
-const env = { ...process.env, ...services };
+const env = { ...process.env, ...services, CHROMIUM_PATH: await ensureChromium() };
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
 
 function step(name, args) {
@@ -26,4 +27,9 @@ function step(name, args) {
 
 step('lint (biome)', [bin('@biomejs/biome', 'bin/biome'), 'check', '.']);
 step('type check (tsc)', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
-step('tests (vitest: unit, integration)', [bin('vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)]);
+step('type check console (tsc)', [bin('typescript', 'bin/tsc'), '-p', 'console/tsconfig.json']);
+step('tests (vitest: unit, integration, browser)', [
+  bin('vitest', 'vitest.mjs'),
+  'run',
+  ...process.argv.slice(2),
+]);

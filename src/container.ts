@@ -30,10 +30,16 @@ import { invalidationChannel, publishInvalidation } from './routing/invalidation
 import { RoutingCache } from './routing/routing.cache.js';
 import { RoutingInvalidationListener } from './routing/routing.listener.js';
 import { RoutingStore } from './routing/routing.store.js';
+import { AlertsService } from './spikes/alerts.service.js';
+import { AlertsStore } from './spikes/alerts.store.js';
 import { AppDirectory } from './telemetry/app-directory.js';
 import { CheckRecorder } from './telemetry/check-recorder.js';
 import { EventIngestService } from './telemetry/events.service.js';
 import { UpdateCheckService } from './updates/updates.service.js';
+import { DeliveriesStore } from './webhooks/deliveries.store.js';
+import { BullDeliveryScheduler, type DeliveryScheduler } from './webhooks/delivery-queue.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
+import { WebhooksStore } from './webhooks/webhooks.store.js';
 import { WorkspacesService } from './workspaces/workspaces.service.js';
 import { WorkspacesStore } from './workspaces/workspaces.store.js';
 
@@ -60,6 +66,9 @@ export interface Container {
     apps: AppsStore;
     bundles: BundlesStore;
     releases: ReleasesStore;
+    webhooks: WebhooksStore;
+    deliveries: DeliveriesStore;
+    alerts: AlertsStore;
   };
   services: {
     auth: AuthService;
@@ -78,7 +87,11 @@ export interface Container {
     checkRecorder: CheckRecorder;
     routing: RoutingCache;
     updates: UpdateCheckService;
+    webhooks: WebhooksService;
+    alerts: AlertsService;
   };
+  /** Enqueues webhook delivery attempts (BullMQ producer, opened on first use). */
+  webhookScheduler: DeliveryScheduler;
   /** Closes every client; safe to call twice. */
   close(): Promise<void>;
 }
@@ -109,7 +122,11 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     apps: new AppsStore(db),
     bundles: new BundlesStore(db),
     releases: new ReleasesStore(db),
+    webhooks: new WebhooksStore(db),
+    deliveries: new DeliveriesStore(db),
+    alerts: new AlertsStore(db),
   };
+  const webhookScheduler = new BullDeliveryScheduler(config.redisUrl, keys);
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
   const routing = new RoutingCache(new RoutingStore(db, bundleUrl), {
     ttlMs: config.devices.routingCacheTtlMs,
@@ -167,15 +184,31 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       // Late-bound, like releaseStats: whichever recorder sits in services.checkRecorder is used.
       recorder: { record: (check) => services.checkRecorder.record(check) },
     }),
+    webhooks: new WebhooksService(stores.webhooks, stores.deliveries, webhookScheduler, config.webhooks),
+    alerts: new AlertsService(stores.alerts),
   };
 
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
       await services.checkRecorder.flush();
+      await webhookScheduler.close();
       await Promise.allSettled([db.end(), redis.quit(), clickhouse.close()]);
     })();
     return closed;
   };
-  return { config, log, db, redis, keys, clickhouse, tokens, blobs, stores, services, close };
+  return {
+    config,
+    log,
+    db,
+    redis,
+    keys,
+    clickhouse,
+    tokens,
+    blobs,
+    stores,
+    services,
+    webhookScheduler,
+    close,
+  };
 }

@@ -1,5 +1,7 @@
 import { createIngestWorker } from './ingest.worker.js';
+import { createSpikesWorker } from './spikes.worker.js';
 import { createUpkeepWorker } from './upkeep.worker.js';
+import { createWebhooksWorker } from './webhooks.worker.js';
 import type { WorkerFactory } from './worker.js';
 
 /**
@@ -9,4 +11,6 @@ import type { WorkerFactory } from './worker.js';
 export const WORKER_FACTORIES: Record<string, WorkerFactory> = {
   ingest: createIngestWorker,
   upkeep: createUpkeepWorker,
+  webhooks: (deps) => createWebhooksWorker(deps),
+  spikes: (deps) => createSpikesWorker(deps),
 };

@@ -11,6 +11,8 @@ export interface SeriesQuery {
 }
 
 const DAY_MS = 86_400_000;
+/** ClickHouse DateTime is unsigned 32-bit seconds: 1970-01-01 to 2106-02-07 UTC. */
+const LATEST_MS = 4_294_967_295_000;
 
 /** GET /apps/{app_id}/stats: an app's event time series, any role of the app's workspace. */
 export class AnalyticsService {
@@ -29,6 +31,9 @@ export class AnalyticsService {
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - DAY_MS);
     if (!(from.getTime() < to.getTime())) {
       throw badRequest('"from" must be before "to".', 'invalid_range');
+    }
+    if (from.getTime() < 0 || to.getTime() > LATEST_MS) {
+      throw badRequest('"from" and "to" must lie between 1970-01-01 and 2106-02-07 (UTC).', 'invalid_range');
     }
     if (bucketCount(from, to, interval) > MAX_BUCKETS) {
       throw badRequest(

@@ -35,7 +35,11 @@ export async function apiKeysRoutes(app: App): Promise<void> {
         summary: 'Create an API key (shown only in this response); owner or admin',
         params: WorkspaceParams,
         body: Type.Object(
-          { name: Type.String({ minLength: 1, maxLength: 100 }), role: Type.Optional(KeyRole) },
+          {
+            // No control characters: Postgres text cannot hold NUL, and a name is shown on one line.
+            name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\x00-\\x1f\\x7f]+$' }),
+            role: Type.Optional(KeyRole),
+          },
           { additionalProperties: false },
         ),
         response: {

@@ -27,6 +27,10 @@ const EnvSchema = Type.Object({
   WEBHOOK_TIMEOUT_MS: Type.String({ pattern: '^[0-9]+$', default: '15000' }),
   WEBHOOK_CONCURRENCY: Type.String({ pattern: '^[0-9]+$', default: '64' }),
   WEBHOOK_PER_ENDPOINT_CONCURRENCY: Type.String({ pattern: '^[0-9]+$', default: '4' }),
+  WEBHOOK_RETRY_BASE_MS: Type.String({ pattern: '^[0-9]+$', default: '5000' }),
+  WEBHOOK_RETRY_MAX_DELAY_MS: Type.String({ pattern: '^[0-9]+$', default: '21600000' }),
+  WEBHOOK_MAX_ATTEMPTS: Type.String({ pattern: '^[0-9]+$', default: '12' }),
+  WEBHOOK_DISPATCH_POLL_MS: Type.String({ pattern: '^[0-9]+$', default: '1000' }),
   BODY_LIMIT_BYTES: Type.String({ pattern: '^[0-9]+$', default: '1048576' }),
   BUNDLE_MAX_BYTES: Type.String({ pattern: '^[0-9]+$', default: '104857600' }),
   BLOB_DIR: Type.String({ default: '.local/blobs' }),
@@ -61,6 +65,13 @@ export interface Config {
     timeoutMs: number;
     concurrency: number;
     perEndpointConcurrency: number;
+    /** First retry delay; each later one is 4 times the previous, capped at retryMaxDelayMs, +-20 % jitter. */
+    retryBaseMs: number;
+    retryMaxDelayMs: number;
+    /** Attempts of one delivery (the first one included) before it is marked failed. */
+    maxAttempts: number;
+    /** Backstop poll of the outbox; commits wake the dispatcher at once through NOTIFY. */
+    dispatchPollMs: number;
   };
   http: { bodyLimitBytes: number; shutdownGraceMs: number };
   bundles: { maxBytes: number; blobDir: string };
@@ -113,6 +124,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: int(e.WEBHOOK_TIMEOUT_MS),
       concurrency: Math.max(1, int(e.WEBHOOK_CONCURRENCY)),
       perEndpointConcurrency: Math.max(1, int(e.WEBHOOK_PER_ENDPOINT_CONCURRENCY)),
+      retryBaseMs: Math.max(1, int(e.WEBHOOK_RETRY_BASE_MS)),
+      retryMaxDelayMs: Math.max(1, int(e.WEBHOOK_RETRY_MAX_DELAY_MS)),
+      maxAttempts: Math.max(1, int(e.WEBHOOK_MAX_ATTEMPTS)),
+      dispatchPollMs: Math.max(10, int(e.WEBHOOK_DISPATCH_POLL_MS)),
     },
     http: { bodyLimitBytes: int(e.BODY_LIMIT_BYTES), shutdownGraceMs: int(e.SHUTDOWN_GRACE_MS) },
     bundles: { maxBytes: int(e.BUNDLE_MAX_BYTES), blobDir: e.BLOB_DIR },

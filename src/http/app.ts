@@ -9,14 +9,18 @@ import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
+import { consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
+import { alertsRoutes } from '../spikes/alerts.routes.js';
 import { deviceEventsRoutes } from '../telemetry/events.routes.js';
 import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
 import { updatesRoutes } from '../updates/updates.routes.js';
+import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
+import { clientErrorHandler } from './client-errors.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import type { App } from './types.js';
 import { validatorCompiler } from './validation.js';
@@ -37,6 +41,8 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   statsRoutes,
   updatesRoutes,
   bundleDownloadRoutes,
+  webhooksRoutes,
+  alertsRoutes,
 ];
 
 export async function buildApp(deps: Container): Promise<App> {
@@ -48,7 +54,12 @@ export async function buildApp(deps: Container): Promise<App> {
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Top-level on purpose: under routerOptions an over-long parameter is a plain 404 instead of FST_ERR_MAX_PARAM_LENGTH (414).
+    maxParamLength: 200,
+    routerOptions: { ignoreTrailingSlash: true },
+    // Malformed URLs and over-long path parameters, refused by the router, also leave as problem+json.
+    frameworkErrors: errorHandler,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.decorate('deps', deps);
@@ -116,6 +127,8 @@ export async function buildApp(deps: Container): Promise<App> {
     },
     { prefix: API_PREFIX },
   );
+  // The web console at `/` (outside /api/v1, no credential: the page signs in through the API).
+  await app.register(consoleRoutes);
   return app;
 }
 

@@ -10,6 +10,7 @@ const CLIENT_ERROR_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_TYPE: [400, 'invalid_content_type'],
   FST_ERR_CTP_EMPTY_TYPE: [400, 'invalid_content_type'],
   FST_ERR_BAD_URL: [400, 'bad_url'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'uri_too_long'],
   FST_ERR_ASYNC_CONSTRAINT: [400, 'bad_request'],
   FST_ERR_VALIDATION: [400, 'invalid_request'],
 };

@@ -14,7 +14,8 @@ export const PushBody = Type.Object(
     channel: Type.Optional(Channel),
     rollout_pct: Type.Optional(RolloutPct),
     mandatory: Type.Optional(Type.Boolean()),
-    notes: Type.Optional(Type.String({ maxLength: 20_000 })),
+    // Any text but NUL, which Postgres text cannot store; line breaks and tabs are normal in notes.
+    notes: Type.Optional(Type.String({ maxLength: 20_000, pattern: '^[^\\x00]*$' })),
     fingerprint: Type.Optional(Type.Union([Fingerprint, Type.Null()])),
   },
   { additionalProperties: false },
@@ -28,7 +29,8 @@ export const ListQuery = Type.Object(
   {
     channel: Type.Optional(Channel),
     limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    // Bounded so that Postgres (bigint OFFSET) never sees a number it cannot hold.
+    offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
+import { deviceRateLimit } from '../http/device-rate-limit.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { badRequest } from '../platform/errors.js';
@@ -10,7 +11,7 @@ export async function deviceEventsRoutes(app: App): Promise<void> {
   app.post(
     '/devices/events',
     {
-      config: { public: true },
+      config: { public: true, rateLimit: deviceRateLimit(app.deps.config.rateLimits.devicePerMinute) },
       // Validation errors are turned into a 400 naming the first bad event by its index (below).
       attachValidation: true,
       schema: {
@@ -18,7 +19,7 @@ export async function deviceEventsRoutes(app: App): Promise<void> {
         summary: 'Post a batch of 1-1000 device events (download, activation, error); no credential',
         security: [],
         body: EventsBody,
-        response: { 202: EventsAccepted, ...problems(400, 404, 413, 415, 503) },
+        response: { 202: EventsAccepted, ...problems(400, 404, 413, 415, 429, 503) },
       },
     },
     async (request, reply) => {

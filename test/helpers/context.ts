@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
@@ -22,13 +24,29 @@ export interface TestContext {
   app: App;
   /** The environment a child process (API, worker, CLI) needs to use this file's databases and keys. */
   env: Record<string, string>;
+  /** Base URL of the listening server (with `listen: true`). */
+  url?: string;
   close(): Promise<void>;
+}
+
+/** A port nothing listens on right now (bound, then released). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 export interface TestContextOptions {
   env?: Record<string, string>;
   /** Skip building the Fastify app (worker-only tests). */
   withoutApp?: boolean;
+  /**
+   * Listen on a free 127.0.0.1 port, with PUBLIC_URL pointing at it, so absolute URLs the API hands out
+   * (bundle downloads) reach this server. The address is in `url`.
+   */
+  listen?: boolean;
 }
 
 /**
@@ -42,6 +60,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const chDatabase = `ota_test_${id}`;
   await ensureClickHouseDatabase(clickhouseUrl, chDatabase);
   const blobDir = await mkdtemp(join(tmpdir(), `ota-blobs-${id}-`));
+  const port = options.listen ? await freePort() : undefined;
   const env: Record<string, string> = {
     DATABASE_URL: databaseUrl,
     REDIS_URL: requireEnv('REDIS_URL'),
@@ -56,6 +75,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     // Test files sign up many accounts from one address; the limits get their own tests.
     RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
     RATE_LIMIT_DEVICE_PER_MINUTE: '1000000',
+    ...(port ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...options.env,
   };
   const config = loadConfig(env);
@@ -63,6 +83,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   await migrateClickHouse(deps.clickhouse);
   const app = options.withoutApp ? (undefined as unknown as App) : await buildApp(deps);
   if (app) await app.ready();
+  const url = port && app ? await app.listen({ host: '127.0.0.1', port }) : undefined;
 
   let closed = false;
   const close = async () => {
@@ -76,7 +97,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     await admin.command({ query: `DROP DATABASE IF EXISTS ${chDatabase}` }).finally(() => admin.close());
     await rm(blobDir, { recursive: true, force: true });
   };
-  return { id, config, deps, app, env, close };
+  return { id, config, deps, app, env, url, close };
 }
 
 async function cleanRedis(deps: Container, prefix: string): Promise<void> {

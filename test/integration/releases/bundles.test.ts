@@ -153,8 +153,8 @@ describe('bundle upload', () => {
     const res = await streamUpload(`/api/v1/apps/${ws.appId}/bundles`, ws.headers, MAX * 4);
     expect(res.status, res.body).toBe(413);
     expect(JSON.parse(res.body)).toMatchObject({ status: 413, code: 'payload_too_large' });
-    // The server answered long before the client could send everything.
-    expect(res.sent).toBeLessThan(MAX * 4);
+    // How much the client managed to send before the answer depends on timing (the server drains a refused
+    // body for a while to answer on the same connection), so only the outcome is asserted.
     expect(await blobFiles()).toEqual(before);
     expect(await tmpFiles()).toEqual([]);
     expect(await bundleRows(ws.appId)).toEqual([]);

@@ -19,8 +19,8 @@ let appId: string;
 const workers: Worker[] = [];
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  apiUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  ctx = await createTestContext({ listen: true });
+  apiUrl = ctx.url!;
   for (const factory of Object.values(WORKER_FACTORIES)) workers.push(factory(ctx.deps));
   for (const worker of workers) await worker.start();
   const owner = await signUp(ctx.app);

@@ -17,8 +17,8 @@ const written: string[] = [];
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000' } });
-  apiUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  ctx = await createTestContext({ listen: true, env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000' } });
+  apiUrl = ctx.url!;
   dir = await mkdtemp(join(tmpdir(), 'ota-readme-'));
 }, 180_000);
 

@@ -27,8 +27,8 @@ const PASSWORD = 'story password';
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000' } });
-  apiUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  ctx = await createTestContext({ listen: true, env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000' } });
+  apiUrl = ctx.url!;
   for (const factory of Object.values(WORKER_FACTORIES)) workers.push(factory(ctx.deps));
   for (const worker of workers) await worker.start();
   dir = await mkdtemp(join(tmpdir(), 'ota-story-'));

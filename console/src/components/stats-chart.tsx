@@ -1,0 +1,121 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { ReleaseWithStats } from '../../../client/index.js';
+import { useResource } from '../hooks.js';
+import { type ChartData, RANGES, toChartData } from '../series.js';
+import { useSession } from '../session.js';
+import { Show } from './ui.js';
+
+/** Activations and errors over time for an app (all releases or one), from GET /apps/{id}/stats. */
+export function StatsChart(props: { appId: string; releases: ReleaseWithStats[]; refresh?: number }) {
+  const { client } = useSession();
+  const [rangeId, setRangeId] = useState('24h');
+  const [moduleId, setModuleId] = useState('');
+  const range = RANGES.find((r) => r.id === rangeId) ?? RANGES[1]!;
+  const stats = useResource(async () => {
+    const toMs = Date.now();
+    const fromMs = toMs - range.ms;
+    const { series } = await client.apps.stats(props.appId, {
+      from: new Date(fromMs).toISOString(),
+      to: new Date(toMs).toISOString(),
+      interval: range.interval,
+    });
+    return { series, range: { fromMs, toMs, interval: range.interval } };
+  }, [client, props.appId, range.id, props.refresh]);
+
+  return (
+    <section class="card chart-card" aria-labelledby="chart-title">
+      <div class="chart-head">
+        <h2 id="chart-title">Activations and errors</h2>
+        <label>
+          <span class="visually-hidden">Release</span>
+          <select
+            aria-label="Release shown in the chart"
+            value={moduleId}
+            onChange={(e) => setModuleId(e.currentTarget.value)}
+          >
+            <option value="">All releases</option>
+            {props.releases.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.version} ({r.channel})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span class="visually-hidden">Time range</span>
+          <select aria-label="Time range" value={rangeId} onChange={(e) => setRangeId(e.currentTarget.value)}>
+            {RANGES.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <Show resource={stats} label="Loading statistics…">
+        {({ series, range: asked }) => <Chart data={toChartData(series, asked, moduleId || undefined)} />}
+      </Show>
+    </section>
+  );
+}
+
+function Chart(props: { data: ChartData }) {
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const { data } = props;
+  const columns = useMemo(
+    () => [data.x, data.activations, data.errors] as uPlot.AlignedData,
+    [data.x, data.activations, data.errors],
+  );
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const options: uPlot.Options = {
+      width: Math.max(240, el.clientWidth),
+      height: 220,
+      cursor: { drag: { x: false, y: false } },
+      scales: { x: { time: true } },
+      axes: [{}, { label: 'events', size: 50 }],
+      series: [
+        { label: 'time (UTC)' },
+        { label: 'Activations', stroke: '#1f6feb', width: 2, fill: 'rgba(31,111,235,0.08)' },
+        { label: 'Errors', stroke: '#d1242f', width: 2 },
+      ],
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+    };
+    const chart = new uPlot(options, columns, el);
+    plot.current = chart;
+    // The chart follows its container, so it fits a phone as well as a wide screen.
+    const observer = new ResizeObserver(() =>
+      chart.setSize({ width: Math.max(240, el.clientWidth), height: 220 }),
+    );
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      chart.destroy();
+      plot.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    plot.current?.setData(columns);
+  }, [columns]);
+
+  const activations = data.activations.reduce((a, b) => a + b, 0);
+  const errors = data.errors.reduce((a, b) => a + b, 0);
+  return (
+    <div>
+      <div
+        ref={host}
+        class="chart"
+        data-testid="stats-chart"
+        data-activations={activations}
+        data-errors={errors}
+      />
+      {activations + errors === 0 && <p class="muted small">No activations or errors in this range yet.</p>}
+    </div>
+  );
+}

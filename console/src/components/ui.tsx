@@ -1,0 +1,140 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Plan } from '../../../client/index.js';
+import type { Resource } from '../hooks.js';
+import { Link } from '../router.js';
+
+export function Loading(props: { label?: string }) {
+  return (
+    <p class="loading" role="status" aria-live="polite">
+      <span class="spinner" aria-hidden="true" />
+      {props.label ?? 'Loading…'}
+    </p>
+  );
+}
+
+export function ErrorBox(props: { text: string; onRetry?: () => void }) {
+  return (
+    <div class="error" role="alert">
+      <span>{props.text}</span>
+      {props.onRetry && (
+        <button type="button" class="link" onClick={props.onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The 402 answer of a plan gate: the server's plain-language message plus the way to the plan page. */
+export function UpgradeNotice(props: { text: string }) {
+  return (
+    <div class="upgrade" role="alert" data-testid="upgrade-message">
+      <strong>Upgrade required.</strong> <span>{props.text}</span> <Link href="/plan">See plans</Link>
+    </div>
+  );
+}
+
+/** The error of a failed action, shown next to the control that caused it. */
+export function ActionError(props: { error: { text: string; upgrade: boolean } | null }) {
+  if (!props.error) return null;
+  return props.error.upgrade ? (
+    <UpgradeNotice text={props.error.text} />
+  ) : (
+    <ErrorBox text={props.error.text} />
+  );
+}
+
+/** Loading, error and upgrade states of a resource, then its data. */
+export function Show<T>(props: {
+  resource: Resource<T>;
+  label?: string;
+  children: (data: T) => ComponentChildren;
+}) {
+  const { resource } = props;
+  if (resource.upgrade && resource.error) return <UpgradeNotice text={resource.error} />;
+  if (resource.error) return <ErrorBox text={resource.error} onRetry={() => void resource.reload()} />;
+  if (resource.data === undefined) return <Loading label={props.label} />;
+  return <>{props.children(resource.data)}</>;
+}
+
+const PLAN_LABEL: Record<Plan, string> = { hobby: 'Hobby', pro: 'Startup', team: 'Enterprise' };
+
+export function planLabel(plan: Plan): string {
+  return PLAN_LABEL[plan];
+}
+
+export function PlanBadge(props: { plan: Plan }) {
+  return (
+    <span class={`badge plan-${props.plan}`} data-testid="plan-badge" title={`Plan: ${props.plan}`}>
+      {PLAN_LABEL[props.plan].toLowerCase() === props.plan
+        ? PLAN_LABEL[props.plan]
+        : `${PLAN_LABEL[props.plan]} (${props.plan})`}
+    </span>
+  );
+}
+
+/** A value the server shows only once (an API key, a signing secret): copy it now or lose it. */
+export function SecretOnce(props: { label: string; value: string; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.value);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <section class="secret" aria-label={props.label}>
+      <p>
+        <strong>{props.label}</strong> — shown only this once. Store it now; it cannot be displayed again.
+      </p>
+      <code data-testid="secret-value">{props.value}</code>
+      <div class="row">
+        <button type="button" onClick={copy}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+        <button type="button" class="secondary" onClick={props.onDone}>
+          I have stored it
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** A modal confirmation for destructive actions (rollback, removal, deletion). */
+export function Confirm(props: {
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    cancelRef.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') props.onCancel();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [props.onCancel]);
+  return (
+    <div class="overlay">
+      <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="confirm-title">
+        <h2 id="confirm-title">{props.title}</h2>
+        <div>{props.children}</div>
+        <div class="row end">
+          <button type="button" class="secondary" ref={cancelRef} onClick={props.onCancel}>
+            Cancel
+          </button>
+          <button type="button" class="danger" disabled={props.busy} onClick={props.onConfirm}>
+            {props.busy ? 'Working…' : props.confirmLabel}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

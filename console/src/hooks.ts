@@ -1,0 +1,85 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { errorText, isUnauthorized, isUpgradeRequired } from './api.js';
+import { useSession } from './session.js';
+
+export interface Resource<T> {
+  data: T | undefined;
+  loading: boolean;
+  error: string | null;
+  /** True when the answer was a 402 plan gate: the page shows the upgrade message instead of data. */
+  upgrade: boolean;
+  reload(): Promise<void>;
+  /** Replaces the data in place after an action, so the page updates without asking the server again. */
+  mutate(update: (current: T | undefined) => T | undefined): void;
+}
+
+/**
+ * Loads data for a page and keeps loading, error and data together. A 401 ends the session (the token
+ * expired or the member was removed); answers that arrive after the inputs changed are dropped.
+ */
+export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resource<T> {
+  const { signOut } = useSession();
+  const [state, setState] = useState<{ data?: T; loading: boolean; error: string | null; upgrade: boolean }>({
+    loading: true,
+    error: null,
+    upgrade: false,
+  });
+  const generation = useRef(0);
+
+  // The caller names what the loader depends on (`deps`), as with useEffect.
+  const reload = useCallback(async () => {
+    const mine = ++generation.current;
+    setState((s) => ({ ...s, loading: true, error: null, upgrade: false }));
+    try {
+      const data = await load();
+      if (mine === generation.current) setState({ data, loading: false, error: null, upgrade: false });
+    } catch (err) {
+      if (mine !== generation.current) return;
+      if (isUnauthorized(err)) return signOut('Your session has ended; sign in again.');
+      setState({ data: undefined, loading: false, error: errorText(err), upgrade: isUpgradeRequired(err) });
+    }
+  }, deps);
+
+  useEffect(() => {
+    void reload();
+    return () => {
+      generation.current++;
+    };
+  }, [reload]);
+
+  const mutate = useCallback((update: (current: T | undefined) => T | undefined) => {
+    setState((s) => ({ ...s, data: update(s.data) }));
+  }, []);
+
+  return { ...state, data: state.data, reload, mutate };
+}
+
+/** What `run` answers when the action failed (the error is then in `error`). */
+export const FAILED = Symbol('failed');
+
+/** Runs one user action (a button press) with its own busy flag and error text. */
+export function useAction() {
+  const { signOut } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ text: string; upgrade: boolean } | null>(null);
+  const run = useCallback(
+    async <T>(action: () => Promise<T>): Promise<T | typeof FAILED> => {
+      setBusy(true);
+      setError(null);
+      try {
+        return await action();
+      } catch (err) {
+        if (isUnauthorized(err)) {
+          signOut('Your session has ended; sign in again.');
+          return FAILED;
+        }
+        setError({ text: errorText(err), upgrade: isUpgradeRequired(err) });
+        return FAILED;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [signOut],
+  );
+  return { busy, error, run, clearError: () => setError(null) };
+}

@@ -1,0 +1,158 @@
+import { useState } from 'preact/hooks';
+import type { AuditEntry } from '../../../client/index.js';
+import { describeDetails } from '../audit-details.js';
+import { Show } from '../components/ui.js';
+import { formatTime } from '../format.js';
+import { useResource } from '../hooks.js';
+import { useSession } from '../session.js';
+
+/** The audit actions of the specification (section 6), offered as the action filter. */
+export const AUDIT_ACTIONS = [
+  'login',
+  'account.create',
+  'app.create',
+  'fingerprint.register',
+  'module.push',
+  'rollout.change',
+  'module.rollback',
+  'member.invite',
+  'member.role_change',
+  'member.remove',
+  'plan.change',
+] as const;
+
+const PAGE_SIZE = 25;
+
+/** The workspace's audit log, newest first (team plan; the server answers 402 on the others). */
+export function ActivityPage() {
+  const { client } = useSession();
+  const [action, setAction] = useState('');
+  const [appId, setAppId] = useState('');
+  const [offset, setOffset] = useState(0);
+  const apps = useResource(() => client.apps.list(), [client]);
+  const page = useResource(
+    () =>
+      client.audit.list({
+        limit: PAGE_SIZE,
+        offset,
+        ...(action ? { action } : {}),
+        ...(appId ? { app_id: appId } : {}),
+      }),
+    [client, action, appId, offset],
+  );
+  const appName = (id: string | null) =>
+    id ? (apps.data?.apps.find((a) => a.id === id)?.name ?? id.slice(0, 8)) : '';
+
+  return (
+    <section aria-labelledby="activity-title">
+      <h1 id="activity-title">Activity</h1>
+      <form class="inline-form" aria-label="Filter the activity feed" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Action
+          <select
+            name="action"
+            aria-label="Filter by action"
+            value={action}
+            onChange={(e) => {
+              setAction(e.currentTarget.value);
+              setOffset(0);
+            }}
+          >
+            <option value="">All actions</option>
+            {AUDIT_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          App
+          <select
+            name="app"
+            aria-label="Filter by app"
+            value={appId}
+            onChange={(e) => {
+              setAppId(e.currentTarget.value);
+              setOffset(0);
+            }}
+          >
+            <option value="">All apps</option>
+            {(apps.data?.apps ?? []).map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <Show resource={page} label="Loading activity…">
+        {({ entries, next_offset, offset: shown }) => (
+          // The page's own offset labels it: while the next page loads, the one on screen keeps its numbers.
+          <div aria-busy={page.loading}>
+            {entries.length === 0 ? (
+              <p class="empty">No activity matches.</p>
+            ) : (
+              <ol class="feed" data-testid="activity" start={shown + 1}>
+                {entries.map((entry) => (
+                  <FeedEntry key={entry.id} entry={entry} appName={appName(entry.app_id)} />
+                ))}
+              </ol>
+            )}
+            <div class="row pager">
+              <button
+                type="button"
+                class="secondary"
+                disabled={shown === 0 || page.loading}
+                onClick={() => setOffset(Math.max(0, shown - PAGE_SIZE))}
+              >
+                ← Newer
+              </button>
+              <span class="muted small">
+                {entries.length === 0 ? 'No entries' : `Entries ${shown + 1}–${shown + entries.length}`}
+              </span>
+              <button
+                type="button"
+                class="secondary"
+                disabled={next_offset === null || page.loading}
+                onClick={() => next_offset !== null && setOffset(next_offset)}
+              >
+                Older →
+              </button>
+            </div>
+          </div>
+        )}
+      </Show>
+    </section>
+  );
+}
+
+function FeedEntry(props: { entry: AuditEntry; appName: string }) {
+  const { entry } = props;
+  return (
+    <li class="feed-entry" data-testid="activity-entry" data-action={entry.action}>
+      <div class="feed-head">
+        <code class="tag">{entry.action}</code>
+        <span class="wrap">{entry.actor}</span>
+        {props.appName && <span class="chip">{props.appName}</span>}
+        <span class="muted small">{formatTime(entry.created_at)}</span>
+      </div>
+      <Details value={entry.details} />
+    </li>
+  );
+}
+
+function Details(props: { value: unknown }) {
+  const pairs = describeDetails(props.value);
+  if (pairs.length === 0) return null;
+  return (
+    <dl class="details small">
+      {pairs.map(([label, text]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{text}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

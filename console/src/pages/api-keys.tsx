@@ -1,0 +1,136 @@
+import { useState } from 'preact/hooks';
+import type { ApiKey, CreatedApiKey, KeyRole } from '../../../client/index.js';
+import { ActionError, Confirm, SecretOnce, Show } from '../components/ui.js';
+import { formatTime } from '../format.js';
+import { FAILED, useAction, useResource } from '../hooks.js';
+import { canManage, useSession } from '../session.js';
+
+const KEY_ROLES: KeyRole[] = ['admin', 'developer', 'viewer'];
+
+/** API keys for the CLI and SDKs: a new key is shown once, then only its name and role remain. */
+export function ApiKeysPanel() {
+  const { client, workspace } = useSession();
+  const keys = useResource(() => client.apiKeys.list(workspace.id), [client, workspace.id]);
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<KeyRole>('developer');
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const create = useAction();
+  const revoke = useAction();
+  const manage = canManage(workspace.role);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const result = await create.run(() => client.apiKeys.create(workspace.id, { name: name.trim(), role }));
+    if (result === FAILED) return;
+    setName('');
+    setCreated(result);
+    const listed: ApiKey = {
+      id: result.id,
+      name: result.name,
+      role: result.role,
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    };
+    keys.mutate((current) => ({ api_keys: [listed, ...(current?.api_keys ?? [])] }));
+  };
+  const doRevoke = async () => {
+    const key = revoking;
+    if (!key) return;
+    const result = await revoke.run(() => client.apiKeys.revoke(workspace.id, key.id));
+    setRevoking(null);
+    if (result === FAILED) return;
+    keys.mutate((current) =>
+      current ? { api_keys: current.api_keys.filter((k) => k.id !== key.id) } : current,
+    );
+  };
+
+  return (
+    <section class="panel" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      {manage && (
+        <form class="inline-form" onSubmit={submit} aria-label="Create an API key">
+          <label>
+            Key name
+            <input
+              name="key-name"
+              required
+              maxLength={100}
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
+          </label>
+          <label>
+            Role
+            <select name="key-role" value={role} onChange={(e) => setRole(e.currentTarget.value as KeyRole)}>
+              {KEY_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" disabled={create.busy}>
+            {create.busy ? 'Creating…' : 'Create key'}
+          </button>
+        </form>
+      )}
+      <ActionError error={create.error} />
+      <ActionError error={revoke.error} />
+      {created && (
+        <SecretOnce label={`API key “${created.name}”`} value={created.key} onDone={() => setCreated(null)} />
+      )}
+      <Show resource={keys} label="Loading API keys…">
+        {({ api_keys }) =>
+          api_keys.length === 0 ? (
+            <p class="empty">No API keys.</p>
+          ) : (
+            <div class="table-wrap">
+              <table data-testid="api-keys">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {api_keys.map((k) => (
+                    <tr key={k.id}>
+                      <td class="wrap">{k.name}</td>
+                      <td>{k.role}</td>
+                      <td>{formatTime(k.created_at)}</td>
+                      <td>{k.last_used_at ? formatTime(k.last_used_at) : 'never'}</td>
+                      <td>
+                        {manage && (
+                          <button type="button" class="danger small" onClick={() => setRevoking(k)}>
+                            Revoke
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Show>
+      {revoking && (
+        <Confirm
+          title={`Revoke “${revoking.name}”?`}
+          confirmLabel="Revoke"
+          busy={revoke.busy}
+          onConfirm={() => void doRevoke()}
+          onCancel={() => setRevoking(null)}
+        >
+          <p>The key stops working at once; tools using it must get a new one.</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,146 @@
+import { useState } from 'preact/hooks';
+import type { Member, Role } from '../../../client/index.js';
+import { ActionError, Confirm, Show } from '../components/ui.js';
+import { FAILED, useAction, useResource } from '../hooks.js';
+import { canManage, useSession } from '../session.js';
+
+const ASSIGNABLE: Array<Exclude<Role, 'owner'>> = ['admin', 'developer', 'viewer'];
+
+export function MembersPanel() {
+  const { client, workspace } = useSession();
+  const members = useResource(() => client.members.list(workspace.id), [client, workspace.id]);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Exclude<Role, 'owner'>>('developer');
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const invite = useAction();
+  const change = useAction();
+  const manage = canManage(workspace.role);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const result = await invite.run(() => client.members.invite(workspace.id, { email: email.trim(), role }));
+    if (result === FAILED) return;
+    setEmail('');
+    await members.reload();
+  };
+  const setMemberRole = async (member: Member, next: Role) => {
+    const result = await change.run(() => client.members.setRole(workspace.id, member.id, next));
+    if (result === FAILED) return;
+    members.mutate((current) =>
+      current
+        ? { members: current.members.map((m) => (m.id === member.id ? { ...m, role: result.role } : m)) }
+        : current,
+    );
+  };
+  const remove = async () => {
+    const member = removing;
+    if (!member) return;
+    const result = await change.run(() => client.members.remove(workspace.id, member.id));
+    setRemoving(null);
+    if (result === FAILED) return;
+    members.mutate((current) =>
+      current ? { members: current.members.filter((m) => m.id !== member.id) } : current,
+    );
+  };
+
+  return (
+    <section class="panel" aria-labelledby="members-title">
+      <h2 id="members-title">Members</h2>
+      {manage && (
+        <form class="inline-form" onSubmit={submit} aria-label="Invite a member">
+          <label>
+            E-mail
+            <input
+              type="email"
+              name="invite-email"
+              required
+              value={email}
+              onInput={(e) => setEmail(e.currentTarget.value)}
+            />
+          </label>
+          <label>
+            Role
+            <select
+              name="invite-role"
+              value={role}
+              onChange={(e) => setRole(e.currentTarget.value as Exclude<Role, 'owner'>)}
+            >
+              {ASSIGNABLE.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" disabled={invite.busy}>
+            {invite.busy ? 'Inviting…' : 'Invite'}
+          </button>
+        </form>
+      )}
+      <ActionError error={invite.error} />
+      <ActionError error={change.error} />
+      <Show resource={members} label="Loading members…">
+        {({ members: list }) => (
+          <div class="table-wrap">
+            <table data-testid="members">
+              <thead>
+                <tr>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((m) => (
+                  <tr key={m.id}>
+                    <td class="wrap">{m.email}</td>
+                    <td>
+                      {manage && m.role !== 'owner' ? (
+                        <select
+                          aria-label={`Role of ${m.email}`}
+                          value={m.role}
+                          disabled={change.busy}
+                          onChange={(e) => void setMemberRole(m, e.currentTarget.value as Role)}
+                        >
+                          {ASSIGNABLE.map((r) => (
+                            <option key={r} value={r}>
+                              {r}
+                            </option>
+                          ))}
+                        </select>
+                      ) : (
+                        m.role
+                      )}
+                    </td>
+                    <td>{m.status}</td>
+                    <td>
+                      {manage && m.role !== 'owner' && (
+                        <button type="button" class="danger small" onClick={() => setRemoving(m)}>
+                          Remove
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Show>
+      {removing && (
+        <Confirm
+          title={`Remove ${removing.email}?`}
+          confirmLabel="Remove"
+          busy={change.busy}
+          onConfirm={() => void remove()}
+          onCancel={() => setRemoving(null)}
+        >
+          <p>They lose access to this workspace at once; their signed-in sessions stop working.</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}

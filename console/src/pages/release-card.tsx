@@ -1,0 +1,136 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Release, ReleaseWithStats } from '../../../client/index.js';
+import { ActionError, Confirm } from '../components/ui.js';
+import {
+  formatCount,
+  formatPct,
+  formatRatio,
+  formatTime,
+  needsFailureHint,
+  parseRolloutPct,
+} from '../format.js';
+import { FAILED, useAction } from '../hooks.js';
+import { canWrite, useSession } from '../session.js';
+
+/** One release: the statistics of the specification, the 2 % hint, rollout control and rollback. */
+export function ReleaseCard(props: {
+  release: ReleaseWithStats;
+  onChanged: (release: Release) => void;
+  onRolledBack: () => void;
+}) {
+  const { release } = props;
+  const { client, workspace } = useSession();
+  const stats = release.stats;
+  const writable = canWrite(workspace.role) && release.active;
+  const [pctText, setPctText] = useState(String(release.rollout_pct));
+  const [confirming, setConfirming] = useState(false);
+  const rollout = useAction();
+  const rollback = useAction();
+
+  // A refused change leaves the field showing what the server still has.
+  useEffect(() => setPctText(String(release.rollout_pct)), [release.rollout_pct]);
+
+  const pct = parseRolloutPct(pctText);
+  const applyRollout = async (event: Event) => {
+    event.preventDefault();
+    if (pct === null) return;
+    const updated = await rollout.run(() => client.modules.setRollout(release.id, pct));
+    if (updated === FAILED) {
+      setPctText(String(release.rollout_pct));
+      return;
+    }
+    props.onChanged(updated);
+  };
+  const doRollback = async () => {
+    const result = await rollback.run(() => client.modules.rollback(release.id));
+    setConfirming(false);
+    if (result !== FAILED) props.onRolledBack();
+  };
+
+  return (
+    <li class="card release" data-testid="release" data-version={release.version}>
+      <div class="release-head">
+        <strong class="version">{release.version}</strong>
+        <span class="chip">{release.channel}</span>
+        <span class={release.active ? 'chip ok' : 'chip off'}>{release.active ? 'active' : 'inactive'}</span>
+        {release.mandatory && <span class="chip warn">mandatory</span>}
+        <span class="muted small">{formatTime(release.created_at)}</span>
+      </div>
+      {release.notes && <p class="notes">{release.notes}</p>}
+      <dl class="stats">
+        <Stat label="Downloads" value={formatCount(stats?.downloads)} />
+        <Stat label="Activations" value={formatCount(stats?.activations)} />
+        <Stat label="Errors" value={formatCount(stats?.errors)} />
+        <Stat label="Targeted" value={formatPct(stats?.targeted_pct ?? release.rollout_pct)} />
+        <Stat label="Received" value={formatPct(stats?.received_pct)} />
+        <Stat label="Adoption" value={formatRatio(stats?.adoption)} />
+        <Stat label="Failure rate" value={formatRatio(stats?.failure_rate)} />
+      </dl>
+      {needsFailureHint(stats?.failure_rate) && (
+        <p class="hint" role="note" data-testid="failure-hint">
+          The failure rate is above 2 %: consider rolling this release back.
+        </p>
+      )}
+      {writable && (
+        <form class="rollout" onSubmit={applyRollout} aria-label={`Rollout of ${release.version}`}>
+          <label class="grow">
+            Rollout
+            <input
+              type="range"
+              min={0}
+              max={100}
+              step={1}
+              value={pct ?? release.rollout_pct}
+              onInput={(e) => setPctText(e.currentTarget.value)}
+              aria-label="Rollout percentage slider"
+            />
+          </label>
+          <label class="pct">
+            <span class="visually-hidden">Rollout percentage</span>
+            <input
+              type="text"
+              inputMode="decimal"
+              name="rollout_pct"
+              value={pctText}
+              onInput={(e) => setPctText(e.currentTarget.value)}
+              aria-label="Rollout percentage"
+              aria-invalid={pct === null}
+            />
+            %
+          </label>
+          <button type="submit" disabled={rollout.busy || pct === null || pct === release.rollout_pct}>
+            {rollout.busy ? 'Saving…' : 'Apply'}
+          </button>
+          <button type="button" class="danger" onClick={() => setConfirming(true)} disabled={rollback.busy}>
+            Roll back
+          </button>
+        </form>
+      )}
+      <ActionError error={rollout.error} />
+      <ActionError error={rollback.error} />
+      {confirming && (
+        <Confirm
+          title={`Roll back ${release.version}?`}
+          confirmLabel="Roll back"
+          busy={rollback.busy}
+          onConfirm={doRollback}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            {release.version} stops being served on {release.channel}. The previous active release takes over
+            at its own rollout; devices get it at their next update check.
+          </p>
+        </Confirm>
+      )}
+    </li>
+  );
+}
+
+function Stat(props: { label: string; value: string }) {
+  return (
+    <div>
+      <dt>{props.label}</dt>
+      <dd>{props.value}</dd>
+    </div>
+  );
+}

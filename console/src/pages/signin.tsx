@@ -1,0 +1,62 @@
+import { useState } from 'preact/hooks';
+import { createClient, errorText } from '../api.js';
+import { ErrorBox } from '../components/ui.js';
+import type { StoredSession } from '../session.js';
+
+/** E-mail and password; the first sign-in with a new address creates the account and its workspace. */
+export function SignInPage(props: { notice: string | null; onSignedIn: (session: StoredSession) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await createClient(undefined).auth.signin(email.trim(), password);
+      props.onSignedIn({ token: result.token, workspaceId: result.workspace_id, email: result.user.email });
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="centered">
+      <form class="card signin" onSubmit={submit} aria-labelledby="signin-title">
+        <h1 id="signin-title">Sign in</h1>
+        <p class="muted">A first sign-in with a new e-mail address creates your account and workspace.</p>
+        {props.notice && <p class="notice">{props.notice}</p>}
+        <label>
+          E-mail
+          <input
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Password
+          <input
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            minLength={8}
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        </label>
+        {error && <ErrorBox text={error} />}
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

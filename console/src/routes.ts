@@ -1,0 +1,28 @@
+/** The console's pages by path (pure, so the mapping has unit tests). */
+export interface Route {
+  page: 'signin' | 'apps' | 'app' | 'usage' | 'team' | 'webhooks' | 'activity' | 'plan' | 'unknown';
+  appId?: string;
+}
+
+/** Maps a path to a page; unknown paths get a "not found" page rather than a blank screen. */
+export function matchRoute(path: string): Route {
+  const pathname = path.split('?')[0]!.replace(/\/+$/, '') || '/';
+  if (pathname === '/' || pathname === '/apps') return { page: 'apps' };
+  const app = /^\/apps\/([^/]+)$/.exec(pathname);
+  if (app) {
+    try {
+      return { page: 'app', appId: decodeURIComponent(app[1]!) };
+    } catch {
+      return { page: 'unknown' };
+    }
+  }
+  const simple: Record<string, Route['page']> = {
+    '/signin': 'signin',
+    '/usage': 'usage',
+    '/team': 'team',
+    '/webhooks': 'webhooks',
+    '/activity': 'activity',
+    '/plan': 'plan',
+  };
+  return { page: simple[pathname] ?? 'unknown' };
+}

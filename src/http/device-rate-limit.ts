@@ -1,0 +1,37 @@
+import type { RateLimitOptions } from '@fastify/rate-limit';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DEVICE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+interface KeyedRequest {
+  body?: unknown;
+  ip: string;
+}
+
+/**
+ * The counter a device request falls in: its app and its device. The device is the body's `device_id`
+ * (update check) or the first event's (an event batch comes from one device); without one, the client
+ * address stands in. Only values shaped like an app id and a device id are used, so a body that failed
+ * validation cannot make an unbounded Redis key.
+ */
+export function deviceRateLimitKey(request: KeyedRequest): string {
+  const body = isObject(request.body) ? request.body : {};
+  const app = typeof body.app_id === 'string' && UUID.test(body.app_id) ? body.app_id.toLowerCase() : '-';
+  const firstEvent = Array.isArray(body.events) && isObject(body.events[0]) ? body.events[0] : {};
+  const device = [body.device_id, firstEvent.device_id].find(
+    (d): d is string => typeof d === 'string' && DEVICE_ID.test(d),
+  );
+  return `device:${app}:${device ?? `ip:${request.ip}`}`;
+}
+
+/**
+ * Route config of the device endpoints: `perMinute` requests per app and device, counted just before the
+ * handler, once the body (which holds the key) is parsed.
+ */
+export function deviceRateLimit(perMinute: number): RateLimitOptions {
+  return { max: perMinute, timeWindow: 60_000, hook: 'preHandler', keyGenerator: deviceRateLimitKey };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

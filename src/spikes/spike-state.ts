@@ -1,0 +1,95 @@
+/**
+ * The error-spike alert as a pure state machine, so its rules are tested without services.
+ *
+ * Armed: the alert fires when error_rate >= threshold with sample >= min_sample, and becomes firing.
+ * Firing: quiet. It re-arms when the rate has stayed below the threshold for a full window (counted from
+ * the first evaluation that saw it below), or when the cooldown has passed since it fired (a cooldown of 0
+ * disables that path); once re-armed it fires again on the next crossing, which may be the same evaluation.
+ * A new active production release starts armed.
+ */
+export const SPIKE_ACTIONS = ['none', 'pause', 'rollback'] as const;
+export type SpikeAction = (typeof SPIKE_ACTIONS)[number];
+
+export interface AlertSettings {
+  threshold: number;
+  windowMinutes: number;
+  minSample: number;
+  cooldownMinutes: number;
+  action: SpikeAction;
+}
+
+export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
+  threshold: 0.05,
+  windowMinutes: 15,
+  minSample: 50,
+  cooldownMinutes: 60,
+  action: 'none',
+};
+
+export interface SpikeState {
+  releaseId: string | null;
+  firing: boolean;
+  firedAt: number | null;
+  belowSince: number | null;
+}
+
+export const INITIAL_SPIKE_STATE: SpikeState = {
+  releaseId: null,
+  firing: false,
+  firedAt: null,
+  belowSince: null,
+};
+
+export interface WindowCounts {
+  activations: number;
+  errors: number;
+}
+
+export interface SpikeEvaluation {
+  next: SpikeState;
+  fire: boolean;
+  changed: boolean;
+  errorRate: number;
+  sample: number;
+}
+
+export function failureRate(counts: WindowCounts): { errorRate: number; sample: number } {
+  const sample = counts.activations + counts.errors;
+  return { sample, errorRate: sample > 0 ? counts.errors / sample : 0 };
+}
+
+export function evaluateSpike(
+  state: SpikeState,
+  releaseId: string,
+  counts: WindowCounts,
+  settings: AlertSettings,
+  nowMs: number,
+): SpikeEvaluation {
+  const { errorRate, sample } = failureRate(counts);
+  const high = errorRate >= settings.threshold;
+  let s: SpikeState =
+    state.releaseId === releaseId ? { ...state } : { ...INITIAL_SPIKE_STATE, releaseId: releaseId };
+
+  if (s.firing) {
+    s.belowSince = high ? null : (s.belowSince ?? nowMs);
+    const recovered = s.belowSince !== null && nowMs - s.belowSince >= settings.windowMinutes * 60_000;
+    const cooled =
+      settings.cooldownMinutes > 0 &&
+      s.firedAt !== null &&
+      nowMs - s.firedAt >= settings.cooldownMinutes * 60_000;
+    if (recovered || cooled) s = { ...s, firing: false, belowSince: null };
+  }
+
+  const fire = !s.firing && high && sample >= settings.minSample;
+  if (fire) s = { ...s, firing: true, firedAt: nowMs, belowSince: null };
+  return { next: s, fire, changed: !sameState(state, s), errorRate, sample };
+}
+
+function sameState(a: SpikeState, b: SpikeState): boolean {
+  return (
+    a.releaseId === b.releaseId &&
+    a.firing === b.firing &&
+    a.firedAt === b.firedAt &&
+    a.belowSince === b.belowSince
+  );
+}

@@ -1,0 +1,111 @@
+import type { Logger } from '../platform/logger.js';
+import { Coalescer } from './coalescer.js';
+import type { AttemptRecord, DeliveriesStore, DeliveryForAttempt } from './deliveries.store.js';
+import type { DeliveryClient } from './delivery.client.js';
+import type { AttemptJob, DeliveryScheduler } from './delivery-queue.js';
+import { decideRetry, type RetryPolicy } from './retry-schedule.js';
+import { decryptSecret } from './secret-box.js';
+import { signBody } from './signing.js';
+
+export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'gone' | 'stale' | 'inactive';
+
+export interface DeliveryProcessorDeps {
+  store: DeliveriesStore;
+  client: DeliveryClient;
+  scheduler: DeliveryScheduler;
+  policy: RetryPolicy;
+  secretKey: Buffer;
+  log: Logger;
+}
+
+/**
+ * One attempt of one delivery. The delivery and its webhook are read right before the request, so a
+ * deleted webhook gets no further request (its deliveries are gone) and a finished delivery is not sent
+ * again by a stale job. The attempt is logged and the next one scheduled after the log is committed.
+ */
+export class DeliveryProcessor {
+  // Attempts running side by side share their reads and writes (one query for many deliveries).
+  private readonly load: Coalescer<string, DeliveryForAttempt | undefined>;
+  private readonly save: Coalescer<AttemptRecord, boolean>;
+
+  constructor(private readonly deps: DeliveryProcessorDeps) {
+    this.load = new Coalescer((ids) => deps.store.forAttempts(ids));
+    this.save = new Coalescer((records) => deps.store.recordMany(records));
+  }
+
+  async attempt(job: AttemptJob): Promise<AttemptOutcome> {
+    const { store, client, scheduler, policy, secretKey, log } = this.deps;
+    const d = await this.load.call(job.deliveryId);
+    if (!d) return 'gone';
+    if (d.status !== 'pending') return 'stale';
+    if (!d.is_active) {
+      await store.abandon(d.id);
+      return 'inactive';
+    }
+    const attempt = d.attempts + 1;
+    const startedAt = new Date();
+    let secret: string;
+    try {
+      secret = decryptSecret(secretKey, d.secret_ciphertext);
+    } catch {
+      // WEBHOOK_SECRET_KEY changed: nothing can be signed, and retrying will not help.
+      log.error({ webhookId: d.webhook_id }, 'webhook signing secret cannot be decrypted');
+      await this.save.call({
+        deliveryId: d.id,
+        attempt,
+        startedAt,
+        durationMs: 0,
+        responseStatus: null,
+        responseBody: null,
+        error: 'signing secret cannot be decrypted (WEBHOOK_SECRET_KEY changed?)',
+        status: 'failed',
+        nextAttemptAt: null,
+      });
+      return 'failed';
+    }
+    const result = await client.post(d.url, d.body, {
+      'x-service-signature': signBody(secret, d.body),
+      'x-service-event': d.event,
+      'x-service-delivery': d.id,
+    });
+    const decision = result.ok
+      ? undefined
+      : decideRetry(policy, job.round, {
+          kind: result.kind ?? 'network',
+          status: result.status ?? undefined,
+          retryAfterMs: result.retryAfterMs,
+        });
+    const retrying = decision?.retry === true;
+    const delayMs = decision?.retry ? decision.delayMs : 0;
+    const recorded = await this.save.call({
+      deliveryId: d.id,
+      attempt,
+      startedAt,
+      durationMs: result.durationMs,
+      responseStatus: result.status,
+      responseBody: result.body,
+      error: result.ok
+        ? null
+        : decision && !decision.retry
+          ? `${result.error} (${decision.reason})`
+          : result.error,
+      status: result.ok ? 'succeeded' : retrying ? 'pending' : 'failed',
+      nextAttemptAt: retrying ? new Date(Date.now() + delayMs) : null,
+    });
+    if (!recorded) return 'gone';
+    if (result.ok) return 'succeeded';
+    if (!retrying) {
+      log.info(
+        { deliveryId: d.id, webhookId: d.webhook_id, attempt, error: result.error },
+        'delivery failed',
+      );
+      return 'failed';
+    }
+    // A failure here must not fail the job (BullMQ would re-run the attempt at once); the sweeper re-enqueues
+    // pending deliveries whose next attempt is overdue.
+    await scheduler
+      .schedule({ ...job, round: job.round + 1 }, attempt + 1, delayMs)
+      .catch((err) => log.warn({ err, deliveryId: d.id }, 'could not schedule retry; the sweeper will'));
+    return 'retrying';
+  }
+}

@@ -1,0 +1,165 @@
+import { Type } from '@sinclair/typebox';
+import { iso, problems, Uuid, WorkspaceParams } from '../http/schemas.js';
+import { type App, principalOf } from '../http/types.js';
+import type { AttemptRow, DeliverySummary } from './deliveries.store.js';
+import {
+  CreatedWebhook,
+  CreateWebhookBody,
+  DeliveriesQuery,
+  Delivery,
+  DeliveryDetail,
+  DeliveryParams,
+  Webhook,
+  WebhookParams,
+} from './webhooks.schemas.js';
+import type { WebhookRow } from './webhooks.store.js';
+
+const TAGS = ['webhooks'];
+
+function webhookJson(w: WebhookRow) {
+  return { id: w.id, url: w.url, events: w.events, is_active: w.is_active, created_at: iso(w.created_at)! };
+}
+
+function deliveryJson(d: DeliverySummary) {
+  return {
+    id: d.id,
+    event: d.event,
+    status: d.status,
+    attempts: d.attempts,
+    response_status: d.response_status,
+    next_attempt_at: iso(d.next_attempt_at),
+    created_at: iso(d.created_at)!,
+    updated_at: iso(d.updated_at)!,
+    last_error: d.last_error,
+  };
+}
+
+function attemptJson(a: AttemptRow) {
+  return { ...a, started_at: iso(a.started_at)! };
+}
+
+export async function webhooksRoutes(app: App): Promise<void> {
+  const { webhooks } = app.deps.services;
+
+  app.post(
+    '/workspaces/:id/webhooks',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Register a webhook endpoint (HTTPS); the signing secret is shown only here',
+        params: WorkspaceParams,
+        body: CreateWebhookBody,
+        response: { 201: CreatedWebhook, ...problems(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const created = await webhooks.create(principalOf(request), request.params.id, request.body);
+      return reply.status(201).send({ ...webhookJson(created), secret: created.secret });
+    },
+  );
+
+  app.get(
+    '/workspaces/:id/webhooks',
+    {
+      schema: {
+        tags: TAGS,
+        summary: "List the workspace's webhooks (never the secret)",
+        params: WorkspaceParams,
+        response: { 200: Type.Object({ webhooks: Type.Array(Webhook) }), ...problems(401, 403) },
+      },
+    },
+    async (request) => ({
+      webhooks: (await webhooks.list(principalOf(request), request.params.id)).map(webhookJson),
+    }),
+  );
+
+  app.delete(
+    '/workspaces/:id/webhooks/:webhook_id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Delete a webhook; delivery stops at once, scheduled retries included',
+        params: WebhookParams,
+        response: { 204: Type.Null(), ...problems(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await webhooks.remove(principalOf(request), request.params.id, request.params.webhook_id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/workspaces/:id/webhooks/:webhook_id/test',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Send a sample `ping` delivery',
+        params: WebhookParams,
+        response: {
+          202: Type.Object({ delivery_id: Uuid, event: Type.Literal('ping') }),
+          ...problems(401, 403, 404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = await webhooks.test(principalOf(request), request.params.id, request.params.webhook_id);
+      return reply.status(202).send({ delivery_id: id, event: 'ping' as const });
+    },
+  );
+
+  app.get(
+    '/workspaces/:id/webhooks/:webhook_id/deliveries',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Deliveries of a webhook, newest first',
+        params: WebhookParams,
+        querystring: DeliveriesQuery,
+        response: { 200: Type.Object({ deliveries: Type.Array(Delivery) }), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { id, webhook_id } = request.params;
+      const rows = await webhooks.listDeliveries(principalOf(request), id, webhook_id, request.query);
+      return { deliveries: rows.map(deliveryJson) };
+    },
+  );
+
+  app.get(
+    '/workspaces/:id/webhooks/:webhook_id/deliveries/:delivery_id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'One delivery with its body and every attempt',
+        params: DeliveryParams,
+        response: { 200: DeliveryDetail, ...problems(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { id, webhook_id, delivery_id } = request.params;
+      const d = await webhooks.getDelivery(principalOf(request), id, webhook_id, delivery_id);
+      return { ...deliveryJson(d), body: d.body, attempt_log: d.attempt_log.map(attemptJson) };
+    },
+  );
+
+  app.post(
+    '/workspaces/:id/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Send a finished delivery again (same delivery id and body)',
+        params: DeliveryParams,
+        response: {
+          202: Type.Object({ delivery_id: Uuid, status: Type.Literal('pending') }),
+          ...problems(401, 403, 404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id, webhook_id, delivery_id } = request.params;
+      await webhooks.redeliver(principalOf(request), id, webhook_id, delivery_id);
+      return reply.status(202).send({ delivery_id, status: 'pending' as const });
+    },
+  );
+}

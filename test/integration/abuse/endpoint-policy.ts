@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import type { Role } from '../../../src/auth/principal.js';
+import type { Plan, Tenant } from './tenant.js';
+
+/** A valid request to one endpoint: path parameters, query, and a JSON body or raw bytes. */
+export interface Req {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  raw?: Buffer;
+}
+
+/** Builds a valid request against `t`'s own resources. Called for each request sent, so it may make fresh ones. */
+export type Build = (t: Tenant) => Promise<Req>;
+
+export interface PublicPolicy {
+  access: 'public';
+  /** Not in the OpenAPI document (the document itself). */
+  hidden?: true;
+  request: Build;
+}
+
+export interface ControlPolicy {
+  access: 'control';
+  /** The lowest role that may call it; every role below gets 403, every role at or above it succeeds. */
+  minimum: Role;
+  /**
+   * `ids`: the request names the workspace's resources (path, body or query), so another workspace's ids
+   * must be refused with 403 or 404. `credential`: the workspace is the credential's and no id is sent,
+   * so the answer must simply hold none of another workspace's data.
+   */
+  scope: 'ids' | 'credential';
+  request: Build;
+  /** Only identity tokens: an API key of any role gets 403. */
+  usersOnly?: true;
+  /**
+   * A plan gate: below `plan`, the request (or `gate.request`) is answered 402 to an allowed role. The
+   * role check comes first: a role below the minimum gets 403 on any plan (tested).
+   */
+  gate?: { plan: Plan; request?: Build };
+}
+
+export type Policy = PublicPolicy | ControlPolicy;
+
+const open = (request: Build, extra: Partial<PublicPolicy> = {}): PublicPolicy => ({
+  access: 'public',
+  request,
+  ...extra,
+});
+const control = (
+  minimum: Role,
+  scope: ControlPolicy['scope'],
+  request: Build,
+  extra: Partial<ControlPolicy> = {},
+): ControlPolicy => ({ access: 'control', minimum, scope, request, ...extra });
+
+const none: Build = async () => ({});
+const email = () => `someone-${randomBytes(5).toString('hex')}@example.com`;
+const ws = (t: Tenant) => ({ id: t.workspaceId });
+const inWorkspace: Build = async (t) => ({ params: ws(t) });
+const appId = async (t: Tenant) => (await t.app()).id;
+const inApp: Build = async (t) => ({ params: { app_id: await appId(t) } });
+const inRelease: Build = async (t) => ({ params: { module_id: (await t.release()).id } });
+const samePlan: Build = async (t) => ({ params: ws(t), body: { plan: await planOf(t) } });
+const rollout: Build = async (t) => ({ ...(await inRelease(t)), body: { rollout_pct: 100 } });
+const push =
+  (extra: Record<string, unknown>): Build =>
+  async (t) => ({
+    body: { app_id: await appId(t), version: '2.0.0', sha256: await t.bundle(), ...extra },
+  });
+
+/**
+ * Every endpoint of the API and who may call it. The abuse tests read the live OpenAPI document and fail on
+ * any route missing here: a new endpoint needs its line (minimum role, scope, a valid request) first.
+ * Keys are `METHOD path` exactly as in the document.
+ */
+export const ENDPOINT_POLICY: Record<string, Policy> = {
+  'GET /healthz': open(none),
+  'GET /readyz': open(none),
+  'GET /api/v1/openapi.json': open(none, { hidden: true }),
+  'POST /api/v1/auth/signin': open(async () => ({ body: { email: email(), password: 'correct horse 1' } })),
+
+  'POST /api/v1/auth/token': control(
+    'viewer',
+    'ids',
+    async (t) => ({ body: { workspace_id: t.workspaceId } }),
+    { usersOnly: true },
+  ),
+  'GET /api/v1/me': control('viewer', 'credential', none),
+
+  'GET /api/v1/workspaces/{id}': control('viewer', 'ids', inWorkspace),
+  // The plan it already has: allowed, and changes nothing.
+  'PUT /api/v1/workspaces/{id}/plan': control('owner', 'ids', samePlan),
+  'PATCH /api/v1/workspaces/{id}/plan': control('owner', 'ids', samePlan),
+  'GET /api/v1/workspaces/{id}/usage': control('viewer', 'ids', inWorkspace),
+
+  'POST /api/v1/workspaces/{id}/api-keys': control('admin', 'ids', async (t) => ({
+    params: ws(t),
+    body: { name: 'ci key', role: 'viewer' },
+  })),
+  'GET /api/v1/workspaces/{id}/api-keys': control('admin', 'ids', inWorkspace),
+  'DELETE /api/v1/workspaces/{id}/api-keys/{key_id}': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), key_id: (await t.apiKey('viewer')).id },
+  })),
+
+  'GET /api/v1/workspaces/{id}/members': control('viewer', 'ids', inWorkspace),
+  // The seeded workspace already has four members; hobby allows one.
+  'POST /api/v1/workspaces/{id}/members': control(
+    'admin',
+    'ids',
+    async (t) => ({ params: ws(t), body: { email: email(), role: 'viewer' } }),
+    { gate: { plan: 'pro' } },
+  ),
+  'PATCH /api/v1/workspaces/{id}/members/{member_id}': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), member_id: t.members.viewer.memberId },
+    body: { role: 'viewer' },
+  })),
+  'DELETE /api/v1/workspaces/{id}/members/{member_id}': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), member_id: await t.invitation() },
+  })),
+
+  'GET /api/v1/audit': control('viewer', 'ids', async (t) => ({ query: { app_id: await appId(t) } }), {
+    gate: { plan: 'team' },
+  }),
+  'GET /api/v1/workspaces/{id}/audit/verify': control('owner', 'ids', inWorkspace, {
+    gate: { plan: 'team' },
+  }),
+
+  'POST /api/v1/apps': control('developer', 'credential', async () => ({ body: { name: 'Another app' } })),
+  'GET /api/v1/apps': control('viewer', 'credential', none),
+  'GET /api/v1/apps/{app_id}': control('viewer', 'ids', inApp),
+  'POST /api/v1/apps/{app_id}/fingerprints': control('developer', 'ids', async (t) => ({
+    ...(await inApp(t)),
+    body: { fingerprint: 'ios-2.3.1+45' },
+  })),
+  'PUT /api/v1/apps/{app_id}/bundles': control('developer', 'ids', async (t) => ({
+    ...(await inApp(t)),
+    raw: randomBytes(256),
+  })),
+
+  'POST /api/v1/modules': control('developer', 'ids', push({}), {
+    gate: { plan: 'pro', request: push({ rollout_pct: 50 }) },
+  }),
+  'GET /api/v1/apps/{app_id}/modules': control('viewer', 'ids', inApp),
+  'GET /api/v1/modules/{module_id}': control('viewer', 'ids', inRelease),
+  'PUT /api/v1/modules/{module_id}/rollout': control('developer', 'ids', rollout, { gate: { plan: 'pro' } }),
+  'PATCH /api/v1/modules/{module_id}/rollout': control('developer', 'ids', rollout, {
+    gate: { plan: 'pro' },
+  }),
+  'GET /api/v1/apps/{app_id}/stats': control('viewer', 'ids', async (t) => ({
+    ...(await inApp(t)),
+    query: { interval: 'minute', from: new Date(Date.now() - 3_600_000).toISOString() },
+  })),
+
+  'POST /api/v1/devices/events': open(async (t) => ({
+    body: {
+      app_id: await appId(t),
+      events: [
+        {
+          id: randomBytes(8).toString('hex'),
+          device_id: 'device-1',
+          module_id: (await t.release()).id,
+          type: 'download',
+        },
+      ],
+    },
+  })),
+
+  'POST /api/v1/modules/{module_id}/rollback': control('developer', 'ids', async (t) => ({
+    params: { module_id: await t.rollbackable() },
+  })),
+
+  'POST /api/v1/updates/check': open(async (t) => ({
+    body: { app_id: await appId(t), device_id: 'device-1', channel: 'production' },
+  })),
+  'GET /api/v1/bundles/{sha256}': open(async (t) => ({ params: { sha256: (await t.release()).sha256 } })),
+  'HEAD /api/v1/bundles/{sha256}': open(async (t) => ({ params: { sha256: (await t.release()).sha256 } })),
+
+  'POST /api/v1/workspaces/{id}/webhooks': control('admin', 'ids', async (t) => ({
+    params: ws(t),
+    body: { url: 'https://127.0.0.1:9/new-hook', events: ['rollback'] },
+  })),
+  'GET /api/v1/workspaces/{id}/webhooks': control('admin', 'ids', inWorkspace),
+  'DELETE /api/v1/workspaces/{id}/webhooks/{webhook_id}': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), webhook_id: await t.newWebhook() },
+  })),
+  'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/test': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), webhook_id: await t.webhook() },
+  })),
+  'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), webhook_id: await t.webhook() },
+  })),
+  'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}': control(
+    'admin',
+    'ids',
+    async (t) => ({ params: { ...ws(t), ...(await t.delivery()) } }),
+  ),
+  // A fresh finished delivery each time: redelivering one that is still pending is a 409.
+  'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': control(
+    'admin',
+    'ids',
+    async (t) => ({ params: { ...ws(t), ...(await t.finishedDelivery()) } }),
+  ),
+
+  'GET /api/v1/apps/{app_id}/alerts': control('viewer', 'ids', inApp),
+  // Pausing on a spike sets a rollout below 100 %: the staged-rollout feature.
+  'PUT /api/v1/apps/{app_id}/alerts': control(
+    'developer',
+    'ids',
+    async (t) => ({ ...(await inApp(t)), body: { threshold: 0.05 } }),
+    { gate: { plan: 'pro', request: async (t) => ({ ...(await inApp(t)), body: { action: 'pause' } }) } },
+  ),
+};
+
+async function planOf(t: Tenant): Promise<string> {
+  const { rows } = await t.ctx.deps.db.query('SELECT plan FROM workspaces WHERE id = $1', [t.workspaceId]);
+  return rows[0].plan;
+}

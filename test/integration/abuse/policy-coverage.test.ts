@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { ENDPOINT_POLICY } from './endpoint-policy.js';
+import { documentedRoutes, type Route, send, unpoliced } from './routes.js';
+import { refusedCredentials, Tenant } from './tenant.js';
+
+let ctx: TestContext;
+let routes: Route[];
+beforeAll(async () => {
+  ctx = await createTestContext();
+  routes = await documentedRoutes(ctx.app);
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe('every endpoint has a policy', () => {
+  it('finds every route of the OpenAPI document in endpoint-policy.ts', () => {
+    expect(routes.length).toBeGreaterThan(20);
+    expect(ENDPOINT_POLICY[routes[0]!.key]).toBeDefined();
+    expect(unpoliced(routes, ENDPOINT_POLICY)).toEqual([]);
+  });
+
+  it('fails for a route the table does not know', () => {
+    const invented: Route = {
+      key: 'POST /api/v1/invented',
+      method: 'POST',
+      path: '/api/v1/invented',
+      pathParams: [],
+      queryParams: [],
+    };
+    expect(unpoliced([routes[0]!, invented], ENDPOINT_POLICY)).toEqual(['POST /api/v1/invented']);
+  });
+
+  it('has no entry for a route that no longer exists (hidden routes are answered)', async () => {
+    const documented = new Set(routes.map((r) => r.key));
+    const stale = Object.entries(ENDPOINT_POLICY)
+      .filter(([key, p]) => !documented.has(key) && !(p.access === 'public' && p.hidden))
+      .map(([key]) => key);
+    expect(stale).toEqual([]);
+    for (const [key, p] of Object.entries(ENDPOINT_POLICY)) {
+      if (p.access !== 'public' || !p.hidden) continue;
+      const [method, path] = key.split(' ') as [string, string];
+      expect((await send(ctx.app, { method, path }, await p.request(undefined as never))).statusCode).toBe(
+        200,
+      );
+    }
+  });
+
+  it('answers public routes without a credential, and ignores a refused one', async () => {
+    const t = await Tenant.create(ctx);
+    const refused = await refusedCredentials(t);
+    for (const route of routes) {
+      const policy = ENDPOINT_POLICY[route.key];
+      if (policy?.access !== 'public') continue;
+      for (const headers of [{}, refused['expired token']!, refused['revoked API key']!]) {
+        const res = await send(ctx.app, route, await policy.request(t), headers);
+        expect(res.statusCode, `${route.key}: ${res.body}`).toBeGreaterThanOrEqual(200);
+        expect(res.statusCode, `${route.key}: ${res.body}`).toBeLessThan(300);
+      }
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { Tenant } from './tenant.js';
+
+/** Inputs the abuse tests once answered with a 500; each is now a 4xx, and the normal case still works. */
+let ctx: TestContext;
+let t: Tenant;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  t = await Tenant.create(ctx);
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe('NUL characters, which Postgres text cannot store', () => {
+  it('are refused in an API key name', async () => {
+    const url = `/workspaces/${t.workspaceId}/api-keys`;
+    for (const name of ['\u0000', 'ci\u0000key', 'line\nbreak']) {
+      const res = await t.call('POST', url, { name, role: 'viewer' });
+      expect(expectProblem(res, 400, 'invalid_request').field).toBe('name');
+    }
+    expect((await t.call('POST', url, { name: 'CI – déploiement 🚀', role: 'viewer' })).statusCode).toBe(201);
+  });
+
+  it('are refused in release notes, which keep their line breaks', async () => {
+    const { id: appId } = await t.app();
+    const push = async (notes: string) =>
+      t.call('POST', '/modules', { app_id: appId, version: '1', sha256: await t.bundle(), notes });
+    expect(expectProblem(await push('fixed\u0000crash'), 400, 'invalid_request').field).toBe('notes');
+    const ok = await push('Fixes:\n\t- the crash on start\r\n');
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().notes).toBe('Fixes:\n\t- the crash on start\r\n');
+  });
+});
+
+describe('URLs the router refuses', () => {
+  it('answers a malformed percent-encoding with a 400 problem', async () => {
+    for (const segment of ['%ZZ', '%E0%A4%A', '%C0%AF', '%u0041']) {
+      expectProblem(await t.call('GET', `/apps/${segment}`), 400, 'bad_url');
+    }
+  });
+
+  it('answers an over-long path parameter with a 414 problem', async () => {
+    expectProblem(await t.call('GET', `/apps/${'a'.repeat(201)}`), 414, 'uri_too_long');
+    expectProblem(await t.call('GET', `/apps/${'a'.repeat(200)}`), 400, 'invalid_request');
+  });
+});
+
+describe('paging offsets', () => {
+  it('refuses a release-list offset that Postgres cannot hold', async () => {
+    const { id } = await t.app();
+    const res = await t.call('GET', `/apps/${id}/modules?offset=99999999999999999999`);
+    expect(expectProblem(res, 400, 'invalid_request').field).toBe('offset');
+    const far = await t.call('GET', `/apps/${id}/modules?offset=${Number.MAX_SAFE_INTEGER}`);
+    expect(far.statusCode, far.body).toBe(200);
+    expect(far.json().modules).toEqual([]);
+  });
+});
+
+describe('analytics ranges', () => {
+  it('refuses times ClickHouse DateTime cannot hold (before 1970, after 2106-02-07)', async () => {
+    const { id } = await t.app();
+    const stats = (query: string) => t.call('GET', `/apps/${id}/stats?${query}`);
+    for (const query of [
+      'to=0001-01-01T00:00:00Z',
+      'to=1970-01-01T10:00:00Z', // the default "from" (24 hours earlier) falls before 1970
+      'from=1969-12-31T23:00:00Z&to=1970-01-01T01:00:00Z',
+      'from=2106-02-07T00:00:00Z&to=2106-02-07T06:28:16Z&interval=minute',
+      'to=9999-12-31T23:59:59.999Z&interval=day',
+    ]) {
+      expectProblem(await stats(query), 400, 'invalid_range');
+    }
+    const first = await stats('from=1970-01-01T00:00:00Z&to=1970-01-01T01:00:00Z&interval=minute');
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().series).toEqual([]);
+  });
+});

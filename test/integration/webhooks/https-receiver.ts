@@ -1,0 +1,154 @@
+import { execFileSync } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A self-signed certificate for localhost and 127.0.0.1, made with openssl for this run only. */
+export function makeCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ota-webhook-cert-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    return {
+      key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+  /** The signature checked out against the secret registered for the path. */
+  verified: boolean;
+  status: number;
+}
+
+export type Reply = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+
+/**
+ * A webhook receiver as a customer would write one: it reads the raw body bytes, recomputes the HMAC with
+ * the endpoint's secret and compares in constant time, answering 401 to a bad signature.
+ */
+export class HttpsReceiver {
+  readonly received: Received[] = [];
+  readonly cert: string;
+  private readonly secrets = new Map<string, string>();
+  private readonly scripts = new Map<string, Reply[]>();
+  private readonly hanging = new Set<() => void>();
+  private server!: Server;
+  port = 0;
+
+  constructor() {
+    const { key, cert } = makeCertificate();
+    this.cert = cert;
+    this.server = createServer({ key, cert }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        const raw = Buffer.concat(chunks);
+        const secret = this.secrets.get(path);
+        const verified = secret !== undefined && verify(secret, raw, req.headers['x-service-signature']);
+        const reply: Reply = !verified
+          ? { status: 401 }
+          : (this.scripts.get(path)?.shift() ?? { status: 200 });
+        this.received.push({
+          path,
+          headers: req.headers,
+          raw,
+          verified,
+          status: reply === 'hang' ? 0 : reply.status,
+        });
+        if (reply === 'hang') {
+          const end = () => res.destroy();
+          this.hanging.add(end);
+          res.on('close', () => this.hanging.delete(end));
+          return;
+        }
+        res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
+        res.end(reply.body ?? (verified ? 'ok' : 'bad signature'));
+      });
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  url(path: string, host = '127.0.0.1'): string {
+    return `https://${host}:${this.port}${path}`;
+  }
+
+  /** The secret the receiver verifies requests to `path` with. */
+  expect(path: string, secret: string): void {
+    this.secrets.set(path, secret);
+  }
+
+  /** Replies for the next requests to `path`, in order; afterwards 200. */
+  script(path: string, ...replies: Reply[]): void {
+    this.scripts.set(path, replies);
+  }
+
+  at(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  async close(): Promise<void> {
+    for (const end of this.hanging) end();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export function verify(secret: string, raw: Buffer, header: string | string[] | undefined): boolean {
+  if (typeof header !== 'string') return false;
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`);
+  const given = Buffer.from(header);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  ms = 10_000,
+  what = 'condition',
+): Promise<NonNullable<T>> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false && value !== null) return value as NonNullable<T>;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

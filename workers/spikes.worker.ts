@@ -1,0 +1,56 @@
+import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
+import type { Container } from '../src/container.js';
+import { QUEUES, type SpikeJob } from '../src/platform/queues.js';
+import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
+import { SpikeEvaluator, type SpikeResult } from '../src/spikes/spike.evaluator.js';
+import { SpikeActions } from '../src/spikes/spike-actions.js';
+import type { Worker } from './worker.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface SpikesWorkerOptions {
+  /** The clock of evaluations (tests move time forward). */
+  clock?: () => number;
+  concurrency?: number;
+}
+
+export interface SpikesWorker extends Worker {
+  readonly evaluator: SpikeEvaluator;
+}
+
+/** The `spikes` role: evaluates an app's error-spike alert for every `{appId}` job ingest enqueues. */
+export function createSpikesWorker(deps: Container, options: SpikesWorkerOptions = {}): SpikesWorker {
+  const log = deps.log.child({ worker: 'spikes' });
+  const actions = new SpikeActions(deps.redis, deps.keys, log);
+  const evaluator = new SpikeEvaluator(deps.db, deps.redis, deps.keys, log, actions, options.clock);
+  let worker: BullWorker | undefined;
+  let connection: Redis | undefined;
+
+  const handle = async (job: Job<SpikeJob>): Promise<SpikeResult | null> => {
+    const appId = job.data?.appId;
+    if (typeof appId !== 'string' || !UUID.test(appId))
+      throw new UnrecoverableError('payload needs a uuid appId');
+    return (await evaluator.evaluate(appId)) ?? null;
+  };
+
+  return {
+    name: 'spikes',
+    evaluator,
+    async start() {
+      connection = createBlockingRedis(deps.config.redisUrl);
+      worker = new BullWorker<SpikeJob, SpikeResult | null>(QUEUES.spikes, handle, {
+        connection,
+        prefix: deps.keys.queuePrefix,
+        concurrency: options.concurrency ?? 8,
+        removeOnComplete: { count: 100 },
+        removeOnFail: { count: 1000 },
+      });
+      worker.on('error', (err) => log.warn({ err }, 'spikes queue error'));
+      worker.on('failed', (job, err) => log.warn({ err, jobId: job?.id }, 'spike evaluation failed'));
+    },
+    async stop() {
+      await worker?.close();
+      await connection?.quit().catch(() => {});
+    },
+  };
+}
