@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { describeError, EXIT } from './errors.js';
-import { buildProgram } from './program.js';
+import { asksVersion, buildProgram, CLI_VERSION } from './program.js';
 
 async function main(argv: string[]): Promise<number> {
+  if (asksVersion(argv.slice(2))) {
+    process.stdout.write(`${CLI_VERSION}\n`);
+    return EXIT.ok;
+  }
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

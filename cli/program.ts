@@ -9,11 +9,20 @@ import { registerWebhookCommands } from './commands/webhooks.js';
 
 export const CLI_VERSION = '0.1.0';
 
+/**
+ * `ota --version` / `ota -V`, recognised only before any subcommand. It is not a commander program option:
+ * those are matched after the subcommand too, so `ota release … --version 2.0.0` would print the CLI
+ * version instead of releasing.
+ */
+export function asksVersion(args: string[]): boolean {
+  return args[0] === '--version' || args[0] === '-V';
+}
+
 /** The `ota` command tree. `--json` and `--api-url` are global: accepted before or after any subcommand. */
 export function buildProgram(): Command {
   const program = new Command('ota')
     .description('Ship over-the-air updates: apps, releases, rollouts, rollback, status, webhooks, audit')
-    .version(CLI_VERSION)
+    .addHelpText('after', '\nota -V, --version prints the version of the CLI.')
     .option('--json', 'print one JSON document (for scripts)')
     .option('--api-url <url>', 'service address (env OTA_API_URL; default http://127.0.0.1:8080)')
     .configureHelp({ showGlobalOptions: true })

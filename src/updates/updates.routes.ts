@@ -1,3 +1,4 @@
+import { deviceRateLimit } from '../http/device-rate-limit.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { CheckBody, CheckResponse } from './updates.schemas.js';
@@ -11,7 +12,7 @@ export async function updatesRoutes(app: App): Promise<void> {
   app.post(
     '/updates/check',
     {
-      config: { public: true },
+      config: { public: true, rateLimit: deviceRateLimit(app.deps.config.rateLimits.devicePerMinute) },
       schema: {
         tags: ['devices'],
         summary: 'A device asks whether a release is waiting for it',
@@ -21,7 +22,7 @@ export async function updatesRoutes(app: App): Promise<void> {
           '`{update: null}`. No credential.',
         security: [],
         body: CheckBody,
-        response: { 200: CheckResponse, ...problems(400, 404, 413, 415) },
+        response: { 200: CheckResponse, ...problems(400, 404, 413, 415, 429) },
       },
     },
     async (request) => {

@@ -28,7 +28,7 @@ export const DeliveryParams = Type.Object({ id: Uuid, webhook_id: Uuid, delivery
 export const DeliveriesQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
   },
   { additionalProperties: false },
 );

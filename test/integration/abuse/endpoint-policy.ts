@@ -169,6 +169,47 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'POST /api/v1/modules/{module_id}/rollback': control('developer', 'ids', async (t) => ({
     params: { module_id: await t.rollbackable() },
   })),
+
+  'POST /api/v1/updates/check': open(async (t) => ({
+    body: { app_id: await appId(t), device_id: 'device-1', channel: 'production' },
+  })),
+  'GET /api/v1/bundles/{sha256}': open(async (t) => ({ params: { sha256: (await t.release()).sha256 } })),
+  'HEAD /api/v1/bundles/{sha256}': open(async (t) => ({ params: { sha256: (await t.release()).sha256 } })),
+
+  'POST /api/v1/workspaces/{id}/webhooks': control('admin', 'ids', async (t) => ({
+    params: ws(t),
+    body: { url: 'https://127.0.0.1:9/new-hook', events: ['rollback'] },
+  })),
+  'GET /api/v1/workspaces/{id}/webhooks': control('admin', 'ids', inWorkspace),
+  'DELETE /api/v1/workspaces/{id}/webhooks/{webhook_id}': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), webhook_id: await t.newWebhook() },
+  })),
+  'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/test': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), webhook_id: await t.webhook() },
+  })),
+  'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), webhook_id: await t.webhook() },
+  })),
+  'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}': control(
+    'admin',
+    'ids',
+    async (t) => ({ params: { ...ws(t), ...(await t.delivery()) } }),
+  ),
+  // A fresh finished delivery each time: redelivering one that is still pending is a 409.
+  'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': control(
+    'admin',
+    'ids',
+    async (t) => ({ params: { ...ws(t), ...(await t.finishedDelivery()) } }),
+  ),
+
+  'GET /api/v1/apps/{app_id}/alerts': control('viewer', 'ids', inApp),
+  // Pausing on a spike sets a rollout below 100 %: the staged-rollout feature.
+  'PUT /api/v1/apps/{app_id}/alerts': control(
+    'developer',
+    'ids',
+    async (t) => ({ ...(await inApp(t)), body: { threshold: 0.05 } }),
+    { gate: { plan: 'pro', request: async (t) => ({ ...(await inApp(t)), body: { action: 'pause' } }) } },
+  ),
 };
 
 async function planOf(t: Tenant): Promise<string> {

@@ -81,3 +81,21 @@ describe('device event rate limit', () => {
     expect((await post(nameless(), '10.2.0.2')).statusCode).toBe(400);
   });
 });
+
+describe('update check rate limit', () => {
+  const check = (device: string, remoteAddress = '10.3.0.1') =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/updates/check',
+      payload: { app_id: appId, device_id: device },
+      remoteAddress,
+    });
+
+  it('answers 429 with Retry-After past the limit per app and device, and only for that device', async () => {
+    for (let i = 0; i < LIMIT; i++) expect((await check('tablet-a')).statusCode).toBe(200);
+    assertLimited(await check('tablet-a'), 'update checks over the limit');
+    // The same device from another address is still the same device.
+    assertLimited(await check('tablet-a', '10.3.0.2'), 'update checks from another address');
+    expect((await check('tablet-b')).statusCode).toBe(200);
+  });
+});

@@ -111,6 +111,8 @@ export function assertProblem(
   if (!statuses.includes(res.statusCode)) throw new Error(`expected ${statuses.join('/')}, got ${where}`);
   const type = String(res.headers['content-type'] ?? '');
   if (!type.startsWith('application/problem+json')) throw new Error(`not problem+json (${type}) ${where}`);
+  // A HEAD answer has the headers of the GET and no body to read.
+  if (res.raw.req.method === 'HEAD') return {};
   const body = JSON.parse(res.body) as Record<string, unknown>;
   if (body.status !== res.statusCode) throw new Error(`status field differs: ${where}`);
   if (typeof body.code !== 'string' || !/^[a-z][a-z0-9_]*$/.test(body.code))
