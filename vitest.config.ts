@@ -35,6 +35,8 @@ export default defineConfig({
           pool: 'forks',
           // After the unit and integration files: a Chromium per file competes with them for the CPU.
           sequence: { groupOrder: 1 },
+          // A page under a loaded machine can take seconds to follow an action; polls wait like locators do.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
           testTimeout: 60_000,
           hookTimeout: 90_000,
         },

@@ -1,12 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { sendProblem } from '../http/error-handler.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/types.js';
 import { projectRoot } from '../platform/paths.js';
-
-/** The router's maxParamLength (src/http/app.ts). */
-const MAX_PARAM_LENGTH = 200;
 
 /** Where `npm run build:console` puts the web console. */
 export function consoleDistDir(): string {
@@ -29,11 +26,17 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const HTML_HEADERS = {
+  'cache-control': 'no-cache',
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
 /**
- * Serves the built console at `/` when console/dist exists (the API works without it). Files are routed
- * one by one (no wildcard), so the catch-all below only sees paths that are not files: a page path gets
- * index.html (the console routes in the browser), an unknown /api path or a missing asset gets the usual
- * problem+json 404.
+ * Serves the built console's files at `/` when console/dist exists (the API works without it). Files are
+ * routed one by one (no wildcard route), so the API's routing, its 404s and 414s stay exactly as they are;
+ * page paths reach the console through `consoleFallback` in the not-found handler.
  */
 export async function consoleRoutes(app: App, options: { dir?: string } = {}): Promise<void> {
   const dir = options.dir ?? consoleDistDir();
@@ -46,15 +49,11 @@ export async function consoleRoutes(app: App, options: { dir?: string } = {}): P
     prefix: '/',
     wildcard: false,
     index: ['index.html'],
-    // The console is built into this folder while the API runs in development; never send a dot-file.
     serveDotFiles: false,
     cacheControl: false,
     setHeaders: (res, path) => {
       if (path.endsWith('.html')) {
-        res.setHeader('cache-control', 'no-cache');
-        res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
-        res.setHeader('x-content-type-options', 'nosniff');
-        res.setHeader('referrer-policy', 'same-origin');
+        for (const [name, value] of Object.entries(HTML_HEADERS)) res.setHeader(name, value);
       } else {
         // Vite names every asset by its content hash: a changed file has a new name.
         res.setHeader('cache-control', 'public, max-age=31536000, immutable');
@@ -62,24 +61,27 @@ export async function consoleRoutes(app: App, options: { dir?: string } = {}): P
       }
     },
   });
+}
 
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+export type ConsoleFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+
+/**
+ * For the not-found handler: a GET of a page path (not under /api, no file extension) answers the
+ * console's index.html, so deep links and reloads land in the console, which routes in the browser.
+ * Anything else is left to the problem+json 404. Undefined when the console is not built.
+ */
+export function consoleFallback(dir = consoleDistDir()): ConsoleFallback | undefined {
+  const file = join(dir, 'index.html');
+  if (!existsSync(file)) return undefined;
+  const html = readFileSync(file);
+  return (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     const path = request.url.split('?')[0] ?? '/';
     const last = path.slice(path.lastIndexOf('/') + 1);
-    const isApi = path === '/api' || path.startsWith('/api/');
-    // An API path whose parameter passed the router's maxParamLength falls through to this catch-all.
-    if (isApi && path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH)) {
-      return sendProblem(
-        reply,
-        414,
-        'uri_too_long',
-        `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.`,
-      );
-    }
-    if (isApi || last.includes('.')) {
-      return sendProblem(reply, 404, 'not_found', `No route ${request.method} ${path}.`);
-    }
-    // setHeaders above gives index.html its no-cache and security headers.
-    return reply.sendFile('index.html', dir);
-  });
+    if (path === '/api' || path.startsWith('/api/') || last.includes('.')) return undefined;
+    return reply
+      .status(200)
+      .headers({ ...HTML_HEADERS, 'content-type': 'text/html; charset=utf-8' })
+      .send(html);
+  };
 }

@@ -9,7 +9,7 @@ import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
-import { consoleRoutes } from '../console/console.routes.js';
+import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
@@ -68,8 +68,12 @@ export async function buildApp(deps: Container): Promise<App> {
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, 404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+  // A page path of the web console (a deep link) answers its index.html; anything else is a 404 problem.
+  const consolePage = consoleFallback();
+  app.setNotFoundHandler(
+    (request, reply) =>
+      consolePage?.(request, reply) ??
+      sendProblem(reply, 404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
   );
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500)

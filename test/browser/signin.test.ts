@@ -96,6 +96,8 @@ describe('console: served by the API', () => {
     const api = await fetch(`${h.baseUrl}/api/v1/no-such-route`);
     expect(api.status).toBe(404);
     expect(api.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const long = await fetch(`${h.baseUrl}/api/v1/apps/${'a'.repeat(201)}`);
+    expect(long.status).toBe(414);
     const health = await fetch(`${h.baseUrl}/healthz`);
     expect(await health.json()).toEqual({ status: 'ok' });
   });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleRoutes } from '../../src/console/console.routes.js';
+import { consoleFallback, consoleRoutes } from '../../src/console/console.routes.js';
+import { errorHandler, sendProblem } from '../../src/http/error-handler.js';
 import type { App } from '../../src/http/types.js';
 
 let dir: string;
@@ -18,8 +19,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'index.html'), INDEX);
   await writeFile(join(dir, 'assets', 'index-abc.js'), 'console.log(1)');
   await writeFile(join(dir, '.secret'), 'no');
-  app = Fastify();
-  app.get('/api/v1/known', async () => ({ ok: true }));
+  app = buildTestApp(dir);
   await app.register((instance) => consoleRoutes(instance as unknown as App, { dir }));
   await app.ready();
 });
@@ -28,6 +28,19 @@ afterAll(async () => {
   await app?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** The parts of buildApp the console meets: the error handler, the not-found handler, a parameter limit. */
+function buildTestApp(consoleDir: string): FastifyInstance {
+  const instance = Fastify({ maxParamLength: 20, frameworkErrors: errorHandler });
+  instance.setErrorHandler(errorHandler);
+  const page = consoleFallback(consoleDir);
+  instance.setNotFoundHandler(
+    (request, reply) => page?.(request, reply) ?? sendProblem(reply, 404, 'not_found', 'No route.'),
+  );
+  instance.get('/api/v1/known', async () => ({ ok: true }));
+  instance.get('/api/v1/apps/:id', async () => ({ ok: true }));
+  return instance;
+}
 
 describe('console serving', () => {
   it('serves index.html at / with no-cache and a content security policy', async () => {
@@ -78,6 +91,16 @@ describe('console serving', () => {
       expect(res.json().code, url).toBe('not_found');
     }
     expect((await app.inject({ method: 'GET', url: '/api/v1/known' })).json()).toEqual({ ok: true });
+    const post = await app.inject({ method: 'POST', url: '/apps' });
+    expect(post.statusCode).toBe(404);
+    expect(post.json().code).toBe('not_found');
+  });
+
+  it('leaves the router’s own refusals alone: an over-long parameter is still a 414', async () => {
+    const res = await app.inject({ method: 'GET', url: `/api/v1/apps/${'a'.repeat(21)}` });
+    expect(res.statusCode).toBe(414);
+    expect(res.json().code).toBe('uri_too_long');
+    expect((await app.inject({ method: 'GET', url: `/api/v1/apps/${'a'.repeat(20)}` })).statusCode).toBe(200);
   });
 
   it('registers nothing when the console is not built', async () => {

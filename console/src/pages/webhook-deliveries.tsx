@@ -137,14 +137,18 @@ function AttemptTable(props: { attempts: Attempt[] }) {
               <td>{a.attempt}</td>
               <td>{formatTime(a.started_at)}</td>
               <td>{a.duration_ms} ms</td>
-              <td class="wrap">
-                {a.response_status !== null ? `HTTP ${a.response_status}` : ''}
-                {a.error ? ` ${a.error}` : ''}
-              </td>
+              <td class="wrap">{attemptResult(a)}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
   );
+}
+
+/** The answer's status, and the error when it says more than the status (a timeout, a refused connection). */
+function attemptResult(a: Attempt): string {
+  const status = a.response_status !== null ? `HTTP ${a.response_status}` : '';
+  if (!a.error || a.error === status) return status || 'no response';
+  return status ? `${status}: ${a.error}` : a.error;
 }
