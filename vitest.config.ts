@@ -27,6 +27,18 @@ export default defineConfig({
       },
       {
         test: {
+          // Real processes (API, workers, private Redis and ClickHouse servers) killed and restarted.
+          name: 'system',
+          include: ['test/system/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/helpers/global-setup.ts'],
+          pool: 'forks',
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',

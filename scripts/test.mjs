@@ -1,16 +1,20 @@
 // `npm test`: the same set-up as `npm start` (dependencies, services, plus Chromium for the console's
-// browser tests), then lint, type check and every vitest project. Extra arguments go to vitest (`npm test -- test/unit`).
+// browser tests and the Redis and ClickHouse packages the system tests run private servers from), then
+// lint, type check and every vitest project (unit, integration, system, browser). Extra arguments go to
+// vitest (`npm test -- test/unit`).
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDependencies, ensureServices } from './bootstrap.mjs';
 import { ensureChromium } from './services/chromium.mjs';
+import { ensureServerBinaries } from './services/server-binaries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 ensureDependencies();
 const services = await ensureServices();
+await ensureServerBinaries();
 const env = { ...process.env, ...services, CHROMIUM_PATH: await ensureChromium() };
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
 
@@ -28,7 +32,7 @@ function step(name, args) {
 step('lint (biome)', [bin('@biomejs/biome', 'bin/biome'), 'check', '.']);
 step('type check (tsc)', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
 step('type check console (tsc)', [bin('typescript', 'bin/tsc'), '-p', 'console/tsconfig.json']);
-step('tests (vitest: unit, integration, browser)', [
+step('tests (vitest: unit, integration, system, browser)', [
   bin('vitest', 'vitest.mjs'),
   'run',
   ...process.argv.slice(2),

@@ -30,6 +30,8 @@ export const UPKEEP_TASKS: Record<string, UpkeepTask> = {
 export const createUpkeepWorker: WorkerFactory = (deps): Worker => {
   const connection = createBlockingRedis(deps.config.redisUrl);
   const queue = new Queue(QUEUES.upkeep, { connection: deps.redis, prefix: deps.keys.queuePrefix });
+  const log = deps.log.child({ worker: 'upkeep' });
+  queue.on('error', (err) => log.warn({ err }, 'upkeep queue error'));
   let worker: BullWorker | undefined;
   return {
     name: 'upkeep',
@@ -50,7 +52,8 @@ export const createUpkeepWorker: WorkerFactory = (deps): Worker => {
         },
         { connection, prefix: deps.keys.queuePrefix, concurrency: 1 },
       );
-      worker.on('failed', (job, err) => deps.log.error({ err, task: job?.name }, 'upkeep task failed'));
+      worker.on('error', (err) => log.warn({ err }, 'upkeep queue error'));
+      worker.on('failed', (job, err) => log.error({ err, task: job?.name }, 'upkeep task failed'));
     },
     async stop() {
       await worker?.close();

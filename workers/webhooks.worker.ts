@@ -7,6 +7,7 @@ import { DeliveryClient } from '../src/webhooks/delivery.client.js';
 import { type AttemptOutcome, DeliveryProcessor } from '../src/webhooks/delivery.processor.js';
 import { type AttemptJob, FIRST_ATTEMPT_QUEUE, RETRY_QUEUE } from '../src/webhooks/delivery-queue.js';
 import { EndpointGate } from '../src/webhooks/endpoint-gate.js';
+import { HoldingScheduler } from '../src/webhooks/holding-scheduler.js';
 import { OutboxDispatcher } from '../src/webhooks/outbox.dispatcher.js';
 import type { Worker } from './worker.js';
 
@@ -41,7 +42,7 @@ export interface WebhooksWorker extends Worker {
 export function createWebhooksWorker(deps: Container, options: WebhooksWorkerOptions = {}): WebhooksWorker {
   const settings = { ...deps.config.webhooks, ...options.overrides };
   const log = deps.log.child({ worker: 'webhooks' });
-  const scheduler = deps.webhookScheduler;
+  const scheduler = new HoldingScheduler(deps.webhookScheduler, log);
   const client = new DeliveryClient({
     timeoutMs: settings.timeoutMs,
     allowPrivateTargets: settings.allowPrivateTargets,
@@ -154,6 +155,7 @@ export function createWebhooksWorker(deps: Container, options: WebhooksWorkerOpt
       if (pruner) clearInterval(pruner);
       await dispatcher.stop();
       await Promise.allSettled(bullWorkers.map((w) => w.close()));
+      await scheduler.close();
       await Promise.allSettled(connections.map((c) => c.quit()));
       await client.close();
     },

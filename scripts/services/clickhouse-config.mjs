@@ -27,21 +27,30 @@ function elements(indent, entries) {
     .join('\n');
 }
 
-export function writeClickhouseConfig() {
-  const dir = (...p) => xmlEscape(`${path.join(CLICKHOUSE_DIR, ...p)}/`);
+/**
+ * Writes config.xml and users.xml into `home` and returns the config file's path. The defaults are the
+ * checkout's own instance; the fault tests run private instances with a folder and ports of their own.
+ */
+export function writeClickhouseConfig({
+  home = CLICKHOUSE_DIR,
+  httpPort = CLICKHOUSE_HTTP_PORT,
+  tcpPort = CLICKHOUSE_TCP_PORT,
+  interserverPort = CLICKHOUSE_INTERSERVER_PORT,
+} = {}) {
+  const dir = (...p) => xmlEscape(`${path.join(home, ...p)}/`);
   for (const d of ['data', 'tmp', 'user_files', 'format_schemas', 'log'])
-    fs.mkdirSync(path.join(CLICKHOUSE_DIR, d), { recursive: true });
+    fs.mkdirSync(path.join(home, d), { recursive: true });
   const logger = {
     level: 'warning',
-    log: xmlEscape(path.join(CLICKHOUSE_DIR, 'log', 'clickhouse-server.log')),
-    errorlog: xmlEscape(path.join(CLICKHOUSE_DIR, 'log', 'clickhouse-server.err.log')),
+    log: xmlEscape(path.join(home, 'log', 'clickhouse-server.log')),
+    errorlog: xmlEscape(path.join(home, 'log', 'clickhouse-server.err.log')),
     size: '50M',
     count: 3,
   };
   const server = {
-    http_port: CLICKHOUSE_HTTP_PORT,
-    tcp_port: CLICKHOUSE_TCP_PORT,
-    interserver_http_port: CLICKHOUSE_INTERSERVER_PORT,
+    http_port: httpPort,
+    tcp_port: tcpPort,
+    interserver_http_port: interserverPort,
     interserver_http_host: '127.0.0.1',
     listen_host: '127.0.0.1',
     max_connections: 1024,
@@ -98,8 +107,8 @@ ${elements(16, quota)}
     </quotas>
 </yandex>
 `;
-  const configFile = path.join(CLICKHOUSE_DIR, 'config.xml');
+  const configFile = path.join(home, 'config.xml');
   writeIfChanged(configFile, config);
-  writeIfChanged(path.join(CLICKHOUSE_DIR, 'users.xml'), users);
+  writeIfChanged(path.join(home, 'users.xml'), users);
   return configFile;
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, problem } from '../platform/errors.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from './dependency-errors.js';
 
 const CLIENT_ERROR_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'malformed_json'],
@@ -14,9 +15,6 @@ const CLIENT_ERROR_CODES: Record<string, [number, string]> = {
   FST_ERR_ASYNC_CONSTRAINT: [400, 'bad_request'],
   FST_ERR_VALIDATION: [400, 'invalid_request'],
 };
-
-const DEPENDENCY_DOWN =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection is closed|connection terminated|timeout exceeded when trying to connect|Stream isn't writeable|MaxRetriesPerRequestError/i;
 
 export function sendProblem(
   reply: FastifyReply,
@@ -39,6 +37,7 @@ export function errorHandler(
 ) {
   if (error instanceof AppError) {
     if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (error.status === 503) reply.header('retry-after', String(DEPENDENCY_RETRY_AFTER_SECONDS));
     return sendProblem(reply, error.status, error.code, error.detail, error.extra);
   }
   const fe = error as FastifyError;
@@ -73,8 +72,9 @@ export function errorHandler(
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return sendProblem(reply, fe.statusCode, 'bad_request', cleanMessage(fe.message));
   }
-  if (DEPENDENCY_DOWN.test(String(fe.message)) || DEPENDENCY_DOWN.test(String(fe.code))) {
+  if (isDependencyUnavailable(error)) {
     request.log.error({ err: error }, 'dependency unavailable');
+    reply.header('retry-after', String(DEPENDENCY_RETRY_AFTER_SECONDS));
     return sendProblem(
       reply,
       503,

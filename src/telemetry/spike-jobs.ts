@@ -24,12 +24,15 @@ export class QueueSpikeNotifier implements SpikeNotifier {
     connection: Redis,
     keys: RedisKeys,
     private readonly now: () => number = Date.now,
+    onError: (err: Error) => void = () => {},
   ) {
     this.queue = new Queue<SpikeJob>(QUEUES.spikes, {
       connection,
       prefix: keys.queuePrefix,
       defaultJobOptions: { removeOnComplete: { age: 60 }, removeOnFail: { age: 86_400 } },
     });
+    // Without a listener BullMQ prints connection errors to stderr while Redis is away.
+    this.queue.on('error', onError);
   }
 
   async notify(appIds: Iterable<string>): Promise<void> {

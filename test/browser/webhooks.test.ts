@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhooksWorker, type WebhooksWorker } from '../../workers/webhooks.worker.js';
 import { type ConsoleHarness, signInThroughUi, startConsole } from '../helpers/browser.js';
-import { HttpsReceiver } from '../integration/webhooks/https-receiver.js';
+import { HttpsReceiver } from '../helpers/https-receiver.js';
 
 let h: ConsoleHarness;
 let receiver: HttpsReceiver;

@@ -46,17 +46,56 @@ export function ensureBuilt(): Promise<void> {
   return built;
 }
 
-/** Starts `node dist/workers/main.js` with the given roles and environment; output is kept for failures. */
-export function spawnWorkers(
-  roles: string,
-  env: Record<string, string>,
-): ChildProcess & { output: string[] } {
-  const child = spawn(process.execPath, [join(projectRoot(), 'dist/workers/main.js')], {
-    env: { PATH: process.env.PATH ?? '', ...env, WORKERS: roles },
+export type ServiceChild = ChildProcess & { output: string[] };
+
+function spawnEntry(entry: string, env: Record<string, string>): ServiceChild {
+  const child = spawn(process.execPath, [join(projectRoot(), entry)], {
+    env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-  }) as ChildProcess & { output: string[] };
+  }) as ServiceChild;
   child.output = [];
   child.stdout?.on('data', (d: Buffer) => child.output.push(d.toString()));
   child.stderr?.on('data', (d: Buffer) => child.output.push(d.toString()));
   return child;
+}
+
+/** Starts `node dist/workers/main.js` with the given roles and environment; output is kept for failures. */
+export function spawnWorkers(roles: string, env: Record<string, string>): ServiceChild {
+  return spawnEntry('dist/workers/main.js', { ...env, WORKERS: roles });
+}
+
+/**
+ * Starts `node dist/src/main.js` listening on `port` (PUBLIC_URL pointing at it) and waits until /healthz
+ * answers. Returns the child and its base URL.
+ */
+export async function spawnApi(
+  env: Record<string, string>,
+  port: number,
+): Promise<{ child: ServiceChild; url: string }> {
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawnEntry('dist/src/main.js', {
+    ...env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: url,
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`API exited (${child.exitCode}):\n${child.output.join('')}`);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { child, url };
+    if (Date.now() > deadline) throw new Error(`API did not start:\n${child.output.join('')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** SIGKILL (or another signal) and wait until the process is gone. */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill(signal);
+  await gone;
 }

@@ -56,7 +56,8 @@ export interface TestContextOptions {
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const id = randomBytes(5).toString('hex');
   const databaseUrl = await createTestDatabase(id);
-  const clickhouseUrl = requireEnv('CLICKHOUSE_URL');
+  // A fault test may bring a ClickHouse of its own.
+  const clickhouseUrl = options.env?.CLICKHOUSE_URL ?? requireEnv('CLICKHOUSE_URL');
   const chDatabase = `ota_test_${id}`;
   await ensureClickHouseDatabase(clickhouseUrl, chDatabase);
   const blobDir = await mkdtemp(join(tmpdir(), `ota-blobs-${id}-`));

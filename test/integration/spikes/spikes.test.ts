@@ -7,7 +7,7 @@ import { failureCounterKey, minuteOf } from '../../../src/telemetry/failure-coun
 import { createSpikesWorker, type SpikesWorker } from '../../../workers/spikes.worker.js';
 import { createWebhooksWorker, type WebhooksWorker } from '../../../workers/webhooks.worker.js';
 import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
-import { HttpsReceiver, waitFor } from '../webhooks/https-receiver.js';
+import { HttpsReceiver, waitFor } from '../../helpers/https-receiver.js';
 import { insertApp, insertRelease } from './fixtures.js';
 
 const MIN = 60_000;

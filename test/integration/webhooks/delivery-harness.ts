@@ -4,7 +4,7 @@ import type { AttemptJob } from '../../../src/webhooks/delivery-queue.js';
 import { appendOutbox, type WebhookEvent } from '../../../src/webhooks/outbox.writer.js';
 import { createWebhooksWorker, type WebhooksWorker } from '../../../workers/webhooks.worker.js';
 import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
-import { HttpsReceiver } from './https-receiver.js';
+import { HttpsReceiver } from '../../helpers/https-receiver.js';
 
 /**
  * One test file's delivery world: a test context with short timeouts and backoffs, a local HTTPS receiver

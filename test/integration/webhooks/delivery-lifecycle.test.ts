@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../../helpers/context.js';
+import { waitFor } from '../../helpers/https-receiver.js';
 import { deliveryHarness, SAMPLES } from './delivery-harness.js';
-import { waitFor } from './https-receiver.js';
 
 const { h, webhook, emit, deliveries, outcome } = deliveryHarness();
 

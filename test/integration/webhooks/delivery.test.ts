@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../../src/webhooks/outbox.writer.js';
 import { signUp } from '../../helpers/context.js';
+import { verify, waitFor } from '../../helpers/https-receiver.js';
 import { deliveryHarness, SAMPLES } from './delivery-harness.js';
-import { verify, waitFor } from './https-receiver.js';
 
 const { h, webhook, emit, deliveries, outcome } = deliveryHarness();
 

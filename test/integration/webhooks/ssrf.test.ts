@@ -10,7 +10,7 @@ import {
   signUp,
   type TestContext,
 } from '../../helpers/context.js';
-import { HttpsReceiver, waitFor } from './https-receiver.js';
+import { HttpsReceiver, waitFor } from '../../helpers/https-receiver.js';
 
 // Production setting: private targets refused.
 let ctx: TestContext;

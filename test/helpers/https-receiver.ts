@@ -52,7 +52,9 @@ export interface Received {
   status: number;
 }
 
-export type Reply = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+export type Reply =
+  | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
+  | 'hang';
 
 /**
  * A webhook receiver as a customer would write one: it reads the raw body bytes, recomputes the HMAC with
@@ -66,6 +68,10 @@ export class HttpsReceiver {
   private readonly hanging = new Set<() => void>();
   private server!: Server;
   port = 0;
+  /** Answer given when no script is left for a path (fault tests make answers slow, or fail first tries). */
+  fallback: Exclude<Reply, 'hang'> | ((headers: IncomingHttpHeaders) => Exclude<Reply, 'hang'>) = {
+    status: 200,
+  };
 
   constructor() {
     const { key, cert } = makeCertificate();
@@ -80,7 +86,8 @@ export class HttpsReceiver {
         const verified = secret !== undefined && verify(secret, raw, req.headers['x-service-signature']);
         const reply: Reply = !verified
           ? { status: 401 }
-          : (this.scripts.get(path)?.shift() ?? { status: 200 });
+          : (this.scripts.get(path)?.shift() ??
+            (typeof this.fallback === 'function' ? this.fallback(req.headers) : this.fallback));
         this.received.push({
           path,
           headers: req.headers,
@@ -94,16 +101,35 @@ export class HttpsReceiver {
           res.on('close', () => this.hanging.delete(end));
           return;
         }
-        res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
-        res.end(reply.body ?? (verified ? 'ok' : 'bad signature'));
+        const answer = () => {
+          if (res.destroyed) return; // the receiver went down meanwhile
+          res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
+          res.end(reply.body ?? (verified ? 'ok' : 'bad signature'));
+        };
+        if (reply.delayMs) setTimeout(answer, reply.delayMs);
+        else answer();
       });
     });
   }
 
+  /** Listens on a free port, or again on the port it had before stop(). */
   async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
     this.port = (this.server.address() as AddressInfo).port;
     return this;
+  }
+
+  /** The receiver goes down: open connections are cut and new ones refused until start() again. */
+  async stop(): Promise<void> {
+    for (const end of this.hanging) end();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   url(path: string, host = '127.0.0.1'): string {
@@ -125,9 +151,7 @@ export class HttpsReceiver {
   }
 
   async close(): Promise<void> {
-    for (const end of this.hanging) end();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.server.listening) await this.stop();
   }
 }
 

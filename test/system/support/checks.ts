@@ -1,0 +1,98 @@
+import type { Container } from '../../../src/container.js';
+import { chString } from '../../../src/platform/clickhouse.js';
+import { eventStreamKey, INGEST_GROUP } from '../../../src/telemetry/event-stream.js';
+import type { HttpsReceiver } from '../../helpers/https-receiver.js';
+
+export { eventually } from '../../helpers/devices.js';
+
+/** Entries waiting in the event stream, and entries read but not yet acknowledged. */
+export async function streamBacklog(deps: Container): Promise<{ length: number; pending: number }> {
+  const key = eventStreamKey(deps.keys);
+  const length = await deps.redis.xlen(key);
+  const summary = (await deps.redis.xpending(key, INGEST_GROUP).catch(() => [0])) as [number];
+  return { length, pending: Number(summary[0] ?? 0) };
+}
+
+/** Distinct event ids, and all rows, stored in ClickHouse for an app (rows can exceed ids before merges). */
+export async function storedEvents(
+  clickhouse: Container['clickhouse'],
+  appId: string,
+): Promise<{ ids: number; rows: number }> {
+  const rs = await clickhouse.query({
+    query: `SELECT uniqExact(event_id) AS ids, count() AS rows FROM device_events WHERE app_id = ${chString(appId)}`,
+    format: 'JSONEachRow',
+  });
+  const [row] = await rs.json<{ ids: string; rows: string }>();
+  return { ids: Number(row?.ids ?? 0), rows: Number(row?.rows ?? 0) };
+}
+
+export interface DeliveryReport {
+  /** Delivery rows by status. */
+  statuses: Record<string, number>;
+  ids: string[];
+  /** Successful (2xx) receptions per delivery id, as the receiver counted them. */
+  received: Map<string, number>;
+  /** Receptions whose signature did not verify. */
+  unverified: number;
+}
+
+/** The deliveries of one webhook as Postgres records them and as the receiver saw them. */
+export async function deliveryReport(
+  deps: Container,
+  receiver: HttpsReceiver,
+  webhookId: string,
+  path: string,
+): Promise<DeliveryReport> {
+  const { rows } = await deps.db.query<{ id: string; status: string }>(
+    'SELECT id, status FROM webhook_deliveries WHERE webhook_id = $1',
+    [webhookId],
+  );
+  const statuses: Record<string, number> = {};
+  for (const r of rows) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+  const received = new Map<string, number>();
+  let unverified = 0;
+  for (const r of receiver.at(path)) {
+    if (!r.verified) unverified += 1;
+    if (r.status < 200 || r.status >= 300) continue;
+    const id = String(r.headers['x-service-delivery']);
+    received.set(id, (received.get(id) ?? 0) + 1);
+  }
+  return { statuses, ids: rows.map((r) => r.id), received, unverified };
+}
+
+/** Every delivery succeeded, and each delivery id reached the receiver successfully exactly once. */
+export function deliveredOnceEach(report: DeliveryReport): boolean {
+  return (
+    report.ids.length > 0 &&
+    report.statuses.succeeded === report.ids.length &&
+    report.received.size === report.ids.length &&
+    report.ids.every((id) => report.received.get(id) === 1)
+  );
+}
+
+/** A one-line summary of a report, for failure messages. */
+export function summarize(report: DeliveryReport): string {
+  const repeats = [...report.received.values()].filter((n) => n > 1).length;
+  return `deliveries ${report.ids.length} ${JSON.stringify(report.statuses)}, received ${report.received.size} ids (${repeats} more than once), ${report.unverified} unverified`;
+}
+
+/**
+ * Waits until the webhook has `expected` deliveries, all succeeded, each delivery id received exactly once;
+ * fails with what was seen instead.
+ */
+export async function waitDeliveredOnceEach(
+  deps: Container,
+  receiver: HttpsReceiver,
+  hook: { id: string; path: string },
+  expected: number,
+  timeoutMs = 60_000,
+): Promise<DeliveryReport> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const report = await deliveryReport(deps, receiver, hook.id, hook.path);
+    if (report.ids.length === expected && deliveredOnceEach(report)) return report;
+    if (Date.now() > deadline)
+      throw new Error(`expected ${expected} deliveries made once each; ${summarize(report)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../helpers/context.js';
+import { findExecutable, ServerProcess } from './server-process.js';
+
+/** One PING over a fresh connection: true on +PONG (a Redis still loading its AOF answers -LOADING). */
+export function pingRedis(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (d) => done(d.toString().startsWith('+PONG')));
+  });
+}
+
+/**
+ * A Redis of the test's own, configured like the project's (AOF fsynced every second, noeviction), that the
+ * test may kill and restart on the same port and data folder. The shared Redis is never touched.
+ */
+export class PrivateRedis {
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+    private readonly server: ServerProcess,
+  ) {}
+
+  static async start(): Promise<PrivateRedis> {
+    const bin = findExecutable('redis-server');
+    if (!bin) throw new Error('redis-server is not installed; `npm test` installs it (scripts/test.mjs)');
+    const port = await freePort();
+    const dir = await mkdtemp(join(tmpdir(), 'ota-fault-redis-'));
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--maxmemory-policy',
+      'noeviction',
+      '--save',
+      '',
+    ];
+    const server = new ServerProcess('redis', bin, args, join(dir, 'redis.log'), dir);
+    const redis = new PrivateRedis(port, dir, server);
+    await redis.restart();
+    return redis;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts it again on its port; it reloads its append-only file before it answers PING. */
+  async restart(): Promise<void> {
+    await this.server.start(() => pingRedis(this.port), 30_000);
+  }
+
+  /** Kills the process (SIGKILL by default: no chance to write anything more to disk). */
+  kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    return this.server.kill(signal);
+  }
+
+  async close(): Promise<void> {
+    await this.server.kill('SIGKILL');
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}

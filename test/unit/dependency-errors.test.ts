@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { isDependencyUnavailable } from '../../src/http/dependency-errors.js';
+
+const withProps = (message: string, props: Record<string, unknown>) =>
+  Object.assign(new Error(message), props);
+
+describe('dependency errors', () => {
+  it('recognises a backing service that is away', () => {
+    const away = [
+      withProps('Reached the max retries per request limit (which is 2).', {
+        name: 'MaxRetriesPerRequestError',
+      }),
+      withProps('connect ECONNREFUSED 127.0.0.1:5432', { code: 'ECONNREFUSED' }),
+      withProps('terminating connection due to administrator command', { code: '57P01' }),
+      withProps('the database system is starting up', { code: '57P03' }),
+      withProps('sorry, too many clients already', { code: '53300' }),
+      withProps('server closed the connection unexpectedly', { code: '08006' }),
+      new Error('Connection terminated unexpectedly'),
+      new Error('Connection is closed.'),
+      new TypeError('fetch failed', { cause: withProps('other side closed', { code: 'UND_ERR_SOCKET' }) }),
+      new AggregateError([withProps('connect ECONNREFUSED ::1:8123', { code: 'ECONNREFUSED' })], ''),
+    ];
+    for (const err of away) expect(isDependencyUnavailable(err), String(err)).toBe(true);
+  });
+
+  it('leaves bugs and refusals of data as they are', () => {
+    const bugs = [
+      new TypeError("Cannot read properties of undefined (reading 'id')"),
+      withProps('duplicate key value violates unique constraint', { code: '23505' }),
+      withProps('syntax error at or near "SELEC"', { code: '42601' }),
+      new Error('Code: 62. DB::Exception: Syntax error'),
+      undefined,
+      'ECONNREFUSED as a bare string is not an error object',
+    ];
+    for (const err of bugs) expect(isDependencyUnavailable(err), String(err)).toBe(false);
+  });
+
+  it('stops following causes that loop', () => {
+    const a = new Error('outer') as Error & { cause?: unknown };
+    a.cause = a;
+    expect(isDependencyUnavailable(a)).toBe(false);
+  });
+});
