@@ -1,7 +1,7 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import { appendAudit } from '../audit/audit.writer.js';
-import { AppError, forbidden, unauthorized } from '../platform/errors.js';
-import { type Db, transaction } from '../platform/postgres.js';
+import { forbidden, unauthorized } from '../platform/errors.js';
+import { type Db, PG_INVALID_TEXT, pgCode, transaction } from '../platform/postgres.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
 import type { AuthStore, WorkspaceMembershipRow } from './auth.store.js';
 import type { IdentityTokens } from './identity-tokens.js';
@@ -157,8 +157,11 @@ export class AuthService {
     const membership = await this.store
       .membership(claims.userId, claims.workspaceId)
       .catch((err: unknown) => {
-        if (err instanceof AppError) throw err;
-        throw unauthorized('The identity token is not valid.', 'invalid_token');
+        // Ids in a token that Postgres cannot read as ids make the token invalid. Anything else (Postgres
+        // away) is not the caller's fault and must not look like a bad credential: it stays a 503.
+        if (pgCode(err) === PG_INVALID_TEXT)
+          throw unauthorized('The identity token is not valid.', 'invalid_token');
+        throw err;
       });
     if (!membership)
       throw unauthorized('This token no longer grants access to its workspace.', 'membership_revoked');

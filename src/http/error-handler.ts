@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from '../platform/dependency-errors.js';
 import { AppError, problem } from '../platform/errors.js';
-import { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from './dependency-errors.js';
 
 const CLIENT_ERROR_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'malformed_json'],

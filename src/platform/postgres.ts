@@ -19,6 +19,10 @@ export function createPool(url: string, max = 10): Db {
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor a checked-out one (inside a transaction, between two queries): the pool listens only to idle
+  // clients, and an 'error' event nobody listens to ends the process. Its query fails instead, and
+  // release() drops the dead client from the pool.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

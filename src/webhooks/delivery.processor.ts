@@ -1,3 +1,4 @@
+import { isDependencyUnavailable } from '../platform/dependency-errors.js';
 import type { Logger } from '../platform/logger.js';
 import { Coalescer } from './coalescer.js';
 import type { AttemptRecord, DeliveriesStore, DeliveryForAttempt } from './deliveries.store.js';
@@ -77,7 +78,7 @@ export class DeliveryProcessor {
         });
     const retrying = decision?.retry === true;
     const delayMs = decision?.retry ? decision.delayMs : 0;
-    const recorded = await this.save.call({
+    const recorded = await this.record({
       deliveryId: d.id,
       attempt,
       startedAt,
@@ -107,5 +108,23 @@ export class DeliveryProcessor {
       .schedule({ ...job, round: job.round + 1 }, attempt + 1, delayMs)
       .catch((err) => log.warn({ err, deliveryId: d.id }, 'could not schedule retry; the sweeper will'));
     return 'retrying';
+  }
+
+  /**
+   * Logs an attempt that was made. The request has reached the receiver, so a failure to log it must not
+   * send it again: while Postgres is away (a dropped connection, a restart) the write is retried for about
+   * 13 s before the job fails; only then does the job's own retry repeat the request, the same delivery
+   * id that receivers de-duplicate on.
+   */
+  private async record(attempt: AttemptRecord): Promise<boolean> {
+    for (let wait = 100; ; wait *= 2) {
+      try {
+        return await this.save.call(attempt);
+      } catch (err) {
+        if (wait > 8000 || !isDependencyUnavailable(err)) throw err;
+        this.deps.log.warn({ err, deliveryId: attempt.deliveryId }, 'attempt not logged yet; retrying');
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDependencyUnavailable } from '../../src/http/dependency-errors.js';
+import { isDependencyUnavailable } from '../../src/platform/dependency-errors.js';
 
 const withProps = (message: string, props: Record<string, unknown>) =>
   Object.assign(new Error(message), props);
