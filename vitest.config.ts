@@ -31,7 +31,7 @@ export default defineConfig({
           name: 'system',
           include: ['test/system/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/helpers/global-setup.ts'],
+          globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/dist-build-setup.ts'],
           pool: 'forks',
           testTimeout: 180_000,
           hookTimeout: 120_000,

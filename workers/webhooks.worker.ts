@@ -11,6 +11,9 @@ import { HoldingScheduler } from '../src/webhooks/holding-scheduler.js';
 import { OutboxDispatcher } from '../src/webhooks/outbox.dispatcher.js';
 import type { Worker } from './worker.js';
 
+const JOB_LOCK_MS = 15_000;
+const STALLED_CHECK_MS = 5_000;
+
 /** How long finished deliveries and their attempt logs are kept. */
 export const DELIVERY_RETENTION_DAYS = 30;
 
@@ -134,7 +137,10 @@ export function createWebhooksWorker(deps: Container, options: WebhooksWorkerOpt
           connection,
           prefix: deps.keys.queuePrefix,
           concurrency,
-          lockDuration: Math.max(30_000, 2 * settings.timeoutMs),
+          // BullMQ renews a running job's lock every lockDuration / 2, so an attempt of any length keeps it;
+          // a killed worker's attempts are found stalled and run again within about 20 s instead of a minute.
+          lockDuration: JOB_LOCK_MS,
+          stalledInterval: STALLED_CHECK_MS,
         });
         worker.on('error', (err) => log.warn({ err, queue }, 'webhook queue error'));
         worker.on('failed', (job, err) => log.warn({ err, jobId: job?.id, queue }, 'attempt job failed'));

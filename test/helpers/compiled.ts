@@ -6,6 +6,13 @@ import { projectRoot } from '../../src/platform/paths.js';
 
 const run = promisify(execFile);
 let built: Promise<void> | undefined;
+const DIST_READY = 'OTA_TEST_DIST_READY';
+
+/** Global set-up: compile once before any test file starts, and tell the files (forked later) so. */
+export async function buildForRun(): Promise<void> {
+  await ensureBuilt();
+  process.env[DIST_READY] = '1';
+}
 
 /**
  * Compiles the project into dist/ (the same `tsc -p tsconfig.build.json` as `npm run build`) once per test
@@ -13,6 +20,8 @@ let built: Promise<void> | undefined;
  * directory keeps test files running in parallel from compiling into dist/ at the same time.
  */
 export function ensureBuilt(): Promise<void> {
+  // The system tests' global set-up compiled already for every file of the run.
+  if (process.env[DIST_READY] === '1') return Promise.resolve();
   built ??= (async () => {
     const root = projectRoot();
     await mkdir(join(root, 'dist'), { recursive: true });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, storedEvents, streamBacklog, waitDeliveredOnceEach } from '../support/checks.js';
+import { storedEvents, waitBacklogDrained, waitDeliveredOnceEach } from '../support/checks.js';
 import { pushes, telemetry } from '../support/fleet-traffic.js';
 import { appWithBundle, call, expectStatus, registerWebhook, signUpAt } from '../support/http.js';
 import { PrivateRedis } from '../support/private-redis.js';
@@ -64,14 +64,7 @@ describe('Redis killed and restarted (AOF)', () => {
     expect(events.state.accepted).toBeGreaterThan(0);
 
     // Every event the API accepted is stored once and counted once.
-    await eventually(
-      'the event backlog to drain into ClickHouse',
-      async () => {
-        const backlog = await streamBacklog(world.ctx.deps);
-        return backlog.length === 0 && backlog.pending === 0 ? true : undefined;
-      },
-      60_000,
-    );
+    await waitBacklogDrained(world.ctx.deps, () => world.workerOutput().slice(-3000), 60_000);
     expect((await storedEvents(world.ctx.deps.clickhouse, appId)).ids).toBe(events.state.accepted);
     const stats = expectStatus(
       await call(world.url, 'GET', `/modules/${module.id}`, { headers: owner.headers }),

@@ -96,3 +96,19 @@ export async function waitDeliveredOnceEach(
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** Waits until the event stream is empty and nothing is pending; fails with the backlog and `context()`. */
+export async function waitBacklogDrained(
+  deps: Container,
+  context: () => string = () => '',
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const backlog = await streamBacklog(deps).catch(() => undefined);
+    if (backlog && backlog.length === 0 && backlog.pending === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`the event backlog did not drain: ${JSON.stringify(backlog)}\n${context()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -60,7 +60,12 @@ export class World {
 
   /** Everything the worker processes printed (warnings and errors). */
   workerOutput(): string {
-    return this.workers.map((w) => w.output.join('')).join('\n');
+    return this.workers
+      .map((w) => {
+        const ended = w.exitCode !== null || w.signalCode !== null;
+        return `${w.output.join('')}${ended ? `\n[worker ${w.pid} ended: ${w.exitCode ?? w.signalCode}]` : ''}`;
+      })
+      .join('\n');
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryReport, waitDeliveredOnceEach } from '../support/checks.js';
+import { appWithBundle, call, expectStatus, registerWebhook, signUpAt } from '../support/http.js';
+import { sleep } from '../support/traffic.js';
+import { World } from '../support/world.js';
+
+let world: World;
+
+beforeAll(async () => {
+  // Retries wait 200 ms, 800 ms, then 1 s each (QUICK_SETTINGS): a six-second outage spans several.
+  world = await World.start();
+  await world.startApi();
+  world.startWorkers('webhooks');
+}, 120_000);
+
+afterAll(async () => {
+  await world?.close();
+});
+
+describe('webhook receiver down for a while', () => {
+  it('retries with backoff, logs every failed attempt, and delivers each delivery id once when it is back', async () => {
+    const owner = await signUpAt(world.url);
+    const { appId, sha256 } = await appWithBundle(world.url, owner);
+    const hook = await registerWebhook(world.url, owner, world.receiver.url('/hook'), ['release.pushed']);
+    world.receiver.expect('/hook', hook.secret);
+    const push = async (version: string) =>
+      expectStatus(
+        await call(world.url, 'POST', '/modules', {
+          headers: owner.headers,
+          body: { app_id: appId, version, sha256 },
+        }),
+        201,
+      );
+
+    await push('1.0.0');
+    await waitDeliveredOnceEach(world.ctx.deps, world.receiver, { id: hook.id, path: '/hook' }, 1);
+
+    await world.receiver.stop();
+    for (let i = 1; i <= 5; i++) {
+      await push(`1.0.${i}`);
+      await sleep(300);
+    }
+    await sleep(6000);
+    const during = await deliveryReport(world.ctx.deps, world.receiver, hook.id, '/hook');
+    expect(during.statuses).toEqual({ succeeded: 1, pending: 5 });
+
+    await world.receiver.start();
+    const report = await waitDeliveredOnceEach(
+      world.ctx.deps,
+      world.receiver,
+      { id: hook.id, path: '/hook' },
+      6,
+    );
+    expect(report.unverified).toBe(0);
+
+    // Each delivery made in the outage shows its failed attempts (connection refused), then the success.
+    const { rows } = await world.ctx.deps.db.query<{ attempts: number; failed: number; last_ok: boolean }>(
+      `SELECT count(*)::int AS attempts,
+              count(*) FILTER (WHERE a.error IS NOT NULL)::int AS failed,
+              bool_or(a.response_status = 200 AND a.attempt = d.attempts) AS last_ok
+         FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
+        WHERE d.webhook_id = $1 GROUP BY d.id`,
+      [hook.id],
+    );
+    const retried = rows.filter((r) => r.attempts > 1);
+    expect(retried).toHaveLength(5);
+    for (const r of retried) {
+      expect(r.failed).toBe(r.attempts - 1);
+      expect(r.attempts).toBeGreaterThanOrEqual(4);
+      expect(r.last_ok).toBe(true);
+    }
+    const listed = expectStatus(
+      await call(world.url, 'GET', `/workspaces/${owner.workspaceId}/webhooks/${hook.id}/deliveries`, {
+        headers: owner.headers,
+      }),
+      200,
+    ).deliveries as Array<{ status: string; attempts: number }>;
+    expect(listed.filter((d) => d.status === 'succeeded')).toHaveLength(6);
+    expect(listed.filter((d) => d.attempts > 1)).toHaveLength(5);
+  });
+});

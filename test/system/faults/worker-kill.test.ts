@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopChild } from '../../helpers/compiled.js';
+import {
+  deliveryReport,
+  eventually,
+  storedEvents,
+  summarize,
+  waitBacklogDrained,
+} from '../support/checks.js';
+import { telemetry } from '../support/fleet-traffic.js';
+import { appWithBundle, call, expectStatus, registerWebhook, signUpAt } from '../support/http.js';
+import { sleep } from '../support/traffic.js';
+import { World } from '../support/world.js';
+
+let world: World;
+
+beforeAll(async () => {
+  world = await World.start();
+  await world.startApi();
+}, 120_000);
+
+afterAll(async () => {
+  await world?.close();
+});
+
+/** A workspace of its own for each test (outbox events are per workspace), with an app and a bundle. */
+async function tenant() {
+  const owner = await signUpAt(world.url);
+  const app = await appWithBundle(world.url, owner);
+  const push = async (version: string) =>
+    expectStatus(
+      await call(world.url, 'POST', '/modules', {
+        headers: owner.headers,
+        body: { app_id: app.appId, version, sha256: app.sha256 },
+      }),
+      201,
+    );
+  return { owner, app, push };
+}
+
+describe('worker processes killed with SIGKILL', () => {
+  it('ingest: a worker dies mid-stream under load; the other claims its entries and each event is stored once', async () => {
+    const { owner, app, push } = await tenant();
+    const module = await push('1.0.0');
+    const doomed = world.startWorkers('ingest');
+    const events = telemetry(world.url, app.appId, module.id);
+    await sleep(2000);
+    await stopChild(doomed, 'SIGKILL');
+    await sleep(1000);
+    world.startWorkers('ingest');
+    await sleep(2000);
+    await events.traffic.stop();
+    expect(events.traffic.unexpected).toEqual([]);
+
+    await waitBacklogDrained(world.ctx.deps, () => world.workerOutput().slice(-3000), 60_000);
+    expect((await storedEvents(world.ctx.deps.clickhouse, app.appId)).ids).toBe(events.state.accepted);
+    const stats = expectStatus(
+      await call(world.url, 'GET', `/modules/${module.id}`, { headers: owner.headers }),
+      200,
+    ).stats;
+    expect(stats.activations).toBe(events.state.accepted);
+  });
+
+  it('webhooks: a worker dies with requests in flight; another finishes every delivery, repeats carry the same id and bytes', async () => {
+    const { owner, push } = await tenant();
+    const hook = await registerWebhook(world.url, owner, world.receiver.url('/slow'), ['release.pushed']);
+    world.receiver.expect('/slow', hook.secret);
+    // Slow answers: the worker is killed while it waits for them.
+    world.receiver.fallback = { status: 200, delayMs: 1500 };
+    const doomed = world.startWorkers('webhooks');
+    for (let i = 0; i < 8; i++) await push(`2.0.${i}`);
+    await eventually('requests in flight', async () =>
+      world.receiver.at('/slow').length >= 3 ? true : undefined,
+    );
+    const inFlight = new Set(world.receiver.at('/slow').map((r) => String(r.headers['x-service-delivery'])));
+    await stopChild(doomed, 'SIGKILL');
+    world.startWorkers('webhooks');
+
+    // The killed worker's jobs are found stalled (their locks lapse) and run again by the new worker.
+    const report = await eventually(
+      'every delivery made after the kill',
+      async () => {
+        const r = await deliveryReport(world.ctx.deps, world.receiver, hook.id, '/slow');
+        return r.ids.length === 8 && r.statuses.succeeded === 8 ? r : undefined;
+      },
+      120_000,
+    );
+    expect(report.received.size, summarize(report)).toBe(8);
+    expect(report.unverified).toBe(0);
+    // At least once: only a request the dead worker had sent may arrive again, with the same id and bytes,
+    // which is what receivers de-duplicate on.
+    for (const [id, times] of report.received) {
+      if (times === 1) continue;
+      expect(inFlight.has(id)).toBe(true);
+      const copies = world.receiver.at('/slow').filter((r) => r.headers['x-service-delivery'] === id);
+      expect(new Set(copies.map((c) => c.raw.toString())).size).toBe(1);
+      expect(new Set(copies.map((c) => c.headers['x-service-signature'])).size).toBe(1);
+    }
+  });
+});
