@@ -137,12 +137,14 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   });
   const invalidate = (message: Parameters<typeof publishInvalidation>[2]) =>
     publishInvalidation(redis, keys, message);
+  const deviceCap = new DeviceCapGate(redis, keys, { windowDays: config.devices.windowDays });
   const workspaces = new WorkspacesService({
     db,
     store: stores.workspaces,
     redis,
     keys,
     devices: (): DistinctDeviceCounter => services.distinctDevices,
+    countedDevices: (workspaceId) => deviceCap.counted(workspaceId),
     windowDays: config.devices.windowDays,
   });
   const appDirectory = new AppDirectory(db);
@@ -179,7 +181,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
         routing,
         log,
       ),
-      gate: new DeviceCapGate(redis, keys, { windowDays: config.devices.windowDays }),
+      gate: deviceCap,
       devices: distinctDevices,
       // Late-bound, like releaseStats: whichever recorder sits in services.checkRecorder is used.
       recorder: { record: (check) => services.checkRecorder.record(check) },

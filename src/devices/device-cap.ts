@@ -85,6 +85,11 @@ export class DeviceCapGate {
     return this.admitRemote(workspaceId, deviceId, cap);
   }
 
+  /** Devices counted against the cap now: seen within the window, at most the cap. */
+  async counted(workspaceId: string): Promise<number> {
+    return this.redis.zcount(this.setKey(workspaceId), this.now() - this.windowMs, '+inf');
+  }
+
   setKey(workspaceId: string): string {
     return this.keys.workspace(workspaceId, 'devices:capped');
   }

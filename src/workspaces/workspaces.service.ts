@@ -24,6 +24,8 @@ export interface WorkspacesServiceDeps {
   keys: RedisKeys;
   /** Read at call time, so the counter wired into the container is the one asked. */
   devices: () => DistinctDeviceCounter;
+  /** Devices counted against a capped plan's cap right now (exact). */
+  countedDevices: (workspaceId: string) => Promise<number>;
   windowDays: number;
 }
 
@@ -70,8 +72,11 @@ export class WorkspacesService {
     requireOwnWorkspace(principal, workspaceId);
     const workspace = await this.load(workspaceId);
     const caps = capabilitiesOf(workspace.plan);
+    // Under a cap, the exact number the cap is enforced against ("100 of 100"); without one, the estimate.
     const [devices, members] = await Promise.all([
-      this.deps.devices().distinctDevices(workspaceId),
+      caps.deviceCap === null
+        ? this.deps.devices().distinctDevices(workspaceId)
+        : this.deps.countedDevices(workspaceId),
       this.deps.store.memberCount(workspaceId),
     ]);
     return {

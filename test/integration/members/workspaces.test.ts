@@ -161,8 +161,9 @@ describe('GET /workspaces/{id}/usage', () => {
     });
   });
 
-  it('asks the distinct-device counter wired into the container', async () => {
+  it('asks the distinct-device counter wired into the container on an unlimited plan', async () => {
     const owner = await signUp(ctx.app);
+    await setPlan(ctx, owner, 'team');
     const original = ctx.deps.services.distinctDevices;
     ctx.deps.services.distinctDevices = {
       distinctDevices: async (ws) => (ws === owner.workspaceId ? 42 : 0),
@@ -173,6 +174,22 @@ describe('GET /workspaces/{id}/usage', () => {
     } finally {
       ctx.deps.services.distinctDevices = original;
     }
+  });
+
+  it('reports the exact devices counted against a capped plan: those seen within the window', async () => {
+    const owner = await signUp(ctx.app);
+    const set = ctx.deps.keys.workspace(owner.workspaceId, 'devices:capped');
+    const now = Date.now();
+    const day = 86_400_000;
+    const window = ctx.config.devices.windowDays;
+    await ctx.deps.redis.zadd(set, now, 'a', now - day, 'b', now - (window + 1) * day, 'left-the-window');
+    const res = await call(ctx, 'GET', `/workspaces/${owner.workspaceId}/usage`, owner.headers);
+    expect(res.json()).toMatchObject({
+      plan: 'hobby',
+      distinct_devices: 2,
+      device_cap: 100,
+      window_days: window,
+    });
   });
 
   it('is readable by every role and API key of the workspace, and by nobody else', async () => {

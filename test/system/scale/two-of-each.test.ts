@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, storedEvents, waitBacklogDrained, waitDeliveredOnceEach } from '../support/checks.js';
+import { telemetry } from '../support/fleet-traffic.js';
+import { appWithBundle, call, expectStatus, type Owner, registerWebhook, signUpAt } from '../support/http.js';
+import { World } from '../support/world.js';
+
+/**
+ * Two API processes and two worker processes (every role) on the same Postgres, Redis and ClickHouse, as
+ * behind a load balancer: requests alternate between the APIs. Caps, caches, deliveries, ingest and
+ * spike alerts must come out as they do with one of each.
+ */
+let world: World;
+let a: string;
+let b: string;
+
+beforeAll(async () => {
+  // A routing-cache backstop of ten minutes: anything an API sees sooner came through invalidation.
+  world = await World.start({ ROUTING_CACHE_TTL_MS: '600000' });
+  a = await world.startApi();
+  b = await world.startApi();
+  world.startWorkers();
+  world.startWorkers();
+}, 120_000);
+
+afterAll(async () => {
+  await world?.close();
+});
+
+const check = (base: string, appId: string, deviceId: string) =>
+  call(base, 'POST', '/updates/check', { body: { app_id: appId, device_id: deviceId } });
+
+async function push(base: string, owner: Owner, appId: string, sha256: string, version: string) {
+  return expectStatus(
+    await call(base, 'POST', '/modules', {
+      headers: owner.headers,
+      body: { app_id: appId, version, sha256 },
+    }),
+    201,
+  );
+}
+
+/** The module a device is offered through one API, polled until `wanted` or five seconds. */
+async function offered(base: string, appId: string, deviceId: string, wanted: string | null) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const got = expectStatus(await check(base, appId, deviceId), 200).update?.module_id ?? null;
+    if (got === wanted || Date.now() > deadline) return got;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('two APIs and two workers on shared services', () => {
+  it('counts a hobby workspace’s devices exactly once across both APIs: the 100th is served, the 101st is not', async () => {
+    const owner = await signUpAt(a);
+    const { appId, sha256 } = await appWithBundle(a, owner);
+    const release = await push(a, owner, appId, sha256, '1.0.0');
+    const devices = Array.from({ length: 150 }, (_, i) => `cap-device-${i}`);
+    // All at once, half through each API: both race for the last places of the cap.
+    const first = await Promise.all(devices.map((d, i) => check(i % 2 ? a : b, appId, d)));
+    const served = devices.filter((_, i) => expectStatus(first[i]!, 200).update?.module_id === release.id);
+    expect(served).toHaveLength(100);
+    // Through the other API: the counted devices are still served, the others still refused.
+    const again = await Promise.all(devices.map((d, i) => check(i % 2 ? b : a, appId, d)));
+    const servedAgain = devices.filter((_, i) => expectStatus(again[i]!, 200).update !== null);
+    expect(servedAgain).toEqual(served);
+    const usage = expectStatus(
+      await call(b, 'GET', `/workspaces/${owner.workspaceId}/usage`, { headers: owner.headers }),
+      200,
+    );
+    expect(usage).toMatchObject({ distinct_devices: 100, device_cap: 100 });
+  });
+
+  it('serves a change made through one API from the other at once: push, rollout, rollback', async () => {
+    const owner = await signUpAt(a);
+    expectStatus(
+      await call(a, 'PUT', `/workspaces/${owner.workspaceId}/plan`, {
+        headers: owner.headers,
+        body: { plan: 'pro' },
+      }),
+      200,
+    );
+    const { appId, sha256 } = await appWithBundle(a, owner);
+    const v1 = await push(a, owner, appId, sha256, '1.0.0');
+    // Both APIs have the app's routing cached before the changes.
+    expect(await offered(a, appId, 'cache-device', v1.id)).toBe(v1.id);
+    expect(await offered(b, appId, 'cache-device', v1.id)).toBe(v1.id);
+
+    const v2 = await push(a, owner, appId, sha256, '2.0.0');
+    expect(await offered(b, appId, 'cache-device', v2.id)).toBe(v2.id);
+
+    expectStatus(
+      await call(b, 'PATCH', `/modules/${v2.id}/rollout`, {
+        headers: owner.headers,
+        body: { rollout_pct: 0 },
+      }),
+      200,
+    );
+    expect(await offered(a, appId, 'cache-device', v1.id)).toBe(v1.id);
+
+    expectStatus(
+      await call(b, 'PATCH', `/modules/${v2.id}/rollout`, {
+        headers: owner.headers,
+        body: { rollout_pct: 100 },
+      }),
+      200,
+    );
+    expect(await offered(a, appId, 'cache-device', v2.id)).toBe(v2.id);
+    expectStatus(await call(a, 'POST', `/modules/${v2.id}/rollback`, { headers: owner.headers }), 200);
+    expect(await offered(b, appId, 'cache-device', v1.id)).toBe(v1.id);
+  });
+
+  it('delivers every event made through either API exactly once, with both workers dispatching', async () => {
+    const owner = await signUpAt(a);
+    const { appId, sha256 } = await appWithBundle(a, owner);
+    const hook = await registerWebhook(b, owner, world.receiver.url('/both'), ['release.pushed', 'rollback']);
+    world.receiver.expect('/both', hook.secret);
+    const releases = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => push(i % 2 ? a : b, owner, appId, sha256, `3.0.${i}`)),
+    );
+    const newest = releases.reduce((x, y) => (x.created_at >= y.created_at ? x : y));
+    expectStatus(await call(b, 'POST', `/modules/${newest.id}/rollback`, { headers: owner.headers }), 200);
+    const report = await waitDeliveredOnceEach(
+      world.ctx.deps,
+      world.receiver,
+      { id: hook.id, path: '/both' },
+      21,
+    );
+    expect(report.unverified).toBe(0);
+  });
+
+  it('stores every event sent to either API once, read by both ingest workers', async () => {
+    const owner = await signUpAt(a);
+    const { appId, sha256 } = await appWithBundle(a, owner);
+    const release = await push(a, owner, appId, sha256, '4.0.0');
+    let turn = 0;
+    const events = telemetry(() => (turn++ % 2 ? a : b), appId, release.id, 4);
+    await new Promise((r) => setTimeout(r, 3000));
+    await events.traffic.stop();
+    expect(events.traffic.unexpected).toEqual([]);
+    await waitBacklogDrained(world.ctx.deps, () => world.workerOutput().slice(-3000));
+    expect((await storedEvents(world.ctx.deps.clickhouse, appId)).ids).toBe(events.state.accepted);
+    const stats = expectStatus(
+      await call(b, 'GET', `/modules/${release.id}`, { headers: owner.headers }),
+      200,
+    );
+    expect(stats.stats.activations).toBe(events.state.accepted);
+  });
+
+  it('sends one error_spike for one crossing, though both spike workers evaluate the app', async () => {
+    const owner = await signUpAt(a);
+    const { appId, sha256 } = await appWithBundle(a, owner);
+    const release = await push(a, owner, appId, sha256, '5.0.0');
+    expectStatus(
+      await call(a, 'PUT', `/apps/${appId}/alerts`, {
+        headers: owner.headers,
+        body: { threshold: 0.2, min_sample: 40, window_minutes: 15 },
+      }),
+      200,
+    );
+    const hook = await registerWebhook(a, owner, world.receiver.url('/spike'), ['error_spike']);
+    world.receiver.expect('/spike', hook.secret);
+    // Batches through both APIs, errors well past the threshold in each: every batch lands a job.
+    for (let i = 0; i < 10; i++) {
+      const events = Array.from({ length: 10 }, (_, k) => ({
+        id: `spike-${i}-${k}`,
+        device_id: `spike-device-${k}`,
+        module_id: release.id,
+        type: k < 5 ? 'activation' : 'error',
+      }));
+      expectStatus(
+        await call(i % 2 ? a : b, 'POST', '/devices/events', { body: { app_id: appId, events } }),
+        202,
+      );
+    }
+    await eventually('the alert', async () => (world.receiver.at('/spike').length > 0 ? true : undefined));
+    await waitBacklogDrained(world.ctx.deps);
+    // Both spike workers have had every evaluation job by now; still one alert.
+    await new Promise((r) => setTimeout(r, 2000));
+    const alerts = world.receiver.at('/spike');
+    expect(alerts).toHaveLength(1);
+    const body = JSON.parse(alerts[0]!.raw.toString());
+    expect(body).toMatchObject({
+      event: 'error_spike',
+      data: { app_id: appId, errors: 50, activations: 50 },
+    });
+  });
+});
