@@ -106,7 +106,7 @@ export interface ContainerOptions {
 export function createContainer(config: Config, options: ContainerOptions = {}): Container {
   const log = options.logger ?? createLogger(config.logLevel, options.name ?? 'ota');
   const db = createPool(config.databaseUrl, options.poolSize ?? 10);
-  const redis = createRedis(config.redisUrl);
+  const redis = createRedis(config.redis);
   redis.on('error', (err) => log.warn({ err }, 'redis connection error'));
   const keys = new RedisKeys(config.redisKeyPrefix);
   const clickhouse = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase);
@@ -126,7 +126,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     deliveries: new DeliveriesStore(db),
     alerts: new AlertsStore(db),
   };
-  const webhookScheduler = new BullDeliveryScheduler(config.redisUrl, keys);
+  const webhookScheduler = new BullDeliveryScheduler(config.redis, keys);
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
   const routing = new RoutingCache(new RoutingStore(db, bundleUrl), {
     ttlMs: config.devices.routingCacheTtlMs,
@@ -176,7 +176,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       routing,
       listener: new RoutingInvalidationListener(
         // Waits for Redis however long it takes: the subscription must not give up while Redis is away.
-        () => createRedis(config.redisUrl, { maxRetriesPerRequest: null }),
+        () => createRedis(config.redis, { maxRetriesPerRequest: null }),
         invalidationChannel(keys),
         routing,
         log,

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import type { RedisTarget } from '../platform/redis.js';
 
 /**
  * Every setting of every process, parsed and validated once at start-up.
@@ -17,6 +18,7 @@ const EnvSchema = Type.Object({
   ),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
   REDIS_URL: Type.String({ pattern: '^rediss?://' }),
+  REDIS_CLUSTER: Type.Union([Bool], { default: 'false' }),
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$', default: 'ota' }),
   CLICKHOUSE_URL: Type.String({ pattern: '^https?://' }),
   CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', default: 'ota' }),
@@ -53,7 +55,8 @@ export interface Config {
   publicUrl: string;
   logLevel: string;
   databaseUrl: string;
-  redisUrl: string;
+  /** REDIS_URL, and whether it is the seed node of a Redis Cluster (REDIS_CLUSTER). */
+  redis: RedisTarget;
   /** Every Redis key and BullMQ queue of this deployment starts with it; tests use one per file. */
   redisKeyPrefix: string;
   clickhouseUrl: string;
@@ -113,7 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ),
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
-    redisUrl: e.REDIS_URL,
+    redis: { url: e.REDIS_URL, cluster: e.REDIS_CLUSTER === 'true' },
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     clickhouseUrl: e.CLICKHOUSE_URL,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,

@@ -6,7 +6,7 @@ const DAY_MS = 86_400_000;
 
 export interface DistinctDevicesOptions {
   windowDays: number;
-  /** How often buffered devices are written (one pipeline per flush). */
+  /** How often buffered devices are written. */
   flushMs?: number;
   /** A buffer this large is written at once rather than at the next tick. */
   maxPending?: number;
@@ -17,7 +17,7 @@ export interface DistinctDevicesOptions {
 /**
  * Distinct devices served per workspace, as HyperLogLog: one key per workspace per UTC day, merged by
  * PFCOUNT over the window's days. The update check only adds to an in-memory buffer; a timer writes the
- * buffer with one pipeline (PFADD per key), so the request path never waits on Redis for analytics.
+ * buffer (PFADD per key), so the request path never waits on Redis for analytics.
  */
 export class RedisDistinctDevices implements DistinctDeviceCounter {
   private pending = new Map<string, Set<string>>();
@@ -104,15 +104,15 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     this.pending = new Map();
     this.pendingCount = 0;
     const ttlMs = (this.windowDays + 1) * DAY_MS;
-    const pipeline = this.redis.pipeline();
-    for (const [key, devices] of batch) {
-      pipeline.pfadd(key, ...devices);
-      pipeline.pexpire(key, ttlMs);
-    }
     try {
-      const results = await pipeline.exec();
-      const failed = results?.find(([err]) => err);
-      if (failed) throw failed[0];
+      // One command per key rather than one pipeline: the keys of different workspaces live on different
+      // shards of a Redis Cluster (whose client groups the commands of one tick per node).
+      await Promise.all(
+        [...batch].map(async ([key, devices]) => {
+          await this.redis.pfadd(key, ...devices);
+          await this.redis.pexpire(key, ttlMs);
+        }),
+      );
     } catch (err) {
       this.log?.warn({ err }, 'distinct-device counters not written; retrying at the next flush');
       this.requeue(batch);

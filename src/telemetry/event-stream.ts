@@ -6,8 +6,8 @@ import type { CounterTuple } from './event-rows.js';
  * checks); ingest workers read it through one consumer group and delete entries once they are stored.
  *
  * One stream per deployment: each entry carries a whole batch (up to 1,000 events), so 100k events/s is
- * about 1,000 entries/s, well within one Redis node. Sharding would add streams `events:<n>` read together
- * by every worker.
+ * about 1,000 entries/s, well within one Redis node (in a Redis Cluster, the shard of the {ingest} tag).
+ * Sharding would add streams `events:<n>` read together by every worker.
  */
 export const EVENT_TYPES = ['download', 'activation', 'error', 'check'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -17,12 +17,12 @@ export const DEVICE_EVENT_TYPES = ['download', 'activation', 'error'] as const;
 export const INGEST_GROUP = 'ingest';
 
 export function eventStreamKey(keys: RedisKeys): string {
-  return keys.global('events');
+  return keys.ingest('events');
 }
 
 /** Entries that cannot be stored (not ours, or refused by ClickHouse) are moved here, never dropped. */
 export function deadLetterKey(keys: RedisKeys): string {
-  return keys.global('events:dead');
+  return keys.ingest('events:dead');
 }
 
 export interface StreamEntry {

@@ -8,8 +8,8 @@ import type { CounterDelta } from './ingest-batch.js';
  * list. A worker that crashed after the insert but before this call applied nothing, so the worker that
  * claims its entries counts them once; two workers racing on the same entry count it once too.
  *
- * The script touches the global stream and per-app counter keys, so it needs them on one Redis node (a
- * Redis Cluster deployment would shard the stream by app instead).
+ * The script touches the stream and counter keys, which share the {ingest} hash tag: one shard of a Redis
+ * Cluster holds them all.
  *
  * KEYS: stream, then every counter key. ARGV: group, ttl, entry count, then per entry: id, number of
  * counters n, and n triples (index into KEYS, activations, errors).

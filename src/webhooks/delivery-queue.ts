@@ -1,6 +1,6 @@
 import { type JobsOptions, Queue } from 'bullmq';
 import { QUEUES } from '../platform/queues.js';
-import { createRedis, type Redis, type RedisKeys } from '../platform/redis.js';
+import { createRedis, type Redis, type RedisKeys, type RedisTarget } from '../platform/redis.js';
 
 /**
  * One delivery attempt. First attempts (and redeliveries) go to the `webhooks` queue, retries to
@@ -45,7 +45,7 @@ export class BullDeliveryScheduler implements DeliveryScheduler {
   private connection: Redis | undefined;
 
   constructor(
-    private readonly redisUrl: string,
+    private readonly target: RedisTarget,
     private readonly keys: RedisKeys,
   ) {}
 
@@ -53,7 +53,7 @@ export class BullDeliveryScheduler implements DeliveryScheduler {
     let q = this.queues.get(name);
     if (!q) {
       if (!this.connection) {
-        this.connection = createRedis(this.redisUrl);
+        this.connection = createRedis(this.target);
         this.connection.on('error', () => {});
       }
       q = new Queue(name, { connection: this.connection, prefix: this.keys.queuePrefix });

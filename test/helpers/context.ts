@@ -12,6 +12,7 @@ import { buildApp } from '../../src/http/app.js';
 import type { App } from '../../src/http/types.js';
 import { migrateClickHouse } from '../../src/migrations/clickhouse-migrator.js';
 import { ensureClickHouseDatabase } from '../../src/platform/clickhouse.js';
+import { keyspaceNodes } from '../../src/platform/redis.js';
 import { createTestDatabase, dropTestDatabase, requireEnv } from './test-databases.js';
 
 export const TEST_TOKEN_SECRET = 'test-secret-test-secret-test-secret-0123456789';
@@ -101,13 +102,17 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   return { id, config, deps, app, env, url, close };
 }
 
+/** Removes the file's keys from every node (each master of a Redis Cluster holds some of them). */
 async function cleanRedis(deps: Container, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await deps.redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await deps.redis.unlink(...keys);
-  } while (cursor !== '0');
+  for (const node of keyspaceNodes(deps.redis)) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      // One UNLINK per key: keys of different hash tags may not share a command on a cluster node.
+      if (keys.length > 0) await keys.reduce((p, key) => p.unlink(key), node.pipeline()).exec();
+    } while (cursor !== '0');
+  }
 }
 
 export interface SignedIn {

@@ -32,7 +32,7 @@ describe('GET /workspaces/{id}', () => {
 describe('PUT and PATCH /workspaces/{id}/plan', () => {
   it('changes the plan both ways, audits old and new values, and publishes a routing invalidation', async () => {
     const owner = await signUp(ctx.app);
-    const subscriber = createRedis(ctx.config.redisUrl);
+    const subscriber = createRedis(ctx.config.redis);
     const messages: string[] = [];
     await subscriber.subscribe(invalidationChannel(ctx.deps.keys));
     subscriber.on('message', (_channel, message) => messages.push(message));

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createRedis, type Redis } from '../../../src/platform/redis.js';
 import { invalidationChannel } from '../../../src/routing/invalidation.js';
 import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
 import { bundle, push, release, rollback, rollout, setPlan, workspaceWithApp } from './fixtures.js';
@@ -10,7 +10,7 @@ const messages: unknown[] = [];
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  subscriber = new Redis(ctx.config.redisUrl);
+  subscriber = createRedis(ctx.config.redis);
   subscriber.on('message', (_channel, message) => messages.push(JSON.parse(message)));
   await subscriber.subscribe(invalidationChannel(ctx.deps.keys));
 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
   webhooks = createWebhooksWorker(ctx.deps, { ca: receiver.cert });
   spikes = createSpikesWorker(ctx.deps, { clock: () => now });
   await Promise.all([webhooks.start(), spikes.start()]);
-  connections = [createBlockingRedis(ctx.config.redisUrl), createBlockingRedis(ctx.config.redisUrl)];
+  connections = [createBlockingRedis(ctx.config.redis), createBlockingRedis(ctx.config.redis)];
   queue = new Queue(QUEUES.spikes, { connection: connections[0]!, prefix: ctx.deps.keys.queuePrefix });
   queueEvents = new QueueEvents(QUEUES.spikes, {
     connection: connections[1]!,

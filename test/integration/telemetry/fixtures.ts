@@ -111,7 +111,7 @@ export async function startConsumer(
   deps: Container,
   options: Partial<IngestOptions> & { clickhouse?: Container['clickhouse']; spikes?: SpikeNotifier } = {},
 ): Promise<{ consumer: IngestConsumer; redis: Redis; stop(): Promise<void> }> {
-  const redis = createBlockingRedis(deps.config.redisUrl);
+  const redis = createBlockingRedis(deps.config.redis);
   const consumer = new IngestConsumer(
     {
       redis,

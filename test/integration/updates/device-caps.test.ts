@@ -190,7 +190,7 @@ describe('device cap gate (rolling window, several processes)', () => {
 
   it('answers 503 for an unknown device while Redis is unreachable, and still admits known ones', async () => {
     const ws = workspace();
-    const client = createRedis(ctx.config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    const client = createRedis(ctx.config.redis, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     client.on('error', () => {});
     await new Promise((resolve) => client.once('ready', resolve));
     try {

@@ -79,7 +79,7 @@ describe('routing invalidation over Redis', () => {
   const listenerFor = (cache: RoutingCache) =>
     new RoutingInvalidationListener(
       () => {
-        const c = createRedis(ctx.config.redisUrl);
+        const c = createRedis(ctx.config.redis);
         connections.push(c);
         return c;
       },

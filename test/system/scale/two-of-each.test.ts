@@ -179,9 +179,12 @@ describe('two APIs and two workers on shared services', () => {
     const alerts = world.receiver.at('/spike');
     expect(alerts).toHaveLength(1);
     const body = JSON.parse(alerts[0]!.raw.toString());
+    // It fired at the first evaluation past the minimum sample; every batch is half errors.
     expect(body).toMatchObject({
       event: 'error_spike',
-      data: { app_id: appId, errors: 50, activations: 50 },
+      data: { app_id: appId, error_rate: 0.5, threshold: 0.2 },
     });
+    expect(body.data.errors).toBe(body.data.activations);
+    expect(body.data.sample).toBeGreaterThanOrEqual(40);
   });
 });

@@ -13,13 +13,16 @@ export async function streamBacklog(deps: Container): Promise<{ length: number; 
   return { length, pending: Number(summary[0] ?? 0) };
 }
 
-/** Distinct event ids, and all rows, stored in ClickHouse for an app (rows can exceed ids before merges). */
+/**
+ * Device events (not the API's recorded update checks) stored in ClickHouse for an app: distinct event ids,
+ * and all rows (rows can exceed ids until background merges collapse re-inserted events).
+ */
 export async function storedEvents(
   clickhouse: Container['clickhouse'],
   appId: string,
 ): Promise<{ ids: number; rows: number }> {
   const rs = await clickhouse.query({
-    query: `SELECT uniqExact(event_id) AS ids, count() AS rows FROM device_events WHERE app_id = ${chString(appId)}`,
+    query: `SELECT uniqExact(event_id) AS ids, count() AS rows FROM device_events WHERE app_id = ${chString(appId)} AND type != 'check'`,
     format: 'JSONEachRow',
   });
   const [row] = await rs.json<{ ids: string; rows: string }>();

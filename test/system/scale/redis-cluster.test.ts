@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyspaceNodes } from '../../../src/platform/redis.js';
+import { eventually, storedEvents, waitBacklogDrained, waitDeliveredOnceEach } from '../support/checks.js';
+import { telemetry } from '../support/fleet-traffic.js';
+import { appWithBundle, call, expectStatus, registerWebhook, signUpAt } from '../support/http.js';
+import { PrivateRedisCluster } from '../support/private-redis-cluster.js';
+import { World } from '../support/world.js';
+
+/**
+ * The service on a three-master Redis Cluster (REDIS_CLUSTER=true, REDIS_URL the seed node): every script,
+ * multi-key command and queue must stay within one shard, which the {hash tags} of RedisKeys guarantee.
+ */
+let cluster: PrivateRedisCluster;
+let world: World;
+
+beforeAll(async () => {
+  cluster = await PrivateRedisCluster.start(3);
+  world = await World.start({
+    REDIS_URL: cluster.url,
+    REDIS_CLUSTER: 'true',
+    RATE_LIMIT_SIGNIN_PER_MINUTE: '3',
+  });
+  await world.startApi();
+  world.startWorkers();
+}, 120_000);
+
+afterAll(async () => {
+  await world?.close();
+  await cluster?.close();
+});
+
+describe('on a Redis Cluster', () => {
+  it('serves, caps, ingests, alerts and delivers as on one Redis, with keys spread over the shards', async () => {
+    const owner = await signUpAt(world.url);
+    const { appId, sha256 } = await appWithBundle(world.url, owner);
+    const hook = await registerWebhook(world.url, owner, world.receiver.url('/cluster'), [
+      'release.pushed',
+      'error_spike',
+    ]);
+    world.receiver.expect('/cluster', hook.secret);
+    const release = expectStatus(
+      await call(world.url, 'POST', '/modules', {
+        headers: owner.headers,
+        body: { app_id: appId, version: '1.0.0', sha256 },
+      }),
+      201,
+    );
+
+    // Device cap (one Lua script on the workspace's shard): exactly 100 of 110 devices served.
+    const answers = await Promise.all(
+      Array.from({ length: 110 }, (_, i) =>
+        call(world.url, 'POST', '/updates/check', {
+          body: { app_id: appId, device_id: `cluster-device-${i}` },
+        }),
+      ),
+    );
+    expect(answers.filter((a) => expectStatus(a, 200).update !== null)).toHaveLength(100);
+    const usage = expectStatus(
+      await call(world.url, 'GET', `/workspaces/${owner.workspaceId}/usage`, { headers: owner.headers }),
+      200,
+    );
+    expect(usage.distinct_devices).toBe(100);
+
+    // Telemetry through the stream, acknowledged with its failure counters by one script.
+    const events = telemetry(world.url, appId, release.id, 2, 50);
+    await new Promise((r) => setTimeout(r, 1500));
+    await events.traffic.stop();
+    expect(events.traffic.unexpected).toEqual([]);
+    await waitBacklogDrained(world.ctx.deps, () => world.workerOutput().slice(-3000));
+    expect((await storedEvents(world.ctx.deps.clickhouse, appId)).ids).toBe(events.state.accepted);
+
+    // An error spike: 200 errors on top of the activations above cross 3 % (counters, spike queue, outbox,
+    // webhook queue); its delivery and the push's are both made.
+    expectStatus(
+      await call(world.url, 'PUT', `/apps/${appId}/alerts`, {
+        headers: owner.headers,
+        body: { threshold: 0.03, min_sample: 20 },
+      }),
+      200,
+    );
+    const errors = Array.from({ length: 200 }, (_, i) => ({
+      id: `cluster-error-${i}`,
+      device_id: `cluster-device-${i % 100}`,
+      module_id: release.id,
+      type: 'error',
+    }));
+    expectStatus(
+      await call(world.url, 'POST', '/devices/events', { body: { app_id: appId, events: errors } }),
+      202,
+    );
+    await waitDeliveredOnceEach(world.ctx.deps, world.receiver, { id: hook.id, path: '/cluster' }, 2);
+    const kinds = world.receiver.at('/cluster').map((r) => r.headers['x-service-event']);
+    expect(kinds.sort()).toEqual(['error_spike', 'release.pushed']);
+
+    // Shared rate limits (Lua on the counter's shard): the fourth sign-in of the minute is refused.
+    const attempts = [];
+    for (let i = 0; i < 4; i++)
+      attempts.push(
+        await call(world.url, 'POST', '/auth/signin', {
+          body: { email: 'nobody@example.com', password: 'wrong password' },
+        }),
+      );
+    expect(attempts.map((a) => a.status)).toContain(429);
+
+    // The deployment's keys really are spread over the masters.
+    const holders = await eventually('keys on several shards', async () => {
+      let n = 0;
+      for (const node of keyspaceNodes(world.ctx.deps.redis)) {
+        const [, keys] = await node.scan(
+          '0',
+          'MATCH',
+          `${world.ctx.config.redisKeyPrefix}*`,
+          'COUNT',
+          10_000,
+        );
+        if (keys.length > 0) n += 1;
+      }
+      return n >= 2 ? n : undefined;
+    });
+    expect(holders).toBeGreaterThanOrEqual(2);
+  });
+});
