@@ -5,7 +5,7 @@ import type { Worker, WorkerFactory } from './worker.js';
 
 /** Device events: Redis stream → ClickHouse, failure counters, spike evaluation requests. */
 export const createIngestWorker: WorkerFactory = (deps): Worker => {
-  const redis = createBlockingRedis(deps.config.redisUrl);
+  const redis = createBlockingRedis(deps.config.redis);
   redis.on('error', (err) => deps.log.warn({ err }, 'ingest redis connection error'));
   const spikes = new QueueSpikeNotifier(deps.redis, deps.keys, Date.now, (err) =>
     deps.log.warn({ err }, 'spike queue error'),

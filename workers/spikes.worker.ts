@@ -37,7 +37,7 @@ export function createSpikesWorker(deps: Container, options: SpikesWorkerOptions
     name: 'spikes',
     evaluator,
     async start() {
-      connection = createBlockingRedis(deps.config.redisUrl);
+      connection = createBlockingRedis(deps.config.redis);
       worker = new BullWorker<SpikeJob, SpikeResult | null>(QUEUES.spikes, handle, {
         connection,
         prefix: deps.keys.queuePrefix,

@@ -28,7 +28,7 @@ export const UPKEEP_TASKS: Record<string, UpkeepTask> = {
  * and BullMQ hands each run to exactly one of them.
  */
 export const createUpkeepWorker: WorkerFactory = (deps): Worker => {
-  const connection = createBlockingRedis(deps.config.redisUrl);
+  const connection = createBlockingRedis(deps.config.redis);
   const queue = new Queue(QUEUES.upkeep, { connection: deps.redis, prefix: deps.keys.queuePrefix });
   const log = deps.log.child({ worker: 'upkeep' });
   queue.on('error', (err) => log.warn({ err }, 'upkeep queue error'));

@@ -131,7 +131,7 @@ export function createWebhooksWorker(deps: Container, options: WebhooksWorkerOpt
     deferredAttempts: () => gate.deferred,
     async start() {
       for (const [queue, concurrency] of lanes) {
-        const connection = createBlockingRedis(deps.config.redisUrl);
+        const connection = createBlockingRedis(deps.config.redis);
         connections.push(connection);
         const worker = new BullWorker<AttemptJob, AttemptOutcome>(queue, handle, {
           connection,
