@@ -45,7 +45,10 @@ export class AppDirectory {
       pending = this.load(key).finally(() => this.loading.delete(key));
       this.loading.set(key, pending);
     }
-    return pending;
+    // An app never changes workspace: while Postgres is away, a known app's expired entry still answers,
+    // so its devices' events keep being accepted through the outage.
+    const stale = hit?.workspaceId;
+    return stale ? pending.catch(() => stale) : pending;
   }
 
   private async load(appId: string): Promise<string | null> {

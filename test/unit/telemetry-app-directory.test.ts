@@ -65,4 +65,24 @@ describe('AppDirectory', () => {
     await dir.workspaceOf(APP);
     expect(calls).toEqual([APP, OTHER, APP]);
   });
+
+  it('answers a known app from its expired entry while the database is away, and an unknown one not', async () => {
+    let now = 0;
+    let down = false;
+    const db = {
+      async query(_sql: string, params: string[]) {
+        if (down)
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        return { rows: params[0] === APP ? [{ workspace_id: 'ws-1' }] : [] };
+      },
+    } as unknown as Queryable;
+    const dir = new AppDirectory(db, { ttlMs: 1000, now: () => now });
+    expect(await dir.workspaceOf(APP)).toBe('ws-1');
+    now = 5000;
+    down = true;
+    expect(await dir.workspaceOf(APP)).toBe('ws-1');
+    await expect(dir.workspaceOf(OTHER)).rejects.toThrow('ECONNREFUSED');
+    down = false;
+    expect(await dir.workspaceOf(APP)).toBe('ws-1');
+  });
 });
