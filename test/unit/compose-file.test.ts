@@ -31,7 +31,9 @@ describe('docker-compose.yml', () => {
     expect(services.api?.command).toEqual(['node', 'dist/src/main.js']);
     expect(services.workers?.command).toEqual(['node', 'dist/workers/main.js']);
     const lb = services.lb!;
-    expect(lb.ports).toEqual(['${API_PORT:-8080}:8080']);
+    // Compose's own variable syntax, not a template string.
+    const published = ['$', '{API_PORT:-8080}:8080'].join('');
+    expect(lb.ports).toEqual([published]);
     expect(lb.depends_on?.api?.condition).toBe('service_healthy');
     expect(Object.values(services).filter((s) => s.ports)).toEqual([lb]);
   });
