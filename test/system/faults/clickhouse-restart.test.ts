@@ -1,37 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedEvents, streamBacklog, waitBacklogDrained } from '../support/checks.js';
+import { describe, expect, it } from 'vitest';
+import { streamBacklog } from '../support/checks.js';
 import { telemetry } from '../support/fleet-traffic.js';
-import { appWithBundle, call, expectStatus, signUpAt } from '../support/http.js';
+import { call, expectStatus, pushRelease } from '../support/http.js';
 import { PrivateClickHouse } from '../support/private-clickhouse.js';
 import { sleep } from '../support/traffic.js';
-import { World } from '../support/world.js';
+import { systemWorld } from '../support/world.js';
 
-let clickhouse: PrivateClickHouse;
-let world: World;
-
-beforeAll(async () => {
-  clickhouse = await PrivateClickHouse.start();
-  world = await World.start({ CLICKHOUSE_URL: clickhouse.url });
-  await world.startApi();
-  world.startWorkers('ingest,spikes');
-}, 120_000);
-
-afterAll(async () => {
-  await world?.close();
-  await clickhouse?.close();
+const sys = systemWorld({
+  server: () => PrivateClickHouse.start(),
+  env: (clickhouse) => ({ CLICKHOUSE_URL: clickhouse.url }),
+  workers: ['ingest,spikes'],
 });
 
 describe('ClickHouse stopped and restarted', () => {
   it('keeps accepting events while it is away, answers analytics 503, and stores every event once when it is back', async () => {
-    const owner = await signUpAt(world.url);
-    const { appId, sha256 } = await appWithBundle(world.url, owner);
-    const module = expectStatus(
-      await call(world.url, 'POST', '/modules', {
-        headers: owner.headers,
-        body: { app_id: appId, version: '1.0.0', sha256 },
-      }),
-      201,
-    );
+    const { world, server: clickhouse } = sys;
+    const { owner, appId, sha256 } = await world.tenant();
+    const module = await pushRelease(world.url, owner, { appId, sha256 }, '1.0.0');
     const analytics = () => call(world.url, 'GET', `/apps/${appId}/stats`, { headers: owner.headers });
     const events = telemetry(world.url, appId, module.id);
 
@@ -54,13 +39,13 @@ describe('ClickHouse stopped and restarted', () => {
     await events.traffic.stop();
     expect(events.traffic.unexpected).toEqual([]);
 
-    await waitBacklogDrained(world.ctx.deps, () => world.workerOutput().slice(-3000), 90_000);
-    expect((await storedEvents(world.ctx.deps.clickhouse, appId)).ids).toBe(events.state.accepted);
-    const stats = expectStatus(
-      await call(world.url, 'GET', `/modules/${module.id}`, { headers: owner.headers }),
-      200,
-    ).stats;
-    expect(stats.activations).toBe(events.state.accepted);
+    await world.expectEachEventOnce(
+      owner,
+      { appId, moduleId: module.id },
+      events.state.accepted,
+      world.url,
+      90_000,
+    );
     expect(expectStatus(await analytics(), 200).series.length).toBeGreaterThan(0);
   });
 });

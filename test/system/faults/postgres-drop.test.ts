@@ -1,22 +1,12 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../../src/audit/audit.chain.js';
 import { waitDeliveredOnceEach } from '../support/checks.js';
-import { appWithBundle, call, expectStatus, registerWebhook, signUpAt } from '../support/http.js';
+import { call, pushRelease } from '../support/http.js';
 import { sleep, Traffic } from '../support/traffic.js';
-import { World } from '../support/world.js';
+import { systemWorld } from '../support/world.js';
 
-let world: World;
-
-beforeAll(async () => {
-  world = await World.start();
-  await world.startApi();
-  world.startWorkers('webhooks');
-}, 120_000);
-
-afterAll(async () => {
-  await world?.close();
-});
+const sys = systemWorld({ workers: ['webhooks'] });
 
 /** Terminates every server connection to this file's database except the caller's own. */
 async function dropConnections(databaseUrl: string): Promise<number> {
@@ -35,10 +25,9 @@ async function dropConnections(databaseUrl: string): Promise<number> {
 
 describe('Postgres connections dropped during pushes', () => {
   it('each push is whole or absent (release, audit entry, outbox row), the pools heal, every delivery is made once', async () => {
-    const owner = await signUpAt(world.url);
-    const { appId, sha256 } = await appWithBundle(world.url, owner);
-    const hook = await registerWebhook(world.url, owner, world.receiver.url('/hook'), ['release.pushed']);
-    world.receiver.expect('/hook', hook.secret);
+    const { world } = sys;
+    const { owner, appId, sha256 } = await world.tenant();
+    const hook = await world.hook(owner, '/hook', ['release.pushed']);
 
     const pushed: string[] = [];
     const pushes = new Traffic('pushes').start(
@@ -65,13 +54,7 @@ describe('Postgres connections dropped during pushes', () => {
     expect(pushed.length).toBeGreaterThan(0);
 
     // The pools replaced their connections: the next push goes through at once.
-    const after = expectStatus(
-      await call(world.url, 'POST', '/modules', {
-        headers: owner.headers,
-        body: { app_id: appId, version: '3.0.0', sha256 },
-      }),
-      201,
-    );
+    const after = await pushRelease(world.url, owner, { appId, sha256 }, '3.0.0');
     pushed.push(after.id);
 
     // Nothing half-written: every release has exactly one module.push entry and one release.pushed outbox
@@ -98,12 +81,7 @@ describe('Postgres connections dropped during pushes', () => {
     expect((await verifyAuditChain(db, owner.workspaceId)).ok).toBe(true);
 
     // The outbox dispatcher lost its LISTEN connection too; every release is still delivered once.
-    const report = await waitDeliveredOnceEach(
-      world.ctx.deps,
-      world.receiver,
-      { id: hook.id, path: '/hook' },
-      rows.length,
-    );
+    const report = await waitDeliveredOnceEach(world.ctx.deps, world.receiver, hook, rows.length);
     expect(report.unverified).toBe(0);
   });
 });

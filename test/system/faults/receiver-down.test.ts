@@ -1,39 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliveryReport, waitDeliveredOnceEach } from '../support/checks.js';
-import { appWithBundle, call, expectStatus, registerWebhook, signUpAt } from '../support/http.js';
+import { call, expectStatus, pushRelease } from '../support/http.js';
 import { sleep } from '../support/traffic.js';
-import { World } from '../support/world.js';
+import { systemWorld } from '../support/world.js';
 
-let world: World;
-
-beforeAll(async () => {
-  // Retries wait 200 ms, 800 ms, then 1 s each (QUICK_SETTINGS): a six-second outage spans several.
-  world = await World.start();
-  await world.startApi();
-  world.startWorkers('webhooks');
-}, 120_000);
-
-afterAll(async () => {
-  await world?.close();
-});
+// Retries wait 200 ms, 800 ms, then 1 s each (QUICK_SETTINGS): a six-second outage spans several.
+const sys = systemWorld({ workers: ['webhooks'] });
 
 describe('webhook receiver down for a while', () => {
   it('retries with backoff, logs every failed attempt, and delivers each delivery id once when it is back', async () => {
-    const owner = await signUpAt(world.url);
-    const { appId, sha256 } = await appWithBundle(world.url, owner);
-    const hook = await registerWebhook(world.url, owner, world.receiver.url('/hook'), ['release.pushed']);
-    world.receiver.expect('/hook', hook.secret);
-    const push = async (version: string) =>
-      expectStatus(
-        await call(world.url, 'POST', '/modules', {
-          headers: owner.headers,
-          body: { app_id: appId, version, sha256 },
-        }),
-        201,
-      );
+    const { world } = sys;
+    const { owner, appId, sha256 } = await world.tenant();
+    const hook = await world.hook(owner, '/hook', ['release.pushed']);
+    const push = (version: string) => pushRelease(world.url, owner, { appId, sha256 }, version);
 
     await push('1.0.0');
-    await waitDeliveredOnceEach(world.ctx.deps, world.receiver, { id: hook.id, path: '/hook' }, 1);
+    await waitDeliveredOnceEach(world.ctx.deps, world.receiver, hook, 1);
 
     await world.receiver.stop();
     for (let i = 1; i <= 5; i++) {
@@ -45,12 +27,7 @@ describe('webhook receiver down for a while', () => {
     expect(during.statuses).toEqual({ succeeded: 1, pending: 5 });
 
     await world.receiver.start();
-    const report = await waitDeliveredOnceEach(
-      world.ctx.deps,
-      world.receiver,
-      { id: hook.id, path: '/hook' },
-      6,
-    );
+    const report = await waitDeliveredOnceEach(world.ctx.deps, world.receiver, hook, 6);
     expect(report.unverified).toBe(0);
 
     // Each delivery made in the outage shows its failed attempts (connection refused), then the success.

@@ -1,37 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedEvents, waitBacklogDrained, waitDeliveredOnceEach } from '../support/checks.js';
+import { describe, expect, it } from 'vitest';
+import { waitDeliveredOnceEach } from '../support/checks.js';
 import { pushes, telemetry } from '../support/fleet-traffic.js';
-import { appWithBundle, call, expectStatus, registerWebhook, signUpAt } from '../support/http.js';
+import { pushRelease } from '../support/http.js';
 import { PrivateRedis } from '../support/private-redis.js';
 import { sleep } from '../support/traffic.js';
-import { World } from '../support/world.js';
+import { systemWorld } from '../support/world.js';
 
-let redis: PrivateRedis;
-let world: World;
-
-beforeAll(async () => {
-  redis = await PrivateRedis.start();
-  // Retries wait 1.5 s, so retry jobs sit delayed in Redis when it dies.
-  world = await World.start({
+// Retries wait 1.5 s, so retry jobs sit delayed in Redis when it dies.
+const sys = systemWorld({
+  server: () => PrivateRedis.start(),
+  env: (redis) => ({
     REDIS_URL: redis.url,
     WEBHOOK_RETRY_BASE_MS: '1500',
     WEBHOOK_RETRY_MAX_DELAY_MS: '3000',
-  });
-  await world.startApi();
-  world.startWorkers();
-}, 120_000);
-
-afterAll(async () => {
-  await world?.close();
-  await redis?.close();
+  }),
 });
 
 describe('Redis killed and restarted (AOF)', () => {
   it('loses no accepted event and no webhook delivery that was queued, running or waiting to retry', async () => {
-    const owner = await signUpAt(world.url);
-    const { appId, sha256 } = await appWithBundle(world.url, owner);
-    const hook = await registerWebhook(world.url, owner, world.receiver.url('/hook'), ['release.pushed']);
-    world.receiver.expect('/hook', hook.secret);
+    const { world, server: redis } = sys;
+    const { owner, appId, sha256 } = await world.tenant();
+    const hook = await world.hook(owner, '/hook', ['release.pushed']);
     // The first try of each delivery fails (a retry is scheduled); the second is answered slowly.
     const tried = new Set<string>();
     world.receiver.fallback = (headers) => {
@@ -40,13 +29,7 @@ describe('Redis killed and restarted (AOF)', () => {
       tried.add(id);
       return { status: 503 };
     };
-    const module = expectStatus(
-      await call(world.url, 'POST', '/modules', {
-        headers: owner.headers,
-        body: { app_id: appId, version: '1.0.0', sha256 },
-      }),
-      201,
-    );
+    const module = await pushRelease(world.url, owner, { appId, sha256 }, '1.0.0');
 
     const events = telemetry(world.url, appId, module.id);
     const releases = pushes(world.url, owner, appId, sha256, 150);
@@ -64,19 +47,13 @@ describe('Redis killed and restarted (AOF)', () => {
     expect(events.state.accepted).toBeGreaterThan(0);
 
     // Every event the API accepted is stored once and counted once.
-    await waitBacklogDrained(world.ctx.deps, () => world.workerOutput().slice(-3000), 60_000);
-    expect((await storedEvents(world.ctx.deps.clickhouse, appId)).ids).toBe(events.state.accepted);
-    const stats = expectStatus(
-      await call(world.url, 'GET', `/modules/${module.id}`, { headers: owner.headers }),
-      200,
-    ).stats;
-    expect(stats.activations).toBe(events.state.accepted);
+    await world.expectEachEventOnce(owner, { appId, moduleId: module.id }, events.state.accepted);
 
     // Every pushed release was delivered, each delivery id exactly once, without the 60 s sweeper's help.
     const report = await waitDeliveredOnceEach(
       world.ctx.deps,
       world.receiver,
-      { id: hook.id, path: '/hook' },
+      hook,
       releases.pushed.length + 1,
     );
     expect(report.unverified).toBe(0);

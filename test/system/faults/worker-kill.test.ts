@@ -1,45 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stopChild } from '../../helpers/compiled.js';
-import {
-  deliveryReport,
-  eventually,
-  storedEvents,
-  summarize,
-  waitBacklogDrained,
-} from '../support/checks.js';
+import { deliveryReport, eventually, summarize } from '../support/checks.js';
 import { telemetry } from '../support/fleet-traffic.js';
-import { appWithBundle, call, expectStatus, registerWebhook, signUpAt } from '../support/http.js';
+import { pushRelease } from '../support/http.js';
 import { sleep } from '../support/traffic.js';
-import { World } from '../support/world.js';
+import { systemWorld } from '../support/world.js';
 
-let world: World;
-
-beforeAll(async () => {
-  world = await World.start();
-  await world.startApi();
-}, 120_000);
-
-afterAll(async () => {
-  await world?.close();
-});
+// The tests start the workers they kill.
+const sys = systemWorld({ workers: [] });
 
 /** A workspace of its own for each test (outbox events are per workspace), with an app and a bundle. */
 async function tenant() {
-  const owner = await signUpAt(world.url);
-  const app = await appWithBundle(world.url, owner);
-  const push = async (version: string) =>
-    expectStatus(
-      await call(world.url, 'POST', '/modules', {
-        headers: owner.headers,
-        body: { app_id: app.appId, version, sha256: app.sha256 },
-      }),
-      201,
-    );
+  const { owner, ...app } = await sys.world.tenant();
+  const push = (version: string) => pushRelease(sys.world.url, owner, app, version);
   return { owner, app, push };
 }
 
 describe('worker processes killed with SIGKILL', () => {
   it('ingest: a worker dies mid-stream under load; the other claims its entries and each event is stored once', async () => {
+    const { world } = sys;
     const { owner, app, push } = await tenant();
     const module = await push('1.0.0');
     const doomed = world.startWorkers('ingest');
@@ -52,19 +31,13 @@ describe('worker processes killed with SIGKILL', () => {
     await events.traffic.stop();
     expect(events.traffic.unexpected).toEqual([]);
 
-    await waitBacklogDrained(world.ctx.deps, () => world.workerOutput().slice(-3000), 60_000);
-    expect((await storedEvents(world.ctx.deps.clickhouse, app.appId)).ids).toBe(events.state.accepted);
-    const stats = expectStatus(
-      await call(world.url, 'GET', `/modules/${module.id}`, { headers: owner.headers }),
-      200,
-    ).stats;
-    expect(stats.activations).toBe(events.state.accepted);
+    await world.expectEachEventOnce(owner, { appId: app.appId, moduleId: module.id }, events.state.accepted);
   });
 
   it('webhooks: a worker dies with requests in flight; another finishes every delivery, repeats carry the same id and bytes', async () => {
+    const { world } = sys;
     const { owner, push } = await tenant();
-    const hook = await registerWebhook(world.url, owner, world.receiver.url('/slow'), ['release.pushed']);
-    world.receiver.expect('/slow', hook.secret);
+    const hook = await world.hook(owner, '/slow', ['release.pushed']);
     // Slow answers: the worker is killed while it waits for them.
     world.receiver.fallback = { status: 200, delayMs: 1500 };
     const doomed = world.startWorkers('webhooks');
@@ -80,7 +53,7 @@ describe('worker processes killed with SIGKILL', () => {
     const report = await eventually(
       'every delivery made after the kill',
       async () => {
-        const r = await deliveryReport(world.ctx.deps, world.receiver, hook.id, '/slow');
+        const r = await deliveryReport(world.ctx.deps, world.receiver, hook.id, hook.path);
         return r.ids.length === 8 && r.statuses.succeeded === 8 ? r : undefined;
       },
       120_000,

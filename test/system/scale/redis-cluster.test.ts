@@ -1,50 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keyspaceNodes } from '../../../src/platform/redis.js';
-import { eventually, storedEvents, waitBacklogDrained, waitDeliveredOnceEach } from '../support/checks.js';
+import { eventually, waitDeliveredOnceEach } from '../support/checks.js';
 import { telemetry } from '../support/fleet-traffic.js';
-import { appWithBundle, call, expectStatus, registerWebhook, signUpAt } from '../support/http.js';
+import { call, expectStatus, pushRelease } from '../support/http.js';
 import { PrivateRedisCluster } from '../support/private-redis-cluster.js';
-import { World } from '../support/world.js';
+import { systemWorld } from '../support/world.js';
 
 /**
  * The service on a three-master Redis Cluster (REDIS_CLUSTER=true, REDIS_URL the seed node): every script,
  * multi-key command and queue must stay within one shard, which the {hash tags} of RedisKeys guarantee.
  */
-let cluster: PrivateRedisCluster;
-let world: World;
-
-beforeAll(async () => {
-  cluster = await PrivateRedisCluster.start(3);
-  world = await World.start({
-    REDIS_URL: cluster.url,
-    REDIS_CLUSTER: 'true',
-    RATE_LIMIT_SIGNIN_PER_MINUTE: '3',
-  });
-  await world.startApi();
-  world.startWorkers();
-}, 120_000);
-
-afterAll(async () => {
-  await world?.close();
-  await cluster?.close();
+const sys = systemWorld({
+  server: () => PrivateRedisCluster.start(3),
+  env: (cluster) => ({ REDIS_URL: cluster.url, REDIS_CLUSTER: 'true', RATE_LIMIT_SIGNIN_PER_MINUTE: '3' }),
 });
 
 describe('on a Redis Cluster', () => {
   it('serves, caps, ingests, alerts and delivers as on one Redis, with keys spread over the shards', async () => {
-    const owner = await signUpAt(world.url);
-    const { appId, sha256 } = await appWithBundle(world.url, owner);
-    const hook = await registerWebhook(world.url, owner, world.receiver.url('/cluster'), [
-      'release.pushed',
-      'error_spike',
-    ]);
-    world.receiver.expect('/cluster', hook.secret);
-    const release = expectStatus(
-      await call(world.url, 'POST', '/modules', {
-        headers: owner.headers,
-        body: { app_id: appId, version: '1.0.0', sha256 },
-      }),
-      201,
-    );
+    const { world } = sys;
+    const { owner, appId, sha256 } = await world.tenant();
+    const hook = await world.hook(owner, '/cluster', ['release.pushed', 'error_spike']);
+    const release = await pushRelease(world.url, owner, { appId, sha256 }, '1.0.0');
 
     // Device cap (one Lua script on the workspace's shard): exactly 100 of 110 devices served.
     const answers = await Promise.all(
@@ -66,8 +42,7 @@ describe('on a Redis Cluster', () => {
     await new Promise((r) => setTimeout(r, 1500));
     await events.traffic.stop();
     expect(events.traffic.unexpected).toEqual([]);
-    await waitBacklogDrained(world.ctx.deps, () => world.workerOutput().slice(-3000));
-    expect((await storedEvents(world.ctx.deps.clickhouse, appId)).ids).toBe(events.state.accepted);
+    await world.expectEachEventOnce(owner, { appId, moduleId: release.id }, events.state.accepted);
 
     // An error spike: 200 errors on top of the activations above cross 3 % (counters, spike queue, outbox,
     // webhook queue); its delivery and the push's are both made.
@@ -88,7 +63,7 @@ describe('on a Redis Cluster', () => {
       await call(world.url, 'POST', '/devices/events', { body: { app_id: appId, events: errors } }),
       202,
     );
-    await waitDeliveredOnceEach(world.ctx.deps, world.receiver, { id: hook.id, path: '/cluster' }, 2);
+    await waitDeliveredOnceEach(world.ctx.deps, world.receiver, hook, 2);
     const kinds = world.receiver.at('/cluster').map((r) => r.headers['x-service-event']);
     expect(kinds.sort()).toEqual(['error_spike', 'release.pushed']);
 

@@ -1,43 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, storedEvents, waitBacklogDrained, waitDeliveredOnceEach } from '../support/checks.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, waitBacklogDrained, waitDeliveredOnceEach } from '../support/checks.js';
 import { telemetry } from '../support/fleet-traffic.js';
-import { appWithBundle, call, expectStatus, type Owner, registerWebhook, signUpAt } from '../support/http.js';
-import { World } from '../support/world.js';
+import { call, expectStatus, pushRelease } from '../support/http.js';
+import { systemWorld } from '../support/world.js';
 
 /**
  * Two API processes and two worker processes (every role) on the same Postgres, Redis and ClickHouse, as
  * behind a load balancer: requests alternate between the APIs. Caps, caches, deliveries, ingest and
  * spike alerts must come out as they do with one of each.
  */
-let world: World;
-let a: string;
-let b: string;
-
-beforeAll(async () => {
-  // A routing-cache backstop of ten minutes: anything an API sees sooner came through invalidation.
-  world = await World.start({ ROUTING_CACHE_TTL_MS: '600000' });
-  a = await world.startApi();
-  b = await world.startApi();
-  world.startWorkers();
-  world.startWorkers();
-}, 120_000);
-
-afterAll(async () => {
-  await world?.close();
+// A routing-cache backstop of ten minutes: anything an API sees sooner came through invalidation.
+const sys = systemWorld({
+  env: () => ({ ROUTING_CACHE_TTL_MS: '600000' }),
+  apis: 2,
+  workers: ['ingest,webhooks,spikes,upkeep', 'ingest,webhooks,spikes,upkeep'],
 });
 
 const check = (base: string, appId: string, deviceId: string) =>
   call(base, 'POST', '/updates/check', { body: { app_id: appId, device_id: deviceId } });
-
-async function push(base: string, owner: Owner, appId: string, sha256: string, version: string) {
-  return expectStatus(
-    await call(base, 'POST', '/modules', {
-      headers: owner.headers,
-      body: { app_id: appId, version, sha256 },
-    }),
-    201,
-  );
-}
 
 /** The module a device is offered through one API, polled until `wanted` or five seconds. */
 async function offered(base: string, appId: string, deviceId: string, wanted: string | null) {
@@ -51,9 +31,10 @@ async function offered(base: string, appId: string, deviceId: string, wanted: st
 
 describe('two APIs and two workers on shared services', () => {
   it('counts a hobby workspace’s devices exactly once across both APIs: the 100th is served, the 101st is not', async () => {
-    const owner = await signUpAt(a);
-    const { appId, sha256 } = await appWithBundle(a, owner);
-    const release = await push(a, owner, appId, sha256, '1.0.0');
+    const { world } = sys;
+    const [a, b] = sys.apis as [string, string];
+    const { owner, appId, sha256 } = await world.tenant(a);
+    const release = await pushRelease(a, owner, { appId, sha256 }, '1.0.0');
     const devices = Array.from({ length: 150 }, (_, i) => `cap-device-${i}`);
     // All at once, half through each API: both race for the last places of the cap.
     const first = await Promise.all(devices.map((d, i) => check(i % 2 ? a : b, appId, d)));
@@ -71,7 +52,9 @@ describe('two APIs and two workers on shared services', () => {
   });
 
   it('serves a change made through one API from the other at once: push, rollout, rollback', async () => {
-    const owner = await signUpAt(a);
+    const { world } = sys;
+    const [a, b] = sys.apis as [string, string];
+    const { owner, appId, sha256 } = await world.tenant(a);
     expectStatus(
       await call(a, 'PUT', `/workspaces/${owner.workspaceId}/plan`, {
         headers: owner.headers,
@@ -79,13 +62,12 @@ describe('two APIs and two workers on shared services', () => {
       }),
       200,
     );
-    const { appId, sha256 } = await appWithBundle(a, owner);
-    const v1 = await push(a, owner, appId, sha256, '1.0.0');
+    const v1 = await pushRelease(a, owner, { appId, sha256 }, '1.0.0');
     // Both APIs have the app's routing cached before the changes.
     expect(await offered(a, appId, 'cache-device', v1.id)).toBe(v1.id);
     expect(await offered(b, appId, 'cache-device', v1.id)).toBe(v1.id);
 
-    const v2 = await push(a, owner, appId, sha256, '2.0.0');
+    const v2 = await pushRelease(a, owner, { appId, sha256 }, '2.0.0');
     expect(await offered(b, appId, 'cache-device', v2.id)).toBe(v2.id);
 
     expectStatus(
@@ -110,46 +92,37 @@ describe('two APIs and two workers on shared services', () => {
   });
 
   it('delivers every event made through either API exactly once, with both workers dispatching', async () => {
-    const owner = await signUpAt(a);
-    const { appId, sha256 } = await appWithBundle(a, owner);
-    const hook = await registerWebhook(b, owner, world.receiver.url('/both'), ['release.pushed', 'rollback']);
-    world.receiver.expect('/both', hook.secret);
+    const { world } = sys;
+    const [a, b] = sys.apis as [string, string];
+    const { owner, appId, sha256 } = await world.tenant(a);
+    const hook = await world.hook(owner, '/both', ['release.pushed', 'rollback'], b);
     const releases = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => push(i % 2 ? a : b, owner, appId, sha256, `3.0.${i}`)),
+      Array.from({ length: 20 }, (_, i) => pushRelease(i % 2 ? a : b, owner, { appId, sha256 }, `3.0.${i}`)),
     );
     const newest = releases.reduce((x, y) => (x.created_at >= y.created_at ? x : y));
     expectStatus(await call(b, 'POST', `/modules/${newest.id}/rollback`, { headers: owner.headers }), 200);
-    const report = await waitDeliveredOnceEach(
-      world.ctx.deps,
-      world.receiver,
-      { id: hook.id, path: '/both' },
-      21,
-    );
+    const report = await waitDeliveredOnceEach(world.ctx.deps, world.receiver, hook, 21);
     expect(report.unverified).toBe(0);
   });
 
   it('stores every event sent to either API once, read by both ingest workers', async () => {
-    const owner = await signUpAt(a);
-    const { appId, sha256 } = await appWithBundle(a, owner);
-    const release = await push(a, owner, appId, sha256, '4.0.0');
+    const { world } = sys;
+    const [a, b] = sys.apis as [string, string];
+    const { owner, appId, sha256 } = await world.tenant(a);
+    const release = await pushRelease(a, owner, { appId, sha256 }, '4.0.0');
     let turn = 0;
     const events = telemetry(() => (turn++ % 2 ? a : b), appId, release.id, 4);
     await new Promise((r) => setTimeout(r, 3000));
     await events.traffic.stop();
     expect(events.traffic.unexpected).toEqual([]);
-    await waitBacklogDrained(world.ctx.deps, () => world.workerOutput().slice(-3000));
-    expect((await storedEvents(world.ctx.deps.clickhouse, appId)).ids).toBe(events.state.accepted);
-    const stats = expectStatus(
-      await call(b, 'GET', `/modules/${release.id}`, { headers: owner.headers }),
-      200,
-    );
-    expect(stats.stats.activations).toBe(events.state.accepted);
+    await world.expectEachEventOnce(owner, { appId, moduleId: release.id }, events.state.accepted, b);
   });
 
   it('sends one error_spike for one crossing, though both spike workers evaluate the app', async () => {
-    const owner = await signUpAt(a);
-    const { appId, sha256 } = await appWithBundle(a, owner);
-    const release = await push(a, owner, appId, sha256, '5.0.0');
+    const { world } = sys;
+    const [a, b] = sys.apis as [string, string];
+    const { owner, appId, sha256 } = await world.tenant(a);
+    const release = await pushRelease(a, owner, { appId, sha256 }, '5.0.0');
     expectStatus(
       await call(a, 'PUT', `/apps/${appId}/alerts`, {
         headers: owner.headers,
@@ -157,8 +130,7 @@ describe('two APIs and two workers on shared services', () => {
       }),
       200,
     );
-    const hook = await registerWebhook(a, owner, world.receiver.url('/spike'), ['error_spike']);
-    world.receiver.expect('/spike', hook.secret);
+    const _hook = await world.hook(owner, '/spike', ['error_spike'], a);
     // Batches through both APIs, errors well past the threshold in each: every batch lands a job.
     for (let i = 0; i < 10; i++) {
       const events = Array.from({ length: 10 }, (_, k) => ({

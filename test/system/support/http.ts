@@ -94,3 +94,19 @@ export async function registerWebhook(
     201,
   );
 }
+
+/** Pushes a release of the app's bundle (production, 100 %) and returns it; fails on anything but 201. */
+export async function pushRelease(
+  base: string,
+  owner: Owner,
+  app: { appId: string; sha256: string },
+  version: string,
+): Promise<{ id: string; created_at: string }> {
+  return expectStatus(
+    await call(base, 'POST', '/modules', {
+      headers: owner.headers,
+      body: { app_id: app.appId, version, sha256: app.sha256 },
+    }),
+    201,
+  );
+}

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from '../../helpers/context.js';
-import { pingRedis } from './private-redis.js';
-import { findExecutable, ServerProcess } from './server-process.js';
+import { pingRedis, redisServerArgs, redisServerBinary } from './private-redis.js';
+import { ServerProcess } from './server-process.js';
 
 const SLOTS = 16384;
 
@@ -21,35 +21,19 @@ export class PrivateRedisCluster {
   ) {}
 
   static async start(size = 3): Promise<PrivateRedisCluster> {
-    const bin = findExecutable('redis-server');
-    if (!bin) throw new Error('redis-server is not installed; `npm test` installs it (scripts/test.mjs)');
+    const bin = redisServerBinary();
     const dir = await mkdtemp(join(tmpdir(), 'ota-redis-cluster-'));
     const ports: number[] = [];
     const servers: ServerProcess[] = [];
     for (let i = 0; i < size; i++) {
       const port = await freePort();
-      const args = [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
+      const args = redisServerArgs(
+        port,
         dir,
-        '--cluster-enabled',
-        'yes',
-        '--cluster-config-file',
-        `nodes-${port}.conf`,
-        '--appendonly',
-        'yes',
-        '--appendfilename',
-        `appendonly-${port}.aof`,
-        '--appenddirname',
-        `aof-${port}`,
-        '--maxmemory-policy',
-        'noeviction',
-        '--save',
-        '',
-      ];
+        ...['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`],
+        // Every node in the one folder: files of their own.
+        ...['--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`],
+      );
       const server = new ServerProcess(`redis-${port}`, bin, args, join(dir, `redis-${port}.log`), dir);
       await server.start(() => pingRedis(port), 30_000);
       ports.push(port);

@@ -20,6 +20,21 @@ export function pingRedis(port: number): Promise<boolean> {
   });
 }
 
+export function redisServerBinary(): string {
+  const bin = findExecutable('redis-server');
+  if (!bin) throw new Error('redis-server is not installed; `npm test` installs it (scripts/test.mjs)');
+  return bin;
+}
+
+/** Arguments of a Redis configured like the project's: AOF fsynced every second, noeviction, no RDB. */
+export function redisServerArgs(port: number, dir: string, ...extra: string[]): string[] {
+  return [
+    ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir],
+    ...['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction', '--save', ''],
+    ...extra,
+  ];
+}
+
 /**
  * A Redis of the test's own, configured like the project's (AOF fsynced every second, noeviction), that the
  * test may kill and restart on the same port and data folder. The shared Redis is never touched.
@@ -32,26 +47,10 @@ export class PrivateRedis {
   ) {}
 
   static async start(): Promise<PrivateRedis> {
-    const bin = findExecutable('redis-server');
-    if (!bin) throw new Error('redis-server is not installed; `npm test` installs it (scripts/test.mjs)');
+    const bin = redisServerBinary();
     const port = await freePort();
     const dir = await mkdtemp(join(tmpdir(), 'ota-fault-redis-'));
-    const args = [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--appendonly',
-      'yes',
-      '--appendfsync',
-      'everysec',
-      '--maxmemory-policy',
-      'noeviction',
-      '--save',
-      '',
-    ];
+    const args = redisServerArgs(port, dir);
     const server = new ServerProcess('redis', bin, args, join(dir, 'redis.log'), dir);
     const redis = new PrivateRedis(port, dir, server);
     await redis.restart();

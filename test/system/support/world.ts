@@ -1,9 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ensureBuilt, type ServiceChild, spawnApi, spawnWorkers, stopChild } from '../../helpers/compiled.js';
 import { createTestContext, freePort, type TestContext } from '../../helpers/context.js';
 import { HttpsReceiver } from '../../helpers/https-receiver.js';
+import { storedEvents, waitBacklogDrained } from './checks.js';
+import { appWithBundle, call, expectStatus, type Owner, registerWebhook, signUpAt } from './http.js';
 
 /** Settings that make retries and flushes quick enough for a test to watch them. */
 export const QUICK_SETTINGS: Record<string, string> = {
@@ -58,6 +61,44 @@ export class World {
     return child;
   }
 
+  /** A new account and workspace (hobby) with an app and an uploaded bundle, made through `base`. */
+  async tenant(base = this.url): Promise<{ owner: Owner; appId: string; sha256: string }> {
+    const owner = await signUpAt(base);
+    return { owner, ...(await appWithBundle(base, owner)) };
+  }
+
+  /** Registers a webhook to `path` of the receiver, which then verifies its signatures. */
+  async hook(
+    owner: Owner,
+    path: string,
+    events: string[],
+    base = this.url,
+  ): Promise<{ id: string; path: string }> {
+    const { id, secret } = await registerWebhook(base, owner, this.receiver.url(path), events);
+    this.receiver.expect(path, secret);
+    return { id, path };
+  }
+
+  /**
+   * Once the event backlog has drained: ClickHouse holds each of the `accepted` activations sent for the
+   * module exactly once, and the release's statistics (through `base`) count each once.
+   */
+  async expectEachEventOnce(
+    owner: Owner,
+    release: { appId: string; moduleId: string },
+    accepted: number,
+    base = this.url,
+    timeoutMs = 60_000,
+  ): Promise<void> {
+    await waitBacklogDrained(this.ctx.deps, () => this.workerOutput().slice(-3000), timeoutMs);
+    expect((await storedEvents(this.ctx.deps.clickhouse, release.appId)).ids).toBe(accepted);
+    const stats = expectStatus(
+      await call(base, 'GET', `/modules/${release.moduleId}`, { headers: owner.headers }),
+      200,
+    ).stats;
+    expect(stats.activations).toBe(accepted);
+  }
+
   /** Everything the worker processes printed (warnings and errors). */
   workerOutput(): string {
     return this.workers
@@ -77,4 +118,37 @@ export class World {
     await this.ctx.close();
     await rm(this.scratch, { recursive: true, force: true });
   }
+}
+
+export interface SystemWorldSpec<S> {
+  /** A private server the world runs on (a Redis, a ClickHouse): started before it, closed after it. */
+  server?: () => Promise<S>;
+  /** Settings of every process, given the server. */
+  env?: (server: S) => Record<string, string>;
+  /** API processes to start (1). */
+  apis?: number;
+  /** Worker processes to start, by their roles (one with every role). */
+  workers?: string[];
+}
+
+/**
+ * Registers the file's beforeAll/afterAll: the private server, then the world on it with its API and
+ * worker processes; afterwards everything is stopped and removed. The returned handle is filled in by
+ * beforeAll, so tests read it inside `it`.
+ */
+export function systemWorld<S extends { close(): Promise<void> } | undefined = undefined>(
+  spec: SystemWorldSpec<S> = {},
+): { world: World; server: S; apis: string[] } {
+  const handle = { apis: [] as string[] } as { world: World; server: S; apis: string[] };
+  beforeAll(async () => {
+    handle.server = (spec.server ? await spec.server() : undefined) as S;
+    handle.world = await World.start(spec.env?.(handle.server) ?? {});
+    for (let i = 0; i < (spec.apis ?? 1); i++) handle.apis.push(await handle.world.startApi());
+    for (const roles of spec.workers ?? ['ingest,webhooks,spikes,upkeep']) handle.world.startWorkers(roles);
+  }, 120_000);
+  afterAll(async () => {
+    await handle.world?.close();
+    await handle.server?.close();
+  });
+  return handle;
 }
