@@ -3,14 +3,15 @@
 // latency, from the crossing batch's counters being written (and its evaluation enqueued, as ingest does)
 // to the error_spike webhook received, p50/p95. Uses DATABASE_URL and REDIS_URL (a scratch database and key
 // prefix, removed at the end) and sends traffic only to 127.0.0.1. Writes bench/results/webhooks.json.
-import { execFileSync, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import pg from 'pg';
+import { makeDevCertificate } from '../scripts/dev-certificate.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'dist');
@@ -35,41 +36,6 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const id = randomBytes(4).toString('hex');
 const dbName = `ota_bench_webhooks_${id}`;
 
-function certificate() {
-  const dir = mkdtempSync(join(tmpdir(), 'ota-bench-cert-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    return {
-      key: readFileSync(join(dir, 'key.pem'), 'utf8'),
-      cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 function withDb(url, name) {
   const u = new URL(url);
   u.pathname = `/${name}`;
@@ -93,7 +59,7 @@ const percentile = (xs, p) => {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
-  const { key, cert } = certificate();
+  const { key, cert } = makeDevCertificate();
   const receiver = fork(join(here, 'webhook-receiver.mjs'), [], {
     env: { ...process.env, BENCH_KEY: key, BENCH_CERT: cert },
   });

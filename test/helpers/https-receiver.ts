@@ -1,47 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-/** A self-signed certificate for localhost and 127.0.0.1, made with openssl for this run only. */
-export function makeCertificate(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'ota-webhook-cert-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    return {
-      key: readFileSync(join(dir, 'key.pem'), 'utf8'),
-      cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { makeDevCertificate } from '../../scripts/dev-certificate.mjs';
 
 export interface Received {
   path: string;
@@ -74,7 +35,7 @@ export class HttpsReceiver {
   };
 
   constructor() {
-    const { key, cert } = makeCertificate();
+    const { key, cert } = makeDevCertificate();
     this.cert = cert;
     this.server = createServer({ key, cert }, (req, res) => {
       const chunks: Buffer[] = [];
