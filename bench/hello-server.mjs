@@ -1,9 +1,13 @@
-// The baseline of bench/check.mjs: a bare Fastify server answering a JSON hello-world to the same POST
-// requests the update check gets (the JSON body is parsed, as the API parses it).
+// The baseline of bench/check.mjs and bench/ingest.mjs: a bare Fastify server answering a JSON hello-world
+// to the same POST requests the update check gets, and 202 with the event count to the same event batches
+// (the JSON body is parsed, as the API parses it; nothing is validated or stored).
 import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
 app.post('/', async () => ({ hello: 'world' }));
+app.post('/api/v1/devices/events', async (request, reply) =>
+  reply.code(202).send({ accepted: request.body.events.length }),
+);
 app.get('/healthz', async () => ({ status: 'ok' }));
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

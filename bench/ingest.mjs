@@ -1,6 +1,9 @@
 // Ingest benchmark (`npm run bench:ingest`): builds the project, starts the API and one ingest worker from
 // dist/ on a private Postgres database, ClickHouse database and Redis prefix, posts batches of 100 events
 // at full speed to 127.0.0.1 for BENCH_SECONDS, then waits until ClickHouse holds every accepted event.
+// The baseline, driven the same way for the same time just before: a bare Fastify server
+// (bench/hello-server.mjs) that parses each batch and answers 202 without validating or storing anything;
+// `ratio` is the API's events/s over the baseline's, `cpu_ratio` the baseline's CPU per event over the API's.
 // Writes bench/results/ingest.json. Needs DATABASE_URL, REDIS_URL and CLICKHOUSE_URL.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -80,6 +83,60 @@ function start(script, env) {
   return child;
 }
 
+/** Waits until GET /healthz answers 200 (ten seconds at most). */
+async function waitHealthy(pool, what) {
+  for (let i = 0; ; i++) {
+    const ok = await pool
+      .request({ method: 'GET', path: '/healthz' })
+      .then(async (r) => {
+        await r.body.text();
+        return r.statusCode === 200;
+      })
+      .catch(() => false);
+    if (ok) return;
+    if (i > 100) throw new Error(`${what} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Posts batches over every connection for SECONDS; each body is the template `parts` joined with a request
+ * number, so every event id is unique. Returns events accepted (202), requests, failures and latencies.
+ */
+async function drive(pool, parts) {
+  const out = { accepted: 0, requests: 0, failed: 0, latencies: [], seconds: 0 };
+  let seq = 0;
+  const started = Date.now();
+  const end = started + SECONDS * 1000;
+  async function loop() {
+    while (Date.now() < end) {
+      const n = String(seq++);
+      const t0 = performance.now();
+      try {
+        const res = await pool.request({
+          method: 'POST',
+          path: '/api/v1/devices/events',
+          headers: { 'content-type': 'application/json' },
+          body: parts.join(n),
+        });
+        const body = await res.body.text();
+        if (res.statusCode === 202) out.accepted += JSON.parse(body).accepted;
+        else out.failed += 1;
+      } catch {
+        out.failed += 1;
+      }
+      out.requests += 1;
+      out.latencies.push(performance.now() - t0);
+    }
+  }
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  out.seconds = (Date.now() - started) / 1000;
+  return out;
+}
+
+const percentileOf = (sorted, p) =>
+  Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] * 10) / 10;
+
 let stopping = false;
 const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
 const chAdmin = createClient({ url: process.env.CLICKHOUSE_URL, request_timeout: 60_000 });
@@ -137,18 +194,7 @@ async function main() {
   children.push(api, worker);
 
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: 1 });
-  for (let i = 0; ; i++) {
-    const ok = await pool
-      .request({ method: 'GET', path: '/healthz' })
-      .then(async (r) => {
-        await r.body.text();
-        return r.statusCode === 200;
-      })
-      .catch(() => false);
-    if (ok) break;
-    if (i > 100) throw new Error('the API did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitHealthy(pool, 'the API');
 
   // One body template per batch; "§" is replaced by a request number so every event id is unique.
   const kinds = [...Array(40).fill('download'), ...Array(50).fill('activation'), ...Array(10).fill('error')];
@@ -158,37 +204,26 @@ async function main() {
     events: kinds.map((type, i) => ({ id: `§-${i}`, device_id: `dev-${i}-§`, module_id: moduleId, type })),
   }).split('§');
 
-  log(`posting batches of ${BATCH} events for ${SECONDS} s over ${CONNECTIONS} connections`);
-  let accepted = 0;
-  let requests = 0;
-  let failed = 0;
-  let seq = 0;
-  const latencies = [];
+  // The baseline first, on a port of its own, with the same client and bodies.
+  const basePort = await freePort();
+  const hello = start('bench/hello-server.mjs', { PATH: process.env.PATH ?? '', PORT: String(basePort) });
+  children.push(hello);
+  const basePool = new Pool(`http://127.0.0.1:${basePort}`, { connections: CONNECTIONS, pipelining: 1 });
+  await waitHealthy(basePool, 'the baseline server');
+  log(`baseline: batches of ${BATCH} events for ${SECONDS} s over ${CONNECTIONS} connections`);
+  const helloCpu = cpuSeconds(hello.pid);
+  const base = await drive(basePool, parts);
+  const baseCpu = cpuSeconds(hello.pid) - helloCpu;
+  await basePool.close();
+  stopping = true;
+  hello.kill('SIGTERM');
+  await new Promise((r) => (hello.exitCode === null ? hello.once('exit', r) : r()));
+  stopping = false;
+
+  log(`API: batches of ${BATCH} events for ${SECONDS} s over ${CONNECTIONS} connections`);
   const cpuBefore = { api: cpuSeconds(api.pid), worker: cpuSeconds(worker.pid) };
   const started = Date.now();
-  const end = started + SECONDS * 1000;
-  async function loop() {
-    while (Date.now() < end) {
-      const n = String(seq++);
-      const t0 = performance.now();
-      try {
-        const res = await pool.request({
-          method: 'POST',
-          path: '/api/v1/devices/events',
-          headers: { 'content-type': 'application/json' },
-          body: parts.join(n),
-        });
-        const body = await res.body.text();
-        if (res.statusCode === 202) accepted += JSON.parse(body).accepted;
-        else failed += 1;
-      } catch {
-        failed += 1;
-      }
-      requests += 1;
-      latencies.push(performance.now() - t0);
-    }
-  }
-  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  const { accepted, requests, failed, latencies } = await drive(pool, parts);
   const loadEnded = Date.now();
   const loadSeconds = (loadEnded - started) / 1000;
   log(`accepted ${accepted} events in ${loadSeconds.toFixed(1)} s; waiting for ClickHouse`);
@@ -215,8 +250,11 @@ async function main() {
   stored = Number((await exact.json())[0].n);
 
   latencies.sort((a, b) => a - b);
-  const pct = (p) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] * 10) / 10;
+  const pct = (p) => percentileOf(latencies, p);
+  base.latencies.sort((a, b) => a - b);
+  const apiEps = Math.round(accepted / loadSeconds);
+  const baseEps = Math.round(base.accepted / base.seconds);
+  const baseCpuPerEvent = Math.round((baseCpu / Math.max(1, base.accepted)) * 1e7) / 10;
   const result = {
     date: new Date().toISOString(),
     duration_s: Math.round(loadSeconds * 10) / 10,
@@ -224,7 +262,7 @@ async function main() {
     batch_size: BATCH,
     requests,
     failed_requests: failed,
-    events_per_second_accepted: Math.round(accepted / loadSeconds),
+    events_per_second_accepted: apiEps,
     accepted,
     stored,
     stored_equals_accepted: stored === accepted,
@@ -238,6 +276,15 @@ async function main() {
       api: Math.round((cpu.api / accepted) * 1e7) / 10,
       worker: Math.round((cpu.worker / accepted) * 1e7) / 10,
     },
+    baseline: {
+      server: 'bare Fastify 5 parsing the batch, answering 202 (bench/hello-server.mjs)',
+      events_per_second: baseEps,
+      latency_ms: { p50: percentileOf(base.latencies, 0.5), p99: percentileOf(base.latencies, 0.99) },
+      cpu_us_per_event: baseCpuPerEvent,
+    },
+    ratio: Math.round((apiEps / Math.max(1, baseEps)) * 100) / 100,
+    // The API's CPU per event compared with the baseline's: what validation, encoding and the XADD cost.
+    cpu_ratio: Math.round((baseCpuPerEvent / Math.max(0.1, (cpu.api / accepted) * 1e6)) * 100) / 100,
     load_average: loadAverage(),
     ingest: { batch_size: Number(env.INGEST_BATCH_SIZE), flush_ms: Number(env.INGEST_FLUSH_MS) },
   };

@@ -83,6 +83,8 @@ function watchOutput(child, proc) {
  * envelope's timestamp to arrival recorded.
  */
 async function startReceiver(tls) {
+  /** `onDelivery(envelope, receivedAtMs)`, when set, hears of every verified delivery (the spike benchmark). */
+  const receiver = { onDelivery: undefined };
   const secrets = new Map();
   const stats = { received: 0, verified: 0, bad: 0, byEvent: {}, delaysMs: [], ids: new Set(), repeats: 0 };
   const server = createHttpsServer({ ...tls, keepAliveTimeout: 30_000 }, (req, res) => {
@@ -108,7 +110,9 @@ async function startReceiver(tls) {
       if (stats.ids.has(delivery)) stats.repeats += 1;
       else stats.ids.add(delivery);
       try {
-        stats.delaysMs.push(Date.now() - Date.parse(JSON.parse(raw.toString('utf8')).timestamp));
+        const envelope = JSON.parse(raw.toString('utf8'));
+        stats.delaysMs.push(Date.now() - Date.parse(envelope.timestamp));
+        receiver.onDelivery?.(envelope, Date.now());
       } catch {}
       res.writeHead(204).end();
     });
@@ -118,7 +122,7 @@ async function startReceiver(tls) {
     server.listen(0, '127.0.0.1', resolve);
   });
   const port = server.address().port;
-  return {
+  Object.assign(receiver, {
     stats,
     url: (path) => `https://127.0.0.1:${port}${path}`,
     expect: (path, secret) => secrets.set(path, secret),
@@ -127,7 +131,8 @@ async function startReceiver(tls) {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
+  });
+  return receiver;
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { statsRoutes } from '../analytics/stats.routes.js';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
 import { appsRoutes } from '../apps/apps.routes.js';
@@ -48,15 +48,15 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
 export async function buildApp(deps: Container): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log.child({ component: 'http' }),
-    disableRequestLogging: true,
+    // Requests are not logged one by one (the fleet's traffic would drown the log); 5xx answers are.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.http.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    // Top-level on purpose: under routerOptions an over-long parameter is a plain 404 instead of FST_ERR_MAX_PARAM_LENGTH (414).
-    maxParamLength: 200,
-    routerOptions: { ignoreTrailingSlash: true },
+    // An over-long path parameter is refused by the router with FST_ERR_MAX_PARAM_LENGTH (414).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Malformed URLs and over-long path parameters, refused by the router, also leave as problem+json.
     frameworkErrors: errorHandler,
     clientErrorHandler,

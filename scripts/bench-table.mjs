@@ -1,0 +1,145 @@
+// The table of BENCHMARKS.md: a few headline rows per benchmark, each figure beside the baseline measured in
+// the same run and their ratio. Reads the results files of bench/results/ (missing ones are left out).
+
+const r1 = (x) => (typeof x === 'number' ? Math.round(x * 10) / 10 : '–');
+const r2 = (x) => (typeof x === 'number' ? Math.round(x * 100) / 100 : '–');
+/** value / baseline, two significant digits below 0.1 (a 200-fold speed-up is not "0"). */
+const ratio = (a, b) => {
+  if (typeof a !== 'number' || typeof b !== 'number' || b === 0) return '–';
+  const x = a / b;
+  return x < 0.1 ? Number(x.toPrecision(2)) : r2(x);
+};
+
+/** name -> (results) -> rows of [what, figure, baseline, ratio]. */
+const HEADLINES = {
+  check: (r) => [
+    ['update checks/s, 50 connections', r.api.requests_per_sec, r.baseline.requests_per_sec, r.ratio],
+    [
+      'p99 latency, ms',
+      r.api.latency_p99_ms,
+      r.baseline.latency_p99_ms,
+      ratio(r.api.latency_p99_ms, r.baseline.latency_p99_ms),
+    ],
+    [
+      'CPU µs per check (ratio: baseline / API)',
+      r.api.cpu_us_per_request,
+      r.baseline.cpu_us_per_request,
+      r.cpu_ratio,
+    ],
+    ['API peak RSS, MB', r.api.peak_rss_mb, '', ''],
+  ],
+  ingest: (r) => [
+    [
+      'device events/s accepted (batches of 100)',
+      r.events_per_second_accepted,
+      r.baseline?.events_per_second,
+      r.ratio,
+    ],
+    [
+      'CPU µs per event, API (ratio: baseline / API)',
+      r.cpu_us_per_event.api,
+      r.baseline?.cpu_us_per_event,
+      r.cpu_ratio,
+    ],
+    [
+      'stored = accepted, events',
+      r.stored_equals_accepted ? `${r.stored} = ${r.accepted}` : `${r.stored} ≠ ${r.accepted}`,
+      '',
+      '',
+    ],
+    ['last event visible in ClickHouse after the load, ms', r.lag_ms, '', ''],
+  ],
+  webhooks: (r) => [
+    [
+      'signed deliveries/s, 10 endpoints (baseline: all healthy)',
+      r.with_hanging_endpoint?.median_deliveries_per_s,
+      r.throughput?.median_deliveries_per_s,
+      ratio(r.with_hanging_endpoint?.median_deliveries_per_s, r.throughput?.median_deliveries_per_s),
+    ],
+    [
+      'error_spike from counters written, p50 / p95 ms',
+      `${r.spike_latency_ms?.p50} / ${r.spike_latency_ms?.p95}`,
+      '',
+      '',
+    ],
+  ],
+  spikes: (r) => [
+    [
+      'error_spike from the event batch accepted, p50 ms (baseline: push to release.pushed)',
+      r.spike_alert_ms.p50,
+      r.baseline_push_webhook_ms.p50,
+      r.ratio_p50,
+    ],
+    [
+      'the same, p95 ms',
+      r.spike_alert_ms.p95,
+      r.baseline_push_webhook_ms.p95,
+      ratio(r.spike_alert_ms.p95, r.baseline_push_webhook_ms.p95),
+    ],
+    ['of which the ingest flush (INGEST_FLUSH_MS), ms', r.ingest_flush_ms, '', ''],
+  ],
+  audit: (r) => [
+    [
+      `audit page at offset ${r.pages.all.deep_page.offset} of ${r.entries_in_workspace}, ms (baseline: plain OFFSET)`,
+      r.pages.all.deep_page.median_ms,
+      r.naive_one_step_deep_page.median_ms,
+      ratio(r.pages.all.deep_page.median_ms, r.naive_one_step_deep_page.median_ms),
+    ],
+    ['first page, ms', r.pages.all.first_page.median_ms, '', ''],
+    ['deepest page filtered by action, ms', r.pages.action.deep_page.median_ms, '', ''],
+  ],
+  soak: (r) => {
+    const { memory, requests } = r.verdict;
+    const total = Object.values(requests).reduce((n, c) => n + c.n, 0);
+    const errors = Object.values(requests).reduce(
+      (n, c) => n + c.server_5xx + c.unexpected_4xx + c.network,
+      0,
+    );
+    return [
+      [`${r.settings.load_s / 60} min of mixed traffic: verdict`, r.verdict.pass ? 'pass' : 'FAIL', '', ''],
+      [
+        'API RSS, MB: last-quarter median (baseline: second quarter)',
+        memory.api.q4_median_mb,
+        memory.api.q2_median_mb,
+        memory.api.q4_over_q2,
+      ],
+      [
+        'worker RSS, MB: last-quarter median (baseline: second quarter)',
+        memory.worker.q4_median_mb,
+        memory.worker.q2_median_mb,
+        memory.worker.q4_over_q2,
+      ],
+      [
+        'RSS trend, second half, MB per 10 min (API, worker)',
+        `${r1(memory.api.envelope_slope_second_half_mb_per_10min)}, ${r1(memory.worker.envelope_slope_second_half_mb_per_10min)}`,
+        '',
+        '',
+      ],
+      ['requests; errors (5xx, unexpected 4xx, network)', `${total}; ${errors}`, '', ''],
+      [
+        'events stored / accepted; deliveries made',
+        `${r.end.events.stored} / ${r.end.events.accepted}; ${r.end.receiver.verified}`,
+        '',
+        '',
+      ],
+    ];
+  },
+};
+
+const COMMANDS = { soak: 'npm run soak' };
+
+/** The Markdown table for the results present, by benchmark name. */
+export function benchmarkTable(results) {
+  let table = '| benchmark | figure | value | baseline | ratio |\n|---|---|---|---|---|\n';
+  for (const [name, rows] of Object.entries(HEADLINES)) {
+    const result = results[name];
+    if (!result) continue;
+    let first = true;
+    for (const [what, value, baseline, r] of rows(result)) {
+      const label = first ? `${name} (\`${COMMANDS[name] ?? `npm run bench:${name}`}\`)` : '';
+      table += `| ${label} | ${what} | ${typeof value === 'number' ? r1(value) : value} | ${typeof baseline === 'number' ? r1(baseline) : (baseline ?? '–')} | ${r} |\n`;
+      first = false;
+    }
+  }
+  return table;
+}
