@@ -52,7 +52,7 @@ for (const name of [...ALL, 'soak']) {
 const dated = Object.entries(combined.results)
   .map(([name, r]) => `${name} ${String(r.measured_at ?? r.date ?? '?').slice(0, 16)}`)
   .join(', ');
-writeFileSync(join(root, 'bench', 'results', 'all.json'), JSON.stringify(combined, null, 2));
+writeFileSync(join(root, 'bench', 'results', 'all.json'), `${JSON.stringify(combined, null, 2)}\n`);
 writeFileSync(
   join(root, 'BENCHMARKS.md'),
   `# Benchmarks

@@ -1,0 +1,2 @@
+/** Types of bench-table.mjs for the TypeScript that imports it (its unit test). */
+export function benchmarkTable(results: Record<string, unknown>): string;

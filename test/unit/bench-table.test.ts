@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { benchmarkTable } from '../../scripts/bench-table.mjs';
+
+// The smallest results of each benchmark that carry the fields the table reads, as the scripts write them.
+const RESULTS = {
+  check: {
+    api: { requests_per_sec: 9000, latency_p99_ms: 17, cpu_us_per_request: 100, peak_rss_mb: 190 },
+    baseline: { requests_per_sec: 15000, latency_p99_ms: 8, cpu_us_per_request: 60 },
+    ratio: 0.6,
+    cpu_ratio: 0.6,
+  },
+  ingest: {
+    events_per_second_accepted: 150000,
+    cpu_us_per_event: { api: 5, worker: 1.5 },
+    stored_equals_accepted: true,
+    stored: 10,
+    accepted: 10,
+    lag_ms: 900,
+    baseline: { events_per_second: 500000, cpu_us_per_event: 2 },
+    ratio: 0.3,
+    cpu_ratio: 0.4,
+  },
+  audit: {
+    entries_in_workspace: 1000000,
+    pages: {
+      all: { first_page: { median_ms: 1.3 }, deep_page: { offset: 999900, median_ms: 1.2 } },
+      action: { deep_page: { median_ms: 16.8 } },
+    },
+    naive_one_step_deep_page: { median_ms: 276 },
+  },
+};
+
+describe('BENCHMARKS.md table', () => {
+  it('puts each headline figure beside its same-run baseline and their ratio', () => {
+    const table = benchmarkTable(RESULTS);
+    expect(table).toContain(
+      '| check (`npm run bench:check`) | update checks/s, 50 connections | 9000 | 15000 | 0.6 |',
+    );
+    expect(table).toContain('| device events/s accepted (batches of 100) | 150000 | 500000 | 0.3 |');
+    expect(table).toContain('| stored = accepted, events | 10 = 10 |');
+  });
+
+  it('keeps two significant digits of a small ratio rather than rounding it to 0', () => {
+    expect(benchmarkTable(RESULTS)).toMatch(/plain OFFSET\) \| 1\.2 \| 276 \| 0\.0043 \|/);
+  });
+
+  it('leaves out benchmarks without results', () => {
+    const table = benchmarkTable({ check: RESULTS.check });
+    expect(table).not.toContain('ingest');
+    expect(table.trim().split('\n')).toHaveLength(2 + 4);
+  });
+});
