@@ -15,6 +15,7 @@ import { createClient } from '@clickhouse/client';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { drive, percentileOf, waitHealthy } from './event-load.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -82,60 +83,6 @@ function start(script, env) {
   });
   return child;
 }
-
-/** Waits until GET /healthz answers 200 (ten seconds at most). */
-async function waitHealthy(pool, what) {
-  for (let i = 0; ; i++) {
-    const ok = await pool
-      .request({ method: 'GET', path: '/healthz' })
-      .then(async (r) => {
-        await r.body.text();
-        return r.statusCode === 200;
-      })
-      .catch(() => false);
-    if (ok) return;
-    if (i > 100) throw new Error(`${what} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/**
- * Posts batches over every connection for SECONDS; each body is the template `parts` joined with a request
- * number, so every event id is unique. Returns events accepted (202), requests, failures and latencies.
- */
-async function drive(pool, parts) {
-  const out = { accepted: 0, requests: 0, failed: 0, latencies: [], seconds: 0 };
-  let seq = 0;
-  const started = Date.now();
-  const end = started + SECONDS * 1000;
-  async function loop() {
-    while (Date.now() < end) {
-      const n = String(seq++);
-      const t0 = performance.now();
-      try {
-        const res = await pool.request({
-          method: 'POST',
-          path: '/api/v1/devices/events',
-          headers: { 'content-type': 'application/json' },
-          body: parts.join(n),
-        });
-        const body = await res.body.text();
-        if (res.statusCode === 202) out.accepted += JSON.parse(body).accepted;
-        else out.failed += 1;
-      } catch {
-        out.failed += 1;
-      }
-      out.requests += 1;
-      out.latencies.push(performance.now() - t0);
-    }
-  }
-  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
-  out.seconds = (Date.now() - started) / 1000;
-  return out;
-}
-
-const percentileOf = (sorted, p) =>
-  Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] * 10) / 10;
 
 let stopping = false;
 const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -212,7 +159,7 @@ async function main() {
   await waitHealthy(basePool, 'the baseline server');
   log(`baseline: batches of ${BATCH} events for ${SECONDS} s over ${CONNECTIONS} connections`);
   const helloCpu = cpuSeconds(hello.pid);
-  const base = await drive(basePool, parts);
+  const base = await drive(basePool, parts, SECONDS, CONNECTIONS);
   const baseCpu = cpuSeconds(hello.pid) - helloCpu;
   await basePool.close();
   stopping = true;
@@ -223,7 +170,7 @@ async function main() {
   log(`API: batches of ${BATCH} events for ${SECONDS} s over ${CONNECTIONS} connections`);
   const cpuBefore = { api: cpuSeconds(api.pid), worker: cpuSeconds(worker.pid) };
   const started = Date.now();
-  const { accepted, requests, failed, latencies } = await drive(pool, parts);
+  const { accepted, requests, failed, latencies } = await drive(pool, parts, SECONDS, CONNECTIONS);
   const loadEnded = Date.now();
   const loadSeconds = (loadEnded - started) / 1000;
   log(`accepted ${accepted} events in ${loadSeconds.toFixed(1)} s; waiting for ClickHouse`);
