@@ -7,7 +7,7 @@ import type { Worker, WorkerFactory } from './worker.js';
 export const createIngestWorker: WorkerFactory = (deps): Worker => {
   const redis = createBlockingRedis(deps.config.redis);
   redis.on('error', (err) => deps.log.warn({ err }, 'ingest redis connection error'));
-  const spikes = new QueueSpikeNotifier(deps.redis, deps.keys, Date.now, (err) =>
+  const spikes = new QueueSpikeNotifier(deps.redis, deps.keys, (err) =>
     deps.log.warn({ err }, 'spike queue error'),
   );
   const consumer = new IngestConsumer(

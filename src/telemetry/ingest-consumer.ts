@@ -181,7 +181,7 @@ export class IngestConsumer {
     this.counts.acked += acked;
     this.deps.log.debug({ rows: prepared.rows, entries: ids.length, acked }, 'batch stored');
     if (prepared.apps.size > 0) {
-      await this.deps.spikes.notify(prepared.apps).catch((err: unknown) => {
+      await this.deps.spikes.notify(prepared.apps, ids[0]!).catch((err: unknown) => {
         // Evaluation also runs after the app's next batch; a lost request only delays it.
         this.deps.log.warn({ err }, 'could not enqueue spike evaluation');
       });

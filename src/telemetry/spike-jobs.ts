@@ -4,43 +4,40 @@ import type { Redis, RedisKeys } from '../platform/redis.js';
 
 /** Asks for error-spike evaluation of apps whose failure counters just moved. */
 export interface SpikeNotifier {
-  notify(appIds: Iterable<string>): Promise<void>;
+  /** `batchId` names the ingest batch that moved the counters (its first stream entry id). */
+  notify(appIds: Iterable<string>, batchId: string): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * One job per app per second at most: batches landing within the same second share the job id, and
- * BullMQ ignores an add whose id already exists (completed jobs are kept a minute for that reason).
- * BullMQ refuses ':' in custom ids, hence the dashes.
+ * One job per app per ingest batch, added after the batch's counters were applied: every change of the
+ * counters is followed by an evaluation that sees it. (A job per app per second, shared by the batches of
+ * that second, missed the batch that landed after that second's evaluation had run.) An ingest batch
+ * holds many requests' events and comes at most every INGEST_FLUSH_MS per worker, so this is at most a few
+ * jobs per app per second. BullMQ refuses ':' in custom ids; stream entry ids have none.
  */
-export function spikeJobId(appId: string, nowMs: number): string {
-  return `spike-${appId}-${Math.floor(nowMs / 1000)}`;
+export function spikeJobId(appId: string, batchId: string): string {
+  return `spike-${appId}-${batchId}`;
 }
 
 export class QueueSpikeNotifier implements SpikeNotifier {
   private readonly queue: Queue<SpikeJob>;
 
-  constructor(
-    connection: Redis,
-    keys: RedisKeys,
-    private readonly now: () => number = Date.now,
-    onError: (err: Error) => void = () => {},
-  ) {
+  constructor(connection: Redis, keys: RedisKeys, onError: (err: Error) => void = () => {}) {
     this.queue = new Queue<SpikeJob>(QUEUES.spikes, {
       connection,
       prefix: keys.queuePrefix,
-      defaultJobOptions: { removeOnComplete: { age: 60 }, removeOnFail: { age: 86_400 } },
+      defaultJobOptions: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
     });
     // Without a listener BullMQ prints connection errors to stderr while Redis is away.
     this.queue.on('error', onError);
   }
 
-  async notify(appIds: Iterable<string>): Promise<void> {
-    const now = this.now();
+  async notify(appIds: Iterable<string>, batchId: string): Promise<void> {
     const jobs = [...new Set(appIds)].map((appId) => ({
       name: 'evaluate',
       data: { appId },
-      opts: { jobId: spikeJobId(appId, now) },
+      opts: { jobId: spikeJobId(appId, batchId) },
     }));
     if (jobs.length > 0) await this.queue.addBulk(jobs);
   }

@@ -50,10 +50,11 @@ describe('series buckets', () => {
 });
 
 describe('spike job ids', () => {
-  it('are the same within a second, differ across seconds, and hold no colon', () => {
-    expect(spikeJobId('app', 5_000)).toBe(spikeJobId('app', 5_999));
-    expect(spikeJobId('app', 5_999)).not.toBe(spikeJobId('app', 6_000));
-    expect(spikeJobId('app', 5_000)).not.toContain(':');
+  it('are the same for one ingest batch (a replay), differ between batches and apps, and hold no colon', () => {
+    expect(spikeJobId('app', '1800000000123-0')).toBe(spikeJobId('app', '1800000000123-0'));
+    expect(spikeJobId('app', '1800000000123-0')).not.toBe(spikeJobId('app', '1800000000123-1'));
+    expect(spikeJobId('app', '1800000000123-0')).not.toBe(spikeJobId('other', '1800000000123-0'));
+    expect(spikeJobId('app', '1800000000123-0')).not.toContain(':');
   });
 });
 

@@ -100,7 +100,7 @@ export async function storedEvents(deps: Container, appId: string): Promise<numb
 
 export class RecordingSpikes implements SpikeNotifier {
   readonly apps: string[] = [];
-  async notify(appIds: Iterable<string>): Promise<void> {
+  async notify(appIds: Iterable<string>, _batchId: string): Promise<void> {
     this.apps.push(...appIds);
   }
   async close(): Promise<void> {}

@@ -276,18 +276,25 @@ describe('events to release statistics', () => {
     );
   });
 
-  it('enqueues one spike job per app per second on the spikes queue', async () => {
-    const now = 1_800_000_000_123;
-    const notifier = new QueueSpikeNotifier(ctx.deps.redis, ctx.deps.keys, () => now);
+  it('enqueues one spike job per app per ingest batch, replays included, and one for each later batch', async () => {
+    const notifier = new QueueSpikeNotifier(ctx.deps.redis, ctx.deps.keys);
     const queue = new Queue(QUEUES.spikes, { connection: ctx.deps.redis, prefix: ctx.deps.keys.queuePrefix });
+    const mine = async () =>
+      (await queue.getJobs(['waiting', 'delayed', 'active', 'completed'])).filter(
+        (j) => j.data.appId === appId,
+      );
     try {
-      await notifier.notify([appId, appId]);
-      await notifier.notify([appId]);
-      const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed']);
-      const mine = jobs.filter((j) => j.data.appId === appId);
-      expect(mine).toHaveLength(1);
-      expect(mine[0]!.id).toBe(spikeJobId(appId, now));
-      expect(mine[0]!.data).toEqual({ appId });
+      await notifier.notify([appId, appId], '1800000000123-0');
+      await notifier.notify([appId], '1800000000123-0'); // the same batch, replayed after a crash
+      expect((await mine()).map((j) => j.id)).toEqual([spikeJobId(appId, '1800000000123-0')]);
+      expect((await mine())[0]!.data).toEqual({ appId });
+
+      // A batch landing in the same second gets a job of its own, whatever became of the first one: a
+      // shared job that had already run would never see its counters.
+      await notifier.notify([appId], '1800000000456-0');
+      expect((await mine()).map((j) => j.id).sort()).toEqual(
+        [spikeJobId(appId, '1800000000123-0'), spikeJobId(appId, '1800000000456-0')].sort(),
+      );
     } finally {
       await notifier.close();
       await queue.close();
