@@ -15,10 +15,16 @@ export const ProblemSchema = Type.Object(
   { additionalProperties: true, $id: undefined },
 );
 
-/** The problem responses a route may give, for the OpenAPI document. */
+/**
+ * The problem responses a route may give, for the OpenAPI document. Every route may also answer 503 (a
+ * backing service unreachable; retry after `Retry-After`), so that one is always listed.
+ */
 export function problems(...statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries(
-    statuses.map((s) => [s, { ...ProblemSchema, description: 'application/problem+json' }]),
+    [...new Set([...statuses, 503])].map((s) => [
+      s,
+      { ...ProblemSchema, description: 'application/problem+json' },
+    ]),
   );
 }
 

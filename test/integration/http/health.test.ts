@@ -56,4 +56,18 @@ describe('health and readiness', () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/auth/signin', '/api/v1/me']));
   });
+
+  it('documents the 503 of a backing service away on every API operation', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    };
+    const missing: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/api/v1/') || path === '/api/v1/openapi.json') continue;
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!operation.responses?.['503']) missing.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });
