@@ -19,8 +19,8 @@
 //
 // Every interval it samples: VmRSS and CPU of both processes (/proc/<pid>), requests per kind with ok,
 // expected 4xx, unexpected 4xx, 5xx and network errors and p50/p99 latency, ticks skipped because a stream
-// had its concurrency in flight, XLEN of the event stream (named as dist/ names it: <prefix>:events or
-// <prefix>:{ingest}:events) and of its dead letters, webhook deliveries pending in Postgres, deliveries
+// had its concurrency in flight, XLEN of the event stream (<prefix>:{ingest}:events, the name taken from
+// dist/) and of its dead letters, webhook deliveries pending in Postgres, deliveries
 // received, and warn/error lines the processes logged. After the load it waits for the backlog to drain,
 // then compares deliveries and ClickHouse rows with what was sent. Samples, verdict and examples of
 // unexpected answers go to bench/results/soak.json.
