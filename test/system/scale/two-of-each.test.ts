@@ -70,22 +70,17 @@ describe('two APIs and two workers on shared services', () => {
     const v2 = await pushRelease(a, owner, { appId, sha256 }, '2.0.0');
     expect(await offered(b, appId, 'cache-device', v2.id)).toBe(v2.id);
 
-    expectStatus(
-      await call(b, 'PATCH', `/modules/${v2.id}/rollout`, {
-        headers: owner.headers,
-        body: { rollout_pct: 0 },
-      }),
-      200,
-    );
+    const rollout = async (base: string, pct: number) =>
+      expectStatus(
+        await call(base, 'PATCH', `/modules/${v2.id}/rollout`, {
+          headers: owner.headers,
+          body: { rollout_pct: pct },
+        }),
+        200,
+      );
+    await rollout(b, 0);
     expect(await offered(a, appId, 'cache-device', v1.id)).toBe(v1.id);
-
-    expectStatus(
-      await call(b, 'PATCH', `/modules/${v2.id}/rollout`, {
-        headers: owner.headers,
-        body: { rollout_pct: 100 },
-      }),
-      200,
-    );
+    await rollout(b, 100);
     expect(await offered(a, appId, 'cache-device', v2.id)).toBe(v2.id);
     expectStatus(await call(a, 'POST', `/modules/${v2.id}/rollback`, { headers: owner.headers }), 200);
     expect(await offered(b, appId, 'cache-device', v1.id)).toBe(v1.id);
