@@ -33,6 +33,8 @@ function npmSync(args) {
 /**
  * `npm ci` when node_modules is missing or package-lock.json changed since the last install
  * (sha256 of the lock kept in node_modules/.ota-lock-hash). A fast no-op otherwise. Synchronous.
+ * An install npm made itself after the lock was written (`npm ci` in .ci/run) counts as current: npm
+ * writes node_modules/.package-lock.json last, so one newer than the lock means the tree matches it.
  */
 export function ensureDependencies() {
   const hash = lockHash();
@@ -41,6 +43,10 @@ export function ensureDependencies() {
   try {
     stored = fs.readFileSync(LOCK_HASH_FILE, 'utf8').trim();
   } catch {}
+  if (hash && stored === null && installedAfterLock()) {
+    fs.writeFileSync(LOCK_HASH_FILE, `${hash}\n`);
+    stored = hash;
+  }
   if (hash && stored === hash && fs.existsSync(nodeModules)) {
     log('deps: node_modules up to date');
     return false;
@@ -50,38 +56,25 @@ export function ensureDependencies() {
     : stored
       ? 'package-lock.json changed'
       : 'no install record';
-  const flags = ['--no-audit', '--no-fund'];
   const started = Date.now();
-  const install = () => {
-    const inst = npmSync(['install', ...flags]);
-    process.stderr.write(inst.stderr);
-    if (inst.code !== 0) throw new BootstrapError(`deps: npm install failed (exit ${inst.code})`);
-  };
-  if (hash) {
-    log(`deps: ${why}; running npm ci`);
-    const ci = npmSync(['ci', ...flags]);
-    if (ci.code === 0) {
-      process.stderr.write(ci.stderr);
-    } else if (/package\.json and package-lock\.json .*in sync/s.test(ci.stderr)) {
-      // npm 11 rejects a lock file that lacks entries for other platforms' optional packages (a lock
-      // written against a registry mirror that serves only this platform's packages). `npm install`
-      // accepts that lock and installs exactly the locked versions without rewriting it.
-      const missing = ci.stderr.split('\n').filter((l) => /Missing: .* from lock file/.test(l)).length;
-      log(
-        `deps: npm ci refused package-lock.json (${missing} optional platform packages missing from it); falling back to npm install`,
-      );
-      install();
-      if (lockHash() !== hash) log('deps: note: npm install rewrote package-lock.json');
-    } else {
-      process.stderr.write(ci.stderr);
-      throw new BootstrapError(`deps: npm ci failed (exit ${ci.code})`);
-    }
-  } else {
-    log(`deps: ${why} and no package-lock.json; running npm install`);
-    install();
-  }
+  // The lock records every platform's optional packages (package.json pins the versions whose platform
+  // packages the registry serves), so `npm ci` installs exactly what was tested; a refusal is an error.
+  const args = hash ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  log(`deps: ${why}; running npm ${args[0]}`);
+  const result = npmSync(args);
+  process.stderr.write(result.stderr);
+  if (result.code !== 0) throw new BootstrapError(`deps: npm ${args[0]} failed (exit ${result.code})`);
   const after = lockHash();
   if (after) fs.writeFileSync(LOCK_HASH_FILE, `${after}\n`);
   log(`deps: installed in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   return true;
+}
+
+function installedAfterLock() {
+  try {
+    const lock = fs.statSync(path.join(PROJECT_ROOT, 'package-lock.json')).mtimeMs;
+    return fs.statSync(path.join(PROJECT_ROOT, 'node_modules', '.package-lock.json')).mtimeMs >= lock;
+  } catch {
+    return false;
+  }
 }

@@ -25,7 +25,7 @@ export async function bundleDownloadRoutes(app: App): Promise<void> {
       response: {
         200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the bundle bytes' }),
         206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
-        304: Type.Null({ description: 'the cached copy is current' }),
+        304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
         ...problems(400, 404, 416),
       },
     },
@@ -35,7 +35,7 @@ export async function bundleDownloadRoutes(app: App): Promise<void> {
       if (size === undefined) throw notFound('Bundle', 'bundle_not_found');
       const etag = `"${sha256}"`;
       reply.header('etag', etag).header('cache-control', IMMUTABLE).header('accept-ranges', 'bytes');
-      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
 
       const ifRange = request.headers['if-range'];
       const range = ifRange && ifRange !== etag ? null : parseRange(request.headers.range, size);
