@@ -12,7 +12,8 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { verifyAuditChain } from '../src/audit/audit.chain.js';
-import { type AuditFilter, AuditStore, auditPageQuery } from '../src/audit/audit.store.js';
+import { auditPageQuery, PostgresAuditStore } from '../src/audit/audit.postgres-store.js';
+import type { AuditFilter } from '../src/audit/audit.store.js';
 import { migratePostgres } from '../src/migrations/postgres-migrator.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { createPool, type Db } from '../src/platform/postgres.js';
@@ -154,7 +155,7 @@ async function main(): Promise<void> {
     await db.query('VACUUM (ANALYZE) audit_log');
     const vacuumSeconds = (Date.now() - start) / 1000;
 
-    const store = new AuditStore(db);
+    const store = new PostgresAuditStore(db);
     const count = async (filter: AuditFilter) => {
       const q = auditPageQuery(ws, filter, 1, 0);
       const where = q.text.match(/WHERE (.*)\n/)![1]!;

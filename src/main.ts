@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const deps = createContainer(config, { name: 'api' });
+  const deps = createContainer(config, { name: 'api', role: 'api' });
   await startServer(deps);
 }
 

@@ -7,7 +7,7 @@ import { ensureClickHouseDatabase } from './platform/clickhouse.js';
 /** Applies pending Postgres and ClickHouse migrations, then exits (`npm run migrate`). */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const deps = createContainer(config, { name: 'migrate', poolSize: 2 });
+  const deps = createContainer(config, { name: 'migrate', role: 'cli', poolSize: 2 });
   try {
     await ensureClickHouseDatabase(config.clickhouseUrl, config.clickhouseDatabase);
     const pg = await migratePostgres(deps.db, deps.log);

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../src/config/config.js';
 import { createContainer } from '../src/container.js';
-import { onShutdownSignal } from '../src/http/server.js';
+import { onShutdownSignal } from '../src/platform/shutdown.js';
 import { WORKER_FACTORIES } from './registry.js';
 import type { Worker } from './worker.js';
 
@@ -16,7 +16,6 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const deps = createContainer(config, { name: 'workers' });
   const wanted = (process.env.WORKERS ?? Object.keys(WORKER_FACTORIES).join(','))
     .split(',')
     .map((s) => s.trim())
@@ -28,6 +27,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  const deps = createContainer(config, { name: 'workers', role: 'workers' });
   const workers: Worker[] = wanted.map((name) => WORKER_FACTORIES[name]!(deps));
   for (const worker of workers) await worker.start();
   deps.log.info({ workers: wanted }, 'workers started');

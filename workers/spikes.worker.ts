@@ -1,9 +1,8 @@
 import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
-import type { Container } from '../src/container.js';
+import type { WorkersContainer } from '../src/container.js';
 import { QUEUES, type SpikeJob } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
-import { SpikeEvaluator, type SpikeResult } from '../src/spikes/spike.evaluator.js';
-import { SpikeActions } from '../src/spikes/spike-actions.js';
+import type { SpikeEvaluator, SpikeResult } from '../src/spikes/spike.evaluator.js';
 import type { Worker } from './worker.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -19,10 +18,8 @@ export interface SpikesWorker extends Worker {
 }
 
 /** The `spikes` role: evaluates an app's error-spike alert for every `{appId}` job ingest enqueues. */
-export function createSpikesWorker(deps: Container, options: SpikesWorkerOptions = {}): SpikesWorker {
-  const log = deps.log.child({ worker: 'spikes' });
-  const actions = new SpikeActions(deps.redis, deps.keys, log);
-  const evaluator = new SpikeEvaluator(deps.db, deps.redis, deps.keys, log, actions, options.clock);
+export function createSpikesWorker(deps: WorkersContainer, options: SpikesWorkerOptions = {}): SpikesWorker {
+  const { log, evaluator } = deps.workers.spikes({ clock: options.clock });
   let worker: BullWorker | undefined;
   let connection: Redis | undefined;
 

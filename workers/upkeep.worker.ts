@@ -1,42 +1,22 @@
-import { Worker as BullWorker, type Job, Queue } from 'bullmq';
-import type { Container } from '../src/container.js';
+import { Worker as BullWorker, Queue } from 'bullmq';
 import { QUEUES } from '../src/platform/queues.js';
 import { createBlockingRedis } from '../src/platform/redis.js';
-import { dropExpiredPartitions } from '../src/telemetry/retention.js';
 import type { Worker, WorkerFactory } from './worker.js';
 
-/** A scheduled upkeep task: a BullMQ job scheduler runs it every `everyMs` on one worker at a time. */
-interface UpkeepTask {
-  everyMs: number;
-  run(deps: Container, job: Job): Promise<unknown>;
-}
-
-export const UPKEEP_TASKS: Record<string, UpkeepTask> = {
-  'clickhouse-retention': {
-    everyMs: 3_600_000,
-    run: (deps) =>
-      dropExpiredPartitions(
-        deps.clickhouse,
-        deps.config.ingest.retentionDays,
-        deps.log.child({ task: 'retention' }),
-      ),
-  },
-};
-
 /**
- * Upkeep jobs as BullMQ repeatable jobs: every worker process upserts the same schedulers (idempotent),
- * and BullMQ hands each run to exactly one of them.
+ * Upkeep tasks (src/container.workers.ts) as BullMQ repeatable jobs: every worker process upserts the same
+ * schedulers (idempotent), and BullMQ hands each run to exactly one of them.
  */
 export const createUpkeepWorker: WorkerFactory = (deps): Worker => {
+  const { log, tasks } = deps.workers.upkeep();
   const connection = createBlockingRedis(deps.config.redis);
   const queue = new Queue(QUEUES.upkeep, { connection: deps.redis, prefix: deps.keys.queuePrefix });
-  const log = deps.log.child({ worker: 'upkeep' });
   queue.on('error', (err) => log.warn({ err }, 'upkeep queue error'));
   let worker: BullWorker | undefined;
   return {
     name: 'upkeep',
     async start() {
-      for (const [name, task] of Object.entries(UPKEEP_TASKS)) {
+      for (const [name, task] of Object.entries(tasks)) {
         await queue.upsertJobScheduler(
           name,
           { every: task.everyMs },
@@ -46,9 +26,9 @@ export const createUpkeepWorker: WorkerFactory = (deps): Worker => {
       worker = new BullWorker(
         QUEUES.upkeep,
         async (job) => {
-          const task = UPKEEP_TASKS[job.name];
+          const task = tasks[job.name];
           if (!task) throw new Error(`unknown upkeep task ${job.name}`);
-          return task.run(deps, job);
+          return task.run();
         },
         { connection, prefix: deps.keys.queuePrefix, concurrency: 1 },
       );

@@ -1,4 +1,4 @@
-import type { Container } from '../src/container.js';
+import type { WorkersContainer } from '../src/container.js';
 
 /** A background worker: started once, stopped on shutdown after finishing (or handing back) its work. */
 export interface Worker {
@@ -7,4 +7,4 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-export type WorkerFactory = (deps: Container) => Worker;
+export type WorkerFactory = (deps: WorkersContainer) => Worker;

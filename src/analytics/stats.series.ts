@@ -1,4 +1,4 @@
-import { type ClickHouseClient, chDateTime, chInt, chString } from '../platform/clickhouse.js';
+import { chDateTime, chInt, chString } from '../platform/clickhouse.js';
 
 export const INTERVALS = ['minute', 'hour', 'day'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -51,33 +51,4 @@ export function seriesQuery(appId: string, from: Date, to: Date, interval: Inter
       AND ${column} >= ${chDateTime(floorTo(from, interval))} AND ${column} < ${chDateTime(to)}
     GROUP BY bucket, module_id
     ORDER BY bucket, module_id`;
-}
-
-interface Row {
-  bucket: string | number;
-  module_id: string;
-  checks: string;
-  downloads: string;
-  activations: string;
-  errors: string;
-  devices: string;
-}
-
-export async function readSeries(
-  ch: ClickHouseClient,
-  appId: string,
-  from: Date,
-  to: Date,
-  interval: Interval,
-): Promise<SeriesPoint[]> {
-  const rs = await ch.query({ query: seriesQuery(appId, from, to, interval), format: 'JSONEachRow' });
-  return (await rs.json<Row>()).map((r) => ({
-    ts: new Date(Number(r.bucket) * 1000).toISOString(),
-    module_id: r.module_id === '' ? null : r.module_id,
-    checks: Number(r.checks),
-    downloads: Number(r.downloads),
-    activations: Number(r.activations),
-    errors: Number(r.errors),
-    devices: Number(r.devices),
-  }));
 }

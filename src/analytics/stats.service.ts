@@ -1,13 +1,30 @@
 import type { Principal } from '../auth/principal.js';
-import type { ClickHouseClient } from '../platform/clickhouse.js';
 import { badRequest, notFound } from '../platform/errors.js';
-import type { AppDirectory } from '../telemetry/app-directory.js';
-import { bucketCount, type Interval, MAX_BUCKETS, readSeries, type SeriesPoint } from './stats.series.js';
+import { bucketCount, type Interval, MAX_BUCKETS, type SeriesPoint } from './stats.series.js';
+import type { StatsStore } from './stats.store.js';
 
 export interface SeriesQuery {
   from?: string;
   to?: string;
   interval?: Interval;
+}
+
+/** The stores the analytics service reads. */
+export interface AnalyticsStores {
+  stats: StatsStore;
+}
+
+export interface AnalyticsServiceOptions {
+  /** app id → its workspace, or null for no such app (the telemetry's in-process app directory). */
+  apps: { workspaceOf(appId: string): Promise<string | null> };
+  now?: () => number;
+}
+
+export function createAnalyticsService(
+  stores: AnalyticsStores,
+  options: AnalyticsServiceOptions,
+): AnalyticsService {
+  return new AnalyticsService(stores, options);
 }
 
 const DAY_MS = 86_400_000;
@@ -16,15 +33,18 @@ const LATEST_MS = 4_294_967_295_000;
 
 /** GET /apps/{app_id}/stats: an app's event time series, any role of the app's workspace. */
 export class AnalyticsService {
+  private readonly now: () => number;
+
   constructor(
-    private readonly ch: ClickHouseClient,
-    private readonly apps: AppDirectory,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly stores: AnalyticsStores,
+    private readonly options: AnalyticsServiceOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
 
   async series(principal: Principal, appId: string, query: SeriesQuery): Promise<{ series: SeriesPoint[] }> {
     // Another workspace's app is answered as unknown, like a missing one.
-    if ((await this.apps.workspaceOf(appId)) !== principal.workspaceId)
+    if ((await this.options.apps.workspaceOf(appId)) !== principal.workspaceId)
       throw notFound('App', 'app_not_found');
     const interval = query.interval ?? 'hour';
     const to = query.to ? new Date(query.to) : new Date(this.now());
@@ -41,6 +61,6 @@ export class AnalyticsService {
         'range_too_large',
       );
     }
-    return { series: await readSeries(this.ch, appId.toLowerCase(), from, to, interval) };
+    return { series: await this.stores.stats.series(appId.toLowerCase(), from, to, interval) };
   }
 }

@@ -1,7 +1,7 @@
-import { appendAudit } from '../audit/audit.writer.js';
+import type { AuditStore } from '../audit/audit.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import { notFound } from '../platform/errors.js';
-import { type Db, transaction } from '../platform/postgres.js';
+import type { Transactional } from '../platform/postgres.js';
 import type { Invalidation } from '../routing/invalidation.js';
 import type { AppRow, AppsStore, FingerprintRow } from './apps.store.js';
 
@@ -13,18 +13,32 @@ export interface AppDetails extends AppRow {
   fingerprints: FingerprintRow[];
 }
 
+/** The stores the apps service works on. */
+export interface AppsStores {
+  apps: AppsStore;
+  audit: AuditStore;
+  transaction: Transactional;
+}
+
+export function createAppsService(
+  stores: AppsStores,
+  options: { invalidate: PublishInvalidation },
+): AppsService {
+  return new AppsService(stores, options.invalidate);
+}
+
 export class AppsService {
   constructor(
-    private readonly db: Db,
-    private readonly store: AppsStore,
+    private readonly stores: AppsStores,
     private readonly invalidate: PublishInvalidation,
   ) {}
 
   async create(principal: Principal, input: { name: string }): Promise<AppRow> {
     requireRole(principal, 'developer', 'Creating apps');
-    const app = await transaction(this.db, async (tx) => {
-      const row = await this.store.insert(tx, principal.workspaceId, input.name);
-      await appendAudit(tx, {
+    const { apps, audit, transaction } = this.stores;
+    const app = await transaction(async (tx) => {
+      const row = await apps.insert(tx, principal.workspaceId, input.name);
+      await audit.append(tx, {
         workspaceId: principal.workspaceId,
         appId: row.id,
         actor: principal.actor,
@@ -40,14 +54,14 @@ export class AppsService {
 
   async list(principal: Principal): Promise<AppRow[]> {
     requireRole(principal, 'viewer', 'Listing apps');
-    return this.store.list(principal.workspaceId);
+    return this.stores.apps.list(principal.workspaceId);
   }
 
   async get(principal: Principal, appId: string): Promise<AppDetails> {
     const app = await this.require(principal, appId);
     const [channels, fingerprints] = await Promise.all([
-      this.store.channels(app.id),
-      this.store.fingerprints(app.id),
+      this.stores.apps.channels(app.id),
+      this.stores.apps.fingerprints(app.id),
     ]);
     return { ...app, channels, fingerprints };
   }
@@ -55,7 +69,7 @@ export class AppsService {
   /** The app of the caller's workspace, for reading; another workspace's app is unknown (404). */
   async require(principal: Principal, appId: string): Promise<AppRow> {
     requireRole(principal, 'viewer', 'Reading apps');
-    const app = await this.store.find(principal.workspaceId, appId);
+    const app = await this.stores.apps.find(principal.workspaceId, appId);
     if (!app) throw notFound('App', 'app_not_found');
     return app;
   }
@@ -70,15 +84,16 @@ export class AppsService {
     fingerprint: string,
   ): Promise<FingerprintRow & { created: boolean }> {
     requireRole(principal, 'developer', 'Registering fingerprints');
-    const result = await transaction(this.db, async (tx) => {
-      const app = await this.store.lock(tx, principal.workspaceId, appId);
+    const { apps, audit, transaction } = this.stores;
+    const result = await transaction(async (tx) => {
+      const app = await apps.lock(tx, principal.workspaceId, appId);
       if (!app) throw notFound('App', 'app_not_found');
-      const inserted = await this.store.insertFingerprint(tx, app.id, fingerprint);
+      const inserted = await apps.insertFingerprint(tx, app.id, fingerprint);
       if (!inserted) {
-        const existing = await this.store.findFingerprint(app.id, fingerprint, tx);
+        const existing = await apps.findFingerprint(app.id, fingerprint, tx);
         return { ...existing!, created: false };
       }
-      await appendAudit(tx, {
+      await audit.append(tx, {
         workspaceId: principal.workspaceId,
         appId: app.id,
         actor: principal.actor,

@@ -15,89 +15,22 @@ export interface FingerprintRow {
 /** The channel every app has, released to or not (specification, section 1). */
 export const DEFAULT_CHANNEL = 'production';
 
-const APP_COLUMNS = 'id, workspace_id, name, created_at';
-
 /** Apps and their native-shell fingerprints. Every lookup is scoped to a workspace. */
-export class AppsStore {
-  constructor(private readonly db: Queryable) {}
-
-  async insert(q: Queryable, workspaceId: string, name: string): Promise<AppRow> {
-    const { rows } = await q.query<AppRow>(
-      `INSERT INTO apps (workspace_id, name) VALUES ($1, $2) RETURNING ${APP_COLUMNS}`,
-      [workspaceId, name],
-    );
-    return rows[0]!;
-  }
-
-  async list(workspaceId: string): Promise<AppRow[]> {
-    const { rows } = await this.db.query<AppRow>(
-      `SELECT ${APP_COLUMNS} FROM apps WHERE workspace_id = $1 ORDER BY created_at DESC, id`,
-      [workspaceId],
-    );
-    return rows;
-  }
-
-  async find(workspaceId: string, appId: string, q: Queryable = this.db): Promise<AppRow | undefined> {
-    const { rows } = await q.query<AppRow>(
-      `SELECT ${APP_COLUMNS} FROM apps WHERE id = $1 AND workspace_id = $2`,
-      [appId, workspaceId],
-    );
-    return rows[0];
-  }
-
+export interface AppsStore {
+  insert(tx: Queryable, workspaceId: string, name: string): Promise<AppRow>;
+  /** The workspace's apps, newest first. */
+  list(workspaceId: string): Promise<AppRow[]>;
+  find(workspaceId: string, appId: string, q?: Queryable): Promise<AppRow | undefined>;
   /**
-   * Reads the app and holds its row until the transaction ends, so changes to one app's releases happen
-   * one after another (a rollback never races a push on the same app). NO KEY UPDATE leaves inserts that
-   * only reference the app (bundle rows) unblocked.
+   * Reads the app and holds it until the transaction ends, so changes to one app's releases happen one
+   * after another (a rollback never races a push on the same app).
    */
-  async lock(q: Queryable, workspaceId: string, appId: string): Promise<AppRow | undefined> {
-    const { rows } = await q.query<AppRow>(
-      `SELECT ${APP_COLUMNS} FROM apps WHERE id = $1 AND workspace_id = $2 FOR NO KEY UPDATE`,
-      [appId, workspaceId],
-    );
-    return rows[0];
-  }
-
+  lock(tx: Queryable, workspaceId: string, appId: string): Promise<AppRow | undefined>;
   /** production first, then every other channel that has releases, by name. */
-  async channels(appId: string): Promise<string[]> {
-    const { rows } = await this.db.query<{ channel: string }>(
-      'SELECT DISTINCT channel FROM releases WHERE app_id = $1 AND channel <> $2 ORDER BY channel',
-      [appId, DEFAULT_CHANNEL],
-    );
-    return [DEFAULT_CHANNEL, ...rows.map((r) => r.channel)];
-  }
-
-  async fingerprints(appId: string): Promise<FingerprintRow[]> {
-    const { rows } = await this.db.query<FingerprintRow>(
-      'SELECT fingerprint, created_at FROM fingerprints WHERE app_id = $1 ORDER BY created_at, fingerprint',
-      [appId],
-    );
-    return rows;
-  }
-
-  async findFingerprint(
-    appId: string,
-    fingerprint: string,
-    q: Queryable = this.db,
-  ): Promise<FingerprintRow | undefined> {
-    const { rows } = await q.query<FingerprintRow>(
-      'SELECT fingerprint, created_at FROM fingerprints WHERE app_id = $1 AND fingerprint = $2',
-      [appId, fingerprint],
-    );
-    return rows[0];
-  }
-
+  channels(appId: string): Promise<string[]>;
+  /** Oldest first. */
+  fingerprints(appId: string): Promise<FingerprintRow[]>;
+  findFingerprint(appId: string, fingerprint: string, q?: Queryable): Promise<FingerprintRow | undefined>;
   /** Undefined when the fingerprint was already registered for the app. */
-  async insertFingerprint(
-    q: Queryable,
-    appId: string,
-    fingerprint: string,
-  ): Promise<FingerprintRow | undefined> {
-    const { rows } = await q.query<FingerprintRow>(
-      `INSERT INTO fingerprints (app_id, fingerprint) VALUES ($1, $2)
-       ON CONFLICT (app_id, fingerprint) DO NOTHING RETURNING fingerprint, created_at`,
-      [appId, fingerprint],
-    );
-    return rows[0];
-  }
+  insertFingerprint(tx: Queryable, appId: string, fingerprint: string): Promise<FingerprintRow | undefined>;
 }

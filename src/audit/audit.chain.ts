@@ -53,6 +53,19 @@ export function checkLinks(cursor: ChainCursor, links: ChainLink[]): ChainBreak 
   return undefined;
 }
 
+/** The report of a walk that ended at `broken`, or at the end of the chain when nothing broke. */
+export function chainReport(workspaceId: string, cursor: ChainCursor, broken?: ChainBreak): ChainReport {
+  return {
+    workspace_id: workspaceId,
+    ok: broken === undefined,
+    entries: cursor.checked,
+    first_broken_seq: broken?.seq ?? null,
+    first_broken_id: broken?.id ?? null,
+    reason: broken?.reason ?? null,
+    head_hash: cursor.expectedPrev,
+  };
+}
+
 export async function verifyAuditChain(
   db: Queryable,
   workspaceId: string,
@@ -68,27 +81,8 @@ export async function verifyAuditChain(
       [workspaceId, after, batchSize],
     );
     const broken = checkLinks(cursor, rows);
-    if (broken) {
-      return {
-        workspace_id: workspaceId,
-        ok: false,
-        entries: cursor.checked,
-        first_broken_seq: broken.seq,
-        first_broken_id: broken.id,
-        reason: broken.reason,
-        head_hash: cursor.expectedPrev,
-      };
-    }
-    if (rows.length < batchSize) break;
+    if (broken) return chainReport(workspaceId, cursor, broken);
+    if (rows.length < batchSize) return chainReport(workspaceId, cursor);
     after = rows[rows.length - 1]!.seq;
   }
-  return {
-    workspace_id: workspaceId,
-    ok: true,
-    entries: cursor.checked,
-    first_broken_seq: null,
-    first_broken_id: null,
-    reason: null,
-    head_hash: cursor.expectedPrev,
-  };
 }

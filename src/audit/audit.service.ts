@@ -1,10 +1,10 @@
 import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import { requireFeature } from '../plans/plans.js';
 import { forbidden } from '../platform/errors.js';
-import type { Db } from '../platform/postgres.js';
-import type { WorkspacesService } from '../workspaces/workspaces.service.js';
+import { planOf } from '../workspaces/workspace-plan.js';
+import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import type { AuditAction } from './audit.actions.js';
-import { type ChainReport, verifyAuditChain } from './audit.chain.js';
+import type { ChainReport } from './audit.chain.js';
 import type { AuditEntryRow, AuditStore } from './audit.store.js';
 
 export interface AuditQuery {
@@ -23,13 +23,19 @@ export interface AuditPage {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The stores the audit service reads. */
+export interface AuditStores {
+  audit: AuditStore;
+  workspaces: WorkspacesStore;
+}
+
+export function createAuditService(stores: AuditStores): AuditService {
+  return new AuditService(stores);
+}
+
 /** GET /audit and the chain check. Both need the team plan; the log is always the caller's workspace's. */
 export class AuditService {
-  constructor(
-    private readonly db: Db,
-    private readonly store: AuditStore,
-    private readonly workspaces: WorkspacesService,
-  ) {}
+  constructor(private readonly stores: AuditStores) {}
 
   /**
    * Every role of the workspace may read its log (the activity feed). An `app_id` that is not an app of
@@ -38,13 +44,14 @@ export class AuditService {
    */
   async list(principal: Principal, query: AuditQuery): Promise<AuditPage> {
     const workspaceId = principal.workspaceId;
-    requireFeature(await this.workspaces.planOf(workspaceId), 'auditLog');
+    requireFeature(await planOf(this.stores.workspaces, workspaceId), 'auditLog');
     if (query.app_id !== undefined) {
-      const own = UUID.test(query.app_id) && (await this.store.appInWorkspace(workspaceId, query.app_id));
+      const own =
+        UUID.test(query.app_id) && (await this.stores.audit.appInWorkspace(workspaceId, query.app_id));
       if (!own) throw forbidden('app_id is not an app of your workspace.', 'app_not_in_workspace');
     }
     // One row more than asked tells whether another page follows.
-    const rows = await this.store.page(
+    const rows = await this.stores.audit.page(
       workspaceId,
       { action: query.action, appId: query.app_id },
       query.limit + 1,
@@ -63,7 +70,7 @@ export class AuditService {
   async verify(principal: Principal, workspaceId: string): Promise<ChainReport> {
     requireOwnWorkspace(principal, workspaceId);
     requireRole(principal, 'owner', 'Verifying the audit chain');
-    requireFeature(await this.workspaces.planOf(workspaceId), 'auditLog');
-    return verifyAuditChain(this.db, workspaceId);
+    requireFeature(await planOf(this.stores.workspaces, workspaceId), 'auditLog');
+    return this.stores.audit.verifyChain(workspaceId);
   }
 }

@@ -5,12 +5,27 @@ import { badRequest, notFound, payloadTooLarge } from '../platform/errors.js';
 import { BlobSourceError, type BlobStore, BlobTooLargeError, type StoredBlob } from './blob-store.js';
 import type { BundlesStore } from './bundles.store.js';
 
+/** The stores the bundles service works on: the apps (for the check) and the bundle records. */
+export interface BundlesStores {
+  apps: AppsStore;
+  bundles: BundlesStore;
+}
+
+export interface BundlesServiceOptions {
+  /** The bytes, content-addressed by sha256. */
+  blobs: BlobStore;
+  /** BUNDLE_MAX_BYTES. */
+  maxBytes: number;
+}
+
+export function createBundlesService(stores: BundlesStores, options: BundlesServiceOptions): BundlesService {
+  return new BundlesService(stores, options);
+}
+
 export class BundlesService {
   constructor(
-    private readonly apps: AppsStore,
-    private readonly store: BundlesStore,
-    private readonly blobs: BlobStore,
-    private readonly maxBytes: number,
+    private readonly stores: BundlesStores,
+    private readonly options: BundlesServiceOptions,
   ) {}
 
   /**
@@ -24,13 +39,14 @@ export class BundlesService {
     declaredLength: number | undefined,
   ): Promise<StoredBlob> {
     requireRole(principal, 'developer', 'Uploading bundles');
-    const app = await this.apps.find(principal.workspaceId, appId);
+    const { maxBytes, blobs } = this.options;
+    const app = await this.stores.apps.find(principal.workspaceId, appId);
     if (!app) throw notFound('App', 'app_not_found');
-    if (declaredLength !== undefined && declaredLength > this.maxBytes) throw this.tooLarge();
+    if (declaredLength !== undefined && declaredLength > maxBytes) throw this.tooLarge();
 
     let stored: StoredBlob;
     try {
-      stored = await this.blobs.put(source, { maxBytes: this.maxBytes });
+      stored = await blobs.put(source, { maxBytes });
     } catch (err) {
       if (err instanceof BlobTooLargeError) throw this.tooLarge();
       if (err instanceof BlobSourceError)
@@ -38,11 +54,13 @@ export class BundlesService {
       throw err;
     }
     if (stored.size === 0) throw badRequest('A bundle must not be empty.', 'empty_bundle');
-    await this.store.record(app.id, stored.sha256, stored.size);
+    await this.stores.bundles.record(app.id, stored.sha256, stored.size);
     return stored;
   }
 
   private tooLarge() {
-    return payloadTooLarge(`A bundle may be at most ${this.maxBytes} bytes (setting BUNDLE_MAX_BYTES).`);
+    return payloadTooLarge(
+      `A bundle may be at most ${this.options.maxBytes} bytes (setting BUNDLE_MAX_BYTES).`,
+    );
   }
 }

@@ -1,4 +1,4 @@
-import type { Container } from '../container.js';
+import type { SharedContainer } from '../container.js';
 
 type Check = 'ok' | string;
 
@@ -22,7 +22,7 @@ async function probe(fn: () => Promise<unknown>): Promise<Check> {
 
 /** Each backing service answered within two seconds, or why not. */
 export async function checkReadiness(
-  deps: Pick<Container, 'db' | 'redis' | 'clickhouse'>,
+  deps: Pick<SharedContainer, 'db' | 'redis' | 'clickhouse'>,
 ): Promise<Record<string, Check>> {
   const [postgres, redis, clickhouse] = await Promise.all([
     probe(() => deps.db.query('SELECT 1')),

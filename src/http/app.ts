@@ -10,7 +10,7 @@ import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
-import type { Container } from '../container.js';
+import type { ApiContainer } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
@@ -45,7 +45,7 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   alertsRoutes,
 ];
 
-export async function buildApp(deps: Container): Promise<App> {
+export async function buildApp(deps: ApiContainer): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log.child({ component: 'http' }),
     // Requests are not logged one by one (the fleet's traffic would drown the log); 5xx answers are.

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
-import type { Container } from '../container.js';
+import type { ApiContainer } from '../container.js';
 import { unauthorized } from '../platform/errors.js';
 
 /** The Fastify instance every route plugin receives (TypeBox schemas give typed requests). */
@@ -17,7 +17,7 @@ export type App = FastifyInstance<
 declare module 'fastify' {
   interface FastifyInstance {
     /** The composition root: the one decoration through which routes reach services. */
-    deps: Container;
+    deps: ApiContainer;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -42,6 +42,17 @@ export async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promis
   }
 }
 
+/**
+ * Runs `fn` in one transaction, handing it the transaction to pass to the stores it writes through. What a
+ * service takes instead of the pool: a change, its audit entry and its outbox row commit together, and a
+ * unit test hands the service a fake one (src/platform/fake-transaction.ts) that undoes fake writes.
+ */
+export type Transactional = <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>;
+
+export function transactional(db: Db): Transactional {
+  return (fn) => transaction(db, fn);
+}
+
 /** Postgres error code for a unique violation, foreign key violation and invalid text (bad uuid). */
 export const PG_UNIQUE_VIOLATION = '23505';
 export const PG_FOREIGN_KEY_VIOLATION = '23503';

@@ -24,19 +24,33 @@ interface EndpointState {
 const INITIAL_LATENCY_MS = 50;
 const MIN_DEFER_MS = 5;
 
+export interface EndpointGateOptions {
+  /** Longest in-process wait for a slot; 0 (the default) never waits. */
+  maxWaitMs?: number;
+  /** Monotonic milliseconds, for latencies (tests move it by hand). */
+  now?: () => number;
+  /** Epoch milliseconds, for the `retryAt` handed back. */
+  wallClock?: () => number;
+}
+
 export class EndpointGate {
   private readonly endpoints = new Map<string, EndpointState>();
   private tickets = 0;
   /** Attempts handed back to the queue because their endpoint was full (a metric). */
   deferred = 0;
 
+  private readonly now: () => number;
+  private readonly wallClock: () => number;
+  private readonly maxWaitMs: number;
+
   constructor(
     private readonly limit: number,
-    private readonly now: () => number = () => performance.now(),
-    private readonly wallClock: () => number = Date.now,
-    /** Longest in-process wait for a slot; 0 never waits. */
-    private readonly maxWaitMs = 0,
-  ) {}
+    options: EndpointGateOptions = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
+    this.wallClock = options.wallClock ?? Date.now;
+    this.maxWaitMs = options.maxWaitMs ?? 0;
+  }
 
   /** Enters, waits briefly for a slot that is expected soon, or says when to come back. */
   enter(endpoint: string): Promise<GateDecision> {

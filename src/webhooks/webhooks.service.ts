@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { isPublicAddress } from './address-policy.js';
-import type { DeliveriesStore, DeliverySummary } from './deliveries.store.js';
+import type { DeliveriesStore, DeliveryDetail, DeliverySummary } from './deliveries.store.js';
 import type { DeliveryScheduler } from './delivery-queue.js';
 import type { WebhookEvent } from './outbox.writer.js';
 import { encryptSecret, generateSigningSecret } from './secret-box.js';
@@ -13,19 +13,41 @@ import type { WebhookRow, WebhooksStore } from './webhooks.store.js';
 export const MAX_WEBHOOKS_PER_WORKSPACE = 50;
 export const PING_MESSAGE = 'Test delivery from the OTA update service.';
 
+/** The stores webhook management works on. */
+export interface WebhooksStores {
+  webhooks: WebhooksStore;
+  deliveries: DeliveriesStore;
+}
+
 export interface WebhooksServiceOptions {
+  /** Enqueues delivery attempts (the `ping` and redeliveries). */
+  scheduler: DeliveryScheduler;
+  /** WEBHOOK_SECRET_KEY: encrypts signing secrets at rest. */
   secretKey: Buffer;
   allowPrivateTargets: boolean;
 }
 
+export function createWebhooksService(
+  stores: WebhooksStores,
+  options: WebhooksServiceOptions,
+): WebhooksService {
+  return new WebhooksService(stores, options);
+}
+
 /** Webhook management (specification, section 4): scoped to the path's workspace, owner or admin only. */
 export class WebhooksService {
+  private readonly store: WebhooksStore;
+  private readonly deliveries: DeliveriesStore;
+  private readonly scheduler: DeliveryScheduler;
+
   constructor(
-    private readonly store: WebhooksStore,
-    private readonly deliveries: DeliveriesStore,
-    private readonly scheduler: DeliveryScheduler,
+    stores: WebhooksStores,
     private readonly options: WebhooksServiceOptions,
-  ) {}
+  ) {
+    this.store = stores.webhooks;
+    this.deliveries = stores.deliveries;
+    this.scheduler = options.scheduler;
+  }
 
   private authorize(principal: Principal, workspaceId: string, what: string): void {
     requireOwnWorkspace(principal, workspaceId);
@@ -87,7 +109,12 @@ export class WebhooksService {
     return this.deliveries.list(webhookId, page.limit, page.offset);
   }
 
-  async getDelivery(principal: Principal, workspaceId: string, webhookId: string, deliveryId: string) {
+  async getDelivery(
+    principal: Principal,
+    workspaceId: string,
+    webhookId: string,
+    deliveryId: string,
+  ): Promise<DeliveryDetail> {
     await this.find(principal, workspaceId, webhookId);
     const delivery = await this.deliveries.get(webhookId, deliveryId);
     if (!delivery) throw notFound('Delivery');

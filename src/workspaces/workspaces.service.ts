@@ -1,11 +1,11 @@
-import { appendAudit } from '../audit/audit.writer.js';
+import type { PublishInvalidation } from '../apps/apps.service.js';
+import type { AuditStore } from '../audit/audit.store.js';
 import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import type { DistinctDeviceCounter } from '../devices/distinct-devices.js';
 import { capabilitiesOf, type Plan } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
-import { type Db, transaction } from '../platform/postgres.js';
-import type { Redis, RedisKeys } from '../platform/redis.js';
-import { publishInvalidation } from '../routing/invalidation.js';
+import type { Transactional } from '../platform/postgres.js';
+import { planOf } from './workspace-plan.js';
 import type { WorkspaceRow, WorkspacesStore } from './workspaces.store.js';
 
 export interface Usage {
@@ -17,21 +17,36 @@ export interface Usage {
   member_cap: number | null;
 }
 
-export interface WorkspacesServiceDeps {
-  db: Db;
-  store: WorkspacesStore;
-  redis: Redis;
-  keys: RedisKeys;
-  /** Read at call time, so the counter wired into the container is the one asked. */
-  devices: () => DistinctDeviceCounter;
+/** The stores the workspaces service works on. */
+export interface WorkspacesStores {
+  workspaces: WorkspacesStore;
+  audit: AuditStore;
+  transaction: Transactional;
+}
+
+export interface WorkspacesServiceOptions {
+  /** Tells API processes to drop cached routing state; called after the change commits. */
+  invalidate: PublishInvalidation;
+  /** Distinct devices of an uncapped plan's workspace (an estimate). */
+  devices: DistinctDeviceCounter;
   /** Devices counted against a capped plan's cap right now (exact). */
-  countedDevices: (workspaceId: string) => Promise<number>;
+  cap: { counted(workspaceId: string): Promise<number> };
   windowDays: number;
+}
+
+export function createWorkspacesService(
+  stores: WorkspacesStores,
+  options: WorkspacesServiceOptions,
+): WorkspacesService {
+  return new WorkspacesService(stores, options);
 }
 
 /** The workspace, its plan and its usage against the plan's caps. */
 export class WorkspacesService {
-  constructor(private readonly deps: WorkspacesServiceDeps) {}
+  constructor(
+    private readonly stores: WorkspacesStores,
+    private readonly options: WorkspacesServiceOptions,
+  ) {}
 
   /** Any member (or API key) of the workspace may read it. */
   async get(principal: Principal, workspaceId: string): Promise<WorkspaceRow> {
@@ -51,12 +66,13 @@ export class WorkspacesService {
   ): Promise<{ id: string; plan: Plan }> {
     requireOwnWorkspace(principal, workspaceId);
     requireRole(principal, 'owner', 'Changing the plan');
-    const changed = await transaction(this.deps.db, async (tx) => {
-      const current = await this.deps.store.lock(tx, workspaceId);
+    const { workspaces, audit, transaction } = this.stores;
+    const changed = await transaction(async (tx) => {
+      const current = await workspaces.lock(tx, workspaceId);
       if (!current) throw notFound('Workspace');
       if (current.plan === plan) return false;
-      await this.deps.store.setPlan(tx, workspaceId, plan);
-      await appendAudit(tx, {
+      await workspaces.setPlan(tx, workspaceId, plan);
+      await audit.append(tx, {
         workspaceId,
         actor: principal.actor,
         action: 'plan.change',
@@ -64,7 +80,7 @@ export class WorkspacesService {
       });
       return true;
     });
-    if (changed) await publishInvalidation(this.deps.redis, this.deps.keys, { workspaceId });
+    if (changed) await this.options.invalidate({ workspaceId });
     return { id: workspaceId, plan };
   }
 
@@ -75,27 +91,27 @@ export class WorkspacesService {
     // Under a cap, the exact number the cap is enforced against ("100 of 100"); without one, the estimate.
     const [devices, members] = await Promise.all([
       caps.deviceCap === null
-        ? this.deps.devices().distinctDevices(workspaceId)
-        : this.deps.countedDevices(workspaceId),
-      this.deps.store.memberCount(workspaceId),
+        ? this.options.devices.distinctDevices(workspaceId)
+        : this.options.cap.counted(workspaceId),
+      this.stores.workspaces.memberCount(workspaceId),
     ]);
     return {
       plan: workspace.plan,
       distinct_devices: devices,
       device_cap: caps.deviceCap,
-      window_days: this.deps.windowDays,
+      window_days: this.options.windowDays,
       members,
       member_cap: caps.memberCap,
     };
   }
 
   /** The plan in force now (gates read it per call, so an upgrade lifts a gate at once). */
-  async planOf(workspaceId: string): Promise<Plan> {
-    return (await this.load(workspaceId)).plan;
+  planOf(workspaceId: string): Promise<Plan> {
+    return planOf(this.stores.workspaces, workspaceId);
   }
 
   private async load(workspaceId: string): Promise<WorkspaceRow> {
-    const workspace = await this.deps.store.find(workspaceId);
+    const workspace = await this.stores.workspaces.find(workspaceId);
     if (!workspace) throw notFound('Workspace');
     return workspace;
   }

@@ -8,38 +8,14 @@ export interface WorkspaceRow {
 }
 
 /** Workspace records: the plan and the member count the plan gates ask about. */
-export class WorkspacesStore {
-  constructor(private readonly db: Queryable) {}
-
-  async find(workspaceId: string, q: Queryable = this.db): Promise<WorkspaceRow | undefined> {
-    const { rows } = await q.query<WorkspaceRow>('SELECT id, name, plan FROM workspaces WHERE id = $1', [
-      workspaceId,
-    ]);
-    return rows[0];
-  }
-
+export interface WorkspacesStore {
+  find(workspaceId: string, q?: Queryable): Promise<WorkspaceRow | undefined>;
   /**
-   * Reads the workspace and locks its row until the transaction ends, so a plan change and a gated action
-   * (an invitation counted against the member cap) never interleave.
+   * Reads the workspace and holds it until the transaction ends, so a plan change and a gated action (an
+   * invitation counted against the member cap) never interleave.
    */
-  async lock(tx: Queryable, workspaceId: string): Promise<WorkspaceRow | undefined> {
-    const { rows } = await tx.query<WorkspaceRow>(
-      'SELECT id, name, plan FROM workspaces WHERE id = $1 FOR UPDATE',
-      [workspaceId],
-    );
-    return rows[0];
-  }
-
-  async setPlan(tx: Queryable, workspaceId: string, plan: Plan): Promise<void> {
-    await tx.query('UPDATE workspaces SET plan = $2 WHERE id = $1', [workspaceId, plan]);
-  }
-
+  lock(tx: Queryable, workspaceId: string): Promise<WorkspaceRow | undefined>;
+  setPlan(tx: Queryable, workspaceId: string, plan: Plan): Promise<void>;
   /** Members counted against the plan's cap: the owner, active members and pending invitations. */
-  async memberCount(workspaceId: string, q: Queryable = this.db): Promise<number> {
-    const { rows } = await q.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM members WHERE workspace_id = $1',
-      [workspaceId],
-    );
-    return rows[0]?.n ?? 0;
-  }
+  memberCount(workspaceId: string, q?: Queryable): Promise<number>;
 }

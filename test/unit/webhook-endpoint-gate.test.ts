@@ -9,7 +9,7 @@ function clock() {
 describe('per-endpoint gate', () => {
   it('admits up to the limit per endpoint, independently of other endpoints', () => {
     const c = clock();
-    const gate = new EndpointGate(2, c.now, c.now);
+    const gate = new EndpointGate(2, { now: c.now, wallClock: c.now });
     expect(gate.tryEnter('a').entered).toBe(true);
     expect(gate.tryEnter('a').entered).toBe(true);
     expect(gate.tryEnter('a').entered).toBe(false);
@@ -18,7 +18,7 @@ describe('per-endpoint gate', () => {
 
   it('frees a slot on leave, once only', () => {
     const c = clock();
-    const gate = new EndpointGate(1, c.now, c.now);
+    const gate = new EndpointGate(1, { now: c.now, wallClock: c.now });
     const first = gate.tryEnter('a');
     if (!first.entered) throw new Error('expected entry');
     first.leave();
@@ -30,7 +30,7 @@ describe('per-endpoint gate', () => {
 
   it('spaces the turns of a hanging endpoint by its in-flight age, so its backlog does not spin', () => {
     const c = clock();
-    const gate = new EndpointGate(4, c.now, c.now);
+    const gate = new EndpointGate(4, { now: c.now, wallClock: c.now });
     for (let i = 0; i < 4; i++) gate.tryEnter('slow');
     c.advance(10_000); // four attempts hanging for 10 s
     const turns: number[] = [];
@@ -48,7 +48,7 @@ describe('per-endpoint gate', () => {
 
   it('forgets idle endpoints', () => {
     const c = clock();
-    const gate = new EndpointGate(1, c.now, c.now);
+    const gate = new EndpointGate(1, { now: c.now, wallClock: c.now });
     const d = gate.tryEnter('a');
     if (d.entered) d.leave();
     expect(gate.size).toBe(0);
@@ -58,12 +58,7 @@ describe('per-endpoint gate', () => {
 describe('per-endpoint gate, waiting', () => {
   it('hands a freed slot to a waiter when a turn is expected soon', async () => {
     let t = 0;
-    const gate = new EndpointGate(
-      1,
-      () => t,
-      () => t,
-      1000,
-    );
+    const gate = new EndpointGate(1, { now: () => t, wallClock: () => t, maxWaitMs: 1000 });
     const first = await gate.enter('a');
     if (!first.entered) throw new Error('expected entry');
     const waiting = gate.enter('a');
@@ -74,21 +69,11 @@ describe('per-endpoint gate, waiting', () => {
 
   it('does not wait for an endpoint whose attempts hang, and gives up waiting after the maximum', async () => {
     let t = 0;
-    const gate = new EndpointGate(
-      1,
-      () => t,
-      () => t,
-      20,
-    );
+    const gate = new EndpointGate(1, { now: () => t, wallClock: () => t, maxWaitMs: 20 });
     await gate.enter('slow');
     t += 5000; // the attempt in flight has hung for 5 s
     expect(await gate.enter('slow')).toMatchObject({ entered: false });
-    const fast = new EndpointGate(
-      1,
-      () => t,
-      () => t,
-      20,
-    );
+    const fast = new EndpointGate(1, { now: () => t, wallClock: () => t, maxWaitMs: 20 });
     await fast.enter('a');
     const timedOut = await fast.enter('a'); // never freed: the waiter is deferred after 20 ms
     expect(timedOut.entered).toBe(false);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedis } from '../../../src/platform/redis.js';
 import { invalidationChannel } from '../../../src/routing/invalidation.js';
 import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
@@ -164,15 +164,14 @@ describe('GET /workspaces/{id}/usage', () => {
   it('asks the distinct-device counter wired into the container on an unlimited plan', async () => {
     const owner = await signUp(ctx.app);
     await setPlan(ctx, owner, 'team');
-    const original = ctx.deps.services.distinctDevices;
-    ctx.deps.services.distinctDevices = {
-      distinctDevices: async (ws) => (ws === owner.workspaceId ? 42 : 0),
-    };
+    const counter = vi
+      .spyOn(ctx.deps.services.distinctDevices, 'distinctDevices')
+      .mockImplementation(async (ws) => (ws === owner.workspaceId ? 42 : 0));
     try {
       const res = await call(ctx, 'GET', `/workspaces/${owner.workspaceId}/usage`, owner.headers);
       expect(res.json().distinct_devices).toBe(42);
     } finally {
-      ctx.deps.services.distinctDevices = original;
+      counter.mockRestore();
     }
   });
 

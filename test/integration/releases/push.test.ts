@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
 import {
   apiKey,
@@ -157,14 +157,9 @@ describe('reads', () => {
     const b = await release(ctx, ws, { version: 'b', channel: 'beta' });
     const c = await release(ctx, ws, { version: 'c', rollout_pct: 30 });
 
-    const calls: number[] = [];
-    const original = ctx.deps.services.releaseStats;
-    ctx.deps.services.releaseStats = {
-      async statsFor(refs) {
-        calls.push(refs.length);
-        return original.statsFor(refs);
-      },
-    };
+    // The provider wired into the releases service is the container's: count its calls on that object.
+    const statsFor = vi.spyOn(ctx.deps.services.releaseStats, 'statsFor');
+    const calls = () => statsFor.mock.calls.map(([refs]) => refs.length);
     try {
       const all = await ctx.app.inject({
         method: 'GET',
@@ -185,7 +180,7 @@ describe('reads', () => {
         eligible_devices: 0,
       });
       expect(list.next_offset).toBeNull();
-      expect(calls).toEqual([3]);
+      expect(calls()).toEqual([3]);
 
       const prod = await ctx.app.inject({
         method: 'GET',
@@ -208,9 +203,9 @@ describe('reads', () => {
         headers: ws.headers,
       });
       expect(one.json()).toMatchObject({ id: b.id, channel: 'beta', stats: { targeted_pct: 100 } });
-      expect(calls).toEqual([3, 1, 1, 1]);
+      expect(calls()).toEqual([3, 1, 1, 1]);
     } finally {
-      ctx.deps.services.releaseStats = original;
+      statsFor.mockRestore();
     }
 
     for (const q of ['channel=Bad!', 'limit=0', 'limit=201', 'offset=-1', 'limit=abc']) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../src/auth/principal.js';
 import { decryptSecret } from '../../../src/webhooks/secret-box.js';
-import { WebhooksService } from '../../../src/webhooks/webhooks.service.js';
+import { createWebhooksService } from '../../../src/webhooks/webhooks.service.js';
 import {
   createTestContext,
   expectProblem,
@@ -195,15 +195,11 @@ describe('webhook endpoints', () => {
     });
     expect(res.statusCode).toBe(201);
 
-    const strict = new WebhooksService(
-      ctx.deps.stores.webhooks,
-      ctx.deps.stores.deliveries,
-      ctx.deps.webhookScheduler,
-      {
-        ...ctx.config.webhooks,
-        allowPrivateTargets: false,
-      },
-    );
+    const strict = createWebhooksService(ctx.deps.stores, {
+      ...ctx.config.webhooks,
+      scheduler: ctx.deps.webhookScheduler,
+      allowPrivateTargets: false,
+    });
     const principal: Principal = {
       kind: 'user',
       workspaceId: owner.workspaceId,

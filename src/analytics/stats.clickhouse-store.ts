@@ -1,8 +1,10 @@
 import { type ClickHouseClient, chDateTime, chStringList } from '../platform/clickhouse.js';
-import type { ReleaseRef, ReleaseStats, ReleaseStatsProvider } from './release-stats.js';
+import type { ReleaseRef, ReleaseStats } from './release-stats.js';
 import { deriveStats } from './stats.formulas.js';
+import { type Interval, type SeriesPoint, seriesQuery } from './stats.series.js';
+import type { StatsStore } from './stats.store.js';
 
-interface Row {
+interface CountRow {
   kind: 'module' | 'channel';
   app_id: string;
   name: string;
@@ -14,18 +16,42 @@ interface Row {
 
 const DAY_SECONDS = 86_400;
 
-/**
- * Release statistics from the daily rollup (never the raw events): one query per page of releases. Counts
- * are exact distinct event ids over the release's whole life (within retention); eligible devices come
- * from the update checks of the release's channel over the active window (DEVICE_WINDOW_DAYS).
- */
-export class ClickHouseReleaseStats implements ReleaseStatsProvider {
+interface SeriesRow {
+  bucket: string | number;
+  module_id: string;
+  checks: string;
+  downloads: string;
+  activations: string;
+  errors: string;
+  devices: string;
+}
+
+/** Statistics from the ClickHouse rollups, never the raw events. */
+export class ClickHouseStatsStore implements StatsStore {
   constructor(
     private readonly ch: ClickHouseClient,
     private readonly windowDays: number,
     private readonly now: () => number = Date.now,
   ) {}
 
+  async series(appId: string, from: Date, to: Date, interval: Interval): Promise<SeriesPoint[]> {
+    const rs = await this.ch.query({ query: seriesQuery(appId, from, to, interval), format: 'JSONEachRow' });
+    return (await rs.json<SeriesRow>()).map((r) => ({
+      ts: new Date(Number(r.bucket) * 1000).toISOString(),
+      module_id: r.module_id === '' ? null : r.module_id,
+      checks: Number(r.checks),
+      downloads: Number(r.downloads),
+      activations: Number(r.activations),
+      errors: Number(r.errors),
+      devices: Number(r.devices),
+    }));
+  }
+
+  /**
+   * From the daily rollup, one query per page of releases. Counts are exact distinct event ids over the
+   * release's whole life (within retention); eligible devices come from the update checks of the
+   * release's channel over the active window (DEVICE_WINDOW_DAYS).
+   */
   async statsFor(releases: readonly ReleaseRef[]): Promise<Map<string, ReleaseStats>> {
     const out = new Map<string, ReleaseStats>();
     if (releases.length === 0) return out;
@@ -54,8 +80,8 @@ export class ClickHouseReleaseStats implements ReleaseStatsProvider {
         AND type = 'check' AND day >= ${chDateTime(since)}
       GROUP BY app_id, channel`;
     const rs = await this.ch.query({ query, format: 'JSONEachRow' });
-    const counts = new Map<string, Row>();
-    for (const row of await rs.json<Row>()) counts.set(`${row.kind}|${row.app_id}|${row.name}`, row);
+    const counts = new Map<string, CountRow>();
+    for (const row of await rs.json<CountRow>()) counts.set(`${row.kind}|${row.app_id}|${row.name}`, row);
     for (const r of releases) {
       const m = counts.get(`module|${r.app_id}|${r.id}`);
       const c = counts.get(`channel|${r.app_id}|${r.channel}`);

@@ -1,0 +1,8 @@
+import type { ReleaseStatsProvider } from './release-stats.js';
+import type { Interval, SeriesPoint } from './stats.series.js';
+
+/** Device-event statistics: an app's time series and the derived statistics of releases. */
+export interface StatsStore extends ReleaseStatsProvider {
+  /** Buckets of `interval` from `from` (floored to the interval) to `to` (exclusive), by module. */
+  series(appId: string, from: Date, to: Date, interval: Interval): Promise<SeriesPoint[]>;
+}

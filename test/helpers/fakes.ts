@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { FakeStatsStore } from '../../src/analytics/stats.fake-store.js';
+import { FakeAppsStore } from '../../src/apps/apps.fake-store.js';
+import { FakeAuditStore } from '../../src/audit/audit.fake-store.js';
+import type { Principal, Role } from '../../src/auth/principal.js';
+import { FakeBundlesStore } from '../../src/bundles/bundles.fake-store.js';
+import { FakeTransactions } from '../../src/platform/fake-transaction.js';
+import { FakeDeliveriesStore } from '../../src/webhooks/deliveries.fake-store.js';
+import { FakeOutboxStore } from '../../src/webhooks/outbox.fake-store.js';
+import { FakeWebhooksStore } from '../../src/webhooks/webhooks.fake-store.js';
+import { FakeWorkspacesStore } from '../../src/workspaces/workspaces.fake-store.js';
+
+/**
+ * The in-memory counterpart of the container's stores, for unit tests of services: hand it (or the
+ * part a service takes) to a service factory. One clock for every fake, moved by hand.
+ */
+export function createFakeStores() {
+  const clock = { now: Date.parse('2030-01-01T00:00:00Z') };
+  const now = () => clock.now;
+  const transactions = new FakeTransactions();
+  const apps = new FakeAppsStore(now);
+  const webhooks = new FakeWebhooksStore(now);
+  return {
+    clock,
+    transactions,
+    transaction: transactions.run,
+    apps,
+    audit: new FakeAuditStore(apps, now),
+    workspaces: new FakeWorkspacesStore(),
+    bundles: new FakeBundlesStore(),
+    webhooks,
+    deliveries: new FakeDeliveriesStore(webhooks, now),
+    outbox: new FakeOutboxStore(),
+    stats: new FakeStatsStore(),
+  };
+}
+
+export type FakeStores = ReturnType<typeof createFakeStores>;
+
+/** A signed-in member of the workspace with this role (a user, unless `kind` says api-key). */
+export function principal(workspaceId: string, role: Role, kind: Principal['kind'] = 'user'): Principal {
+  const email = `${role}-${randomUUID().slice(0, 8)}@example.com`;
+  return kind === 'user'
+    ? { kind, workspaceId, role, userId: randomUUID(), email, apiKeyId: null, actor: email }
+    : { kind, workspaceId, role, userId: null, email: null, apiKeyId: randomUUID(), actor: 'api-key' };
+}

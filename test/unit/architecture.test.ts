@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The walls between the layers, checked on the import graph (every `import`/`export … from`, type-only
+ * ones included, followed transitively through the project's own files):
+ * - a worker process loads nothing of the HTTP layer: no file under src/http/, no routes module, no Fastify;
+ * - services, stores and the composition root load no Fastify and no routes module.
+ */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) out.push(...filesUnder(path, keep));
+    else if (keep(path)) out.push(path);
+  }
+  return out;
+}
+
+const specifiersCache = new Map<string, string[]>();
+function specifiersOf(file: string): string[] {
+  let found = specifiersCache.get(file);
+  if (!found) {
+    const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+    found = info.importedFiles.map((f) => f.fileName);
+    specifiersCache.set(file, found);
+  }
+  return found;
+}
+
+/** A project file (relative to the root, `.ts`) or a package name (`fastify`, `@fastify/swagger`). */
+function resolveSpecifier(from: string, specifier: string): string {
+  if (!specifier.startsWith('.')) {
+    const parts = specifier.split('/');
+    return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+  }
+  return relative(ROOT, resolve(ROOT, dirname(from), specifier)).replace(/\.js$/, '.ts');
+}
+
+/** Every module `entry` reaches, each with the chain of imports that leads to it. */
+function reachable(entry: string): Map<string, string[]> {
+  const paths = new Map<string, string[]>([[entry, [entry]]]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const specifier of specifiersOf(file)) {
+      const target = resolveSpecifier(file, specifier);
+      if (paths.has(target)) continue;
+      paths.set(target, [...paths.get(file)!, target]);
+      if (target.endsWith('.ts')) queue.push(target);
+    }
+  }
+  return paths;
+}
+
+const isFastify = (m: string) => m === 'fastify' || m.startsWith('@fastify/');
+const isRoutes = (m: string) => m.endsWith('.routes.ts');
+const isHttpLayer = (m: string) => m.startsWith('src/http/');
+
+/** The forbidden modules `entry` reaches, as readable import chains. */
+function breaches(entry: string, forbidden: (module: string) => boolean): string[] {
+  return [...reachable(entry)].filter(([m]) => forbidden(m)).map(([, chain]) => chain.join(' → '));
+}
+
+const workerFiles = filesUnder('workers', (p) => p.endsWith('.ts'));
+/** Everything under src/ but the HTTP layer itself: the routes modules, src/http/ and the API entry point. */
+const serviceSideFiles = filesUnder(
+  'src',
+  (p) => p.endsWith('.ts') && !isRoutes(p) && !isHttpLayer(p) && p !== 'src/main.ts',
+);
+
+describe('the wall between the HTTP layer and the rest', () => {
+  it('finds the files it guards', () => {
+    expect(workerFiles).toContain('workers/main.ts');
+    expect(serviceSideFiles).toContain('src/apps/apps.service.ts');
+    expect(serviceSideFiles.length).toBeGreaterThan(20);
+  });
+
+  it('knows a breach when it sees one', () => {
+    expect(breaches('src/main.ts', isFastify).length).toBeGreaterThan(0);
+    expect(breaches('src/main.ts', isRoutes).length).toBeGreaterThan(0);
+  });
+
+  it.each(workerFiles)('%s loads nothing under src/http/, no routes module and no Fastify', (file) => {
+    expect(breaches(file, (m) => isHttpLayer(m) || isRoutes(m) || isFastify(m))).toEqual([]);
+  });
+
+  it.each(serviceSideFiles)('%s loads no routes module and no Fastify', (file) => {
+    expect(breaches(file, (m) => isRoutes(m) || isFastify(m))).toEqual([]);
+  });
+});
