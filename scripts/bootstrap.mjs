@@ -2,16 +2,20 @@
 // Bootstrap for a fresh machine that has only Node.js and npm (Debian 12, run as root).
 //
 //   node scripts/bootstrap.mjs deps       install node_modules when missing or when package-lock.json changed
-//   node scripts/bootstrap.mjs services   make sure Postgres, Redis and ClickHouse run; print KEY=value lines
+//   node scripts/bootstrap.mjs services   deps, then make sure Postgres, Redis and ClickHouse run; print KEY=value lines
 //                                          (DATABASE_URL, REDIS_URL, CLICKHOUSE_URL, CLICKHOUSE_DATABASE)
 //   node scripts/bootstrap.mjs migrate    deps + services + build, then dist/src/migrate.js (`npm run migrate`)
 //
 // Also importable: ensureDependencies(), ensureServices(), and the settings and pid helpers that
-// stop-services.mjs uses. The code lives in scripts/services/, one module per concern:
-//   settings.mjs (ports, paths)  log.mjs  process.mjs (run, which, pids, lock)  net.mjs (probes, waitFor)
-//   deps.mjs  apt.mjs  postgres.mjs  redis.mjs  clickhouse.mjs  clickhouse-config.mjs  ensure-services.mjs
+// stop-services.mjs uses. The code lives in scripts/services/, one module per concern.
 //
-// Only Node's standard library is used here and in services/: this runs before node_modules exists.
+// Two stages. What runs before node_modules exists uses only Node's standard library, and is kept to that:
+//   settings.mjs (ports, paths)  log.mjs  process.mjs (run, which, pidfiles, lock)  net.mjs (TCP, waitFor)
+//   deps.mjs (npm ci)  apt.mjs  server-binaries.mjs  chromium.mjs  clickhouse-config.mjs
+// Everything that speaks a service's protocol runs after ensureDependencies() and uses the project's
+// client libraries (pg, ioredis, @clickhouse/client); ensureServices() loads it on first use:
+//   ensure-services.mjs  postgres.mjs  redis.mjs  clickhouse.mjs
+// test/unit/bootstrap-stages.test.ts keeps the first stage free of packages.
 // Every step logs one line to stderr; stdout carries only the env lines of `services`.
 //
 // Services (unless DATABASE_URL / REDIS_URL / CLICKHOUSE_URL are set, which are used as given):
@@ -22,27 +26,25 @@
 
 import { spawnSync } from 'node:child_process';
 import { ensureDependencies } from './services/deps.mjs';
-import { ensureServices } from './services/ensure-services.mjs';
 import { BootstrapError, log } from './services/log.mjs';
-import { isEntryPoint, pidIsProgram, pidListeningOn, readPidfile, terminate } from './services/process.mjs';
+import { isEntryPoint, pidIsProgram, readPidfile, terminate } from './services/process.mjs';
 import { PROJECT_ROOT } from './services/settings.mjs';
 
 export * from './services/settings.mjs';
-export {
-  BootstrapError,
-  ensureDependencies,
-  ensureServices,
-  isEntryPoint,
-  log,
-  pidIsProgram,
-  pidListeningOn,
-  readPidfile,
-  terminate,
-};
+export { BootstrapError, ensureDependencies, isEntryPoint, log, pidIsProgram, readPidfile, terminate };
+
+/**
+ * Postgres, Redis and ClickHouse reachable (installed and started when missing); answers their env lines.
+ * Call ensureDependencies() first: the probes use the client libraries from node_modules.
+ */
+export async function ensureServices() {
+  const { ensureServices: ensure } = await import('./services/ensure-services.mjs');
+  return ensure();
+}
 
 const USAGE = `usage: node scripts/bootstrap.mjs <command>
   deps       install node_modules when missing or package-lock.json changed
-  services   ensure Postgres, Redis, ClickHouse; print DATABASE_URL=, REDIS_URL=, CLICKHOUSE_URL=,
+  services   deps, then ensure Postgres, Redis, ClickHouse; print DATABASE_URL=, REDIS_URL=, CLICKHOUSE_URL=,
              CLICKHOUSE_DATABASE= (KEY=value lines on stdout)
   migrate    deps + services + build, then apply the Postgres and ClickHouse migrations`;
 
@@ -51,6 +53,7 @@ async function main(argv) {
   if (cmd === 'deps') {
     ensureDependencies();
   } else if (cmd === 'services') {
+    ensureDependencies();
     const env = await ensureServices();
     for (const [k, v] of Object.entries(env)) process.stdout.write(`${k}=${v}\n`);
   } else if (cmd === 'migrate') {

@@ -4,19 +4,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { writeClickhouseConfig } from './clickhouse-config.mjs';
 import { BootstrapError, log } from './log.mjs';
-import { httpGet, tcpOpen, waitFor, waitPortClosed } from './net.mjs';
-import {
-  isRoot,
-  pidIsProgram,
-  pidListeningOn,
-  readPidfile,
-  sleep,
-  tail,
-  terminate,
-  which,
-} from './process.mjs';
+import { tcpOpen, waitFor, waitPortClosed } from './net.mjs';
+import { isRoot, pidIsProgram, readPidfile, sleep, tail, terminate } from './process.mjs';
+import { clickhouseBinary } from './server-binaries.mjs';
 import {
   CLICKHOUSE_DIR,
   CLICKHOUSE_HTTP_PORT,
@@ -25,51 +18,63 @@ import {
   PROJECT_ROOT,
 } from './settings.mjs';
 
-export function clickhouseBinary() {
-  const server = which('clickhouse-server');
-  if (server) return { cmd: server, pre: [] };
-  const multi = which('clickhouse'); // newer packaging: one binary, `clickhouse server`
-  if (multi) return { cmd: multi, pre: ['server'] };
-  return null;
+export { clickhouseBinary };
+
+const localUrl = (port = CLICKHOUSE_HTTP_PORT) => `http://127.0.0.1:${port}`;
+
+/** One client for one probe or statement, closed after it. */
+async function withClickhouse(url, fn, timeoutMs = 10_000) {
+  const client = createClient({
+    url,
+    request_timeout: timeoutMs,
+    compression: { request: false, response: false },
+    // A failed ping is an answer here, not something to log.
+    log: { level: ClickHouseLogLevel.OFF },
+  });
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
 }
 
-const CH_BASE = `http://127.0.0.1:${CLICKHOUSE_HTTP_PORT}`;
-
-async function chQuery(sql, timeoutMs = 10_000) {
-  const r = await httpGet(`${CH_BASE}/`, { method: 'POST', body: sql, timeoutMs });
-  if (r.status !== 200)
-    throw new BootstrapError(`clickhouse: query failed (${r.status}): ${r.body.trim().slice(0, 300)}`);
-  return r.body;
+async function chCommand(sql, port) {
+  await withClickhouse(localUrl(port), (c) => c.command({ query: sql })).catch((e) => {
+    throw new BootstrapError(`clickhouse: ${sql} failed: ${String(e.message).slice(0, 300)}`);
+  });
 }
 
-/** True when a /ping response is ClickHouse's `Ok.`. */
-const answersOk = (r) => r.status === 200 && r.body.trim() === 'Ok.';
-
-async function chPing(timeoutMs = 1000) {
-  return answersOk(await httpGet(`${CH_BASE}/ping`, { timeoutMs }));
+/** True when the server answers its ping. */
+async function chPing(url, timeoutMs = 1000) {
+  return withClickhouse(url, async (c) => (await c.ping()).success, timeoutMs).catch(() => false);
 }
 
 /** 'absent' | { dataPath } ; throws if the port is taken by something else. */
-export async function probeClickhouse() {
-  if (await chPing()) {
-    const body = await chQuery(
-      "SELECT data_path FROM system.databases WHERE name = 'system' FORMAT TabSeparatedRaw",
-    ).catch(() => '');
-    return { dataPath: body.trim() };
+export async function probeClickhouse(port = CLICKHOUSE_HTTP_PORT) {
+  if (await chPing(localUrl(port))) {
+    const rows = await withClickhouse(localUrl(port), async (c) => {
+      const rs = await c.query({
+        query: "SELECT data_path FROM system.databases WHERE name = 'system'",
+        format: 'JSONEachRow',
+      });
+      return rs.json();
+    }).catch(() => []);
+    return { dataPath: rows[0]?.data_path ?? '' };
   }
-  if (await tcpOpen('127.0.0.1', CLICKHOUSE_HTTP_PORT, 500)) {
-    // Something listens but /ping is not Ok. yet: maybe ClickHouse still starting. Give it a little time.
+  if (await tcpOpen('127.0.0.1', port, 500)) {
+    // Something listens but does not answer the ping yet: maybe ClickHouse still starting. Give it a little time.
     for (let i = 0; i < 40; i++) {
       await sleep(250);
-      if (await chPing()) return probeClickhouse();
+      if (await chPing(localUrl(port))) return probeClickhouse(port);
     }
     throw new BootstrapError(
-      `clickhouse: port ${CLICKHOUSE_HTTP_PORT} is taken by something that does not answer /ping with Ok.; free it or set CLICKHOUSE_URL`,
+      `clickhouse: port ${port} is taken by something that does not answer a ClickHouse ping; free it or set CLICKHOUSE_URL`,
     );
   }
   return 'absent';
 }
 
+/** The URL without its path (a database there would override the client's), credentials kept. */
 function clickhouseOrigin(url) {
   const u = new URL(url);
   return `${u.protocol}//${u.username || u.password ? `${u.username}:${u.password}@` : ''}${u.host}`;
@@ -77,11 +82,30 @@ function clickhouseOrigin(url) {
 
 export async function waitClickhouseUrl(url) {
   const origin = clickhouseOrigin(url);
-  await waitFor(`clickhouse (CLICKHOUSE_URL ${new URL(url).host})`, async () => {
-    const r = await httpGet(`${origin}/ping`);
-    return answersOk(r) || `${r.status} ${r.body.trim().slice(0, 80)}`;
-  });
+  await waitFor(`clickhouse (CLICKHOUSE_URL ${new URL(url).host})`, async () =>
+    withClickhouse(origin, async (c) => {
+      const { success, error } = await c.ping();
+      return success || String(error?.message ?? 'no answer').slice(0, 80);
+    }),
+  );
   log(`clickhouse: using CLICKHOUSE_URL (${new URL(url).host} reachable)`);
+}
+
+/**
+ * Stops a ClickHouse whose data folder (and so its pidfile) is gone: by its pidfile when that still names
+ * our server, else by asking it to shut down. False when the port stays open.
+ */
+export async function stopOrphanClickhouse(port = CLICKHOUSE_HTTP_PORT, pidfile = CLICKHOUSE_PIDFILE) {
+  const pid = readPidfile(pidfile);
+  if (pid && pidIsProgram(pid, 'clickhouse')) {
+    log(`clickhouse: stopping orphaned instance (pid ${pid})`);
+    await terminate(pid, 30_000);
+  } else {
+    // The server signals its own process group; ours started it detached, in a group of its own.
+    log('clickhouse: stopping orphaned instance (SYSTEM SHUTDOWN)');
+    await withClickhouse(localUrl(port), (c) => c.command({ query: 'SYSTEM SHUTDOWN' })).catch(() => {});
+  }
+  return waitPortClosed(port, 30_000);
 }
 
 async function startClickhouse() {
@@ -116,7 +140,7 @@ async function startClickhouse() {
       async () => {
         if (exited !== null)
           throw new BootstrapError(`clickhouse: clickhouse-server exited during start-up (${exited})`);
-        return (await chPing()) || 'no Ok. from /ping yet';
+        return (await chPing(localUrl())) || 'no answer to a ping yet';
       },
       60_000,
     );
@@ -132,22 +156,6 @@ async function startClickhouse() {
   );
 }
 
-async function stopOrphanClickhouse() {
-  // The data folder is gone, so its pidfile is too: find the listener through /proc.
-  let pid = readPidfile(CLICKHOUSE_PIDFILE);
-  if (!(pid && pidIsProgram(pid, 'clickhouse') && pidListeningOn(CLICKHOUSE_HTTP_PORT) === pid))
-    pid = pidListeningOn(CLICKHOUSE_HTTP_PORT);
-  if (pid && pidIsProgram(pid, 'clickhouse')) {
-    log(`clickhouse: stopping orphaned instance (pid ${pid})`);
-    await terminate(pid, 30_000);
-  } else {
-    log('clickhouse: stopping orphaned instance (SYSTEM SHUTDOWN; pid not visible)');
-    await chQuery('SYSTEM SHUTDOWN').catch(() => {});
-  }
-  if (!(await waitPortClosed(CLICKHOUSE_HTTP_PORT, 30_000)))
-    throw new BootstrapError(`clickhouse: the old instance on ${CLICKHOUSE_HTTP_PORT} did not stop`);
-}
-
 export async function ensureClickhouse(state) {
   if (state === 'absent') {
     await startClickhouse();
@@ -155,18 +163,19 @@ export async function ensureClickhouse(state) {
     log(
       `clickhouse: instance on ${CLICKHOUSE_HTTP_PORT} has lost its data folder (${state.dataPath || 'unknown'})`,
     );
-    await stopOrphanClickhouse();
+    if (!(await stopOrphanClickhouse()))
+      throw new BootstrapError(`clickhouse: the old instance on ${CLICKHOUSE_HTTP_PORT} did not stop`);
     await startClickhouse();
   } else {
     log(
       `clickhouse: reusing instance on ${CLICKHOUSE_HTTP_PORT} (data ${path.dirname(path.dirname(path.dirname(state.dataPath)))})`,
     );
   }
-  await chQuery(`CREATE DATABASE IF NOT EXISTS ${clickhouseDatabase()}`);
-  // The base URL, not `${CH_BASE}/ota`: @clickhouse/client 1.x does accept a database as the URL path,
-  // but then the path overrides the client's `database` option, and the app (and its tests, which
-  // use one database per test file) select the database through CLICKHOUSE_DATABASE.
-  return CH_BASE;
+  await chCommand(`CREATE DATABASE IF NOT EXISTS ${clickhouseDatabase()}`);
+  // The base URL, not `…/ota`: @clickhouse/client 1.x does accept a database as the URL path, but then
+  // the path overrides the client's `database` option, and the app (and its tests, which use one
+  // database per test file) select the database through CLICKHOUSE_DATABASE.
+  return localUrl();
 }
 
 export function clickhouseDatabase() {

@@ -1,17 +1,14 @@
 // ensureServices(): Postgres, Redis and ClickHouse reachable, installing and starting what is missing.
+// Probes speak through the client libraries (pg, ioredis, @clickhouse/client): load this module only after
+// ensureDependencies() (bootstrap.mjs does).
 import fs from 'node:fs';
 import { aptInstall } from './apt.mjs';
-import {
-  clickhouseBinary,
-  clickhouseDatabase,
-  ensureClickhouse,
-  probeClickhouse,
-  waitClickhouseUrl,
-} from './clickhouse.mjs';
+import { clickhouseDatabase, ensureClickhouse, probeClickhouse, waitClickhouseUrl } from './clickhouse.mjs';
 import { BootstrapError, log } from './log.mjs';
 import { ensurePostgres, pgInstalled, waitPostgresUrl } from './postgres.mjs';
 import { which, withLock } from './process.mjs';
 import { ensureRedis, probeRedis, waitRedisUrl } from './redis.mjs';
+import { clickhouseBinary } from './server-binaries.mjs';
 
 /**
  * Makes sure Postgres, Redis and ClickHouse are reachable and returns

@@ -1,6 +1,7 @@
 // Postgres: Debian's cluster (`ls /etc/postgresql`, cluster main) on 5432 with role and database `ota`,
 // or DATABASE_URL as given.
 import fs from 'node:fs';
+import pg from 'pg';
 import { BootstrapError, log } from './log.mjs';
 import { tcpOpen, urlHostPort, waitFor } from './net.mjs';
 import { isRoot, run, which } from './process.mjs';
@@ -9,10 +10,28 @@ import { DB_NAME, POSTGRES_PORT } from './settings.mjs';
 const PG_USER = 'ota';
 const PG_PASSWORD = 'ota';
 
+/** SQLSTATEs a wait cannot cure: a refused password or role, an unknown database. */
+const FATAL_LOGIN = new Set(['28P01', '28000', '3D000']);
+
+/** Connects with the URL as the service will and runs SELECT 1: reachable, accepting that login, ready. */
 export async function waitPostgresUrl(url) {
   const { host, port } = urlHostPort(url, 5432);
-  await waitFor(`postgres (DATABASE_URL ${host}:${port})`, () => tcpOpen(host, port));
-  log(`postgres: using DATABASE_URL (${host}:${port} reachable)`);
+  const what = `postgres (DATABASE_URL ${host}:${port})`;
+  await waitFor(what, async () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return true;
+    } catch (e) {
+      if (FATAL_LOGIN.has(e.code)) throw new BootstrapError(`${what}: ${e.message}`);
+      throw e;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  });
+  log(`postgres: using DATABASE_URL (${host}:${port} answers)`);
 }
 
 export function pgInstalled() {

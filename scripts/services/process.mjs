@@ -1,5 +1,5 @@
-// Child processes (run, runVisible, which), pids and /proc (what a pid is, who listens on a port,
-// terminate), and the per-checkout bootstrap lock.
+// Child processes (run, runVisible, which), pids (what a pidfile's pid is, terminate), and the
+// per-checkout bootstrap lock. Standard library only: it runs before node_modules exists.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -86,7 +86,7 @@ export function isEntryPoint(moduleUrl) {
 }
 
 // ---------------------------------------------------------------------------
-// /proc helpers (find the process that listens on a port; check what a pid is)
+// pids: is the pid in a pidfile still the program that wrote it
 
 function procCmdline(pid) {
   try {
@@ -128,47 +128,6 @@ export function readPidfile(file) {
   } catch {
     return null;
   }
-}
-
-function listeningInodes(port) {
-  const inodes = new Set();
-  for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text = '';
-    try {
-      text = fs.readFileSync(f, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n').slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      if (cols.length < 10) continue;
-      const localPort = Number.parseInt(cols[1].split(':')[1], 16);
-      if (localPort === port && cols[3] === '0A') inodes.add(cols[9]);
-    }
-  }
-  return inodes;
-}
-
-/** Pid of the process listening on a TCP port, found through /proc (null if not found). */
-export function pidListeningOn(port) {
-  const inodes = listeningInodes(port);
-  if (inodes.size === 0) return null;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let fds;
-    try {
-      fds = fs.readdirSync(`/proc/${entry}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      try {
-        const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${entry}/fd/${fd}`));
-        if (m && inodes.has(m[1])) return Number(entry);
-      } catch {}
-    }
-  }
-  return null;
 }
 
 async function waitExit(pid, timeoutMs) {

@@ -2,63 +2,95 @@
 // REDIS_URL as given.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { BootstrapError, log } from './log.mjs';
-import { redisCommands, tcpOpen, urlHostPort, waitFor, waitPortClosed } from './net.mjs';
+import { tcpOpen, urlHostPort, waitFor, waitPortClosed } from './net.mjs';
 import { pidIsProgram, readPidfile, run, tail, which } from './process.mjs';
 import { PROJECT_ROOT, REDIS_DIR, REDIS_PIDFILE, REDIS_PORT } from './settings.mjs';
 
-export async function waitRedisUrl(url) {
-  const { u, host, port } = urlHostPort(url, 6379);
-  if (u.protocol === 'rediss:') {
-    await waitFor(`redis (REDIS_URL ${host}:${port})`, () => tcpOpen(host, port));
-  } else {
-    const cmds = [];
-    if (u.password)
-      cmds.push(
-        u.username
-          ? ['AUTH', decodeURIComponent(u.username), decodeURIComponent(u.password)]
-          : ['AUTH', decodeURIComponent(u.password)],
-      );
-    cmds.push(['PING']);
-    await waitFor(`redis (REDIS_URL ${host}:${port})`, async () => {
-      const replies = await redisCommands(host, port, cmds);
-      const bad = replies.find((r) => r && typeof r === 'object' && r.error);
-      if (bad && /^(NOAUTH|WRONGPASS|ERR invalid password)/.test(bad.error)) {
-        throw new BootstrapError(`redis (REDIS_URL ${host}:${port}): authentication failed: ${bad.error}`);
-      }
-      return replies.at(-1) === 'PONG' || (bad ? bad.error : 'no PONG');
-    }).catch((e) => {
-      throw e instanceof BootstrapError ? e : new BootstrapError(e.message);
-    });
+/** One short-lived connection that does not retry: the probe's answer, or the reason it has none. */
+async function withRedis(target, fn) {
+  const options = {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    commandTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    // A Redis loading its data must answer LOADING, not keep the connection waiting until it is done.
+    enableReadyCheck: false,
+  };
+  const redis =
+    typeof target === 'string' ? new Redis(target, options) : new Redis({ ...target, ...options });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return await fn(redis);
+  } finally {
+    redis.disconnect();
   }
+}
+
+const AUTH_ERROR = /^(NOAUTH|WRONGPASS|ERR invalid password|ERR AUTH)/;
+
+export async function waitRedisUrl(url) {
+  const { host, port } = urlHostPort(url, 6379);
+  await waitFor(`redis (REDIS_URL ${host}:${port})`, async () => {
+    try {
+      return (await withRedis(url, (r) => r.ping())) === 'PONG' || 'no PONG';
+    } catch (e) {
+      if (AUTH_ERROR.test(e.message))
+        throw new BootstrapError(`redis (REDIS_URL ${host}:${port}): authentication failed: ${e.message}`);
+      throw e;
+    }
+  });
   log(`redis: using REDIS_URL (${host}:${port} reachable)`);
 }
 
-/** 'absent' | { dir, appendonly, policy } | throws when the port is taken by something unusable. */
-export async function probeRedis() {
-  if (!(await tcpOpen('127.0.0.1', REDIS_PORT, 500))) return 'absent';
-  let replies;
+/** 'absent' | { loading: true } | { dir, appendonly, policy }; throws when the port is taken by something unusable. */
+export async function probeRedis(port = REDIS_PORT) {
+  if (!(await tcpOpen('127.0.0.1', port, 500))) return 'absent';
   try {
-    replies = await redisCommands('127.0.0.1', REDIS_PORT, [
-      ['PING'],
-      ['CONFIG', 'GET', 'dir'],
-      ['CONFIG', 'GET', 'appendonly'],
-      ['CONFIG', 'GET', 'maxmemory-policy'],
-    ]);
+    return await withRedis({ host: '127.0.0.1', port }, async (r) => {
+      await r.ping();
+      const [, dir = ''] = await r.config('GET', 'dir');
+      const [, appendonly = ''] = await r.config('GET', 'appendonly');
+      const [, policy = ''] = await r.config('GET', 'maxmemory-policy');
+      return { dir, appendonly, policy };
+    });
   } catch (e) {
+    if (/^LOADING/.test(e.message)) return { loading: true };
     throw new BootstrapError(
-      `redis: port ${REDIS_PORT} is taken by something that does not answer as Redis (${e.message}); free it or set REDIS_URL`,
+      `redis: port ${port} is taken by something that does not answer as Redis (${e.message}); free it or set REDIS_URL`,
     );
   }
-  if (replies[0] !== 'PONG') {
-    const err = replies[0]?.error ?? JSON.stringify(replies[0]);
-    if (/^LOADING/.test(err)) return { loading: true };
-    throw new BootstrapError(
-      `redis: the Redis on ${REDIS_PORT} refuses PING (${err}); free the port or set REDIS_URL`,
-    );
-  }
-  const val = (r) => (Array.isArray(r) ? (r[1] ?? '') : '');
-  return { dir: val(replies[1]), appendonly: val(replies[2]), policy: val(replies[3]) };
+}
+
+/**
+ * Stops it without saving, then waits for the port to close; false when it stays open. NOW FORCE (Redis 7)
+ * because a Redis that lost its data folder, or is still writing its first AOF, refuses a plain SHUTDOWN;
+ * an older Redis, which does not know those words, gets the plain one.
+ */
+export async function shutdownRedis(port = REDIS_PORT) {
+  await withRedis({ host: '127.0.0.1', port }, async (r) => {
+    try {
+      await r.call('SHUTDOWN', 'NOSAVE', 'NOW', 'FORCE');
+    } catch (e) {
+      if (/syntax error/i.test(e.message)) await r.call('SHUTDOWN', 'NOSAVE');
+    }
+  }).catch(() => {});
+  return waitPortClosed(port);
+}
+
+/** Turns on what the project's Redis needs (AOF, noeviction); answers what it changed. */
+export async function fixRedisSettings(state, port = REDIS_PORT) {
+  const fixes = [];
+  if (state.appendonly !== 'yes') fixes.push(['appendonly', 'yes']);
+  if (state.policy !== 'noeviction') fixes.push(['maxmemory-policy', 'noeviction']);
+  if (fixes.length > 0)
+    await withRedis({ host: '127.0.0.1', port }, async (r) => {
+      for (const [name, value] of fixes) await r.config('SET', name, value);
+    });
+  return fixes.map(([name]) => name);
 }
 
 async function startRedis() {
@@ -129,16 +161,12 @@ export async function ensureRedis(state) {
     log(
       `redis: instance on ${REDIS_PORT} has lost its data dir (${state.dir || 'deleted'}); shutting it down`,
     );
-    await redisCommands('127.0.0.1', REDIS_PORT, [['SHUTDOWN', 'NOSAVE']]).catch(() => {});
-    if (!(await waitPortClosed(REDIS_PORT)))
+    if (!(await shutdownRedis()))
       throw new BootstrapError(`redis: the old instance on ${REDIS_PORT} did not shut down`);
     await startRedis();
     return url;
   }
-  const fixes = [];
-  if (state.appendonly !== 'yes') fixes.push(['CONFIG', 'SET', 'appendonly', 'yes']);
-  if (state.policy !== 'noeviction') fixes.push(['CONFIG', 'SET', 'maxmemory-policy', 'noeviction']);
-  if (fixes.length) await redisCommands('127.0.0.1', REDIS_PORT, fixes);
+  const fixes = await fixRedisSettings(state);
   log(
     `redis: reusing instance on ${REDIS_PORT} (dir ${state.dir})${fixes.length ? ' (turned on AOF/noeviction)' : ''}`,
   );

@@ -1,9 +1,18 @@
-// The server packages the system tests run private copies of (a Redis and a ClickHouse they kill and
-// restart), installed even when REDIS_URL / CLICKHOUSE_URL point at servers elsewhere.
+// The server packages: where the ClickHouse binary is, and the packages the system tests run private
+// copies of (a Redis and a ClickHouse they kill and restart), installed even when REDIS_URL /
+// CLICKHOUSE_URL point at servers elsewhere. Standard library only: test.mjs loads it before
+// node_modules exists.
 import { aptInstall } from './apt.mjs';
-import { clickhouseBinary } from './clickhouse.mjs';
 import { log } from './log.mjs';
 import { which } from './process.mjs';
+
+export function clickhouseBinary() {
+  const server = which('clickhouse-server');
+  if (server) return { cmd: server, pre: [] };
+  const multi = which('clickhouse'); // newer packaging: one binary, `clickhouse server`
+  if (multi) return { cmd: multi, pre: ['server'] };
+  return null;
+}
 
 export async function ensureServerBinaries() {
   const missing = [];

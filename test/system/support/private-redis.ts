@@ -1,23 +1,31 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { freePort } from '../../helpers/context.js';
 import { findExecutable, ServerProcess } from './server-process.js';
 
-/** One PING over a fresh connection: true on +PONG (a Redis still loading its AOF answers -LOADING). */
-export function pingRedis(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (d) => done(d.toString().startsWith('+PONG')));
+/** One PING over a fresh connection: true on PONG (a Redis still loading its AOF answers LOADING). */
+export async function pingRedis(port: number): Promise<boolean> {
+  const redis = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    enableReadyCheck: false,
+    connectTimeout: 1000,
+    commandTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
   });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
 }
 
 export function redisServerBinary(): string {

@@ -40,7 +40,13 @@ export class ServerProcess {
   /** Starts the process and waits until `ready` says yes; fails early if the process dies first. */
   async start(ready: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
     const out = openSync(this.logFile, 'a');
-    const child = spawn(this.command, this.args, { cwd: this.cwd, stdio: ['ignore', out, out] });
+    // A process group of its own: ClickHouse's SYSTEM SHUTDOWN signals its whole group, which must not
+    // reach the test runner.
+    const child = spawn(this.command, this.args, {
+      cwd: this.cwd,
+      stdio: ['ignore', out, out],
+      detached: true,
+    });
     closeSync(out);
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
