@@ -33,6 +33,9 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/dist-build-setup.ts'],
           pool: 'forks',
+          // Last, in a group of their own: they start processes and servers and kill them, and must neither
+          // slow the other groups' files down nor be slowed down by them.
+          sequence: { groupOrder: 2 },
           testTimeout: 180_000,
           hookTimeout: 120_000,
         },
@@ -45,7 +48,7 @@ export default defineConfig({
           // The migrated Postgres template, then one console build for the whole run.
           globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/console-build-setup.ts'],
           pool: 'forks',
-          // After the unit and integration files: a Chromium per file competes with them for the CPU.
+          // After the unit and integration files (group 0): a Chromium per file competes with them for the CPU.
           sequence: { groupOrder: 1 },
           // A page under a loaded machine can take seconds to follow an action; polls wait like locators do.
           expect: { poll: { timeout: 15_000, interval: 100 } },

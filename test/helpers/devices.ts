@@ -1,5 +1,6 @@
 import type { AvailableUpdate } from '../../client/types.js';
 import { OtaUpdates } from '../../sdk/updates.js';
+import { waitFor } from './wait.js';
 
 export interface FleetDevice {
   id: string;
@@ -47,22 +48,6 @@ export async function flushAll(devices: FleetDevice[]): Promise<void> {
 }
 
 /** Polls `probe` until it returns a value (not undefined) or the deadline passes. */
-export async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+export function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000) {
+  return waitFor(what, probe, { timeoutMs, intervalMs: 250 });
 }

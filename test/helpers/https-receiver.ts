@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { makeDevCertificate } from '../../scripts/dev-certificate.mjs';
+import { waitFor as waitUntil } from './wait.js';
 
 export interface Received {
   path: string;
@@ -124,16 +125,6 @@ export function verify(secret: string, raw: Buffer, header: string | string[] | 
 }
 
 /** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
-export async function waitFor<T>(
-  check: () => T | Promise<T>,
-  ms = 10_000,
-  what = 'condition',
-): Promise<NonNullable<T>> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false && value !== null) return value as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+export function waitFor<T>(check: () => T | Promise<T>, ms = 10_000, what = 'condition') {
+  return waitUntil(what, check, { timeoutMs: ms, intervalMs: 20 });
 }

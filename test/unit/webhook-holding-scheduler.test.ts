@@ -2,17 +2,26 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { AttemptJob, DeliveryScheduler } from '../../src/webhooks/delivery-queue.js';
 import { HoldingScheduler } from '../../src/webhooks/holding-scheduler.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** A queue that refuses everything while `down`, and records what it took. */
 class FlakyQueue implements DeliveryScheduler {
   down = true;
+  /** Offers refused while down. */
+  refused = 0;
   readonly taken: Array<{ id: string; attempt: number; delayMs: number }> = [];
   async schedule(job: AttemptJob, attempt: number, delayMs = 0) {
-    if (this.down) throw new Error('Connection is closed.');
+    if (this.down) {
+      this.refused += 1;
+      throw new Error('Connection is closed.');
+    }
     this.taken.push({ id: job.deliveryId, attempt, delayMs });
   }
   async scheduleMany(jobs: AttemptJob[]) {
-    if (this.down) throw new Error('Connection is closed.');
+    if (this.down) {
+      this.refused += 1;
+      throw new Error('Connection is closed.');
+    }
     for (const job of jobs) this.taken.push({ id: job.deliveryId, attempt: 1, delayMs: 0 });
   }
   async resubmit() {
@@ -23,9 +32,8 @@ class FlakyQueue implements DeliveryScheduler {
 
 const job = (id: string): AttemptJob => ({ deliveryId: id, webhookId: 'w', workspaceId: 'ws', round: 1 });
 const quiet = pino({ level: 'silent' });
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-};
+const until = (what: string, check: () => boolean) =>
+  waitFor(what, check, { timeoutMs: 5000, intervalMs: 5 });
 
 describe('holding scheduler', () => {
   it('never fails its caller, holds what the queue refused and enqueues it once the queue is back', async () => {
@@ -34,11 +42,14 @@ describe('holding scheduler', () => {
     await scheduler.scheduleMany([job('a'), job('b')]);
     await scheduler.schedule(job('c'), 3, 60_000);
     expect(scheduler.heldCount).toBe(3);
-    await new Promise((r) => setTimeout(r, 60));
+    // Offered again on its timer while the queue is still down: refused, and still held.
+    const refused = queue.refused;
+    await until('offers refused again', () => queue.refused >= refused + 2);
     expect(queue.taken).toEqual([]);
+    expect(scheduler.heldCount).toBe(3);
 
     queue.down = false;
-    await until(() => scheduler.heldCount === 0);
+    await until('every held attempt enqueued', () => scheduler.heldCount === 0);
     expect(queue.taken.map((t) => [t.id, t.attempt])).toEqual([
       ['a', 1],
       ['b', 1],

@@ -7,6 +7,7 @@ import { createBlockingRedis, type Redis } from '../../../src/platform/redis.js'
 import { eventStreamKey, INGEST_GROUP } from '../../../src/telemetry/event-stream.js';
 import { IngestConsumer, type IngestOptions } from '../../../src/telemetry/ingest-consumer.js';
 import type { SpikeNotifier } from '../../../src/telemetry/spike-jobs.js';
+import { waitFor as waitUntil } from '../../helpers/wait.js';
 
 /** Apps and releases are written straight to Postgres here: these tests are about their telemetry. */
 export async function createApp(deps: Container, workspaceId: string, name = 'app'): Promise<string> {
@@ -67,18 +68,8 @@ export function makeEvents(
   }));
 }
 
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000) {
+  return waitUntil(what, check, { timeoutMs, intervalMs: 100 });
 }
 
 /** Entries in the stream and pending (read, not acknowledged) in the ingest group. */

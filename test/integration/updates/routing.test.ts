@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/platform/logger.js';
 import { createRedis, type Redis } from '../../../src/platform/redis.js';
 import { invalidationChannel, publishInvalidation } from '../../../src/routing/invalidation.js';
@@ -159,14 +159,29 @@ describe('routing invalidation over Redis', () => {
 
   it('starts without Redis, within its wait, and stops cleanly', async () => {
     const cache = new RoutingCache(new RoutingStore(ctx.deps.db, url), { ttlMs: 60_000 });
+    const quiet = createLogger('silent', 'test');
+    const warn = vi.spyOn(quiet, 'warn');
+    let connection: Redis | undefined;
     const listener = new RoutingInvalidationListener(
-      () => createRedis('redis://127.0.0.1:1', { maxRetriesPerRequest: null }),
+      () => {
+        connection = createRedis('redis://127.0.0.1:1', { maxRetriesPerRequest: null });
+        return connection;
+      },
       invalidationChannel(ctx.deps.keys),
       cache,
-      log,
+      quiet,
     );
     await listener.start(100);
+    // It stopped waiting, not trying: the connection is still on its way, and the cache leans on its TTL.
+    expect(connection?.status).not.toBe('ready');
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/not subscribed yet/));
+    const appId = await seedApp(ctx, await seedWorkspace(ctx, 'pro'));
+    expect(await cache.get(appId)).toBeDefined();
+
+    // Stopping ends the attempts instead of leaving the connection retrying in the background.
+    const disconnect = vi.spyOn(connection!, 'disconnect');
     await listener.stop();
+    expect(disconnect).toHaveBeenCalled();
   });
 
   it('serves a change made without an invalidation once the TTL backstop passes', async () => {

@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Plan } from '../../../src/plans/plans.js';
 import { publishInvalidation } from '../../../src/routing/invalidation.js';
 import type { TestContext } from '../../helpers/context.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /**
  * Control-plane rows written straight with SQL, so update checks can be tested on their own. Changes that
@@ -162,14 +163,15 @@ export async function offered(ctx: TestContext, body: CheckBody): Promise<string
   return update ? update.module_id : null;
 }
 
-/** Polls until `probe` returns true or the deadline passes; the invalidation feed is asynchronous. */
-export async function eventually(probe: () => Promise<boolean>, withinMs = 1000): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    if (await probe()) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/**
+ * Polls until `probe` returns true; false once the deadline passes. The invalidation feed is asynchronous:
+ * the deadline only bounds a broken run, it is not a promise about how fast a change arrives.
+ */
+export function eventually(probe: () => Promise<boolean>, withinMs = 15_000): Promise<boolean> {
+  return waitFor('the condition', probe, { timeoutMs: withinMs, intervalMs: 10 }).then(
+    () => true,
+    () => false,
+  );
 }
 
 export function deviceIds(n: number, prefix = 'device'): string[] {

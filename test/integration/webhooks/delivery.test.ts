@@ -81,7 +81,7 @@ describe('webhook delivery', () => {
         const rows = await deliveries(hook.id);
         return rows[0]?.status === 'succeeded' ? rows : undefined;
       },
-      15_000,
+      30_000,
       'success',
     );
     const got = h.receiver.at(hook.path);

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { streamBacklog } from '../support/checks.js';
+import { eventually, storedEvents, streamBacklog } from '../support/checks.js';
 import { telemetry } from '../support/fleet-traffic.js';
 import { call, expectStatus, pushRelease } from '../support/http.js';
 import { PrivateClickHouse } from '../support/private-clickhouse.js';
-import { sleep } from '../support/traffic.js';
 import { systemWorld } from '../support/world.js';
 
 const sys = systemWorld({
@@ -22,20 +21,30 @@ describe('ClickHouse stopped and restarted', () => {
 
     // A clean stop (SIGTERM), then a crash (SIGKILL) in the middle of the worker's inserts.
     for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-      await sleep(1500);
+      // Killed while the worker is inserting: events of this run reach ClickHouse first.
+      const stored = (await storedEvents(world.ctx.deps.clickhouse, appId)).ids;
+      await eventually('events stored while ClickHouse is up', async () =>
+        (await storedEvents(world.ctx.deps.clickhouse, appId)).ids > stored ? true : undefined,
+      );
       await clickhouse.kill(signal);
       const acceptedBefore = events.state.accepted;
-      await sleep(2500);
-      // Device events never wait on ClickHouse: they are still taken while it is away.
-      expect(events.state.accepted).toBeGreaterThan(acceptedBefore);
+      // Device events never wait on ClickHouse: they are still taken while it is away, and wait in the
+      // stream.
+      await eventually('events taken and waiting in the stream while ClickHouse is away', async () =>
+        events.state.accepted > acceptedBefore && (await streamBacklog(world.ctx.deps)).length > 0
+          ? true
+          : undefined,
+      );
       const down = await analytics();
       expect(down.status).toBe(503);
       expect(down.type).toMatch(/^application\/problem\+json/);
       expect(down.headers.get('retry-after')).toBeTruthy();
-      expect((await streamBacklog(world.ctx.deps)).length).toBeGreaterThan(0);
       await clickhouse.restart();
     }
-    await sleep(1500);
+    const acceptedAtRestart = events.state.accepted;
+    await eventually('events taken after the restart', async () =>
+      events.state.accepted > acceptedAtRestart ? true : undefined,
+    );
     await events.traffic.stop();
     expect(events.traffic.unexpected).toEqual([]);
 

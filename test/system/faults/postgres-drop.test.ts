@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../../src/audit/audit.chain.js';
-import { waitDeliveredOnceEach } from '../support/checks.js';
+import { eventually, waitDeliveredOnceEach } from '../support/checks.js';
 import { call, pushRelease } from '../support/http.js';
-import { sleep, Traffic } from '../support/traffic.js';
+import { Traffic } from '../support/traffic.js';
 import { systemWorld } from '../support/world.js';
 
 const sys = systemWorld({ workers: ['webhooks'] });
@@ -39,12 +39,24 @@ describe('Postgres connections dropped during pushes', () => {
         }),
       { onSuccess: (a) => pushed.push(a.body.id) },
     );
+    // Connections are dropped while pushes run, each time after the traffic has made progress, until more
+    // than ten have been dropped and a push has been refused because of it (the API says 503).
+    const answered = () => Object.values(pushes.statuses).reduce((a, b) => a + b, 0);
     let dropped = 0;
-    for (let i = 0; i < 12; i++) {
-      await sleep(250);
-      dropped += await dropConnections(world.ctx.config.databaseUrl);
-    }
-    await sleep(500);
+    await eventually(
+      'pushes refused with 503 while their connections were dropped',
+      async () => {
+        const before = answered();
+        await eventually('a push answered', async () => (answered() > before ? true : undefined));
+        dropped += await dropConnections(world.ctx.config.databaseUrl);
+        return dropped > 10 && pushes.of(503) > 0 ? true : undefined;
+      },
+      120_000,
+    );
+    const taken = pushed.length;
+    await eventually('a push taken after the last drop', async () =>
+      pushed.length > taken ? true : undefined,
+    );
     await pushes.stop();
 
     // The API and the worker lost their connections mid-work; the API said 503, never 500.

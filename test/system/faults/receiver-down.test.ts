@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryReport, waitDeliveredOnceEach } from '../support/checks.js';
+import { deliveryReport, eventually, waitDeliveredOnceEach } from '../support/checks.js';
 import { call, expectStatus, pushRelease } from '../support/http.js';
-import { sleep } from '../support/traffic.js';
 import { systemWorld } from '../support/world.js';
 
-// Retries wait 200 ms, 800 ms, then 1 s each (QUICK_SETTINGS): a six-second outage spans several.
+// Retries wait 200 ms, 800 ms, then 1 s each (QUICK_SETTINGS): the outage lasts several of them.
 const sys = systemWorld({ workers: ['webhooks'] });
 
 describe('webhook receiver down for a while', () => {
@@ -18,11 +17,18 @@ describe('webhook receiver down for a while', () => {
     await waitDeliveredOnceEach(world.ctx.deps, world.receiver, hook, 1);
 
     await world.receiver.stop();
-    for (let i = 1; i <= 5; i++) {
-      await push(`1.0.${i}`);
-      await sleep(300);
-    }
-    await sleep(6000);
+    for (let i = 1; i <= 5; i++) await push(`1.0.${i}`);
+    // The receiver stays away until every delivery of the outage has failed three times (each failure
+    // logged, each followed by a retry), however long the backoff takes on this machine.
+    await eventually('three failed attempts of each delivery made in the outage', async () => {
+      const { rows } = await world.ctx.deps.db.query<{ failed: number }>(
+        `SELECT count(a.*) FILTER (WHERE a.error IS NOT NULL)::int AS failed
+           FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
+          WHERE d.webhook_id = $1 AND d.status <> 'succeeded' GROUP BY d.id`,
+        [hook.id],
+      );
+      return rows.length === 5 && rows.every((r) => r.failed >= 3) ? true : undefined;
+    });
     const during = await deliveryReport(world.ctx.deps, world.receiver, hook.id, '/hook');
     expect(during.statuses).toEqual({ succeeded: 1, pending: 5 });
 

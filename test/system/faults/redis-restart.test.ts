@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { waitDeliveredOnceEach } from '../support/checks.js';
+import { eventually, waitDeliveredOnceEach } from '../support/checks.js';
 import { pushes, telemetry } from '../support/fleet-traffic.js';
 import { pushRelease } from '../support/http.js';
 import { PrivateRedis } from '../support/private-redis.js';
-import { sleep } from '../support/traffic.js';
 import { systemWorld } from '../support/world.js';
 
 // Retries wait 1.5 s, so retry jobs sit delayed in Redis when it dies.
@@ -33,11 +32,24 @@ describe('Redis killed and restarted (AOF)', () => {
 
     const events = telemetry(world.url, appId, module.id);
     const releases = pushes(world.url, owner, appId, sha256, 150);
-    await sleep(2000);
+    // Killed once events flow and deliveries wait in Redis for their retry (failed once, retry delayed).
+    const waiting = await eventually('deliveries waiting for their retry', async () => {
+      const { rows } = await world.ctx.deps.db.query<{ id: string }>(
+        `SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'pending' AND attempts >= 1`,
+        [hook.id],
+      );
+      return events.state.accepted > 0 && rows.length > 0 ? rows.map((r) => r.id) : undefined;
+    });
     await redis.kill('SIGKILL');
-    await sleep(2500);
+    const refusedBefore = events.traffic.of(503);
+    await eventually('the API answering 503 while Redis is away', async () =>
+      events.traffic.of(503) > refusedBefore ? true : undefined,
+    );
     await redis.restart();
-    await sleep(2500);
+    const [accepted, pushed] = [events.state.accepted, releases.pushed.length];
+    await eventually('events and pushes taken again after the restart', async () =>
+      events.state.accepted > accepted && releases.pushed.length > pushed ? true : undefined,
+    );
     await Promise.all([events.traffic.stop(), releases.traffic.stop()]);
 
     // While Redis was away the API said so (503 problem+json), never a 500.
@@ -57,6 +69,8 @@ describe('Redis killed and restarted (AOF)', () => {
       releases.pushed.length + 1,
     );
     expect(report.unverified).toBe(0);
+    // Among them the ones whose retry sat in Redis when it died: the retry survived in the AOF.
+    expect(waiting.every((id) => report.received.get(id) === 1)).toBe(true);
     expect(world.workerOutput()).not.toContain('re-enqueued overdue deliveries');
   }, 180_000);
 });

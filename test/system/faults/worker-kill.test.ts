@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { stopChild } from '../../helpers/compiled.js';
-import { deliveryReport, eventually, summarize } from '../support/checks.js';
+import { deliveryReport, eventually, ingestConsumers, pendingOf, summarize } from '../support/checks.js';
 import { telemetry } from '../support/fleet-traffic.js';
 import { pushRelease } from '../support/http.js';
-import { sleep } from '../support/traffic.js';
 import { systemWorld } from '../support/world.js';
 
 // The tests start the workers they kill.
@@ -17,17 +16,40 @@ async function tenant() {
 }
 
 describe('worker processes killed with SIGKILL', () => {
-  it('ingest: a worker dies mid-stream under load; the other claims its entries and each event is stored once', async () => {
+  it('ingest: a worker dies holding unacknowledged entries; another claims them and each event is stored once', async () => {
     const { world } = sys;
     const { owner, app, push } = await tenant();
     const module = await push('1.0.0');
     const doomed = world.startWorkers('ingest');
     const events = telemetry(world.url, app.appId, module.id);
-    await sleep(2000);
+
+    // Frozen (SIGSTOP) at a moment it holds entries it has read and not acknowledged, then killed: those
+    // entries stay pending on its consumer, and only a claim by another worker can store them.
+    const consumer = await eventually(
+      'the doomed worker’s consumer',
+      async () =>
+        (await ingestConsumers(world.ctx.deps)).find((c) => c.name.includes(`-${doomed.pid}-`))?.name,
+    );
+    const held = await eventually('the doomed worker holding unacknowledged entries', async () => {
+      process.kill(doomed.pid!, 'SIGSTOP');
+      const ids = await pendingOf(world.ctx.deps, consumer);
+      if (ids.length > 0) return ids;
+      process.kill(doomed.pid!, 'SIGCONT');
+      return undefined;
+    });
     await stopChild(doomed, 'SIGKILL');
-    await sleep(1000);
+    expect(await pendingOf(world.ctx.deps, consumer)).toEqual(held);
+
     world.startWorkers('ingest');
-    await sleep(2000);
+    await eventually('the dead consumer’s entries claimed', async () =>
+      (await pendingOf(world.ctx.deps, consumer)).length === 0 ? true : undefined,
+    );
+    expect(world.workerOutput()).toContain('claimed entries of an idle consumer');
+    // Traffic went on across the kill and the claim.
+    const acceptedAtClaim = events.state.accepted;
+    await eventually('events accepted after the claim', async () =>
+      events.state.accepted > acceptedAtClaim ? true : undefined,
+    );
     await events.traffic.stop();
     expect(events.traffic.unexpected).toEqual([]);
 

@@ -39,7 +39,9 @@ describe('on a Redis Cluster', () => {
 
     // Telemetry through the stream, acknowledged with its failure counters by one script.
     const events = telemetry(world.url, appId, release.id, 2, 50);
-    await new Promise((r) => setTimeout(r, 1500));
+    await eventually('events taken through the cluster', async () =>
+      events.state.accepted >= 1000 ? true : undefined,
+    );
     await events.traffic.stop();
     expect(events.traffic.unexpected).toEqual([]);
     await world.expectEachEventOnce(owner, { appId, moduleId: release.id }, events.state.accepted);

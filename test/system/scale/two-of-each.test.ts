@@ -1,4 +1,7 @@
+import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import { QUEUES } from '../../../src/platform/queues.js';
+import { waitFor } from '../../helpers/wait.js';
 import { eventually, waitBacklogDrained, waitDeliveredOnceEach } from '../support/checks.js';
 import { telemetry } from '../support/fleet-traffic.js';
 import { call, expectStatus, pushRelease } from '../support/http.js';
@@ -19,14 +22,17 @@ const sys = systemWorld({
 const check = (base: string, appId: string, deviceId: string) =>
   call(base, 'POST', '/updates/check', { body: { app_id: appId, device_id: deviceId } });
 
-/** The module a device is offered through one API, polled until `wanted` or five seconds. */
+/**
+ * The module a device is offered through one API, polled until it is `wanted`: the change reaches the other
+ * API through invalidation (the TTL backstop is ten minutes). Past the deadline, the last answer.
+ */
 async function offered(base: string, appId: string, deviceId: string, wanted: string | null) {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const got = expectStatus(await check(base, appId, deviceId), 200).update?.module_id ?? null;
-    if (got === wanted || Date.now() > deadline) return got;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let got: string | null = null;
+  await waitFor('the offer to change', async () => {
+    got = expectStatus(await check(base, appId, deviceId), 200).update?.module_id ?? null;
+    return got === wanted;
+  }).catch(() => {});
+  return got;
 }
 
 describe('two APIs and two workers on shared services', () => {
@@ -107,7 +113,10 @@ describe('two APIs and two workers on shared services', () => {
     const release = await pushRelease(a, owner, { appId, sha256 }, '4.0.0');
     let turn = 0;
     const events = telemetry(() => (turn++ % 2 ? a : b), appId, release.id, 4);
-    await new Promise((r) => setTimeout(r, 3000));
+    // Batches alternate between the APIs: a few dozen of them went through each.
+    await eventually('events taken through both APIs', async () =>
+      events.state.accepted >= 5000 ? true : undefined,
+    );
     await events.traffic.stop();
     expect(events.traffic.unexpected).toEqual([]);
     await world.expectEachEventOnce(owner, { appId, moduleId: release.id }, events.state.accepted, b);
@@ -140,9 +149,26 @@ describe('two APIs and two workers on shared services', () => {
       );
     }
     await eventually('the alert', async () => (world.receiver.at('/spike').length > 0 ? true : undefined));
+    // Every batch acknowledged (each enqueued its evaluation job), then every evaluation job run by one of
+    // the two spike workers: the crossing was decided once, in the outbox, and delivered once.
     await waitBacklogDrained(world.ctx.deps);
-    // Both spike workers have had every evaluation job by now; still one alert.
-    await new Promise((r) => setTimeout(r, 2000));
+    const spikeJobs = new Queue(QUEUES.spikes, {
+      connection: world.ctx.deps.redis,
+      prefix: world.ctx.deps.keys.queuePrefix,
+    });
+    try {
+      await eventually('every spike evaluation run', async () => {
+        const counts = await spikeJobs.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+        return Object.values(counts).every((n) => n === 0) ? true : undefined;
+      });
+    } finally {
+      await spikeJobs.close();
+    }
+    const { rows } = await world.ctx.deps.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_outbox WHERE event = 'error_spike' AND data->>'app_id' = $1`,
+      [appId],
+    );
+    expect(rows[0]?.n).toBe(1);
     const alerts = world.receiver.at('/spike');
     expect(alerts).toHaveLength(1);
     const body = JSON.parse(alerts[0]!.raw.toString());

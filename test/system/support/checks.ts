@@ -13,6 +13,29 @@ export async function streamBacklog(deps: Container): Promise<{ length: number; 
   return { length, pending: Number(summary[0] ?? 0) };
 }
 
+/** The ingest group's consumers (one per worker that has read the stream), with their unacknowledged entries. */
+export async function ingestConsumers(deps: Container): Promise<Array<{ name: string; pending: number }>> {
+  const list = (await deps.redis.xinfo('CONSUMERS', eventStreamKey(deps.keys), INGEST_GROUP)) as unknown[][];
+  return list.map((info) => {
+    const fields = new Map<string, unknown>();
+    for (let i = 0; i + 1 < info.length; i += 2) fields.set(String(info[i]), info[i + 1]);
+    return { name: String(fields.get('name')), pending: Number(fields.get('pending')) };
+  });
+}
+
+/** Ids of the stream entries `consumer` has read and not acknowledged (none once another claimed them). */
+export async function pendingOf(deps: Container, consumer: string): Promise<string[]> {
+  const rows = (await deps.redis.xpending(
+    eventStreamKey(deps.keys),
+    INGEST_GROUP,
+    '-',
+    '+',
+    10_000,
+    consumer,
+  )) as Array<[string, string, number, number]>;
+  return rows.map(([id]) => id);
+}
+
 /**
  * Device events (not the API's recorded update checks) stored in ClickHouse for an app: distinct event ids,
  * and all rows (rows can exceed ids until background merges collapse re-inserted events).

@@ -77,5 +77,3 @@ export class Traffic {
     return this.statuses[String(status)] ?? 0;
   }
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
