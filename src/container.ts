@@ -203,7 +203,7 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     releases: new ReleasesStore(db),
     webhooks: new PostgresWebhooksStore(db),
     deliveries: new PostgresDeliveriesStore(db),
-    outbox: new PostgresOutboxStore(),
+    outbox: new PostgresOutboxStore(db),
     stats: new ClickHouseStatsStore(clickhouse, config.devices.windowDays),
     alerts: new AlertsStore(db),
   };

@@ -96,7 +96,10 @@ function webhookGraph(c: SharedContainer, options: WebhookGraphOptions = {}) {
     secretKey: settings.secretKey,
     log,
   });
-  const dispatcher = new OutboxDispatcher(c.db, scheduler, log, {
+  const dispatcher = new OutboxDispatcher({
+    outbox: c.stores.outbox,
+    scheduler,
+    log,
     databaseUrl: c.config.databaseUrl,
     pollMs: settings.dispatchPollMs,
   });

@@ -13,6 +13,7 @@ import type { FakeWebhooksStore } from './webhooks.fake-store.js';
 interface FakeDelivery extends Omit<DeliverySummary, 'last_error'> {
   webhook_id: string;
   workspace_id: string;
+  outbox_id: number | null;
   body: string;
   log: AttemptRow[];
 }
@@ -51,12 +52,36 @@ export class FakeDeliveriesStore implements DeliveriesStore {
   }
 
   async insertDirect(webhookId: string, workspaceId: string, event: string, body: string): Promise<string> {
+    return this.insert(webhookId, workspaceId, null, event, body);
+  }
+
+  /** The outbox fake's fan-out: one delivery per webhook and event; undefined when it exists already. */
+  insertFromOutbox(
+    webhookId: string,
+    workspaceId: string,
+    outboxId: number,
+    event: string,
+    body: string,
+  ): string | undefined {
+    for (const d of this.rows.values())
+      if (d.webhook_id === webhookId && d.outbox_id === outboxId) return undefined;
+    return this.insert(webhookId, workspaceId, outboxId, event, body);
+  }
+
+  private insert(
+    webhookId: string,
+    workspaceId: string,
+    outboxId: number | null,
+    event: string,
+    body: string,
+  ): string {
     const at = new Date(this.now());
     const id = randomUUID();
     this.rows.set(id, {
       id,
       webhook_id: webhookId,
       workspace_id: workspaceId,
+      outbox_id: outboxId,
       event,
       body,
       status: 'pending',
@@ -158,6 +183,6 @@ export class FakeDeliveriesStore implements DeliveriesStore {
 }
 
 function summary(d: FakeDelivery): DeliverySummary {
-  const { webhook_id: _w, workspace_id: _ws, body: _b, log, ...rest } = d;
+  const { webhook_id: _w, workspace_id: _ws, outbox_id: _o, body: _b, log, ...rest } = d;
   return { ...rest, last_error: log.at(-1)?.error ?? null };
 }

@@ -20,6 +20,7 @@ export function createFakeStores() {
   const transactions = new FakeTransactions();
   const apps = new FakeAppsStore(now);
   const webhooks = new FakeWebhooksStore(now);
+  const deliveries = new FakeDeliveriesStore(webhooks, now);
   return {
     clock,
     transactions,
@@ -29,8 +30,8 @@ export function createFakeStores() {
     workspaces: new FakeWorkspacesStore(),
     bundles: new FakeBundlesStore(),
     webhooks,
-    deliveries: new FakeDeliveriesStore(webhooks, now),
-    outbox: new FakeOutboxStore(),
+    deliveries,
+    outbox: new FakeOutboxStore(webhooks, deliveries, now),
     stats: new FakeStatsStore(),
   };
 }

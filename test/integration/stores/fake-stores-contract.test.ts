@@ -3,6 +3,7 @@ import type { AppsStore } from '../../../src/apps/apps.store.js';
 import type { AuditStore } from '../../../src/audit/audit.store.js';
 import type { Transactional } from '../../../src/platform/postgres.js';
 import type { DeliveriesStore } from '../../../src/webhooks/deliveries.store.js';
+import type { OutboxStore } from '../../../src/webhooks/outbox.store.js';
 import type { WebhooksStore } from '../../../src/webhooks/webhooks.store.js';
 import type { WorkspacesStore } from '../../../src/workspaces/workspaces.store.js';
 import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
@@ -19,6 +20,7 @@ interface Subject {
   workspaces: WorkspacesStore;
   webhooks: WebhooksStore;
   deliveries: DeliveriesStore;
+  outbox: OutboxStore;
   /** A new workspace on the hobby plan, with its owner as its one member. */
   newWorkspace(): Promise<string>;
   /** Lets time pass between two writes (the fakes' clock stands still otherwise). */
@@ -204,5 +206,29 @@ describe.each(subjects)('%s stores', (_name, make) => {
     expect(await s.deliveries.forAttempts([id])).toEqual([undefined]);
     expect(await s.deliveries.recordMany([attempt(3, 'succeeded', null)])).toEqual([false]);
     expect(await s.deliveries.get(hook.id, id)).toBeUndefined();
+  });
+
+  it('outbox: one delivery per active webhook subscribed to the event, same bytes, never twice', async () => {
+    const s = make();
+    const [ws, other] = [await s.newWorkspace(), await s.newWorkspace()];
+    const a = await s.webhooks.insert(ws, 'https://a.example/', ['rollback', 'error_spike'], 'x');
+    const b = await s.webhooks.insert(ws, 'https://b.example/', ['rollback'], 'x');
+    await s.webhooks.insert(ws, 'https://c.example/', ['release.pushed'], 'x');
+    await s.webhooks.insert(other, 'https://d.example/', ['rollback'], 'x');
+    await s.transaction((tx) => s.outbox.append(tx, ws, 'rollback', { app_id: 'app-1' }));
+    const fanned = await s.outbox.fanOut(100);
+    expect(fanned.claimed).toBe(1);
+    expect(fanned.jobs.map((j) => j.webhookId).sort()).toEqual([a.id, b.id].sort());
+    expect(fanned.jobs.every((j) => j.workspaceId === ws && j.round === 1)).toBe(true);
+    const bodies = await Promise.all(
+      fanned.jobs.map(async (j) => (await s.deliveries.get(j.webhookId, j.deliveryId))?.body),
+    );
+    expect(new Set(bodies).size).toBe(1);
+    expect(JSON.parse(bodies[0]!)).toMatchObject({
+      event: 'rollback',
+      workspace_id: ws,
+      data: { app_id: 'app-1' },
+    });
+    expect(await s.outbox.fanOut(100)).toEqual({ claimed: 0, jobs: [] });
   });
 });
