@@ -134,8 +134,7 @@ export async function codePushRoutes(app: App): Promise<void> {
         schema: {
           tags: ['codepush'],
           summary: `CodePush download status report${legacy}`,
-          description:
-            'Counts a download of the release named by label, once per device. No credential.',
+          description: 'Counts a download of the release named by label, once per device. No credential.',
           security: [],
           body: wireSchema(DOWNLOAD_REPORT_FIELDS, casing),
           response: { 200: OK, ...problems(400, 404, 413, 415, 429) },

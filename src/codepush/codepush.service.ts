@@ -56,7 +56,8 @@ export class CodePushService {
     const { route, channel } = await this.resolveKey(request.deploymentKey);
     const releases = route.channels.get(channel) ?? [];
     // The label the device runs names its release; a rolled-back or long-replaced one is simply not found.
-    const current = request.label === undefined ? undefined : releases.find((r) => r.version === request.label);
+    const current =
+      request.label === undefined ? undefined : releases.find((r) => r.version === request.label);
     const outcome = await this.deps.updates.resolve({
       app_id: route.appId,
       device_id: request.clientUniqueId,
