@@ -1,6 +1,7 @@
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import {
@@ -27,25 +28,20 @@ const PATHS = {
   camel: { check: '/updateCheck', deploy: '/reportStatus/deploy', download: '/reportStatus/download' },
 } as const;
 
-const DEVICE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /**
- * Device rate limit of the acquisition API: per app and device, sharing the counter of /updates/check, once
- * the key is known to this process; until then per client address. The key is only looked up in memory, so
- * a made-up key or device id never becomes a counter of its own.
+ * Device rate limit of the acquisition API, per route: counted per app and device by the rule of
+ * /updates/check (deviceRateLimitKey) once the deployment key is known to this process; until then per
+ * client address. The key is only looked up in memory, so a made-up key never becomes a counter of its own.
  */
 export function codePushRateLimit(perMinute: number, keys: DeploymentKeyDirectory): RateLimitOptions {
   return {
-    max: perMinute,
-    timeWindow: 60_000,
-    hook: 'preHandler',
+    ...deviceRateLimit(perMinute),
     keyGenerator: (request: FastifyRequest) => {
       const input = (request.method === 'GET' ? request.query : request.body) as Record<string, unknown>;
       const key = input?.deployment_key ?? input?.deploymentKey;
-      const device = input?.client_unique_id ?? input?.clientUniqueId;
       const appId = typeof key === 'string' ? keys.peek(key) : undefined;
-      if (appId && typeof device === 'string' && DEVICE_ID.test(device)) return `device:${appId}:${device}`;
-      return `device:-:ip:${request.ip}`;
+      const device = input?.client_unique_id ?? input?.clientUniqueId;
+      return deviceRateLimitKey({ ip: request.ip, body: appId ? { app_id: appId, device_id: device } : {} });
     },
   };
 }
