@@ -143,6 +143,13 @@ export interface PushRelease {
   target_binary_range?: string;
 }
 
+/** A CodePush deployment key: it names an app and a channel (README "Use it from react-native-code-push"). */
+export interface DeploymentKey {
+  key: string;
+  channel: string;
+  created_at: string;
+}
+
 export interface Rollback {
   rolled_back: Release;
   active: Release;
