@@ -36,14 +36,23 @@ const MISSING_PATCH = /^(\d+\.\d+)([+-].*)?$/;
  */
 export function normalizeAppVersion(text: string): string | null {
   if (text.length === 0 || text.length > 64) return null;
+  const known = normalized.get(text);
+  if (known !== undefined) return known;
   let version = text;
   if (PLAIN_INTEGER.test(version)) version = `${version}.0.0`;
   else {
     const missing = MISSING_PATCH.exec(version);
     if (missing) version = `${missing[1]}.0${missing[2] ?? ''}`;
   }
-  return semver.valid(version);
+  const result = semver.valid(version);
+  if (normalized.size >= NORMALIZED_LIMIT) normalized.clear();
+  normalized.set(text, result);
+  return result;
 }
+
+// A fleet sends a handful of native versions over and over: each is read once (bounded, as the memos below).
+const NORMALIZED_LIMIT = 1024;
+const normalized = new Map<string, string | null>();
 
 /** As normalizeAppVersion, but a 400 `invalid_app_version` when the text is not a version. */
 export function requireAppVersion(text: string): string {
