@@ -18,7 +18,7 @@ import { CodePushService } from './codepush/codepush.service.js';
 import { DeploymentKeysService } from './codepush/deployment-keys.service.js';
 import { DeploymentKeysStore } from './codepush/deployment-keys.store.js';
 import { DeploymentKeyDirectory } from './codepush/key-directory.js';
-import { ReleaseLabels } from './codepush/release-labels.js';
+import { ReleaseHistories } from './codepush/release-history.js';
 import type { Config } from './config/config.js';
 import { DeviceCapGate } from './devices/device-cap.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
@@ -219,7 +219,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       // Late-bound, like the others: the services in place when a request comes are the ones used.
       updates: { resolve: (input) => services.updates.resolve(input) },
       events: { accept: (appId, events) => services.eventIngest.accept(appId, events) },
-      labels: new ReleaseLabels(stores.deploymentKeys),
+      histories: new ReleaseHistories(stores.deploymentKeys),
     }),
   };
 

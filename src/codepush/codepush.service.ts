@@ -7,7 +7,7 @@ import type { EventIngestService } from '../telemetry/events.service.js';
 import type { UpdateCheckService } from '../updates/updates.service.js';
 import type { UpdateInfo } from './codepush.schemas.js';
 import type { DeploymentKeyDirectory } from './key-directory.js';
-import type { ReleaseLabels } from './release-labels.js';
+import type { ReleaseHistories } from './release-history.js';
 import { updateInfoOf } from './update-info.js';
 
 export interface UpdateCheckRequest {
@@ -37,7 +37,7 @@ export interface CodePushDeps {
   routing: RoutingCache;
   updates: Pick<UpdateCheckService, 'resolve'>;
   events: Pick<EventIngestService, 'accept'>;
-  labels: ReleaseLabels;
+  histories: ReleaseHistories;
 }
 
 type ReportKind = 'download' | 'activation' | 'error';
@@ -70,12 +70,22 @@ export class CodePushService {
       outcome.release !== null && outcome.release.sha256 === request.packageHash?.toLowerCase()
         ? null
         : outcome.release;
+    // Only an offer to a device running a package of the channel can skip a mandatory release.
+    const skipsMandatory =
+      served !== null && !served.mandatory && request.label !== undefined
+        ? (await this.deps.histories.of(route, channel)).skipsMandatory(
+            served.version,
+            request.label,
+            appVersion,
+          )
+        : false;
     return updateInfoOf({
       served,
       releases,
       sentAppVersion: request.appVersion,
       appVersion,
       admitted: outcome.admitted,
+      skipsMandatory,
     });
   }
 
@@ -131,7 +141,7 @@ export class CodePushService {
     deviceId: string,
     kind: ReportKind,
   ): Promise<void> {
-    const moduleId = await this.deps.labels.releaseOf(route, channel, label);
+    const moduleId = (await this.deps.histories.of(route, channel)).releaseOf(label);
     if (moduleId === undefined) return;
     await this.deps.events.accept(route.appId, [
       { id: reportEventId(kind, moduleId, deviceId), device_id: deviceId, module_id: moduleId, type: kind },

@@ -1,4 +1,5 @@
 import type { Queryable } from '../platform/postgres.js';
+import type { HistoryRow } from './release-history.js';
 
 export interface DeploymentKeyRow {
   key: string;
@@ -56,12 +57,13 @@ export class DeploymentKeysStore {
     return rows[0]?.app_id ?? null;
   }
 
-  /** Every release of one app's channel, rolled back ones included: label (version) -> release id. */
-  async releaseLabels(appId: string, channel: string): Promise<Map<string, string>> {
-    const { rows } = await this.db.query<{ id: string; version: string }>(
-      'SELECT id, version FROM releases WHERE app_id = $1 AND channel = $2',
+  /** Every release of one app's channel, rolled back ones included (the CodePush adapter's history). */
+  async releaseHistory(appId: string, channel: string): Promise<HistoryRow[]> {
+    const { rows } = await this.db.query<HistoryRow>(
+      `SELECT id, version, seq, active, mandatory, fingerprint, target_binary_range
+         FROM releases WHERE app_id = $1 AND channel = $2`,
       [appId, channel],
     );
-    return new Map(rows.map((r) => [r.version, r.id]));
+    return rows;
   }
 }

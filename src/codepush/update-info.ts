@@ -7,6 +7,8 @@ export interface UpdateInfoInput {
   served: RoutedRelease | null;
   /** The channel's active releases, newest first. */
   releases: readonly RoutedRelease[];
+  /** True when the device would skip an active mandatory release on the way to the served one. */
+  skipsMandatory?: boolean;
   /** The native version as the device sent it, and as read by normalizeAppVersion. */
   sentAppVersion: string;
   appVersion: string;
@@ -19,6 +21,8 @@ const NOTHING = { downloadUrl: '', packageHash: '', label: '', description: '', 
 /**
  * The `update_info` of an update check, as react-native-code-push reads it.
  *
+ * - An available update is mandatory when the served release is, or when the device would skip an active
+ *   mandatory release on the way (see ChannelHistory.skipsMandatory), as CodePush did.
  * - An available update echoes the device's own app version as `app_version` and `target_binary_range`:
  *   the client stores that value with the package and, at the next start, discards a package whose version
  *   is not exactly the binary's (the CodePush service answered the same way for the same reason).
@@ -37,7 +41,7 @@ export function updateInfoOf(input: UpdateInfoInput): UpdateInfo {
       appVersion: sentAppVersion,
       targetBinaryRange: sentAppVersion,
       description: served.notes,
-      isMandatory: served.mandatory,
+      isMandatory: served.mandatory || input.skipsMandatory === true,
       packageSize: served.size,
       shouldRunBinaryVersion: false,
       updateAppVersion: false,

@@ -3,14 +3,19 @@ import { updateInfoOf } from '../../src/codepush/update-info.js';
 import { BinaryRange } from '../../src/releases/binary-range.js';
 import type { RoutedRelease } from '../../src/routing/routing.types.js';
 
-function release(version: string, range: string | null, fingerprint: string | null = null): RoutedRelease {
+function release(
+  version: string,
+  range: string | null,
+  fingerprint: string | null = null,
+  mandatory = true,
+): RoutedRelease {
   return {
     id: `id-${version}`,
     version,
     rolloutPct: 100,
     fingerprint,
     binaryRange: range === null ? null : new BinaryRange(range),
-    mandatory: true,
+    mandatory,
     notes: `notes ${version}`,
     sha256: 'ab'.repeat(32),
     size: 1234,
@@ -36,6 +41,14 @@ describe('update_info', () => {
       shouldRunBinaryVersion: false,
       updateAppVersion: false,
     });
+  });
+
+  it('is mandatory when the device would skip a mandatory release on the way', () => {
+    const optional = release('v4', null, null, false);
+    expect(updateInfoOf({ ...base, served: optional, releases: [optional] }).isMandatory).toBe(false);
+    expect(
+      updateInfoOf({ ...base, served: optional, releases: [optional], skipsMandatory: true }).isMandatory,
+    ).toBe(true);
   });
 
   it('with no release at all: nothing to install, run the binary, range *', () => {

@@ -138,6 +138,18 @@ describe('CodePush update check through the acquisition SDK', () => {
     }
   });
 
+  it('marks an update mandatory when the device would skip a mandatory release on the way', async () => {
+    const ws = await workspaceWithApp(ctx);
+    const key = await createKey(ctx, ws.headers, ws.appId);
+    await pushed(ws, 'v1');
+    await pushed(ws, 'v2', { mandatory: true });
+    await pushed(ws, 'v3');
+    const offer = async (label: string) =>
+      ((await new Device(url, key, 'phone').check({ label })) as RemotePackage).isMandatory;
+    expect(await offer('v1')).toBe(true);
+    expect(await offer('v2')).toBe(false);
+  });
+
   it('serves the channel the key names', async () => {
     const ws = await workspaceWithApp(ctx);
     await setPlan(ctx, ws.workspaceId, 'pro');
