@@ -18,6 +18,11 @@ import { PostgresBundlesStore } from './bundles/bundles.postgres-store.js';
 import { type BundlesService, createBundlesService } from './bundles/bundles.service.js';
 import type { BundlesStore } from './bundles/bundles.store.js';
 import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
+import { CodePushService } from './codepush/codepush.service.js';
+import { DeploymentKeysService } from './codepush/deployment-keys.service.js';
+import { DeploymentKeysStore } from './codepush/deployment-keys.store.js';
+import { DeploymentKeyDirectory } from './codepush/key-directory.js';
+import { ReleaseHistories } from './codepush/release-history.js';
 import type { Config } from './config/config.js';
 import { createWorkerGraphs, type WorkerGraphs } from './container.workers.js';
 import { DeviceCapGate } from './devices/device-cap.js';
@@ -87,6 +92,7 @@ export interface Stores {
   outbox: OutboxStore;
   stats: StatsStore;
   alerts: AlertsStore;
+  deploymentKeys: DeploymentKeysStore;
 }
 
 /** What the API and the workers share. */
@@ -119,6 +125,10 @@ export interface Services {
   updates: UpdateCheckService;
   webhooks: WebhooksService;
   alerts: AlertsService;
+  deploymentKeys: DeploymentKeysService;
+  /** Deployment key -> app, in process (the CodePush adapter's first lookup). */
+  deploymentKeyDirectory: DeploymentKeyDirectory;
+  codePush: CodePushService;
 }
 
 export interface ApiContainer extends SharedContainer {
@@ -206,6 +216,7 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     outbox: new PostgresOutboxStore(db),
     stats: new ClickHouseStatsStore(clickhouse, config.devices.windowDays),
     alerts: new AlertsStore(db),
+    deploymentKeys: new DeploymentKeysStore(db),
   };
 }
 
@@ -230,6 +241,20 @@ function createApi(c: SharedContainer): Pick<ApiContainer, 'tokens' | 'services'
     routing,
     log,
   );
+  const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
+  // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
+  const invalidateNow = (message: Parameters<typeof publishInvalidation>[2]) => {
+    if (message.appId) routing.drop(message.appId);
+    return invalidate(message);
+  };
+  const eventIngest = new EventIngestService(redis, keys, appDirectory, config.ingest.retentionDays);
+  const updates = new UpdateCheckService({
+    routing,
+    listener,
+    gate: deviceCap,
+    devices: distinctDevices,
+    recorder: checkRecorder,
+  });
   const services: Services = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
@@ -247,23 +272,32 @@ function createApi(c: SharedContainer): Pick<ApiContainer, 'tokens' | 'services'
     bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),
     releases: new ReleasesService(db, stores.releases, stores.apps, stores.bundles, stores.stats, invalidate),
     appDirectory,
-    eventIngest: new EventIngestService(redis, keys, appDirectory, config.ingest.retentionDays),
+    eventIngest,
     analytics: createAnalyticsService(stores, { apps: appDirectory }),
     checkRecorder,
     routing,
-    updates: new UpdateCheckService({
-      routing,
-      listener,
-      gate: deviceCap,
-      devices: distinctDevices,
-      recorder: checkRecorder,
-    }),
+    updates,
     webhooks: createWebhooksService(stores, {
       scheduler: c.webhookScheduler,
       secretKey: config.webhooks.secretKey,
       allowPrivateTargets: config.webhooks.allowPrivateTargets,
     }),
     alerts: new AlertsService(stores.alerts),
+    deploymentKeys: new DeploymentKeysService(
+      db,
+      stores.deploymentKeys,
+      stores.apps,
+      stores.releases,
+      invalidateNow,
+    ),
+    deploymentKeyDirectory,
+    codePush: new CodePushService({
+      keys: deploymentKeyDirectory,
+      routing,
+      updates,
+      events: eventIngest,
+      histories: new ReleaseHistories(stores.deploymentKeys),
+    }),
   };
   return { tokens, services };
 }

@@ -5,10 +5,11 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The walls between the layers, checked on the import graph (every `import`/`export … from`, type-only
- * ones included, followed transitively through the project's own files):
- * - a worker process loads nothing of the HTTP layer: no file under src/http/, no routes module, no Fastify;
- * - services, stores and the composition root load no Fastify and no routes module.
+ * The walls between the layers, checked on the import graph of the project's own files:
+ * - a worker process loads nothing of the HTTP layer: following every import that loads code (type-only
+ *   imports load nothing), no file under src/http/, no routes module, no Fastify;
+ * - services, stores and the composition root load no Fastify and no routes module either, and do not
+ *   even name one in a type-only import.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -22,13 +23,39 @@ function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
   return out;
 }
 
-const specifiersCache = new Map<string, string[]>();
-function specifiersOf(file: string): string[] {
-  let found = specifiersCache.get(file);
+interface Edge {
+  specifier: string;
+  /** `import type …`, `export type … from`, or an import whose every name is `type`. */
+  typeOnly: boolean;
+}
+
+function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) return node.isTypeOnly;
+  const clause = node.importClause;
+  if (!clause) return false; // `import 'x'` runs x
+  if (clause.isTypeOnly) return true;
+  const named = clause.namedBindings;
+  return (
+    clause.name === undefined &&
+    named !== undefined &&
+    ts.isNamedImports(named) &&
+    named.elements.length > 0 &&
+    named.elements.every((e) => e.isTypeOnly)
+  );
+}
+
+const edgesCache = new Map<string, Edge[]>();
+function edgesOf(file: string): Edge[] {
+  let found = edgesCache.get(file);
   if (!found) {
-    const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
-    found = info.importedFiles.map((f) => f.fileName);
-    specifiersCache.set(file, found);
+    const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest);
+    found = [];
+    for (const node of source.statements) {
+      if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node))) continue;
+      if (!node.moduleSpecifier || !ts.isStringLiteral(node.moduleSpecifier)) continue;
+      found.push({ specifier: node.moduleSpecifier.text, typeOnly: isTypeOnly(node) });
+    }
+    edgesCache.set(file, found);
   }
   return found;
 }
@@ -42,14 +69,15 @@ function resolveSpecifier(from: string, specifier: string): string {
   return relative(ROOT, resolve(ROOT, dirname(from), specifier)).replace(/\.js$/, '.ts');
 }
 
-/** Every module `entry` reaches, each with the chain of imports that leads to it. */
+/** Every module `entry` loads when it runs, each with the chain of imports that leads to it. */
 function reachable(entry: string): Map<string, string[]> {
   const paths = new Map<string, string[]>([[entry, [entry]]]);
   const queue = [entry];
   while (queue.length > 0) {
     const file = queue.shift()!;
-    for (const specifier of specifiersOf(file)) {
-      const target = resolveSpecifier(file, specifier);
+    for (const edge of edgesOf(file)) {
+      if (edge.typeOnly) continue;
+      const target = resolveSpecifier(file, edge.specifier);
       if (paths.has(target)) continue;
       paths.set(target, [...paths.get(file)!, target]);
       if (target.endsWith('.ts')) queue.push(target);
@@ -62,9 +90,17 @@ const isFastify = (m: string) => m === 'fastify' || m.startsWith('@fastify/');
 const isRoutes = (m: string) => m.endsWith('.routes.ts');
 const isHttpLayer = (m: string) => m.startsWith('src/http/');
 
-/** The forbidden modules `entry` reaches, as readable import chains. */
+/** The forbidden modules `entry` loads, as readable import chains. */
 function breaches(entry: string, forbidden: (module: string) => boolean): string[] {
   return [...reachable(entry)].filter(([m]) => forbidden(m)).map(([, chain]) => chain.join(' → '));
+}
+
+/** The forbidden modules `file` names in any import of its own, type-only ones included. */
+function namedBreaches(file: string, forbidden: (module: string) => boolean): string[] {
+  return edgesOf(file)
+    .map((e) => resolveSpecifier(file, e.specifier))
+    .filter(forbidden)
+    .map((m) => `${file} → ${m}`);
 }
 
 const workerFiles = filesUnder('workers', (p) => p.endsWith('.ts'));
@@ -81,16 +117,20 @@ describe('the wall between the HTTP layer and the rest', () => {
     expect(serviceSideFiles.length).toBeGreaterThan(20);
   });
 
-  it('knows a breach when it sees one', () => {
+  it('knows a breach when it sees one, and that a type-only import loads nothing', () => {
     expect(breaches('src/main.ts', isFastify).length).toBeGreaterThan(0);
     expect(breaches('src/main.ts', isRoutes).length).toBeGreaterThan(0);
+    // src/http/types.ts names Fastify's types only.
+    expect(namedBreaches('src/http/types.ts', isFastify).length).toBeGreaterThan(0);
+    expect(breaches('src/http/types.ts', isFastify)).toEqual([]);
   });
 
   it.each(workerFiles)('%s loads nothing under src/http/, no routes module and no Fastify', (file) => {
     expect(breaches(file, (m) => isHttpLayer(m) || isRoutes(m) || isFastify(m))).toEqual([]);
   });
 
-  it.each(serviceSideFiles)('%s loads no routes module and no Fastify', (file) => {
-    expect(breaches(file, (m) => isRoutes(m) || isFastify(m))).toEqual([]);
+  it.each(serviceSideFiles)('%s loads no routes module and no Fastify, nor names one', (file) => {
+    const forbidden = (m: string) => isRoutes(m) || isFastify(m);
+    expect([...breaches(file, forbidden), ...namedBreaches(file, forbidden)]).toEqual([]);
   });
 });
