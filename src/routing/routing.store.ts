@@ -4,6 +4,13 @@ import type { AppRoute, RoutedRelease, RoutingSource } from './routing.types.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * Release ids of an app held in the cache: enough for any app's history (a release pushed every hour for a
+ * year is under 9,000), while bounding an API process's memory per app. Events naming an older release are
+ * refused as naming an unknown module.
+ */
+export const MAX_KNOWN_MODULES = 10_000;
+
 interface Row {
   workspace_id: string;
   plan: string;
@@ -18,7 +25,10 @@ interface Row {
   fingerprint: string | null;
 }
 
-/** Loads an app's routing state from Postgres in one round trip (only on a routing-cache miss). */
+/**
+ * Loads an app's routing state from Postgres (only on a routing-cache miss): one round trip for the app and
+ * its active releases, one more for the ids of its releases when the app exists.
+ */
 export class RoutingStore implements RoutingSource {
   constructor(
     private readonly db: Queryable,
@@ -64,7 +74,17 @@ export class RoutingStore implements RoutingSource {
     }
     const channels = new Map<string, RoutedRelease[]>();
     for (const [channel, list] of byChannel) channels.set(channel, reachable(list));
-    return { appId, workspaceId: first.workspace_id, plan: first.plan, channels };
+    const modules = await this.db.query<{ id: string }>(
+      'SELECT id FROM releases WHERE app_id = $1 ORDER BY seq DESC LIMIT $2',
+      [appId, MAX_KNOWN_MODULES],
+    );
+    return {
+      appId,
+      workspaceId: first.workspace_id,
+      plan: first.plan,
+      channels,
+      modules: new Set(modules.rows.map((r) => r.id)),
+    };
   }
 }
 

@@ -22,6 +22,11 @@ export interface AppRoute {
   plan: Plan;
   /** Channel name -> its active releases, newest first, cut after the first one that admits everyone. */
   channels: ReadonlyMap<string, readonly RoutedRelease[]>;
+  /**
+   * Ids of the app's releases on any channel, active or not (the newest MAX_KNOWN_MODULES): the modules
+   * a device may report events for or say it runs.
+   */
+  modules: ReadonlySet<string>;
 }
 
 /** Where the routing cache loads an app from on a miss (Postgres in production). */
