@@ -80,6 +80,7 @@ export class SpikeEvaluator {
           ],
         );
       }
+      let acted = false;
       if (r.fire) {
         await appendOutbox(tx, ctx.workspace_id, 'error_spike', {
           app_id: ctx.app_id,
@@ -94,17 +95,16 @@ export class SpikeEvaluator {
         });
         this.log.warn({ appId, releaseId, errorRate: r.errorRate, sample: r.sample }, 'error spike');
         if (this.actions && ctx.settings.action !== 'none') {
-          await this.actions.apply(tx, ctx.settings.action, {
+          acted = await this.actions.apply(tx, ctx.settings.action, {
             appId,
             releaseId,
             workspaceId: ctx.workspace_id,
           });
         }
       }
-      return { releaseId, fired: r.fire, errorRate: r.errorRate, sample: r.sample };
-    }).then(async (result) => {
-      if (result.fired && this.actions && ctx.settings.action !== 'none')
-        await this.actions.afterCommit(ctx.workspace_id, appId);
+      return { result: { releaseId, fired: r.fire, errorRate: r.errorRate, sample: r.sample }, acted };
+    }).then(async ({ result, acted }) => {
+      if (acted) await this.actions?.afterCommit(appId);
       return result;
     });
   }
