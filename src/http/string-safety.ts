@@ -16,8 +16,8 @@ import { badRequest } from '../platform/errors.js';
  * Cheap on the hot path: in JSON text such a string can only come from a `\u0000` or `\uD800`-`\uDFFF`
  * escape (raw control characters are not allowed in JSON strings, and raw bytes are decoded to well-formed
  * text, invalid sequences becoming U+FFFD), so the parsed body is walked only when the raw text holds one.
- * Query strings and path parameters are checked on the routes that declare them; headers cannot carry
- * either (Node's HTTP parser refuses NUL, and header bytes decode as Latin-1).
+ * Query strings and path parameters are made safe on the routes that declare them (makeFlatSafe); headers
+ * cannot carry either (Node's HTTP parser refuses NUL, and header bytes decode as Latin-1).
  */
 export type StringPolicy = 'refuse' | 'replace';
 
@@ -107,23 +107,27 @@ function policyOf(request: FastifyRequest): StringPolicy {
 }
 
 /**
- * Checks query string and path parameter values (strings, or arrays of them). Ids and names in URLs are
- * never free text worth keeping, so these are refused under either policy.
+ * Makes query string and path parameter values safe (strings, or arrays of them) by replacement, under
+ * either policy: a value in a URL is an id, a name or a filter, so with U+FFFD in place of the bad code unit
+ * it gets the answer any other malformed value gets (400 from its schema, or the 403/404 its route
+ * documents) and never reaches a store as it was. (Their length is bounded by the request line's limit.)
  */
-function checkFlat(values: unknown): void {
+function makeFlatSafe(values: unknown): void {
   if (typeof values !== 'object' || values === null) return;
   const record = values as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     const value = record[key];
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (typeof item === 'string' && !isSafeString(item)) throw unsafe(key);
+    if (typeof value === 'string') {
+      if (!isSafeString(value)) record[key] = makeSafeString(value);
+    } else if (Array.isArray(value)) {
+      record[key] = value.map((item) => (typeof item === 'string' ? makeSafeString(item) : item));
     }
   }
 }
 
 /**
- * Installs the JSON body parser that applies each route's policy, and the query/params check on every
- * route that declares a query string or path parameters. Call before registering routes.
+ * Installs the JSON body parser that applies each route's policy, and the query/params replacement on
+ * every route that declares a query string or path parameters. Call before registering routes.
  */
 export function installStringSafety(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser(
@@ -147,8 +151,8 @@ export function installStringSafety(app: FastifyInstance): void {
     const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
     if (!schema?.querystring && !schema?.params) return;
     const check = async (request: FastifyRequest) => {
-      checkFlat(request.params);
-      checkFlat(request.query);
+      makeFlatSafe(request.params);
+      makeFlatSafe(request.query);
     };
     const existing = route.preValidation;
     route.preValidation = existing ? [...(Array.isArray(existing) ? existing : [existing]), check] : [check];
