@@ -23,6 +23,10 @@ interface Schema {
   allOf?: Schema[];
 }
 
+interface Operation {
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+}
+
 /** Every string a JSON body may carry, with where it is; bounded ones need maxLength, an enum or a uuid. */
 function unbounded(schema: Schema | undefined, path: string, out: string[]): void {
   if (!schema || typeof schema !== 'object') return;
@@ -41,7 +45,7 @@ describe('request bodies', () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     const found: string[] = [];
     let bodies = 0;
-    for (const [path, operations] of Object.entries<Record<string, { requestBody?: any }>>(doc.paths)) {
+    for (const [path, operations] of Object.entries<Record<string, Operation>>(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         const schema = operation.requestBody?.content?.['application/json']?.schema;
         if (!schema) continue;
