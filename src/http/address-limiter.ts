@@ -20,6 +20,7 @@ interface Window {
  * pick a fresh address per request.
  */
 export function limitedAddress(ip: string): string {
+  if (!ip.includes(':')) return ip;
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
   if (mapped) return mapped[1]!;
   const bare = ip.split('%')[0]!;

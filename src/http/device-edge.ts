@@ -3,6 +3,7 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
+  HookHandlerDoneFunction,
   RouteOptions,
 } from 'fastify';
 import { AddressLimiter } from './address-limiter.js';
@@ -28,11 +29,12 @@ export function installDeviceEdge(
   options: { addressPerMinute: number },
 ): AddressLimiter {
   const limiter = new AddressLimiter({ max: options.addressPerMinute, windowMs: 60_000 });
-  const limit = async (request: FastifyRequest, reply: FastifyReply) => {
+  // A callback hook, not an async one: an admitted request costs no promise.
+  const limit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const retryAfter = limiter.hit(request.ip);
-    if (retryAfter === 0) return;
+    if (retryAfter === 0) return done();
     reply.header('retry-after', String(retryAfter));
-    return sendProblem(
+    sendProblem(
       reply,
       429,
       'rate_limited',
