@@ -41,7 +41,7 @@ const EnvSchema = Type.Object({
   INGEST_BATCH_SIZE: Type.String({ pattern: '^[0-9]+$', default: '20000' }),
   INGEST_FLUSH_MS: Type.String({ pattern: '^[0-9]+$', default: '1000' }),
   INGEST_CLAIM_IDLE_MS: Type.String({ pattern: '^[0-9]+$', default: '30000' }),
-  INGEST_DEAD_LETTER_MAX_ENTRIES: Type.String({ pattern: '^[0-9]+$', default: '1000' }),
+  INGEST_DEAD_LETTER_MAX_ENTRIES: Type.String({ pattern: '^[0-9]+$', default: '0' }),
   EVENTS_RETENTION_DAYS: Type.String({ pattern: '^[0-9]+$', default: '90' }),
   RATE_LIMIT_SIGNIN_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '20' }),
   RATE_LIMIT_DEVICE_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '600' }),
@@ -86,7 +86,7 @@ export interface Config {
     flushMs: number;
     claimIdleMs: number;
     retentionDays: number;
-    /** The dead-letter stream is trimmed to about this many entries; its counts are kept whole. */
+    /** The dead-letter stream is trimmed to about this many entries (0: kept whole); counts are kept whole. */
     deadLetterMaxEntries: number;
   };
   rateLimits: {
@@ -158,7 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       flushMs: Math.max(10, int(e.INGEST_FLUSH_MS)),
       claimIdleMs: Math.max(1000, int(e.INGEST_CLAIM_IDLE_MS)),
       retentionDays: Math.max(1, int(e.EVENTS_RETENTION_DAYS)),
-      deadLetterMaxEntries: Math.max(1, int(e.INGEST_DEAD_LETTER_MAX_ENTRIES)),
+      deadLetterMaxEntries: int(e.INGEST_DEAD_LETTER_MAX_ENTRIES),
     },
     rateLimits: {
       signinPerMinute: Math.max(1, int(e.RATE_LIMIT_SIGNIN_PER_MINUTE)),

@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  RouteOptions,
+} from 'fastify';
 import { badRequest } from '../platform/errors.js';
 
 /**
@@ -150,9 +156,10 @@ export function installStringSafety(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
     if (!schema?.querystring && !schema?.params) return;
-    const check = async (request: FastifyRequest) => {
+    const check = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
       makeFlatSafe(request.params);
       makeFlatSafe(request.query);
+      done();
     };
     const existing = route.preValidation;
     route.preValidation = existing ? [...(Array.isArray(existing) ? existing : [existing]), check] : [check];

@@ -22,8 +22,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * Moves entries to the dead-letter stream and counts them, in one atomic script per call: an entry is
  * moved only by the call whose XACK removes it from the group's pending list, so a crash or a race never
- * moves or counts it twice. The dead-letter stream is capped (approximately) at `maxEntries`; the counts
- * keep growing. Keys share the {ingest} hash tag.
+ * moves or counts it twice. Entries are kept until an operator removes them (they can be fixed and added
+ * to the event stream again), unless `maxEntries` (> 0) caps the stream, approximately; the counts keep
+ * growing either way. Keys share the {ingest} hash tag.
  *
  * KEYS: stream, dead-letter stream, stats hash. ARGV: group, max entries, now (ms), then per entry: id,
  * fields (JSON), reason, app id or '', events.
@@ -34,7 +35,11 @@ for i = 4, #ARGV, 5 do
   local id, fields, reason, app, events = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
   if redis.call('XACK', KEYS[1], ARGV[1], id) == 1 then
     redis.call('XDEL', KEYS[1], id)
-    redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'id', id, 'fields', fields, 'reason', reason, 'app', app, 'at', ARGV[3])
+    if tonumber(ARGV[2]) > 0 then
+      redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'id', id, 'fields', fields, 'reason', reason, 'app', app, 'at', ARGV[3])
+    else
+      redis.call('XADD', KEYS[2], '*', 'id', id, 'fields', fields, 'reason', reason, 'app', app, 'at', ARGV[3])
+    end
     redis.call('HINCRBY', KEYS[3], 'entries', 1)
     redis.call('HINCRBY', KEYS[3], 'events', events)
     if app ~= '' then

@@ -18,7 +18,7 @@ export interface IngestOptions {
   /** Backoff of a failed insert: first wait, and the cap it doubles up to. */
   retryBaseMs?: number;
   retryMaxMs?: number;
-  /** The dead-letter stream is trimmed to about this many entries (its counts are kept whole). */
+  /** The dead-letter stream is trimmed to about this many entries; 0 (the default) keeps every one. */
   deadLetterMaxEntries?: number;
 }
 
@@ -71,7 +71,7 @@ export class IngestConsumer {
       { ...deps, group: this.group },
       {
         claimIdleMs: opts.claimIdleMs,
-        deadLetterMaxEntries: opts.deadLetterMaxEntries ?? 1000,
+        deadLetterMaxEntries: opts.deadLetterMaxEntries ?? 0,
         backoff: (attempt) => this.backoff(attempt),
         sleep: (ms) => this.sleep(ms),
         stopping: () => this.stopping,
