@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { CHANNEL_PATTERN } from '../../shared/ids.js';
 import { Fingerprint } from '../apps/apps.schemas.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
-import { CHANNEL_PATTERN, VERSION_PATTERN } from './releases.rules.js';
+import { VERSION_PATTERN } from './releases.rules.js';
 
 export const Channel = Type.String({ pattern: CHANNEL_PATTERN, description: '1-64 of [a-z0-9._-]' });
 const RolloutPct = Type.Number({ minimum: 0, maximum: 100 });

@@ -1,3 +1,4 @@
+import { isUuid } from '../../shared/ids.js';
 import type { Queryable } from '../platform/postgres.js';
 
 export interface AppDirectoryOptions {
@@ -8,8 +9,6 @@ export interface AppDirectoryOptions {
   maxEntries?: number;
   now?: () => number;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * app id → workspace id, cached in process. Device endpoints take no credential and arrive by the
@@ -39,7 +38,7 @@ export class AppDirectory {
     const key = appId.toLowerCase();
     const hit = this.entries.get(key);
     if (hit && hit.expires > this.now()) return hit.workspaceId;
-    if (!UUID.test(key)) return null;
+    if (!isUuid(key)) return null;
     let pending = this.loading.get(key);
     if (!pending) {
       pending = this.load(key).finally(() => this.loading.delete(key));

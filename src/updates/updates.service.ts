@@ -1,3 +1,4 @@
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { DeviceCapGate } from '../devices/device-cap.js';
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { capabilitiesOf } from '../plans/plans.js';
@@ -6,8 +7,6 @@ import type { RoutingCache } from '../routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../routing/routing.listener.js';
 import type { CheckRecorder } from '../telemetry/check-recorder.js';
 import { resolveRelease } from './resolve.js';
-
-export const DEFAULT_CHANNEL = 'production';
 
 export interface CheckInput {
   app_id: string;
