@@ -16,6 +16,7 @@ import { BundlesStore } from './bundles/bundles.store.js';
 import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
 import type { Config } from './config/config.js';
 import { DeviceCapGate } from './devices/device-cap.js';
+import { DevicesService } from './devices/devices.service.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
 import { MembersService } from './members/members.service.js';
@@ -78,6 +79,7 @@ export interface Container {
     audit: AuditService;
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
+    devices: DevicesService;
     apps: AppsService;
     bundles: BundlesService;
     releases: ReleasesService;
@@ -137,7 +139,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   });
   const invalidate = (message: Parameters<typeof publishInvalidation>[2]) =>
     publishInvalidation(redis, keys, message);
-  const deviceCap = new DeviceCapGate(redis, keys, { windowDays: config.devices.windowDays });
+  const deviceCap = new DeviceCapGate(redis, keys, {
+    windowDays: config.devices.windowDays,
+    newPerAddressPerHour: config.rateLimits.newDevicesPerAddressPerHour,
+  });
   const workspaces = new WorkspacesService({
     db,
     store: stores.workspaces,
@@ -156,6 +161,13 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     audit: new AuditService(db, stores.audit, workspaces),
     releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),
     distinctDevices,
+    devices: new DevicesService({
+      db,
+      gate: deviceCap,
+      planOf: (workspaceId) => workspaces.planOf(workspaceId),
+      announceRelease: (workspaceId, deviceId) => invalidate({ releasedDevice: { workspaceId, deviceId } }),
+      windowDays: config.devices.windowDays,
+    }),
     apps: new AppsService(db, stores.apps, invalidate),
     bundles: new BundlesService(stores.apps, stores.bundles, blobs, config.bundles.maxBytes),
     releases: new ReleasesService(
@@ -180,6 +192,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
         invalidationChannel(keys),
         routing,
         log,
+        (workspaceId, deviceId) => deviceCap.forget(workspaceId, deviceId),
       ),
       gate: deviceCap,
       devices: distinctDevices,

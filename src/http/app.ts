@@ -11,6 +11,7 @@ import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
+import { devicesRoutes } from '../devices/devices.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
@@ -32,6 +33,7 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   authRoutes,
   apiKeysRoutes,
   workspacesRoutes,
+  devicesRoutes,
   membersRoutes,
   auditRoutes,
   appsRoutes,
@@ -51,6 +53,8 @@ export async function buildApp(deps: Container): Promise<App> {
     // Requests are not logged one by one (the fleet's traffic would drown the log); 5xx answers are.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.http.bodyLimitBytes,
+    // The client address (request.ip) every per-address limit counts: see TRUST_PROXY.
+    trustProxy: deps.config.http.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,

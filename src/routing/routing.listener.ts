@@ -16,6 +16,8 @@ export class RoutingInvalidationListener {
     private readonly channel: string,
     private readonly cache: RoutingCache,
     private readonly log: Logger,
+    /** Applies `{releasedDevice}` messages (the device cap's memory of admitted devices). */
+    private readonly onReleasedDevice: (workspaceId: string, deviceId: string) => void = () => {},
   ) {}
 
   /**
@@ -50,6 +52,10 @@ export class RoutingInvalidationListener {
     const { appId, workspaceId } = message as { appId?: unknown; workspaceId?: unknown };
     if (typeof appId === 'string') this.cache.drop(appId);
     if (typeof workspaceId === 'string') this.cache.dropWorkspace(workspaceId);
+    const released = (message as { releasedDevice?: { workspaceId?: unknown; deviceId?: unknown } })
+      .releasedDevice;
+    if (typeof released?.workspaceId === 'string' && typeof released.deviceId === 'string')
+      this.onReleasedDevice(released.workspaceId, released.deviceId);
   }
 
   private async subscribe(waitMs: number): Promise<void> {

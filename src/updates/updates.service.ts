@@ -11,6 +11,11 @@ import { resolveRelease } from './resolve.js';
 export interface CheckInput {
   app_id: string;
   device_id: string;
+  /**
+   * The client's address (request.ip; see TRUST_PROXY): devices new to a capped workspace are limited
+   * per address. Every device route passes it.
+   */
+  client_address: string;
   channel?: string;
   fingerprint?: string;
   current_module_id?: string;
@@ -57,7 +62,7 @@ export class UpdateCheckService {
     // Every checking device is an active device: it is counted (or refused at the cap) whether or not a
     // release is waiting, so a device already running the newest module keeps its place in the set.
     const cap = capabilitiesOf(route.plan).deviceCap;
-    const admitting = gate.admit(route.workspaceId, input.device_id, cap);
+    const admitting = gate.admit(route.workspaceId, input.device_id, cap, input.client_address);
     // Known devices are answered synchronously: no await, so no extra turn of the event loop.
     const admitted = typeof admitting === 'boolean' ? admitting : await admitting;
     if (!admitted) {
