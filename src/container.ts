@@ -10,6 +10,7 @@ import { AuditStore } from './audit/audit.store.js';
 import { AuthService } from './auth/auth.service.js';
 import { AuthStore } from './auth/auth.store.js';
 import { IdentityTokens } from './auth/identity-tokens.js';
+import { SigninThrottle } from './auth/signin-throttle.js';
 import type { BlobStore } from './bundles/blob-store.js';
 import { BundlesService } from './bundles/bundles.service.js';
 import { BundlesStore } from './bundles/bundles.store.js';
@@ -154,7 +155,16 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   });
   const appDirectory = new AppDirectory(db);
   const services: Container['services'] = {
-    auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
+    auth: new AuthService(
+      db,
+      stores.auth,
+      stores.apiKeys,
+      tokens,
+      new SigninThrottle(redis, keys, {
+        maxFailures: config.rateLimits.signinFailuresPerAccount,
+        windowMs: config.rateLimits.signinFailureWindowMs,
+      }),
+    ),
     apiKeys: new ApiKeysService(stores.apiKeys),
     workspaces,
     members: new MembersService(db, stores.members, stores.workspaces),
