@@ -12,6 +12,7 @@ import type {
   CreatedWebhook,
   Delivery,
   DeviceEvent,
+  DevicesPage,
   KeyRole,
   Me,
   Member,
@@ -71,6 +72,14 @@ export class OtaClient {
     setPlan: (id: string, plan: Plan) =>
       this.http.request<{ id: string; plan: Plan }>('PUT', `/workspaces/${seg(id)}/plan`, { json: { plan } }),
     usage: (id: string) => this.http.request<Usage>('GET', `/workspaces/${seg(id)}/usage`),
+    /** The devices counted against the device cap, most recently seen first (owners and admins). */
+    devices: (id: string, query: { limit?: number; offset?: number } = {}) =>
+      this.http.request<DevicesPage>('GET', `/workspaces/${seg(id)}/devices`, { query: { ...query } }),
+    /** Frees a counted device's place under the cap (audited `device.release`). */
+    releaseDevice: (id: string, deviceId: string) =>
+      this.http.request<void>('DELETE', `/workspaces/${seg(id)}/devices/${seg(deviceId)}`, {
+        expect: 'none',
+      }),
   };
 
   readonly apiKeys = {
