@@ -1,6 +1,15 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
+ * Where a device request came from: the Fastify request itself will do (its `ip` honours TRUST_PROXY).
+ * Read only when a device is new to a capped workspace, so an admitted device's check never works out
+ * its address.
+ */
+export interface DeviceClient {
+  readonly ip: string | undefined;
+}
+
+/**
  * The client a limit counts, from the request's address: an IPv4 address as it is, an IPv6 address by its
  * /64 prefix (one host or one home network gets a whole /64, and rotating through it must not reset a
  * limit), and an IPv4-mapped IPv6 address (`::ffff:198.51.100.9`) as its IPv4 form. Anything else (no

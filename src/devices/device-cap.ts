@@ -1,7 +1,7 @@
 import { unavailable } from '../platform/errors.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { AdmittedDevices } from './admitted-devices.js';
-import { clientBucket } from './client-address.js';
+import { clientBucket, type DeviceClient } from './client-address.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -106,18 +106,18 @@ export class DeviceCapGate {
 
   /**
    * True when the device may be served. `cap` null means unlimited: nothing is counted. The cap comes
-   * from the workspace's current plan, so an upgrade applies to the very next check. `address` is the
-   * client's (request.ip); it only matters for a device new to the workspace's set.
+   * from the workspace's current plan, so an upgrade applies to the very next check. `client` (the request)
+   * is asked for its address only for a device new to this process.
    */
   admit(
     workspaceId: string,
     deviceId: string,
     cap: number | null,
-    address: string | undefined,
+    client: DeviceClient,
   ): boolean | Promise<boolean> {
     if (cap === null) return true;
     if (this.admitted.has(workspaceId, deviceId)) return true;
-    return this.admitRemote(workspaceId, deviceId, cap, address);
+    return this.admitRemote(workspaceId, deviceId, cap, client.ip);
   }
 
   /** Devices counted against the cap now: seen within the window, at most the cap. */

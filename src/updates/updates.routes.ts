@@ -30,7 +30,7 @@ export async function updatesRoutes(app: App): Promise<void> {
       const update = await updates.check({
         app_id: body.app_id,
         device_id: body.device_id,
-        client_address: request.ip,
+        client: request,
         channel: body.channel ?? undefined,
         fingerprint: body.fingerprint ?? undefined,
         current_module_id: body.current_module_id ?? undefined,

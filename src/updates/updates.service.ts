@@ -1,4 +1,5 @@
 import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import type { DeviceClient } from '../devices/client-address.js';
 import type { DeviceCapGate } from '../devices/device-cap.js';
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { capabilitiesOf } from '../plans/plans.js';
@@ -12,10 +13,10 @@ export interface CheckInput {
   app_id: string;
   device_id: string;
   /**
-   * The client's address (request.ip; see TRUST_PROXY): devices new to a capped workspace are limited
-   * per address. Every device route passes it.
+   * The request (its `ip`, see TRUST_PROXY): devices new to a capped workspace are limited per client
+   * address. Every device route passes it; it is read only for a device new to this process.
    */
-  client_address: string;
+  client: DeviceClient;
   channel?: string;
   fingerprint?: string;
   current_module_id?: string;
@@ -62,7 +63,7 @@ export class UpdateCheckService {
     // Every checking device is an active device: it is counted (or refused at the cap) whether or not a
     // release is waiting, so a device already running the newest module keeps its place in the set.
     const cap = capabilitiesOf(route.plan).deviceCap;
-    const admitting = gate.admit(route.workspaceId, input.device_id, cap, input.client_address);
+    const admitting = gate.admit(route.workspaceId, input.device_id, cap, input.client);
     // Known devices are answered synchronously: no await, so no extra turn of the event loop.
     const admitted = typeof admitting === 'boolean' ? admitting : await admitting;
     if (!admitted) {

@@ -12,6 +12,7 @@ import { Tenant } from '../abuse/tenant.js';
 
 /** The owner sees the devices counted against the cap and can release one (GET/DELETE …/devices). */
 const HOBBY_CAP = capabilitiesOf('hobby').deviceCap!;
+const CLIENT = { ip: '10.0.0.1' };
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -165,11 +166,11 @@ describe('DELETE /workspaces/{id}/devices/{device_id}', () => {
     );
     await listener.start();
     try {
-      expect(await gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, '10.0.0.1')).toBe(true);
-      expect(gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, '10.0.0.1')).toBe(true); // from memory
+      expect(await gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, CLIENT)).toBe(true);
+      expect(gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, CLIENT)).toBe(true); // from memory
       expect((await t.call('DELETE', `${devicesUrl(t)}/roaming`)).statusCode).toBe(204);
       await eventually('the other process to forget the device', async () =>
-        gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, '10.0.0.1') instanceof Promise ? true : undefined,
+        gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, CLIENT) instanceof Promise ? true : undefined,
       );
     } finally {
       await listener.stop();

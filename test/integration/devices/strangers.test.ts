@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import { capabilitiesOf } from '../../../src/plans/plans.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { Tenant } from '../abuse/tenant.js';
@@ -101,5 +102,20 @@ describe('made-up device ids from one address', () => {
     for (let i = 0; i < 3 * DEFAULT_NEW_DEVICES_PER_ADDRESS; i++) {
       expect(await check(appId, `team-${i}`, '203.0.113.10')).toBe(release.id);
     }
+  });
+
+  it('costs an admitted device nothing: no Redis call, not even a look at its address', async () => {
+    const gate = new DeviceCapGate(ctx.deps.redis, ctx.deps.keys, {
+      windowDays: 30,
+      newPerAddressPerHour: DEFAULT_NEW_DEVICES_PER_ADDRESS,
+    });
+    const workspace = '00000000-0000-4000-8000-00000000a11d';
+    expect(await gate.admit(workspace, 'known', HOBBY_CAP, { ip: '198.51.100.1' })).toBe(true);
+    const unreadable = {
+      get ip(): string {
+        throw new Error('the address of an admitted device was read');
+      },
+    };
+    expect(gate.admit(workspace, 'known', HOBBY_CAP, unreadable)).toBe(true);
   });
 });

@@ -17,7 +17,7 @@ afterAll(async () => {
 const HOBBY_CAP = capabilitiesOf('hobby').deviceCap!;
 const DAY = 86_400_000;
 // Gates made here have no per-address limit (the option is off unless given): one address will do.
-const ADDRESS = '10.0.0.1';
+const ADDRESS = { ip: '10.0.0.1' };
 
 async function hobbyAppWithRelease() {
   const workspaceId = await seedWorkspace(ctx, 'hobby');
