@@ -19,7 +19,9 @@ export async function updatesRoutes(app: App): Promise<void> {
         description:
           'Answers the newest active release of the channel whose rollout bucket admits the device and whose ' +
           'fingerprint (if any) matches, or `{update: null}`. A device over its workspace device cap gets ' +
-          '`{update: null}`. No credential.',
+          '`{update: null}`, and so does a device new to a capped workspace once its client address has ' +
+          'added `RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR` devices this hour (it is counted in a later ' +
+          'hour). Ids are read in lower case; `urn:uuid:` and braced forms are a 400. No credential.',
         security: [],
         body: CheckBody,
         response: { 200: CheckResponse, ...problems(400, 404, 413, 415, 429) },
