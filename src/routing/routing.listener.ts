@@ -3,7 +3,8 @@ import type { Redis } from '../platform/redis.js';
 import type { RoutingCache } from './routing.cache.js';
 
 /**
- * Applies invalidation messages (`{appId}` or `{workspaceId}`, see invalidation.ts) to the routing cache.
+ * Applies invalidation messages (`{appId}` or `{workspaceId}`, see invalidation.ts) to the routing cache,
+ * and `{releasedDevice}` to the device cap's memory of admitted devices (through `onReleasedDevice`).
  * A subscribed Redis connection can do nothing else, so it gets its own. When that connection drops and
  * comes back, messages sent meanwhile are lost: the whole cache is cleared then.
  */
