@@ -234,6 +234,8 @@ export function createWorld(root, env, log) {
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'warn',
+      // Every simulated device comes from 127.0.0.1; the per-address limit of new devices is not soaked.
+      RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '0',
       DATABASE_URL: dbUrl.toString(),
       REDIS_KEY_PREFIX: world.prefix,
       CLICKHOUSE_DATABASE: name,

@@ -1,3 +1,4 @@
+import { DEFAULT_CHANNEL } from '../shared/ids.js';
 import { type Credentials, type RawBody, Transport, type TransportOptions } from './transport.js';
 import type {
   AlertSettings,
@@ -13,6 +14,7 @@ import type {
   Delivery,
   DeploymentKey,
   DeviceEvent,
+  DevicesPage,
   EventsAccepted,
   KeyRole,
   Me,
@@ -73,6 +75,14 @@ export class OtaClient {
     setPlan: (id: string, plan: Plan) =>
       this.http.request<{ id: string; plan: Plan }>('PUT', `/workspaces/${seg(id)}/plan`, { json: { plan } }),
     usage: (id: string) => this.http.request<Usage>('GET', `/workspaces/${seg(id)}/usage`),
+    /** The devices counted against the device cap, most recently seen first (owners and admins). */
+    devices: (id: string, query: { limit?: number; offset?: number } = {}) =>
+      this.http.request<DevicesPage>('GET', `/workspaces/${seg(id)}/devices`, { query: { ...query } }),
+    /** Frees a counted device's place under the cap (audited `device.release`). */
+    releaseDevice: (id: string, deviceId: string) =>
+      this.http.request<void>('DELETE', `/workspaces/${seg(id)}/devices/${seg(deviceId)}`, {
+        expect: 'none',
+      }),
   };
 
   readonly apiKeys = {
@@ -143,7 +153,7 @@ export class OtaClient {
 
   /** CodePush deployment keys of an app, one per channel an app build points at. */
   readonly deploymentKeys = {
-    create: (appId: string, channel = 'production') =>
+    create: (appId: string, channel = DEFAULT_CHANNEL) =>
       this.http.request<DeploymentKey>('POST', `/apps/${seg(appId)}/deployment-keys`, { json: { channel } }),
     list: (appId: string) =>
       this.http.request<{ deployment_keys: DeploymentKey[] }>('GET', `/apps/${seg(appId)}/deployment-keys`),

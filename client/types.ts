@@ -55,6 +55,23 @@ export interface Usage {
   member_cap: number | null;
 }
 
+/** A device counted against the workspace's device cap (GET /workspaces/{id}/devices). */
+export interface CountedDevice {
+  device_id: string;
+  last_seen_at: string;
+}
+
+export interface DevicesPage {
+  devices: CountedDevice[];
+  /** Devices counted now (seen within the window). */
+  total: number;
+  limit: number;
+  offset: number;
+  next_offset: number | null;
+  device_cap: number | null;
+  window_days: number;
+}
+
 export interface ApiKey {
   id: string;
   name: string;

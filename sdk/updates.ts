@@ -2,6 +2,7 @@ import { ApiError, NetworkError } from '../client/errors.js';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay } from '../client/retry.js';
 import { type FetchLike, Transport } from '../client/transport.js';
 import type { AvailableUpdate, DeviceEvent, DeviceEventType } from '../client/types.js';
+import { isDeviceId } from '../shared/ids.js';
 import { bucket } from './bucket.js';
 import { EventQueue, type EventQueueOptions } from './event-queue.js';
 import { sha256Hex } from './sha256.js';
@@ -39,8 +40,6 @@ export class IntegrityError extends Error {
   }
 }
 
-const DEVICE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /**
  * The device side: ask for an update, download and verify it, and report what happened. Only fetch and
  * timers are used, so it runs in React Native as well as browsers and Node.
@@ -51,7 +50,7 @@ export class OtaUpdates {
   private readonly fetchFn: FetchLike;
 
   constructor(private readonly options: OtaUpdatesOptions) {
-    if (!DEVICE_ID.test(options.deviceId)) {
+    if (!isDeviceId(options.deviceId)) {
       throw new Error('deviceId must be 1-128 characters of A-Za-z0-9._:-');
     }
     this.http = new Transport({

@@ -10,6 +10,7 @@ import { AuditStore } from './audit/audit.store.js';
 import { AuthService } from './auth/auth.service.js';
 import { AuthStore } from './auth/auth.store.js';
 import { IdentityTokens } from './auth/identity-tokens.js';
+import { SigninThrottle } from './auth/signin-throttle.js';
 import type { BlobStore } from './bundles/blob-store.js';
 import { BundlesService } from './bundles/bundles.service.js';
 import { BundlesStore } from './bundles/bundles.store.js';
@@ -21,6 +22,7 @@ import { DeploymentKeyDirectory } from './codepush/key-directory.js';
 import { ReleaseHistories } from './codepush/release-history.js';
 import type { Config } from './config/config.js';
 import { DeviceCapGate } from './devices/device-cap.js';
+import { DevicesService } from './devices/devices.service.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
 import { MembersService } from './members/members.service.js';
@@ -84,6 +86,7 @@ export interface Container {
     audit: AuditService;
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
+    devices: DevicesService;
     apps: AppsService;
     bundles: BundlesService;
     releases: ReleasesService;
@@ -148,7 +151,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   });
   const invalidate = (message: Parameters<typeof publishInvalidation>[2]) =>
     publishInvalidation(redis, keys, message);
-  const deviceCap = new DeviceCapGate(redis, keys, { windowDays: config.devices.windowDays });
+  const deviceCap = new DeviceCapGate(redis, keys, {
+    windowDays: config.devices.windowDays,
+    newPerAddressPerHour: config.rateLimits.newDevicesPerAddressPerHour,
+  });
   const workspaces = new WorkspacesService({
     db,
     store: stores.workspaces,
@@ -165,13 +171,29 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     return invalidate(message);
   };
   const services: Container['services'] = {
-    auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
+    auth: new AuthService(
+      db,
+      stores.auth,
+      stores.apiKeys,
+      tokens,
+      new SigninThrottle(redis, keys, {
+        maxFailures: config.rateLimits.signinFailuresPerAccount,
+        windowMs: config.rateLimits.signinFailureWindowMs,
+      }),
+    ),
     apiKeys: new ApiKeysService(stores.apiKeys),
     workspaces,
     members: new MembersService(db, stores.members, stores.workspaces),
     audit: new AuditService(db, stores.audit, workspaces),
     releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),
     distinctDevices,
+    devices: new DevicesService({
+      db,
+      gate: deviceCap,
+      planOf: (workspaceId) => workspaces.planOf(workspaceId),
+      announceRelease: (workspaceId, deviceId) => invalidate({ releasedDevice: { workspaceId, deviceId } }),
+      windowDays: config.devices.windowDays,
+    }),
     apps: new AppsService(db, stores.apps, invalidate),
     bundles: new BundlesService(stores.apps, stores.bundles, blobs, config.bundles.maxBytes),
     releases: new ReleasesService(
@@ -196,6 +218,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
         invalidationChannel(keys),
         routing,
         log,
+        (workspaceId, deviceId) => deviceCap.forget(workspaceId, deviceId),
       ),
       gate: deviceCap,
       devices: distinctDevices,

@@ -1,12 +1,11 @@
 import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
+import { isUuid } from '../shared/ids.js';
 import type { Container } from '../src/container.js';
 import { QUEUES, type SpikeJob } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import { SpikeEvaluator, type SpikeResult } from '../src/spikes/spike.evaluator.js';
 import { SpikeActions } from '../src/spikes/spike-actions.js';
 import type { Worker } from './worker.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SpikesWorkerOptions {
   /** The clock of evaluations (tests move time forward). */
@@ -28,7 +27,7 @@ export function createSpikesWorker(deps: Container, options: SpikesWorkerOptions
 
   const handle = async (job: Job<SpikeJob>): Promise<SpikeResult | null> => {
     const appId = job.data?.appId;
-    if (typeof appId !== 'string' || !UUID.test(appId))
+    if (typeof appId !== 'string' || !isUuid(appId))
       throw new UnrecoverableError('payload needs a uuid appId');
     return (await evaluator.evaluate(appId)) ?? null;
   };

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { PushRelease } from '../../client/types.js';
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { act, defaultVersion, parsePercent, resolveApp } from '../helpers.js';
 import { uploadBundle } from '../upload.js';
@@ -20,7 +21,7 @@ export function registerReleaseCommands(program: Command): void {
     .command('release <bundle>')
     .description('Upload a bundle file and push it as a release')
     .requiredOption('--app <app>', 'app id or name')
-    .option('--channel <channel>', 'channel to release to', 'production')
+    .option('--channel <channel>', 'channel to release to', DEFAULT_CHANNEL)
     .option('--rollout <pct>', 'percentage of devices to reach, 0-100', '100')
     .option('--mandatory', 'devices must install it before running the app', false)
     .option('--notes <text>', 'release notes', '')

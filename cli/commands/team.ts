@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import type { KeyRole, Plan, Role } from '../../client/types.js';
+import { isUuid } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
-import { act, isUuid } from '../helpers.js';
+import { act } from '../helpers.js';
 import { shortTime } from '../output.js';
 import { signInAsUser } from './auth.js';
 

@@ -1,3 +1,4 @@
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { Queryable } from '../platform/postgres.js';
 
 export interface AppRow {
@@ -12,8 +13,7 @@ export interface FingerprintRow {
   created_at: Date;
 }
 
-/** The channel every app has, released to or not (specification, section 1). */
-export const DEFAULT_CHANNEL = 'production';
+// DEFAULT_CHANNEL is the channel every app has, released to or not (specification, section 1).
 
 const APP_COLUMNS = 'id, workspace_id, name, created_at';
 

@@ -1,3 +1,4 @@
+import { isUuid } from '../../shared/ids.js';
 import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import { requireFeature } from '../plans/plans.js';
 import { forbidden } from '../platform/errors.js';
@@ -21,8 +22,6 @@ export interface AuditPage {
   next_offset: number | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** GET /audit and the chain check. Both need the team plan; the log is always the caller's workspace's. */
 export class AuditService {
   constructor(
@@ -40,7 +39,7 @@ export class AuditService {
     const workspaceId = principal.workspaceId;
     requireFeature(await this.workspaces.planOf(workspaceId), 'auditLog');
     if (query.app_id !== undefined) {
-      const own = UUID.test(query.app_id) && (await this.store.appInWorkspace(workspaceId, query.app_id));
+      const own = isUuid(query.app_id) && (await this.store.appInWorkspace(workspaceId, query.app_id));
       if (!own) throw forbidden('app_id is not an app of your workspace.', 'app_not_in_workspace');
     }
     // One row more than asked tells whether another page follows.

@@ -7,6 +7,7 @@ import type { AuthStore, WorkspaceMembershipRow } from './auth.store.js';
 import type { IdentityTokens } from './identity-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Principal, Role } from './principal.js';
+import type { SigninThrottle } from './signin-throttle.js';
 
 export interface SigninResult {
   token: string;
@@ -27,6 +28,8 @@ export class AuthService {
     private readonly store: AuthStore,
     private readonly apiKeys: ApiKeysStore,
     private readonly tokens: IdentityTokens,
+    /** Failed sign-ins per account; without it, only the per-address limit of the route applies. */
+    private readonly throttle?: SigninThrottle,
   ) {}
 
   /** Sign-in; the first one for an e-mail creates the account and its personal workspace (plan hobby). */
@@ -75,9 +78,13 @@ export class AuthService {
     hash: string,
     password: string,
   ): Promise<SigninResult> {
+    // Before the password is checked: an account at its limit of failures answers 429 to any password.
+    const failures = (await this.throttle?.check(userId)) ?? 0;
     if (!(await verifyPassword(password, hash))) {
+      await this.throttle?.failed(userId);
       throw unauthorized('The e-mail or password is wrong.', 'invalid_credentials');
     }
+    await this.throttle?.succeeded(userId, failures);
     const workspaceId = await this.store.defaultWorkspace(userId);
     if (!workspaceId) throw forbidden('This account belongs to no workspace.', 'no_workspace');
     await transaction(this.db, (tx) =>

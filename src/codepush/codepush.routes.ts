@@ -85,6 +85,7 @@ export async function codePushRoutes(app: App): Promise<void> {
       async (request) => {
         const q = fromWire(UPDATE_CHECK_FIELDS, casing, request.query as Record<string, unknown>);
         const info = await codePush.updateCheck({
+          client: request,
           deploymentKey: q.deploymentKey!,
           appVersion: q.appVersion!,
           clientUniqueId: q.clientUniqueId!,

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { RedisTarget } from '../platform/redis.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /**
  * Every setting of every process, parsed and validated once at start-up.
@@ -46,6 +47,10 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_SIGNIN_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '20' }),
   RATE_LIMIT_DEVICE_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '600' }),
   RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '6000' }),
+  RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: Type.String({ pattern: '^[0-9]+$', default: '10' }),
+  RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES: Type.String({ pattern: '^[0-9]+$', default: '15' }),
+  RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Type.String({ pattern: '^[0-9]+$', default: '10' }),
+  TRUST_PROXY: Type.String({ default: 'false' }),
   SHUTDOWN_GRACE_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
 });
 
@@ -78,7 +83,12 @@ export interface Config {
     /** Backstop poll of the outbox; commits wake the dispatcher at once through NOTIFY. */
     dispatchPollMs: number;
   };
-  http: { bodyLimitBytes: number; shutdownGraceMs: number };
+  http: {
+    bodyLimitBytes: number;
+    shutdownGraceMs: number;
+    /** Which X-Forwarded-For hops are believed for the client address (TRUST_PROXY). */
+    trustProxy: TrustProxy;
+  };
   bundles: { maxBytes: number; blobDir: string };
   devices: { windowDays: number; routingCacheTtlMs: number };
   ingest: {
@@ -95,6 +105,11 @@ export interface Config {
     devicePerMinute: number;
     /** Device requests per client address (an IPv6 /64), whatever ids they name; counted per API process. */
     deviceAddressPerMinute: number;
+    /** Failed sign-ins of one account within the window, after which its sign-ins wait; 0 = no limit. */
+    signinFailuresPerAccount: number;
+    signinFailureWindowMs: number;
+    /** Devices new to a capped workspace that one client address may add per hour; 0 = no limit. */
+    newDevicesPerAddressPerHour: number;
   };
 }
 
@@ -122,6 +137,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (port < 1 || port > 65535)
     throw new ConfigError(`Invalid configuration:\n  PORT: must be 1-65535 (got ${port})`);
   const int = (v: string) => Number.parseInt(v, 10);
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  if (typeof trustProxy === 'object')
+    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${trustProxy.error}`);
   return {
     host: e.HOST,
     port,
@@ -147,7 +165,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: Math.max(1, int(e.WEBHOOK_MAX_ATTEMPTS)),
       dispatchPollMs: Math.max(10, int(e.WEBHOOK_DISPATCH_POLL_MS)),
     },
-    http: { bodyLimitBytes: int(e.BODY_LIMIT_BYTES), shutdownGraceMs: int(e.SHUTDOWN_GRACE_MS) },
+    http: {
+      bodyLimitBytes: int(e.BODY_LIMIT_BYTES),
+      shutdownGraceMs: int(e.SHUTDOWN_GRACE_MS),
+      trustProxy,
+    },
     bundles: { maxBytes: int(e.BUNDLE_MAX_BYTES), blobDir: e.BLOB_DIR },
     devices: {
       windowDays: Math.max(1, int(e.DEVICE_WINDOW_DAYS)),
@@ -164,6 +186,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signinPerMinute: Math.max(1, int(e.RATE_LIMIT_SIGNIN_PER_MINUTE)),
       devicePerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_PER_MINUTE)),
       deviceAddressPerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE)),
+      signinFailuresPerAccount: int(e.RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT),
+      signinFailureWindowMs: Math.max(1, int(e.RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES)) * 60_000,
+      newDevicesPerAddressPerHour: int(e.RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR),
     },
   };
 }

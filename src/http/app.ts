@@ -13,6 +13,7 @@ import { codePushRoutes } from '../codepush/codepush.routes.js';
 import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
+import { devicesRoutes } from '../devices/devices.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
@@ -37,6 +38,7 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   authRoutes,
   apiKeysRoutes,
   workspacesRoutes,
+  devicesRoutes,
   membersRoutes,
   auditRoutes,
   appsRoutes,
@@ -58,6 +60,8 @@ export async function buildApp(deps: Container): Promise<App> {
     // Requests are not logged one by one (the fleet's traffic would drown the log); 5xx answers are.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.http.bodyLimitBytes,
+    // The client address (request.ip) every per-address limit counts: see TRUST_PROXY.
+    trustProxy: deps.config.http.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import { CHANNEL_PATTERN } from '../../shared/ids.js';
 import { Fingerprint } from '../apps/apps.schemas.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 import { BINARY_RANGE_PATTERN } from './binary-range.js';
-import { CHANNEL_PATTERN, VERSION_PATTERN } from './releases.rules.js';
+import { VERSION_PATTERN } from './releases.rules.js';
 
 export const Channel = Type.String({
   maxLength: 64,
@@ -34,6 +35,7 @@ export const PushBody = Type.Object(
       Type.Union([
         Type.String({
           pattern: BINARY_RANGE_PATTERN,
+          maxLength: 128,
           description:
             'a semver range of the native app versions this release runs on (1.2.x, ^1.2.0, ">=1.0.0 <2.0.0"); ' +
             'absent or null: any. Devices must then send app_version to get it.',

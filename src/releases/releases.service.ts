@@ -1,6 +1,7 @@
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import { emptyStats, type ReleaseStats, type ReleaseStatsProvider } from '../analytics/release-stats.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
-import { type AppRow, type AppsStore, DEFAULT_CHANNEL } from '../apps/apps.store.js';
+import type { AppRow, AppsStore } from '../apps/apps.store.js';
 import { appendAudit } from '../audit/audit.writer.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';

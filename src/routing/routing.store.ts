@@ -1,9 +1,8 @@
+import { isUuid } from '../../shared/ids.js';
 import { isPlan } from '../plans/plans.js';
 import type { Queryable } from '../platform/postgres.js';
 import { binaryRangeOf } from '../releases/binary-range.js';
 import type { AppRoute, RoutedRelease, RoutingSource } from './routing.types.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Release ids of an app held in the cache: enough for any app's history (a release pushed every hour for a
@@ -39,7 +38,7 @@ export class RoutingStore implements RoutingSource {
   ) {}
 
   async load(appId: string): Promise<AppRoute | null> {
-    if (!UUID.test(appId)) return null;
+    if (!isUuid(appId)) return null;
     const { rows } = await this.db.query<Row>(
       `SELECT a.workspace_id, w.plan, r.id, r.channel, r.version, r.rollout_pct, r.mandatory, r.notes,
               r.sha256, r.size, r.fingerprint, r.target_binary_range

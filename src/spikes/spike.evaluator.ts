@@ -1,3 +1,4 @@
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { type Db, type Queryable, transaction } from '../platform/postgres.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
@@ -119,10 +120,10 @@ export class SpikeEvaluator {
          LEFT JOIN app_alert_settings s ON s.app_id = a.id
          LEFT JOIN LATERAL (
            SELECT id, version FROM releases
-            WHERE app_id = a.id AND channel = 'production' AND active ORDER BY seq DESC LIMIT 1
+            WHERE app_id = a.id AND channel = $7 AND active ORDER BY seq DESC LIMIT 1
          ) r ON true
         WHERE a.id = $1`,
-      [appId, D.threshold, D.windowMinutes, D.minSample, D.cooldownMinutes, D.action],
+      [appId, D.threshold, D.windowMinutes, D.minSample, D.cooldownMinutes, D.action, DEFAULT_CHANNEL],
     );
     const row = rows[0];
     if (!row) return undefined;

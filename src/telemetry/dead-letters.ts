@@ -1,3 +1,4 @@
+import { isUuid } from '../../shared/ids.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { deadLetterKey } from './event-stream.js';
 
@@ -16,8 +17,6 @@ export interface DeadLetter {
   /** Events in the entry, as far as known. */
   events: number;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Moves entries to the dead-letter stream and counts them, in one atomic script per call: an entry is
@@ -73,7 +72,7 @@ export async function moveToDeadLetters(
       l.entryId,
       JSON.stringify(l.fields),
       l.reason.slice(0, 1000),
-      UUID.test(l.appId) ? l.appId : '',
+      isUuid(l.appId) ? l.appId.toLowerCase() : '',
       String(Math.max(0, Math.floor(l.events)) || 0),
     );
   }

@@ -1,9 +1,13 @@
 import { Type } from '@sinclair/typebox';
+import { DEVICE_ID_MAX_LENGTH, DEVICE_ID_PATTERN } from '../../shared/ids.js';
 import { Uuid } from '../http/schemas.js';
+import { CANONICAL_UUID } from '../http/validation.js';
 import { DEVICE_EVENT_TYPES } from './event-stream.js';
 
 /** Client event ids and device ids: 1-128 characters of A-Za-z0-9._:- (API.md, "Devices"). */
-export const DeviceText = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' });
+const deviceText = (extra: Record<string, unknown> = {}) =>
+  Type.String({ minLength: 1, maxLength: DEVICE_ID_MAX_LENGTH, pattern: DEVICE_ID_PATTERN, ...extra });
+export const DeviceText = deviceText();
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
 export const MAX_MESSAGE_LENGTH = 4096;
@@ -11,12 +15,23 @@ export const MAX_MESSAGE_LENGTH = 4096;
 export const DeviceEvent = Type.Object({
   id: DeviceText,
   device_id: DeviceText,
+  // A module id of the service is read in canonical (lower-case) form, like every id at the edge.
   module_id: Type.Optional(
-    Type.Union([Type.String({ maxLength: 128, pattern: '^[A-Za-z0-9._:-]*$' }), Type.Null()], {
-      description:
-        'The release the event is about (a module id of the app); absent, null or "" for the bundle ' +
-        'embedded in the app binary. An event naming a module the app does not have is refused (see `refused`).',
-    }),
+    Type.Union(
+      [
+        Type.String({
+          maxLength: DEVICE_ID_MAX_LENGTH,
+          pattern: '^[A-Za-z0-9._:-]*$',
+          [CANONICAL_UUID]: true,
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'The release the event is about (a module id of the app); absent, null or "" for the bundle ' +
+          'embedded in the app binary. An event naming a module the app does not have is refused (see `refused`).',
+      },
+    ),
   ),
   type: Type.Union(DEVICE_EVENT_TYPES.map((t) => Type.Literal(t))),
   ts: Type.Optional(Type.String({ format: 'date-time', maxLength: 64 })),

@@ -1,3 +1,5 @@
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import type { DeviceClient } from '../devices/client-address.js';
 import type { DeviceCapGate } from '../devices/device-cap.js';
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { capabilitiesOf } from '../plans/plans.js';
@@ -8,11 +10,14 @@ import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
 import type { CheckRecorder } from '../telemetry/check-recorder.js';
 import { resolveRelease } from './resolve.js';
 
-export const DEFAULT_CHANNEL = 'production';
-
 export interface CheckInput {
   app_id: string;
   device_id: string;
+  /**
+   * The request (its `ip`, see TRUST_PROXY): devices new to a capped workspace are limited per client
+   * address. Every device route passes it; it is read only for a device new to this process.
+   */
+  client: DeviceClient;
   channel?: string;
   fingerprint?: string;
   current_module_id?: string;
@@ -88,7 +93,7 @@ export class UpdateCheckService {
     // Every checking device is an active device: it is counted (or refused at the cap) whether or not a
     // release is waiting, so a device already running the newest module keeps its place in the set.
     const cap = capabilitiesOf(route.plan).deviceCap;
-    const admitting = gate.admit(route.workspaceId, input.device_id, cap);
+    const admitting = gate.admit(route.workspaceId, input.device_id, cap, input.client);
     // Known devices are answered synchronously: no await, so no extra turn of the event loop.
     const admitted = typeof admitting === 'boolean' ? admitting : await admitting;
     // Only a release of the app is recorded as the module a device runs, never a string it made up.

@@ -78,6 +78,9 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
     RATE_LIMIT_DEVICE_PER_MINUTE: '1000000',
     RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000',
+    RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: '1000000',
+    // Test traffic comes from one address; the per-address limit of new devices has its own tests.
+    RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '1000000',
     ...(port ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...options.env,
   };

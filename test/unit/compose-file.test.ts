@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ENV_VARIABLES } from '../../src/config/config.js';
+import { ENV_VARIABLES, loadConfig } from '../../src/config/config.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -48,6 +48,25 @@ describe('docker-compose.yml', () => {
     expect(cfg).toMatch(/nameserver \w+ 127\.0\.0\.11:53/);
     expect(cfg).toContain('option httpchk GET /healthz');
     expect(cfg).toMatch(/bind :8080\b/);
+  });
+
+  it('gives the API the real client address: HAProxy sets X-Forwarded-For alone, the API believes it', () => {
+    const cfg = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
+    expect(cfg).toMatch(/^\s*option forwardfor\b/m);
+    expect(cfg).toMatch(/^\s*http-request del-header X-Forwarded-For\b/im);
+    const trust = services.api!.environment!.TRUST_PROXY!;
+    // The compose default, unless the shell sets TRUST_PROXY.
+    const value = /^\$\{TRUST_PROXY:-(.+)\}$/.exec(trust)?.[1] ?? trust;
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@h/db',
+      REDIS_URL: 'redis://h',
+      CLICKHOUSE_URL: 'http://h',
+      AUTH_TOKEN_SECRET: 's'.repeat(32),
+      WEBHOOK_SECRET_KEY: 'ab'.repeat(32),
+      TRUST_PROXY: value,
+    });
+    // Docker networks are private ranges: the balancer's address is trusted, public clients are not.
+    expect(config.http.trustProxy).toBe('uniquelocal');
   });
 
   it('shares the bundle store between API copies and runs Redis with AOF and noeviction', () => {

@@ -94,6 +94,10 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'PATCH /api/v1/workspaces/{id}/plan': control('owner', 'ids', samePlan),
   'GET /api/v1/workspaces/{id}/usage': control('viewer', 'ids', inWorkspace),
   'GET /api/v1/workspaces/{id}/ingest': control('admin', 'ids', inWorkspace),
+  'GET /api/v1/workspaces/{id}/devices': control('admin', 'ids', inWorkspace),
+  'DELETE /api/v1/workspaces/{id}/devices/{device_id}': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), device_id: await t.countedDevice() },
+  })),
 
   'POST /api/v1/workspaces/{id}/api-keys': control('admin', 'ids', async (t) => ({
     params: ws(t),

@@ -19,12 +19,14 @@ export interface Route {
   path: string;
   pathParams: string[];
   queryParams: string[];
+  /** Each query parameter's schema. */
+  querySchemas?: Record<string, JsonSchema>;
   /** The application/json request body schema, when the route takes one. */
   jsonBody?: JsonSchema;
 }
 
 interface Operation {
-  parameters?: Array<{ in: string; name: string }>;
+  parameters?: Array<{ in: string; name: string; schema?: JsonSchema }>;
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
 }
 
@@ -46,6 +48,9 @@ export async function documentedRoutes(app: App): Promise<Route[]> {
         path,
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
+        querySchemas: Object.fromEntries(
+          params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema ?? {}]),
+        ),
         jsonBody: op.requestBody?.content?.['application/json']?.schema,
       });
     }

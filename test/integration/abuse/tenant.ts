@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { IdentityTokens } from '../../../src/auth/identity-tokens.js';
 import type { Role } from '../../../src/auth/principal.js';
+import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import { type SignedIn, signUp, TEST_TOKEN_SECRET, type TestContext } from '../../helpers/context.js';
 
 export type Headers = Record<string, string>;
@@ -238,6 +239,19 @@ export class Tenant {
       await this.release();
       return this.newDeploymentKey();
     });
+  }
+
+  /**
+   * A fresh device counted in the workspace's device-cap set. Written to the set directly: the tenant's
+   * plan may keep no set, and a check from one test address would meet the per-address limit.
+   */
+  async countedDevice(): Promise<string> {
+    const device = `device-${this.tag}-${randomBytes(4).toString('hex')}`;
+    const { redis, keys } = this.ctx.deps;
+    const gate = new DeviceCapGate(redis, keys, { windowDays: this.ctx.config.devices.windowDays });
+    await redis.zadd(gate.setKey(this.workspaceId), Date.now(), device);
+    this.secrets.add(device);
+    return device;
   }
 
   fingerprint(): Promise<string> {
