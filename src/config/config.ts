@@ -17,6 +17,7 @@ const EnvSchema = Type.Object({
     { default: 'info' },
   ),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  DATABASE_MIGRATION_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   REDIS_URL: Type.String({ pattern: '^rediss?://' }),
   REDIS_CLUSTER: Type.Union([Bool], { default: 'false' }),
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$', default: 'ota' }),
@@ -54,7 +55,10 @@ export interface Config {
   port: number;
   publicUrl: string;
   logLevel: string;
+  /** The service role: what the API and workers connect as (only the grants they need). */
   databaseUrl: string;
+  /** The schema owner, for migrations only; DATABASE_URL when unset (one role for both). */
+  databaseMigrationUrl: string;
   /** REDIS_URL, and whether it is the seed node of a Redis Cluster (REDIS_CLUSTER). */
   redis: RedisTarget;
   /** Every Redis key and BullMQ queue of this deployment starts with it; tests use one per file. */
@@ -116,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ),
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
+    databaseMigrationUrl: e.DATABASE_MIGRATION_URL ?? e.DATABASE_URL,
     redis: { url: e.REDIS_URL, cluster: e.REDIS_CLUSTER === 'true' },
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     clickhouseUrl: e.CLICKHOUSE_URL,
