@@ -18,10 +18,13 @@ import type { Config } from './config/config.js';
 import { DeviceCapGate } from './devices/device-cap.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
+import { InvitationsService } from './invitations/invitations.service.js';
+import { InvitationsStore } from './invitations/invitations.store.js';
 import { MembersService } from './members/members.service.js';
 import { MembersStore } from './members/members.store.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
 import { createLogger, type Logger } from './platform/logger.js';
+import { createSmtpMailer, type Mailer } from './platform/mailer.js';
 import { createPool, type Db } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
 import { ReleasesService } from './releases/releases.service.js';
@@ -57,11 +60,14 @@ export interface Container {
   tokens: IdentityTokens;
   /** Bundle bytes, content-addressed by sha256. */
   blobs: BlobStore;
+  /** Outgoing mail; undefined without SMTP_URL. */
+  mailer: Mailer | undefined;
   stores: {
     auth: AuthStore;
     apiKeys: ApiKeysStore;
     workspaces: WorkspacesStore;
     members: MembersStore;
+    invitations: InvitationsStore;
     audit: AuditStore;
     apps: AppsStore;
     bundles: BundlesStore;
@@ -75,6 +81,7 @@ export interface Container {
     apiKeys: ApiKeysService;
     workspaces: WorkspacesService;
     members: MembersService;
+    invitations: InvitationsService;
     audit: AuditService;
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
@@ -118,6 +125,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     apiKeys: new ApiKeysStore(db),
     workspaces: new WorkspacesStore(db),
     members: new MembersStore(db),
+    invitations: new InvitationsStore(db),
     audit: new AuditStore(db),
     apps: new AppsStore(db),
     bundles: new BundlesStore(db),
@@ -148,11 +156,21 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     windowDays: config.devices.windowDays,
   });
   const appDirectory = new AppDirectory(db);
+  const mailer = config.smtp
+    ? createSmtpMailer(config.smtp.url, config.smtp.from, config.smtp.timeoutMs)
+    : undefined;
+  const invitations = new InvitationsService(db, stores.invitations, stores.members, {
+    ttlSeconds: config.invitations.ttlSeconds,
+    publicUrl: config.publicUrl,
+    mailer,
+    log,
+  });
   const services: Container['services'] = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
     workspaces,
-    members: new MembersService(db, stores.members, stores.workspaces),
+    members: new MembersService(db, stores.members, stores.workspaces, invitations),
+    invitations,
     audit: new AuditService(db, stores.audit, workspaces),
     releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),
     distinctDevices,
@@ -195,6 +213,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     closed ??= (async () => {
       await services.checkRecorder.flush();
       await webhookScheduler.close();
+      mailer?.close();
       await Promise.allSettled([db.end(), redis.quit(), clickhouse.close()]);
     })();
     return closed;
@@ -208,6 +227,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     clickhouse,
     tokens,
     blobs,
+    mailer,
     stores,
     services,
     webhookScheduler,

@@ -51,16 +51,25 @@ export function registerTeamCommands(program: Command): void {
   const members = program.command('members').description('People in the workspace');
   members
     .command('invite <email>')
-    .description('Invite someone (they join on their first sign-in)')
+    .description(
+      'Invite someone: prints the invitation link (shown only now; e-mailed too when the server has SMTP). ' +
+        'They open it, sign in or sign up with that e-mail and accept. Inviting again gives a new link.',
+    )
     .option('--role <role>', 'admin, developer or viewer', 'developer')
     .action(
       act(async (ctx: CliContext, email: string, options: { role: string }) => {
         const role = oneOf(options.role, MEMBER_ROLES, 'The role') as Exclude<Role, 'owner'>;
         const ws = await ctx.workspaceId();
         const invited = await ctx.client.members.invite(ws, { email, role });
-        ctx.out.result(invited, () =>
-          ctx.out.line(`Invited ${invited.email} as ${invited.role} (${invited.id}).`),
-        );
+        const { invitation } = invited;
+        ctx.out.result(invited, () => {
+          ctx.out.line(`Invited ${invited.email} as ${invited.role} (${invited.id}).`);
+          ctx.out.line(invitation.url);
+          ctx.out.note(
+            `${invitation.emailed ? 'The link was e-mailed to them too; it' : 'Send them this link: it'} works ` +
+              `once, for ${invited.email} only, until ${shortTime(invitation.expires_at)}.`,
+          );
+        });
       }),
     );
   members

@@ -39,8 +39,8 @@ export class AuthService {
     const created = await transaction(this.db, async (tx) => {
       const user = await this.store.insertUser(tx, email, passwordHash);
       if (!user) return undefined; // another first sign-in for this e-mail won the race
+      // Invitations are not claimed here: signing in proves nothing about the address (invitations/).
       const workspaceId = await this.store.createPersonalWorkspace(tx, user);
-      await this.store.claimInvitations(tx, user);
       const actor = user.email;
       await appendAudit(tx, {
         workspaceId,

@@ -55,16 +55,6 @@ export class AuthStore {
     return workspaceId;
   }
 
-  /** Invitations made before the invitee had an account take effect now. Returns the workspaces joined. */
-  async claimInvitations(q: Queryable, user: UserRow): Promise<string[]> {
-    const { rows } = await q.query<{ workspace_id: string }>(
-      `UPDATE members SET user_id = $1, updated_at = now() WHERE email = $2 AND user_id IS NULL
-       RETURNING workspace_id`,
-      [user.id, user.email],
-    );
-    return rows.map((r) => r.workspace_id);
-  }
-
   /** The workspace a sign-in lands in: the user's own (oldest owned), else the oldest membership. */
   async defaultWorkspace(userId: string): Promise<string | undefined> {
     const { rows } = await this.db.query<{ workspace_id: string }>(

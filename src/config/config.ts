@@ -25,6 +25,10 @@ const EnvSchema = Type.Object({
   CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', default: 'ota' }),
   AUTH_TOKEN_SECRET: Type.String({ minLength: 32 }),
   AUTH_TOKEN_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '43200' }),
+  INVITATION_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '604800' }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+  SMTP_TIMEOUT_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
   WEBHOOK_SECRET_KEY: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Union([Bool], { default: 'false' }),
   WEBHOOK_TIMEOUT_MS: Type.String({ pattern: '^[0-9]+$', default: '15000' }),
@@ -66,6 +70,10 @@ export interface Config {
   clickhouseUrl: string;
   clickhouseDatabase: string;
   auth: { tokenSecret: string; tokenTtlSeconds: number };
+  /** How long an invitation token can be accepted. */
+  invitations: { ttlSeconds: number };
+  /** Outgoing mail (invitations); none without SMTP_URL. */
+  smtp: { url: string; from: string; timeoutMs: number } | null;
   webhooks: {
     secretKey: Buffer;
     allowPrivateTargets: boolean;
@@ -111,13 +119,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (port < 1 || port > 65535)
     throw new ConfigError(`Invalid configuration:\n  PORT: must be 1-65535 (got ${port})`);
   const int = (v: string) => Number.parseInt(v, 10);
+  const publicUrl = (
+    e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`
+  ).replace(/\/+$/, '');
   return {
     host: e.HOST,
     port,
-    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`).replace(
-      /\/+$/,
-      '',
-    ),
+    publicUrl,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     databaseMigrationUrl: e.DATABASE_MIGRATION_URL ?? e.DATABASE_URL,
@@ -126,6 +134,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clickhouseUrl: e.CLICKHOUSE_URL,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
     auth: { tokenSecret: e.AUTH_TOKEN_SECRET, tokenTtlSeconds: int(e.AUTH_TOKEN_TTL_SECONDS) },
+    invitations: { ttlSeconds: Math.max(60, int(e.INVITATION_TTL_SECONDS)) },
+    smtp: e.SMTP_URL
+      ? {
+          url: e.SMTP_URL,
+          from: e.SMTP_FROM ?? `OTA <no-reply@${new URL(publicUrl).hostname}>`,
+          timeoutMs: Math.max(100, int(e.SMTP_TIMEOUT_MS)),
+        }
+      : null,
     webhooks: {
       secretKey: Buffer.from(e.WEBHOOK_SECRET_KEY, 'hex'),
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',

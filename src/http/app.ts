@@ -12,6 +12,7 @@ import { bundlesRoutes } from '../bundles/bundles.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
 import { healthRoutes } from '../health/health.routes.js';
+import { invitationsRoutes } from '../invitations/invitations.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { alertsRoutes } from '../spikes/alerts.routes.js';
@@ -33,6 +34,7 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   apiKeysRoutes,
   workspacesRoutes,
   membersRoutes,
+  invitationsRoutes,
   auditRoutes,
   appsRoutes,
   bundlesRoutes,

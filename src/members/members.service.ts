@@ -1,5 +1,6 @@
 import { appendAudit } from '../audit/audit.writer.js';
 import { type Principal, type Role, requireOwnWorkspace } from '../auth/principal.js';
+import type { InvitationsService, IssuedInvitation } from '../invitations/invitations.service.js';
 import { requireFeature } from '../plans/plans.js';
 import { conflict, notFound } from '../platform/errors.js';
 import { type Db, PG_UNIQUE_VIOLATION, pgCode, transaction } from '../platform/postgres.js';
@@ -8,6 +9,10 @@ import { checkRemoval, checkRoleChange, requireMemberManager } from './member-po
 import type { MemberRow, MembersStore } from './members.store.js';
 
 export type InvitableRole = Exclude<Role, 'owner'>;
+
+export interface InvitedMember extends MemberRow {
+  invitation: IssuedInvitation & { emailed: boolean };
+}
 
 /**
  * Invitations, role changes and removals. Each change and its audit entry commit together; a refused
@@ -19,6 +24,7 @@ export class MembersService {
     private readonly db: Db,
     private readonly store: MembersStore,
     private readonly workspaces: WorkspacesStore,
+    private readonly invitations: InvitationsService,
   ) {}
 
   /** Every member (and API key) of the workspace may see who else belongs to it. */
@@ -28,37 +34,65 @@ export class MembersService {
   }
 
   /**
-   * Owner or admin. An e-mail with an account becomes an active member at once; one without joins on its
-   * first sign-in (the member id stays the same). Pending invitations count against the member cap.
+   * Owner or admin. The member is `invited` until the invitee, signed in with that e-mail, accepts the
+   * token answered here (and e-mailed, with SMTP_URL). Inviting an e-mail that is still invited issues a
+   * new token with the role given and voids the old one; an active member is a 409. Pending invitations
+   * count against the member cap.
    */
   async invite(
     principal: Principal,
     workspaceId: string,
     input: { email: string; role: InvitableRole },
-  ): Promise<MemberRow> {
+  ): Promise<InvitedMember> {
     requireOwnWorkspace(principal, workspaceId);
     requireMemberManager(principal, 'Inviting members');
     const email = input.email.trim().toLowerCase();
-    try {
-      return await transaction(this.db, async (tx) => {
-        await this.store.lockEmail(tx, email);
-        const workspace = await this.workspaces.lock(tx, workspaceId);
-        if (!workspace) throw notFound('Workspace');
-        if (await this.store.findByEmail(tx, workspaceId, email)) throw alreadyMember(email);
+    const created = await transaction(this.db, async (tx) => {
+      const workspace = await this.workspaces.lock(tx, workspaceId);
+      if (!workspace) throw notFound('Workspace');
+      const existing = await this.store.findByEmail(tx, workspaceId, email);
+      if (existing?.status === 'active') throw alreadyMember(email);
+      let member: MemberRow;
+      if (existing) {
+        member =
+          existing.role === input.role
+            ? existing
+            : await this.store.setRole(tx, workspaceId, existing.id, input.role);
+      } else {
         requireFeature(workspace.plan, 'members', await this.workspaces.memberCount(workspaceId, tx));
-        const member = await this.store.insert(tx, workspaceId, email, input.role);
-        await appendAudit(tx, {
-          workspaceId,
-          actor: principal.actor,
-          action: 'member.invite',
-          details: { member_id: member.id, email, new: { role: member.role, status: member.status } },
-        });
-        return member;
+        member = await this.store.insert(tx, workspaceId, email, input.role);
+      }
+      const invitation = await this.invitations.issue(tx, {
+        workspaceId,
+        memberId: member.id,
+        email,
+        createdBy: principal.userId,
       });
-    } catch (err) {
+      await appendAudit(tx, {
+        workspaceId,
+        actor: principal.actor,
+        action: 'member.invite',
+        details: {
+          member_id: member.id,
+          email,
+          new: { role: member.role, status: member.status },
+          ...(existing ? { reinvite: true } : {}),
+        },
+      });
+      return { member, invitation, workspaceName: workspace.name };
+    }).catch((err: unknown) => {
+      // Two first invitations of one e-mail at once: the workspace lock orders them, the index backs it.
       if (pgCode(err) === PG_UNIQUE_VIOLATION) throw alreadyMember(email);
       throw err;
-    }
+    });
+    const { member, invitation, workspaceName } = created;
+    const emailed = await this.invitations.send(invitation, {
+      to: email,
+      workspaceName,
+      role: member.role,
+      invitedBy: principal.email,
+    });
+    return { ...member, invitation: { ...invitation, emailed } };
   }
 
   /** Owner or admin; see member-policy.ts for the owner role. Setting the current role records nothing. */

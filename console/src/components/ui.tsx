@@ -103,6 +103,41 @@ export function SecretOnce(props: { label: string; value: string; onDone: () => 
   );
 }
 
+/** The link of a new invitation: shown once, to copy and send (and e-mailed too when the server can). */
+export function InvitationLink(props: {
+  invited: { email: string; role: string; invitation: { url: string; expires_at: string; emailed: boolean } };
+  onDone: () => void;
+}) {
+  const { email, role, invitation } = props.invited;
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(invitation.url);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <section class="secret" aria-label={`Invitation link for ${email}`} data-testid="invitation-link">
+      <p>
+        <strong>Invitation link for {email}</strong> ({role}) — shown only this once.{' '}
+        {invitation.emailed ? 'It was also e-mailed to them.' : 'Send it to them:'} it works once, for that
+        address only, until {new Date(invitation.expires_at).toLocaleString()}.
+      </p>
+      <code data-testid="invitation-url">{invitation.url}</code>
+      <div class="row">
+        <button type="button" onClick={copy}>
+          {copied ? 'Copied' : 'Copy link'}
+        </button>
+        <button type="button" class="secondary" onClick={props.onDone}>
+          Done
+        </button>
+      </div>
+    </section>
+  );
+}
+
 /** A modal confirmation for destructive actions (rollback, removal, deletion). */
 export function Confirm(props: {
   title: string;

@@ -9,7 +9,7 @@ const KEY_ROLES: KeyRole[] = ['admin', 'developer', 'viewer'];
 
 /** API keys for the CLI and SDKs: a new key is shown once, then only its name and role remain. */
 export function ApiKeysPanel() {
-  const { client, workspace } = useSession();
+  const { client, workspace, me } = useSession();
   const keys = useResource(() => client.apiKeys.list(workspace.id), [client, workspace.id]);
   const [name, setName] = useState('');
   const [role, setRole] = useState<KeyRole>('developer');
@@ -31,6 +31,7 @@ export function ApiKeysPanel() {
       role: result.role,
       created_at: new Date().toISOString(),
       last_used_at: null,
+      created_by: me.user ? { id: me.user.id, email: me.user.email } : null,
     };
     keys.mutate((current) => ({ api_keys: [listed, ...(current?.api_keys ?? [])] }));
   };

@@ -22,6 +22,7 @@ export type CallerName = (typeof CALLERS)[number]['name'];
 /** The fields the fixture reads from the answers it gets. */
 interface Created {
   id: string;
+  invitation: { token: string };
   key: string;
   token: string;
   name: string;
@@ -108,13 +109,14 @@ export class Tenant {
     return this.memo.get(key) as Promise<T>;
   }
 
-  /** A new account invited with `role`, holding a token for this workspace. */
+  /** A new account invited with `role`, that accepted and holds a token for this workspace. */
   async addMember(role: 'admin' | 'developer' | 'viewer'): Promise<Member> {
     const user = await signUp(this.ctx.app);
     const invited = await this.ok('POST', `/workspaces/${this.workspaceId}/members`, {
       email: user.email,
       role,
     });
+    await this.ok('POST', '/invitations/accept', { token: invited.invitation.token }, user.headers);
     const { token } = await this.ok('POST', '/auth/token', { workspace_id: this.workspaceId }, user.headers);
     this.secrets.add(invited.id);
     return {
@@ -133,6 +135,25 @@ export class Tenant {
     });
     this.secrets.add(key.id);
     return { id: key.id, headers: { 'x-api-key': key.key } };
+  }
+
+  /**
+   * A fresh invitation token addressed to the e-mail of `caller` (an API key has none: the owner's), from a
+   * new pro workspace of its own, so it can be accepted every time. The token counts as this workspace's
+   * data.
+   */
+  async invitationFor(caller: CallerName): Promise<string> {
+    const user = caller in this.members ? this.members[caller as keyof Tenant['members']] : this.owner;
+    const host = await signUp(this.ctx.app);
+    await this.ctx.deps.db.query(`UPDATE workspaces SET plan = 'pro' WHERE id = $1`, [host.workspaceId]);
+    const invited = await this.ok(
+      'POST',
+      `/workspaces/${host.workspaceId}/members`,
+      { email: user.email, role: 'viewer' },
+      host.headers,
+    );
+    this.secrets.add(invited.invitation.token);
+    return invited.invitation.token;
   }
 
   /** An invitation nobody has accepted, to be removed. */
