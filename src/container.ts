@@ -125,7 +125,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     apiKeys: new ApiKeysStore(db),
     workspaces: new WorkspacesStore(db),
     members: new MembersStore(db),
-    invitations: new InvitationsStore(db),
+    invitations: new InvitationsStore(),
     audit: new AuditStore(db),
     apps: new AppsStore(db),
     bundles: new BundlesStore(db),

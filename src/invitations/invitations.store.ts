@@ -15,10 +15,8 @@ export interface InvitationRow {
 const COLUMNS =
   'id, workspace_id, member_id, email, expires_at, accepted_at, voided_at, expires_at <= now() AS expired';
 
-/** Invitation tokens (their hashes) and what became of them. */
+/** Invitation tokens (their hashes) and what became of them; always inside the caller's transaction. */
 export class InvitationsStore {
-  constructor(private readonly db: Queryable) {}
-
   /** A new open invitation of the member; any earlier open one of the same member is voided first. */
   async issue(
     tx: Queryable,
