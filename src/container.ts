@@ -167,9 +167,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   });
   const services: Container['services'] = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
-    apiKeys: new ApiKeysService(stores.apiKeys),
+    apiKeys: new ApiKeysService(db, stores.apiKeys, stores.members),
     workspaces,
-    members: new MembersService(db, stores.members, stores.workspaces, invitations),
+    members: new MembersService(db, stores.members, stores.workspaces, invitations, stores.apiKeys),
     invitations,
     audit: new AuditService(db, stores.audit, workspaces),
     releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),

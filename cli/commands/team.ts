@@ -129,7 +129,9 @@ export function registerTeamCommands(program: Command): void {
     );
   keys
     .command('list')
-    .description('List live API keys (never the keys themselves)')
+    .description(
+      'List live API keys (never the keys themselves) and whose each is: removing that member revokes it',
+    )
     .action(
       act(async (ctx: CliContext) => {
         const ws = await ctx.workspaceId();
@@ -137,11 +139,12 @@ export function registerTeamCommands(program: Command): void {
         const mine = ctx.keySource === 'config' ? ctx.config.key_id : undefined;
         ctx.out.result({ api_keys }, () =>
           ctx.out.table(
-            ['id', 'name', 'role', 'created', 'last used'],
+            ['id', 'name', 'role', 'created by', 'created', 'last used'],
             api_keys.map((k) => [
               k.id + (k.id === mine ? ' (this machine)' : ''),
               k.name,
               k.role,
+              k.created_by?.email ?? '-',
               shortTime(k.created_at),
               shortTime(k.last_used_at),
             ]),

@@ -27,3 +27,15 @@ DROP INDEX members_pending_email_idx;
 
 -- Removing a member revokes the keys it made; a role change caps them.
 CREATE INDEX api_keys_creator_idx ON api_keys (workspace_id, created_by) WHERE revoked_at IS NULL;
+
+-- Keys of members removed before this rule are revoked now, and keys above their maker's current role are
+-- lowered to it, so the list shows what authentication already enforces (ApiKeysStore.findLive).
+UPDATE api_keys k SET revoked_at = now()
+ WHERE k.revoked_at IS NULL AND k.created_by IS NOT NULL
+   AND NOT EXISTS (SELECT FROM members m WHERE m.workspace_id = k.workspace_id AND m.user_id = k.created_by);
+UPDATE api_keys k SET role = m.role
+  FROM members m
+ WHERE k.revoked_at IS NULL AND m.workspace_id = k.workspace_id AND m.user_id = k.created_by
+   AND m.role <> 'owner'
+   AND array_position(ARRAY['viewer', 'developer', 'admin'], k.role)
+     > array_position(ARRAY['viewer', 'developer', 'admin'], m.role);

@@ -1,3 +1,4 @@
+import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import { appendAudit } from '../audit/audit.writer.js';
 import { type Principal, type Role, requireOwnWorkspace } from '../auth/principal.js';
 import type { InvitationsService, IssuedInvitation } from '../invitations/invitations.service.js';
@@ -25,6 +26,7 @@ export class MembersService {
     private readonly store: MembersStore,
     private readonly workspaces: WorkspacesStore,
     private readonly invitations: InvitationsService,
+    private readonly apiKeys: ApiKeysStore,
   ) {}
 
   /** Every member (and API key) of the workspace may see who else belongs to it. */
@@ -95,7 +97,11 @@ export class MembersService {
     return { ...member, invitation: { ...invitation, emailed } };
   }
 
-  /** Owner or admin; see member-policy.ts for the owner role. Setting the current role records nothing. */
+  /**
+   * Owner or admin; see member-policy.ts for the owner role. Setting the current role records nothing.
+   * The member's API keys that rank above the new role are lowered to it in the same transaction (a later
+   * promotion does not raise them again).
+   */
   async changeRole(
     principal: Principal,
     workspaceId: string,
@@ -110,17 +116,30 @@ export class MembersService {
       checkRoleChange(principal.role, member.role, role);
       if (member.role === role) return member;
       const updated = await this.store.setRole(tx, workspaceId, memberId, role);
+      const capped =
+        member.user_id && role !== 'owner'
+          ? await this.apiKeys.capMadeBy(tx, workspaceId, member.user_id, role)
+          : [];
       await appendAudit(tx, {
         workspaceId,
         actor: principal.actor,
         action: 'member.role_change',
-        details: { member_id: memberId, email: member.email, old: { role: member.role }, new: { role } },
+        details: {
+          member_id: memberId,
+          email: member.email,
+          old: { role: member.role },
+          new: { role },
+          capped_api_keys: capped,
+        },
       });
       return updated;
     });
   }
 
-  /** Owner or admin; the owner cannot be removed. Removing an invitation withdraws it. */
+  /**
+   * Owner or admin; the owner cannot be removed. Removing an invitation withdraws it. Every API key the
+   * member made is revoked in the same transaction.
+   */
   async remove(principal: Principal, workspaceId: string, memberId: string): Promise<void> {
     requireOwnWorkspace(principal, workspaceId);
     requireMemberManager(principal, 'Removing members');
@@ -129,6 +148,7 @@ export class MembersService {
       if (!member) throw notFound('Member');
       checkRemoval(member.role);
       await this.store.remove(tx, workspaceId, memberId);
+      const revoked = member.user_id ? await this.apiKeys.revokeMadeBy(tx, workspaceId, member.user_id) : [];
       await appendAudit(tx, {
         workspaceId,
         actor: principal.actor,
@@ -137,6 +157,7 @@ export class MembersService {
           member_id: memberId,
           email: member.email,
           old: { role: member.role, status: member.status },
+          revoked_api_keys: revoked,
         },
       });
     });

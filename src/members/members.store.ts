@@ -9,9 +9,12 @@ export interface MemberRow {
   role: Role;
   status: MemberStatus;
   created_at: Date;
+  /** The account, once the invitee accepted; never shown (API keys' makers are users). */
+  user_id: string | null;
 }
 
-const COLUMNS = `id, email, role, CASE WHEN user_id IS NULL THEN 'invited' ELSE 'active' END AS status, created_at`;
+const COLUMNS = `id, email, role, CASE WHEN user_id IS NULL THEN 'invited' ELSE 'active' END AS status, created_at,
+  user_id`;
 
 /** Member rows: one per invited e-mail, bound to a user when the invitee accepts (invitations/). */
 export class MembersStore {
@@ -39,6 +42,22 @@ export class MembersStore {
     const { rows } = await tx.query<MemberRow>(
       `SELECT ${COLUMNS} FROM members WHERE workspace_id = $1 AND id = $2 FOR UPDATE`,
       [workspaceId, memberId],
+    );
+    return rows[0];
+  }
+
+  /**
+   * The user's membership, share-locked until the transaction ends: a removal or role change of it waits
+   * (and one under way is waited for), so what is decided on it still holds at commit.
+   */
+  async lockMembership(
+    tx: Queryable,
+    workspaceId: string,
+    userId: string,
+  ): Promise<{ id: string; role: Role } | undefined> {
+    const { rows } = await tx.query<{ id: string; role: Role }>(
+      'SELECT id, role FROM members WHERE workspace_id = $1 AND user_id = $2 FOR SHARE',
+      [workspaceId, userId],
     );
     return rows[0];
   }

@@ -288,6 +288,23 @@ describe('the ota CLI story', () => {
     ]);
   });
 
+  it('lists the API keys with the member each belongs to', async () => {
+    const made = await ok<{ id: string }>(['keys', 'create', 'CI deploys', '--role', 'developer']);
+    const listed = await ok<{ api_keys: Array<{ id: string; created_by: { email: string } | null }> }>([
+      'keys',
+      'list',
+    ]);
+    expect(listed.api_keys.find((k) => k.id === made.id)?.created_by?.email).toBe(EMAIL);
+    const table = await ota(['keys', 'list']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/created by/);
+    const rows = table.stdout.split('\n').filter((l) => l.includes(EMAIL));
+    // This machine's key (made by `ota login`) and the one just made: both the logged-in member's.
+    expect(rows.length).toBe(2);
+    expect(rows.some((r) => r.includes('(this machine)'))).toBe(true);
+    expect(rows.some((r) => r.includes('CI deploys'))).toBe(true);
+  });
+
   it('prints the invitation link, which the invitee accepts after signing up', async () => {
     const email = `keen-${randomBytes(3).toString('hex')}@example.com`;
     const printed = await ota(['members', 'invite', email, '--role', 'developer']);
