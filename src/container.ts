@@ -117,7 +117,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   redis.on('error', (err) => log.warn({ err }, 'redis connection error'));
   const keys = new RedisKeys(config.redisKeyPrefix);
   const clickhouse = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase);
-  const tokens = new IdentityTokens(config.auth.tokenSecret, config.auth.tokenTtlSeconds);
+  const tokens = new IdentityTokens(
+    { current: config.auth.tokenSecret, previous: config.auth.previousSecrets },
+    config.auth.tokenTtlSeconds,
+  );
 
   const blobs = new LocalDiskBlobStore(config.bundles.blobDir);
   const stores = {

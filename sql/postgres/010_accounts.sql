@@ -1,4 +1,5 @@
--- Accounts and tenancy: invitations accepted by token, API keys that die with the member who made them.
+-- Accounts and tenancy: invitations accepted by token, API keys that die with the member who made them,
+-- identity tokens whose subject nobody else can read.
 
 -- An invitation is accepted by the invitee, signed in with the invited e-mail, presenting a one-time token
 -- (only its SHA-256 is stored). Nobody joins by signing in alone. Rows stay after use, so a used, replaced
@@ -39,3 +40,9 @@ UPDATE api_keys k SET role = m.role
    AND m.role <> 'owner'
    AND array_position(ARRAY['viewer', 'developer', 'admin'], k.role)
      > array_position(ARRAY['viewer', 'developer', 'admin'], m.role);
+
+-- The subject of a user's identity tokens: random, and shown by no endpoint or audit entry (user ids are,
+-- in login entries), so a leaked token secret alone does not let anyone mint a token for someone else.
+-- Tokens issued before carry the user id and are no longer accepted: everyone signs in once more.
+ALTER TABLE users ADD COLUMN token_subject uuid NOT NULL DEFAULT gen_random_uuid();
+CREATE UNIQUE INDEX users_token_subject_idx ON users (token_subject);

@@ -35,7 +35,7 @@ export async function apiKeysRoutes(app: App): Promise<void> {
         tags: ['api-keys'],
         summary: 'Create an API key (shown only in this response); owner or admin',
         description:
-          'The key belongs to the member who makes it (made with an API key: to that key\'s member) and acts ' +
+          "The key belongs to the member who makes it (made with an API key: to that key's member) and acts " +
           'as actor `api-key` with `role` (default admin). Removing that member revokes it; a role change ' +
           'lowers it to the new role.',
         params: WorkspaceParams,

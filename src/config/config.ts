@@ -23,7 +23,9 @@ const EnvSchema = Type.Object({
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$', default: 'ota' }),
   CLICKHOUSE_URL: Type.String({ pattern: '^https?://' }),
   CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', default: 'ota' }),
-  AUTH_TOKEN_SECRET: Type.String({ minLength: 32 }),
+  // At least 32 bytes (checked below, in bytes rather than characters).
+  AUTH_TOKEN_SECRET: Type.String({ minLength: 1 }),
+  AUTH_TOKEN_PREVIOUS_SECRETS: Type.Optional(Type.String()),
   AUTH_TOKEN_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '43200' }),
   INVITATION_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '604800' }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
@@ -69,7 +71,11 @@ export interface Config {
   redisKeyPrefix: string;
   clickhouseUrl: string;
   clickhouseDatabase: string;
-  auth: { tokenSecret: string; tokenTtlSeconds: number };
+  /**
+   * Identity tokens: signed with tokenSecret; previousSecrets (a rotation in progress) still verify the
+   * tokens they signed.
+   */
+  auth: { tokenSecret: string; previousSecrets: string[]; tokenTtlSeconds: number };
   /** How long an invitation token can be accepted. */
   invitations: { ttlSeconds: number };
   /** Outgoing mail (invitations); none without SMTP_URL. */
@@ -106,12 +112,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const withDefaults = Value.Default(EnvSchema, picked) as Record<string, string>;
   const errors = [...Value.Errors(EnvSchema, withDefaults)];
-  if (errors.length > 0) {
-    const lines = errors.map((e) => {
-      const name = e.path.replace(/^\//, '') || '(environment)';
-      const shown = name in withDefaults ? ` (got ${JSON.stringify(redact(name, withDefaults[name]))})` : '';
-      return `  ${name}: ${e.message}${shown}`;
-    });
+  const lines = errors.map((e) => {
+    const name = e.path.replace(/^\//, '') || '(environment)';
+    const shown = name in withDefaults ? ` (got ${JSON.stringify(redact(name, withDefaults[name]))})` : '';
+    return `  ${name}: ${e.message}${shown}`;
+  });
+  lines.push(...secretProblems(withDefaults));
+  if (lines.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
   }
   const e = withDefaults as RawEnv;
@@ -133,7 +140,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     clickhouseUrl: e.CLICKHOUSE_URL,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
-    auth: { tokenSecret: e.AUTH_TOKEN_SECRET, tokenTtlSeconds: int(e.AUTH_TOKEN_TTL_SECONDS) },
+    auth: {
+      tokenSecret: e.AUTH_TOKEN_SECRET,
+      previousSecrets: listOf(e.AUTH_TOKEN_PREVIOUS_SECRETS),
+      tokenTtlSeconds: int(e.AUTH_TOKEN_TTL_SECONDS),
+    },
     invitations: { ttlSeconds: Math.max(60, int(e.INVITATION_TTL_SECONDS)) },
     smtp: e.SMTP_URL
       ? {
@@ -172,8 +183,39 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/** Values this project once published as defaults (docker-compose.yml): a deployment must set its own. */
+const PUBLISHED_SECRETS = new Set([
+  'development-only-token-secret-change-me-0123456789',
+  '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
+]);
+const MIN_SECRET_BYTES = 32;
+
+/** Secrets shorter than 32 bytes, or published ones, stop the process (values never echoed). */
+function secretProblems(env: Record<string, string>): string[] {
+  const out: string[] = [];
+  const check = (name: string, value: string | undefined) => {
+    if (value === undefined || value === '') return;
+    if (Buffer.byteLength(value, 'utf8') < MIN_SECRET_BYTES)
+      out.push(`  ${name}: must be at least ${MIN_SECRET_BYTES} bytes (openssl rand -hex 32 makes one)`);
+    if (PUBLISHED_SECRETS.has(value.toLowerCase()))
+      out.push(`  ${name}: is a value published with this project; set a secret of your own`);
+  };
+  check('AUTH_TOKEN_SECRET', env.AUTH_TOKEN_SECRET);
+  for (const previous of listOf(env.AUTH_TOKEN_PREVIOUS_SECRETS))
+    check('AUTH_TOKEN_PREVIOUS_SECRETS', previous);
+  check('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY);
+  return out;
+}
+
+function listOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 function redact(name: string, value: string | undefined): string | undefined {
-  return /SECRET|KEY|URL/.test(name) ? '<redacted>' : value;
+  return /SECRET|KEY|URL|TOKEN|PASSWORD/.test(name) ? '<redacted>' : value;
 }
 
 /** Names of every environment variable the service reads (README lists them with meanings). */

@@ -160,6 +160,12 @@ export async function signUp(
   };
 }
 
+/** The subject the service puts in a user's identity tokens (for tests that make tokens themselves). */
+export async function tokenSubjectOf(ctx: TestContext, userId: string): Promise<string> {
+  const { rows } = await ctx.deps.db.query('SELECT token_subject FROM users WHERE id = $1', [userId]);
+  return rows[0].token_subject;
+}
+
 /** Asserts a problem+json answer and returns its body. */
 export function expectProblem(
   res: LightMyRequestResponse,

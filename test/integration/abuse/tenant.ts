@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { IdentityTokens } from '../../../src/auth/identity-tokens.js';
 import type { Role } from '../../../src/auth/principal.js';
-import { type SignedIn, signUp, TEST_TOKEN_SECRET, type TestContext } from '../../helpers/context.js';
+import {
+  type SignedIn,
+  signUp,
+  TEST_TOKEN_SECRET,
+  type TestContext,
+  tokenSubjectOf,
+} from '../../helpers/context.js';
 
 export type Headers = Record<string, string>;
 export type Plan = 'hobby' | 'pro' | 'team';
@@ -258,15 +264,19 @@ export class Tenant {
 /** Credentials that must each be refused with 401, whatever the endpoint. */
 export async function refusedCredentials(t: Tenant): Promise<Record<string, Headers>> {
   const { userId, workspaceId } = t.owner;
-  const otherKey = new IdentityTokens(`another-secret-${'x'.repeat(40)}`, 3600);
-  const sameKey = new IdentityTokens(TEST_TOKEN_SECRET, 3600);
-  const forged = (await otherKey.issue({ userId, workspaceId })).token;
-  const expired = (await sameKey.issue({ userId, workspaceId }, Date.now() - 2 * 3600_000)).token;
+  const subject = await tokenSubjectOf(t.ctx, userId);
+  const otherKey = new IdentityTokens({ current: `another-secret-${'x'.repeat(40)}` }, 3600);
+  const sameKey = new IdentityTokens({ current: TEST_TOKEN_SECRET }, 3600);
+  const forged = (await otherKey.issue({ subject, workspaceId })).token;
+  const expired = (await sameKey.issue({ subject, workspaceId }, Date.now() - 2 * 3600_000)).token;
+  // The right key, but the owner's user id (which the audit log shows) as subject: what a leaked secret
+  // let anyone do before subjects became unreadable.
+  const byUserId = (await sameKey.issue({ subject: userId, workspaceId })).token;
   const revoked = await t.apiKey('admin');
   await t.ok('DELETE', `/workspaces/${workspaceId}/api-keys/${revoked.id}`);
   const removed = await t.addMember('admin');
   await t.ok('DELETE', `/workspaces/${workspaceId}/members/${removed.memberId}`);
-  const [header, payload] = (await sameKey.issue({ userId, workspaceId })).token.split('.');
+  const [header, payload] = (await sameKey.issue({ subject, workspaceId })).token.split('.');
   const unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`;
   return {
     'no credential': {},
@@ -274,6 +284,7 @@ export async function refusedCredentials(t: Tenant): Promise<Record<string, Head
     'bearer with spaces': { authorization: 'Bearer a b c' },
     'basic scheme': { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
     'token signed with another key': { authorization: `Bearer ${forged}` },
+    'token naming the user id': { authorization: `Bearer ${byUserId}` },
     'token with alg none': { authorization: `Bearer ${unsigned}` },
     'token with a swapped header': { authorization: `Bearer ${header}.${payload}.c2lnbmF0dXJl` },
     'expired token': { authorization: `Bearer ${expired}` },
