@@ -52,6 +52,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_SIGNIN_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '20' }),
   RATE_LIMIT_DEVICE_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '600' }),
   SHUTDOWN_GRACE_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
+  OPERATOR_TOKEN: Type.Optional(Type.String()),
 });
 
 export type RawEnv = Static<typeof EnvSchema>;
@@ -99,6 +100,8 @@ export interface Config {
   devices: { windowDays: number; routingCacheTtlMs: number };
   ingest: { batchSize: number; flushMs: number; claimIdleMs: number; retentionDays: number };
   rateLimits: { signinPerMinute: number; devicePerMinute: number };
+  /** Bearer credential that shows operators /readyz's checks and details; none when unset. */
+  operatorToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -180,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signinPerMinute: Math.max(1, int(e.RATE_LIMIT_SIGNIN_PER_MINUTE)),
       devicePerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_PER_MINUTE)),
     },
+    operatorToken: e.OPERATOR_TOKEN ?? null,
   };
 }
 
@@ -204,6 +208,7 @@ function secretProblems(env: Record<string, string>): string[] {
   for (const previous of listOf(env.AUTH_TOKEN_PREVIOUS_SECRETS))
     check('AUTH_TOKEN_PREVIOUS_SECRETS', previous);
   check('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY);
+  check('OPERATOR_TOKEN', env.OPERATOR_TOKEN);
   return out;
 }
 
