@@ -1,8 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ENV_VARIABLES } from '../../src/config/config.js';
+import { ENV_VARIABLES, loadConfig } from '../../src/config/config.js';
+import { readmeBlocks } from '../helpers/readme.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -106,5 +109,36 @@ describe('docker-compose.yml', () => {
     ])
       expect(env[name], name).toBeTruthy();
     expect(services.workers!.environment).toEqual(env);
+  });
+
+  it('the README’s one command writes every secret compose requires, each one the service accepts', () => {
+    const required = [...new Set([...text.matchAll(/\$\{([A-Z_]+):\?/g)].map((m) => m[1]!))].sort();
+    expect(required).toEqual(
+      ['AUTH_TOKEN_SECRET', 'OTA_SERVICE_DB_PASSWORD', 'POSTGRES_PASSWORD', 'WEBHOOK_SECRET_KEY'].sort(),
+    );
+    const block = readmeBlocks('Operations', 'sh').find((b) => b.includes('> .env'))!;
+    const command = block.split('\n').find((l) => l.includes('> .env'))!;
+    const dir = mkdtempSync(join(tmpdir(), 'ota-env-'));
+    try {
+      execFileSync('bash', ['-c', command], { cwd: dir });
+      const env = Object.fromEntries(
+        readFileSync(join(dir, '.env'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => l.split('=') as [string, string]),
+      );
+      expect(Object.keys(env).sort()).toEqual(required);
+      for (const value of Object.values(env)) expect(value).toMatch(/^[0-9a-f]{48,64}$/);
+      const config = loadConfig({
+        DATABASE_URL: 'postgres://ota_service:x@postgres:5432/ota',
+        REDIS_URL: 'redis://redis:6379',
+        CLICKHOUSE_URL: 'http://clickhouse:8123',
+        AUTH_TOKEN_SECRET: env.AUTH_TOKEN_SECRET,
+        WEBHOOK_SECRET_KEY: env.WEBHOOK_SECRET_KEY,
+      });
+      expect(config.auth.tokenSecret).toBe(env.AUTH_TOKEN_SECRET);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -65,7 +65,9 @@ describe('loadConfig', () => {
     const short = message({ AUTH_TOKEN_PREVIOUS_SECRETS: `${'p'.repeat(40)},too-short-${'q'.repeat(5)}` });
     expect(short).toMatch(/AUTH_TOKEN_PREVIOUS_SECRETS: must be at least 32 bytes/);
     expect(short).not.toContain('too-short');
-    expect(message({ OPERATOR_TOKEN: 'short-operator' })).toMatch(/OPERATOR_TOKEN: must be at least 32 bytes/);
+    expect(message({ OPERATOR_TOKEN: 'short-operator' })).toMatch(
+      /OPERATOR_TOKEN: must be at least 32 bytes/,
+    );
     expect(loadConfig({ ...VALID, OPERATOR_TOKEN: 'o'.repeat(32) }).operatorToken).toBe('o'.repeat(32));
     expect(loadConfig(VALID).operatorToken).toBeNull();
   });
