@@ -62,7 +62,7 @@ describe('health and readiness', () => {
     } finally {
       await down.close();
     }
-  });
+  }, 60_000);
 
   it('gives operators (OPERATOR_TOKEN) each check with its error, and the details kept for them', async () => {
     const down = await halfDown({ OPERATOR_TOKEN });
@@ -103,7 +103,7 @@ describe('health and readiness', () => {
     } finally {
       await ready.close();
     }
-  });
+  }, 60_000);
 
   it('without OPERATOR_TOKEN no credential shows the details', async () => {
     const res = await ctx.app.inject({
