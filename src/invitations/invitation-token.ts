@@ -1,16 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { newSecretToken, sha256Hex } from '../platform/secret-tokens.js';
 
-const PREFIX = 'ota_inv_';
+/** A new invitation token, shown once; only its SHA-256 is stored. */
+export const generateInvitationToken = () => newSecretToken('ota_inv_');
 
-/** A new invitation token: 32 random bytes, shown once; only its SHA-256 is stored. */
-export function generateInvitationToken(): { token: string; hash: string } {
-  const token = PREFIX + randomBytes(32).toString('base64url');
-  return { token, hash: hashInvitationToken(token) };
-}
-
-export function hashInvitationToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+export const hashInvitationToken = sha256Hex;
 
 /** The console page that accepts it. In the fragment, so the token never reaches a server log or a Referer. */
 export function invitationUrl(publicUrl: string, token: string): string {

@@ -74,17 +74,23 @@ export function PlanBadge(props: { plan: Plan }) {
   );
 }
 
-/** A value the server shows only once (an API key, a signing secret): copy it now or lose it. */
-export function SecretOnce(props: { label: string; value: string; onDone: () => void }) {
+/** Copies `value` to the clipboard; `copied` says it worked (the page may not be allowed to). */
+function useCopy(value: string): { copied: boolean; copy: () => Promise<void> } {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(props.value);
+      await navigator.clipboard.writeText(value);
       setCopied(true);
     } catch {
       setCopied(false);
     }
   };
+  return { copied, copy };
+}
+
+/** A value the server shows only once (an API key, a signing secret): copy it now or lose it. */
+export function SecretOnce(props: { label: string; value: string; onDone: () => void }) {
+  const { copied, copy } = useCopy(props.value);
   return (
     <section class="secret" aria-label={props.label}>
       <p>
@@ -109,15 +115,7 @@ export function InvitationLink(props: {
   onDone: () => void;
 }) {
   const { email, role, invitation } = props.invited;
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(invitation.url);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
+  const { copied, copy } = useCopy(invitation.url);
   return (
     <section class="secret" aria-label={`Invitation link for ${email}`} data-testid="invitation-link">
       <p>

@@ -53,24 +53,27 @@ beforeAll(async () => {
     env: { SMTP_URL: smtp.url, SMTP_FROM: 'OTA <ota@example.com>', PUBLIC_URL: 'https://ota.example.com' },
   });
   owner = await signUp(ctx.app);
-  await ctx.deps.db.query(`UPDATE workspaces SET plan = 'team' WHERE id = $1`, [owner.workspaceId]);
 });
 afterAll(async () => {
   await ctx?.close();
   await smtp?.close();
 });
 
-const invite = (email: string) =>
-  ctx.app.inject({
+/** A new team workspace in `c` whose owner invites `email`; the answer. */
+async function inviteIn(c: TestContext, email: string, inviter?: SignedIn) {
+  const by = inviter ?? (await signUp(c.app));
+  await c.deps.db.query(`UPDATE workspaces SET plan = 'team' WHERE id = $1`, [by.workspaceId]);
+  return c.app.inject({
     method: 'POST',
-    url: `/api/v1/workspaces/${owner.workspaceId}/members`,
-    headers: owner.headers,
+    url: `/api/v1/workspaces/${by.workspaceId}/members`,
+    headers: by.headers,
     payload: { email, role: 'developer' },
   });
+}
 
 describe('invitation e-mail (SMTP_URL set)', () => {
   it('sends the link to the invitee, from SMTP_FROM, and says so in the answer', async () => {
-    const res = await invite('mailed@example.com');
+    const res = await inviteIn(ctx, 'mailed@example.com', owner);
     expect(res.statusCode).toBe(201);
     const { invitation } = res.json();
     expect(invitation.emailed).toBe(true);
@@ -91,16 +94,9 @@ describe('invitation e-mail (SMTP_URL set)', () => {
       env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, SMTP_TIMEOUT_MS: '2000' },
     });
     try {
-      const stranger = await signUp(away.app);
-      await away.deps.db.query(`UPDATE workspaces SET plan = 'team' WHERE id = $1`, [stranger.workspaceId]);
-      const mine = await away.app.inject({
-        method: 'POST',
-        url: `/api/v1/workspaces/${stranger.workspaceId}/members`,
-        headers: stranger.headers,
-        payload: { email: 'unmailed@example.com', role: 'viewer' },
-      });
-      expect(mine.statusCode).toBe(201);
-      expect(mine.json().invitation).toMatchObject({
+      const res = await inviteIn(away, 'unmailed@example.com');
+      expect(res.statusCode).toBe(201);
+      expect(res.json().invitation).toMatchObject({
         emailed: false,
         url: expect.stringContaining('#token='),
       });
@@ -113,14 +109,7 @@ describe('invitation e-mail (SMTP_URL set)', () => {
     const before = smtp.messages.length;
     const plain = await createTestContext();
     try {
-      const someone = await signUp(plain.app);
-      await plain.deps.db.query(`UPDATE workspaces SET plan = 'team' WHERE id = $1`, [someone.workspaceId]);
-      const res = await plain.app.inject({
-        method: 'POST',
-        url: `/api/v1/workspaces/${someone.workspaceId}/members`,
-        headers: someone.headers,
-        payload: { email: 'quiet@example.com', role: 'viewer' },
-      });
+      const res = await inviteIn(plain, 'quiet@example.com');
       expect(res.json().invitation.emailed).toBe(false);
       expect(smtp.messages.length).toBe(before);
     } finally {
