@@ -39,6 +39,8 @@ export class PrivatePostgres {
   }
 
   static async start(): Promise<PrivatePostgres> {
+    if (process.getuid?.() !== 0)
+      throw new Error('a private Postgres cluster runs as the postgres user: run as root, as `npm test` is');
     const bin = postgresBinDir();
     const user = postgresUser();
     const dir = await mkdtemp(join(tmpdir(), 'ota-private-pg-'));
