@@ -65,6 +65,14 @@ describe('the bootstrap’s Postgres roles', () => {
     expect(roleOfUrl(urls.DATABASE_MIGRATION_URL)).toBe(PG_OWNER.name);
     expect(await query(urls.DATABASE_MIGRATION_URL, ROLE_ATTRIBUTES)).toEqual(expectedRoles);
     await migrateAndProbe(urls);
+    // The tests' databases: made by the owner, used by the service, dropped by the owner while in use.
+    await query(urls.DATABASE_MIGRATION_URL, 'CREATE DATABASE ota_test_scratch');
+    const scratch = (url: string) => url.replace(/\/ota$/, '/ota_test_scratch');
+    const user = new pg.Client({ connectionString: scratch(urls.DATABASE_URL) });
+    user.on('error', () => {});
+    await user.connect();
+    await query(urls.DATABASE_MIGRATION_URL, 'DROP DATABASE ota_test_scratch WITH (FORCE)');
+    await user.end().catch(() => {});
     // A second run finds everything in place and changes nothing.
     expect(ensurePostgresRoles({ port: cluster.port, socketDir: cluster.socketDir })).toEqual(urls);
   }, 120_000);
