@@ -1,5 +1,7 @@
 // npm run bench:check — throughput and latency of POST /api/v1/updates/check against a bare Fastify
-// hello-world measured the same way in the same run. Builds the API, starts it on a scratch Postgres
+// hello-world measured the same way in the same run; then, as a separate scenario, the same devices through
+// the CodePush acquisition API (GET /v0.1/public/codepush/update_check, bench/codepush-fleet.mjs) against
+// the same bare Fastify answering the same GET requests. Builds the API, starts it on a scratch Postgres
 // database and Redis key prefix, seeds a realistic fleet (bench/fleet.mjs), drives both servers with
 // autocannon at 50 connections, and writes bench/results/check.json. Traffic goes to 127.0.0.1 only.
 //
@@ -13,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
 import { deviceBodies, seedFleet } from './fleet.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,23 +88,25 @@ function cpuMs(pid) {
  * throughput and latency it reports the server's CPU time per request, which other load on a shared
  * machine disturbs far less than throughput.
  */
-async function drive(url, bodies, seconds, amount, pid) {
+async function drive(url, bodies, seconds, amount, pid, paths) {
   let next = 0;
   const cpuBefore = pid ? cpuMs(pid) : 0;
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    ...(amount ? { amount } : { duration: seconds }),
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    requests: [
-      {
+  // `paths` (GET, the CodePush scenario) or `bodies` (POST, the update check).
+  const request = paths
+    ? { method: 'GET', setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }
+    : {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         setupRequest: (req) => {
           req.body = bodies[next++ % bodies.length];
           return req;
         },
-      },
-    ],
+      };
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    ...(amount ? { amount } : { duration: seconds }),
+    requests: [request],
   });
   return {
     requests_per_sec: Math.round(result.requests.average),
@@ -173,8 +178,10 @@ async function main() {
   try {
     await migratePostgres(db, undefined, { serviceRole: decodeURIComponent(serviceScratchUrl.username) });
     const fleet = await seedFleet(db);
-    await db.end();
     const { bodies, countedAtCap } = deviceBodies(fleet);
+    const codePushKeys = await seedDeploymentKeys(db, fleet);
+    const paths = codePushPaths(bodies, codePushKeys, await releaseLabels(db));
+    await db.end();
     // The capped hobby workspace starts at its cap: 100 devices counted within the window.
     const capKey = new DeviceCapGate(redis, new RedisKeys(prefix), { windowDays: 30 }).setKey(
       fleet.capped.workspaceId,
@@ -230,6 +237,15 @@ async function main() {
     // Baseline and API alternate, so a disturbance on a shared machine hits both; the round with the
     // median ratio is reported, every round is kept.
     const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)];
+    const codepush = await codePushScenario({
+      drive,
+      apiUrl,
+      helloUrl,
+      paths,
+      pids: { api: api.pid, hello: hello.pid },
+      updateCheck: median.api,
+      settings: { warmup: WARMUP, duration: DURATION, rounds: ROUNDS },
+    });
     const rss = peakRssMb(api.pid);
     const results = {
       measured_at: new Date().toISOString(),
@@ -256,6 +272,7 @@ async function main() {
         peak_rss: rss <= GOALS.peak_rss_mb,
       },
       rounds,
+      codepush,
     };
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(join(root, 'bench/results/check.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -267,6 +284,7 @@ async function main() {
           ratio: results.ratio,
           cpu_ratio: results.cpu_ratio,
           met: results.met,
+          codepush: { ...codepush, rounds: undefined },
         },
         null,
         2,

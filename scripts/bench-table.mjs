@@ -27,6 +27,28 @@ const HEADLINES = {
       r.cpu_ratio,
     ],
     ['API peak RSS, MB', r.api.peak_rss_mb, '', ''],
+    ...(r.codepush
+      ? [
+          [
+            'CodePush checks/s, 50 connections (baseline: the same GET requests)',
+            r.codepush.api.requests_per_sec,
+            r.codepush.baseline.requests_per_sec,
+            r.codepush.ratio,
+          ],
+          [
+            'CodePush checks/s against update checks/s of the run',
+            r.codepush.api.requests_per_sec,
+            r.codepush.update_check_requests_per_sec,
+            r.codepush.of_update_check,
+          ],
+          [
+            'CPU µs per CodePush check (ratio: baseline / API)',
+            r.codepush.api.cpu_us_per_request,
+            r.codepush.baseline.cpu_us_per_request,
+            r.codepush.cpu_ratio,
+          ],
+        ]
+      : []),
   ],
   ingest: (r) => [
     [

@@ -14,6 +14,11 @@ import type { BlobStore } from './bundles/blob-store.js';
 import { BundlesService } from './bundles/bundles.service.js';
 import { BundlesStore } from './bundles/bundles.store.js';
 import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
+import { CodePushService } from './codepush/codepush.service.js';
+import { DeploymentKeysService } from './codepush/deployment-keys.service.js';
+import { DeploymentKeysStore } from './codepush/deployment-keys.store.js';
+import { DeploymentKeyDirectory } from './codepush/key-directory.js';
+import { ReleaseHistories } from './codepush/release-history.js';
 import type { Config } from './config/config.js';
 import { DeviceCapGate } from './devices/device-cap.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
@@ -75,6 +80,7 @@ export interface Container {
     webhooks: WebhooksStore;
     deliveries: DeliveriesStore;
     alerts: AlertsStore;
+    deploymentKeys: DeploymentKeysStore;
   };
   services: {
     auth: AuthService;
@@ -96,6 +102,10 @@ export interface Container {
     updates: UpdateCheckService;
     webhooks: WebhooksService;
     alerts: AlertsService;
+    deploymentKeys: DeploymentKeysService;
+    /** Deployment key -> app, in process (the CodePush adapter's first lookup). */
+    deploymentKeyDirectory: DeploymentKeyDirectory;
+    codePush: CodePushService;
   };
   /** Enqueues webhook delivery attempts (BullMQ producer, opened on first use). */
   webhookScheduler: DeliveryScheduler;
@@ -136,6 +146,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     webhooks: new WebhooksStore(db),
     deliveries: new DeliveriesStore(db),
     alerts: new AlertsStore(db),
+    deploymentKeys: new DeploymentKeysStore(db),
   };
   const webhookScheduler = new BullDeliveryScheduler(config.redis, keys);
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
@@ -168,6 +179,12 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     mailer,
     log,
   });
+  const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
+  // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
+  const invalidateNow = (message: Parameters<typeof publishInvalidation>[2]) => {
+    if (message.appId) routing.drop(message.appId);
+    return invalidate(message);
+  };
   const services: Container['services'] = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(db, stores.apiKeys, stores.members),
@@ -209,6 +226,22 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     }),
     webhooks: new WebhooksService(stores.webhooks, stores.deliveries, webhookScheduler, config.webhooks),
     alerts: new AlertsService(stores.alerts),
+    deploymentKeys: new DeploymentKeysService(
+      db,
+      stores.deploymentKeys,
+      stores.apps,
+      stores.releases,
+      invalidateNow,
+    ),
+    deploymentKeyDirectory,
+    codePush: new CodePushService({
+      keys: deploymentKeyDirectory,
+      routing,
+      // Late-bound, like the others: the services in place when a request comes are the ones used.
+      updates: { resolve: (input) => services.updates.resolve(input) },
+      events: { accept: (appId, events) => services.eventIngest.accept(appId, events) },
+      histories: new ReleaseHistories(stores.deploymentKeys),
+    }),
   };
 
   let closed: Promise<void> | undefined;

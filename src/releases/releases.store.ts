@@ -14,6 +14,7 @@ export interface ReleaseRow {
   sha256: string;
   size: number;
   fingerprint: string | null;
+  target_binary_range: string | null;
   active: boolean;
   rolled_back_at: Date | null;
   created_at: Date;
@@ -30,10 +31,11 @@ export interface NewRelease {
   sha256: string;
   size: number;
   fingerprint: string | null;
+  targetBinaryRange: string | null;
 }
 
 const COLUMNS = `id, seq, workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
-  fingerprint, active, rolled_back_at, created_at`;
+  fingerprint, target_binary_range, active, rolled_back_at, created_at`;
 
 /** Releases ("modules"). Order on a channel is `seq`: a later push always has a larger one. */
 export class ReleasesStore {
@@ -49,8 +51,8 @@ export class ReleasesStore {
   async insert(q: Queryable, r: NewRelease): Promise<ReleaseRow> {
     const { rows } = await q.query<ReleaseRow>(
       `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256,
-                             size, fingerprint)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+                             size, fingerprint, target_binary_range)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
       [
         r.workspaceId,
         r.appId,
@@ -62,6 +64,7 @@ export class ReleasesStore {
         r.sha256,
         r.size,
         r.fingerprint,
+        r.targetBinaryRange,
       ],
     );
     return rows[0]!;

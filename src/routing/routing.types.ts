@@ -1,4 +1,5 @@
 import type { Plan } from '../plans/plans.js';
+import type { BinaryRange } from '../releases/binary-range.js';
 
 /** What the update check needs of a release; built once per routing-cache load. */
 export interface RoutedRelease {
@@ -7,6 +8,8 @@ export interface RoutedRelease {
   rolloutPct: number;
   /** Null: any native shell; otherwise only devices reporting this fingerprint. */
   fingerprint: string | null;
+  /** Null: any native app version; otherwise only devices whose `app_version` it admits. */
+  binaryRange: BinaryRange | null;
   mandatory: boolean;
   notes: string;
   sha256: string;
@@ -22,6 +25,8 @@ export interface AppRoute {
   plan: Plan;
   /** Channel name -> its active releases, newest first, cut after the first one that admits everyone. */
   channels: ReadonlyMap<string, readonly RoutedRelease[]>;
+  /** CodePush deployment keys of the app -> the channel each names (deleted keys are absent; none: none). */
+  deploymentKeys?: ReadonlyMap<string, string>;
 }
 
 /** Where the routing cache loads an app from on a miss (Postgres in production). */

@@ -4,6 +4,7 @@ import { capabilitiesOf } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../routing/routing.listener.js';
+import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
 import type { CheckRecorder } from '../telemetry/check-recorder.js';
 import { resolveRelease } from './resolve.js';
 
@@ -15,6 +16,17 @@ export interface CheckInput {
   channel?: string;
   fingerprint?: string;
   current_module_id?: string;
+  /** The native app version, already normalised (normalizeAppVersion); matched against binary ranges. */
+  app_version?: string;
+}
+
+/** What a protocol adapter needs of a check: the app's routing state and the release to serve (or null). */
+export interface CheckOutcome {
+  route: AppRoute;
+  /** The release the device is to run; null when none fits or it already runs it, or at the device cap. */
+  release: RoutedRelease | null;
+  /** False when the workspace's device cap refused the device (the answer is then "no update"). */
+  admitted: boolean;
 }
 
 export interface UpdateOffer {
@@ -49,6 +61,24 @@ export class UpdateCheckService {
   }
 
   async check(input: CheckInput): Promise<UpdateOffer | null> {
+    const { release } = await this.resolve(input);
+    if (release === null) return null;
+    return {
+      module_id: release.id,
+      version: release.version,
+      sha256: release.sha256,
+      size: release.size,
+      url: release.url,
+      mandatory: release.mandatory,
+      notes: release.notes,
+    };
+  }
+
+  /**
+   * The check itself, for /updates/check and the protocol adapters alike: one resolver, one bucket rule,
+   * one device cap, one recorder.
+   */
+  async resolve(input: CheckInput): Promise<CheckOutcome> {
     const { routing, gate } = this.deps;
     let route = routing.peek(input.app_id);
     if (route === undefined) route = await routing.load(input.app_id);
@@ -63,25 +93,22 @@ export class UpdateCheckService {
     const admitted = typeof admitting === 'boolean' ? admitting : await admitting;
     if (!admitted) {
       this.record(input, channel, input.current_module_id ?? null);
-      return null;
+      return { route, release: null, admitted: false };
     }
     this.deps.devices.add(route.workspaceId, input.device_id);
 
-    const release = resolveRelease(route.channels.get(channel) ?? [], input.device_id, input.fingerprint);
+    const release = resolveRelease(
+      route.channels.get(channel) ?? [],
+      input.device_id,
+      input.fingerprint,
+      input.app_version,
+    );
     if (release === null || release.id === input.current_module_id) {
       this.record(input, channel, input.current_module_id ?? null);
-      return null;
+      return { route, release: null, admitted: true };
     }
     this.record(input, channel, release.id);
-    return {
-      module_id: release.id,
-      version: release.version,
-      sha256: release.sha256,
-      size: release.size,
-      url: release.url,
-      mandatory: release.mandatory,
-      notes: release.notes,
-    };
+    return { route, release, admitted: true };
   }
 
   /** Subscribes to routing invalidations and starts the background writers (the API calls it once). */
