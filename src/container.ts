@@ -40,9 +40,9 @@ import { RoutingInvalidationListener } from './routing/routing.listener.js';
 import { RoutingStore } from './routing/routing.store.js';
 import { AlertsService } from './spikes/alerts.service.js';
 import { AlertsStore } from './spikes/alerts.store.js';
-import { AppDirectory } from './telemetry/app-directory.js';
 import { CheckRecorder } from './telemetry/check-recorder.js';
 import { EventIngestService } from './telemetry/events.service.js';
+import { IngestStatusService } from './telemetry/ingest-status.service.js';
 import { UpdateCheckService } from './updates/updates.service.js';
 import { DeliveriesStore } from './webhooks/deliveries.store.js';
 import { BullDeliveryScheduler, type DeliveryScheduler } from './webhooks/delivery-queue.js';
@@ -94,8 +94,8 @@ export interface Container {
     apps: AppsService;
     bundles: BundlesService;
     releases: ReleasesService;
-    appDirectory: AppDirectory;
     eventIngest: EventIngestService;
+    ingestStatus: IngestStatusService;
     analytics: AnalyticsService;
     checkRecorder: CheckRecorder;
     routing: RoutingCache;
@@ -169,7 +169,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     countedDevices: (workspaceId) => deviceCap.counted(workspaceId),
     windowDays: config.devices.windowDays,
   });
-  const appDirectory = new AppDirectory(db);
   const mailer = config.smtp
     ? createSmtpMailer(config.smtp.url, config.smtp.from, config.smtp.timeoutMs)
     : undefined;
@@ -205,9 +204,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       { statsFor: (refs) => services.releaseStats.statsFor(refs) },
       invalidate,
     ),
-    appDirectory,
-    eventIngest: new EventIngestService(redis, keys, appDirectory, config.ingest.retentionDays),
-    analytics: new AnalyticsService(clickhouse, appDirectory),
+    eventIngest: new EventIngestService(redis, keys, routing, config.ingest.retentionDays),
+    ingestStatus: new IngestStatusService(redis, keys, stores.apps),
+    analytics: new AnalyticsService(clickhouse, routing),
     checkRecorder: new CheckRecorder(redis, keys, log, { retentionDays: config.ingest.retentionDays }),
     routing,
     updates: new UpdateCheckService({

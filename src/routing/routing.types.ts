@@ -27,6 +27,11 @@ export interface AppRoute {
   channels: ReadonlyMap<string, readonly RoutedRelease[]>;
   /** CodePush deployment keys of the app -> the channel each names (deleted keys are absent; none: none). */
   deploymentKeys?: ReadonlyMap<string, string>;
+  /**
+   * Ids of the app's releases on any channel, active or not (the newest MAX_KNOWN_MODULES): the modules
+   * a device may report events for or say it runs.
+   */
+  modules: ReadonlySet<string>;
 }
 
 /** Where the routing cache loads an app from on a miss (Postgres in production). */
