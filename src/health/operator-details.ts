@@ -1,5 +1,6 @@
 import type { Container } from '../container.js';
 import { inspectDatabaseRole } from '../platform/database-role.js';
+import { readDeadLetterStats } from '../telemetry/dead-letters.js';
 
 /**
  * What /readyz adds for operators (with OPERATOR_TOKEN), by name: one entry per detail, each read on
@@ -9,6 +10,13 @@ import { inspectDatabaseRole } from '../platform/database-role.js';
 export const OPERATOR_DETAILS: Record<string, (deps: Container) => Promise<unknown>> = {
   /** Whether the service's own database role is least-privilege (README, "Database roles"). */
   database_role: (deps) => inspectDatabaseRole(deps.db),
+  /** Device events ingest set aside because ClickHouse refused them, deployment-wide (dead-letters.ts). */
+  ingest_dead_letters: async (deps) => {
+    // Not connected: no command that would wait in the client's queue for a reconnect.
+    if (deps.redis.status !== 'ready') throw new Error(`redis connection ${deps.redis.status}`);
+    const { entries, events, held } = await readDeadLetterStats(deps.redis, deps.keys, []);
+    return { entries, events, held };
+  },
 };
 
 const TIMEOUT_MS = 2000;

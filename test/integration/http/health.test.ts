@@ -80,6 +80,7 @@ describe('health and readiness', () => {
       expect(String(body.detail)).toContain('redis');
       expect(body.details).toMatchObject({
         database_role: { least_privilege: true, superuser: false, owned_objects: 0 },
+        ingest_dead_letters: { error: expect.stringMatching(/^redis connection/) },
       });
     } finally {
       await down.close();
@@ -98,7 +99,10 @@ describe('health and readiness', () => {
       expect(res.json()).toMatchObject({
         status: 'ready',
         checks: { postgres: 'ok', redis: 'ok', clickhouse: 'ok' },
-        details: { database_role: { role: new URL(ctx.env.DATABASE_URL!).username } },
+        details: {
+          database_role: { role: new URL(ctx.env.DATABASE_URL!).username },
+          ingest_dead_letters: { entries: 0, events: 0, held: 0 },
+        },
       });
     } finally {
       await ready.close();
