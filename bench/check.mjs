@@ -147,7 +147,9 @@ async function cleanRedis(redis, prefix) {
 }
 
 async function main() {
-  const databaseUrl = env('DATABASE_URL');
+  // Scratch databases are made and migrated by the schema owner; the API connects as the service role.
+  const serviceUrl = env('DATABASE_URL');
+  const databaseUrl = process.env.DATABASE_MIGRATION_URL || serviceUrl;
   const redisUrl = env('REDIS_URL');
   if (!args.includes('--no-build')) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   const { migratePostgres } = await import(join(root, 'dist/src/migrations/postgres-migrator.js'));
@@ -163,6 +165,8 @@ async function main() {
   await admin.query(`CREATE DATABASE ${database}`);
   const scratchUrl = new URL(databaseUrl);
   scratchUrl.pathname = `/${database}`;
+  const serviceScratchUrl = new URL(serviceUrl);
+  serviceScratchUrl.pathname = `/${database}`;
   const db = new pg.Pool({ connectionString: scratchUrl.toString(), max: 2 });
   db.on('error', () => {});
   const redis = createRedis(redisUrl);
@@ -172,7 +176,7 @@ async function main() {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   });
   try {
-    await migratePostgres(db);
+    await migratePostgres(db, undefined, { serviceRole: decodeURIComponent(serviceScratchUrl.username) });
     const fleet = await seedFleet(db);
     const { bodies, countedAtCap } = deviceBodies(fleet);
     const codePushKeys = await seedDeploymentKeys(db, fleet);
@@ -190,7 +194,7 @@ async function main() {
       {
         HOST: '127.0.0.1',
         PORT: String(apiPort),
-        DATABASE_URL: scratchUrl.toString(),
+        DATABASE_URL: serviceScratchUrl.toString(),
         REDIS_URL: redisUrl,
         REDIS_KEY_PREFIX: prefix,
         CLICKHOUSE_URL: process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123',

@@ -85,7 +85,9 @@ function start(script, env) {
 }
 
 let stopping = false;
-const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+// The scratch database is made, migrated and seeded by the schema owner; the processes use the service role.
+const ownerUrl = process.env.DATABASE_MIGRATION_URL || process.env.DATABASE_URL;
+const admin = new pg.Client({ connectionString: ownerUrl });
 const chAdmin = createClient({ url: process.env.CLICKHOUSE_URL, request_timeout: 60_000 });
 const redis = new Redis(process.env.REDIS_URL);
 const children = [];
@@ -106,8 +108,10 @@ async function main() {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
   const databaseUrl = withDatabase(process.env.DATABASE_URL, dbName);
-  const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  await migratePostgres(db);
+  const db = new pg.Pool({ connectionString: withDatabase(ownerUrl, dbName), max: 2 });
+  await migratePostgres(db, undefined, {
+    serviceRole: decodeURIComponent(new URL(process.env.DATABASE_URL).username),
+  });
   const { rows } = await db.query(
     `WITH u AS (INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id),
           w AS (INSERT INTO workspaces (name, plan, owner_id) SELECT 'bench', 'team', id FROM u RETURNING id)

@@ -31,7 +31,9 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const HANG_TIMEOUT_MS = Number(process.env.BENCH_HANG_TIMEOUT_MS ?? 2000);
 const SPIKE_TRIALS = Number(process.env.BENCH_SPIKE_TRIALS ?? 30);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// The scratch database is made and migrated by the schema owner; the service processes use their own role.
+const serviceBaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const baseUrl = process.env.DATABASE_MIGRATION_URL || serviceBaseUrl;
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const id = randomBytes(4).toString('hex');
 const dbName = `ota_bench_webhooks_${id}`;
@@ -85,9 +87,11 @@ async function main() {
   };
 
   await admin(`CREATE DATABASE ${dbName}`);
-  const databaseUrl = withDb(baseUrl, dbName);
-  const migrator = createPool(databaseUrl, 1);
-  await migratePostgres(migrator);
+  const databaseUrl = withDb(serviceBaseUrl, dbName);
+  const migrator = createPool(withDb(baseUrl, dbName), 1);
+  await migratePostgres(migrator, undefined, {
+    serviceRole: decodeURIComponent(new URL(serviceBaseUrl).username),
+  });
   await migrator.end();
 
   const env = {

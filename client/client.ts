@@ -1,6 +1,7 @@
 import { DEFAULT_CHANNEL } from '../shared/ids.js';
 import { type Credentials, type RawBody, Transport, type TransportOptions } from './transport.js';
 import type {
+  AcceptedInvitation,
   AlertSettings,
   ApiKey,
   App,
@@ -16,6 +17,7 @@ import type {
   DeviceEvent,
   DevicesPage,
   EventsAccepted,
+  InvitedMember,
   KeyRole,
   Me,
   Member,
@@ -99,12 +101,9 @@ export class OtaClient {
   readonly members = {
     list: (workspaceId: string) =>
       this.http.request<{ members: Member[] }>('GET', `/workspaces/${seg(workspaceId)}/members`),
+    /** Answers the invitation's one-time token and console URL; the invitee accepts with invitations.accept. */
     invite: (workspaceId: string, input: { email: string; role: Exclude<Role, 'owner'> }) =>
-      this.http.request<{ id: string; email: string; role: Role }>(
-        'POST',
-        `/workspaces/${seg(workspaceId)}/members`,
-        { json: input },
-      ),
+      this.http.request<InvitedMember>('POST', `/workspaces/${seg(workspaceId)}/members`, { json: input }),
     setRole: (workspaceId: string, memberId: string, role: Role) =>
       this.http.request<{ id: string; email: string; role: Role }>(
         'PATCH',
@@ -115,6 +114,12 @@ export class OtaClient {
       this.http.request<void>('DELETE', `/workspaces/${seg(workspaceId)}/members/${seg(memberId)}`, {
         expect: 'none',
       }),
+  };
+
+  readonly invitations = {
+    /** The signed-in invitee (identity token, not an API key) joins the workspace it was invited to. */
+    accept: (token: string) =>
+      this.http.request<AcceptedInvitation>('POST', '/invitations/accept', { json: { token } }),
   };
 
   readonly apps = {

@@ -78,6 +78,8 @@ export interface ApiKey {
   role: KeyRole;
   created_at: string;
   last_used_at: string | null;
+  /** The member who made it (directly, or through a key it made); null for keys older than the record. */
+  created_by: { id: string; email: string } | null;
 }
 
 export interface CreatedApiKey {
@@ -92,6 +94,16 @@ export interface Member {
   email: string;
   role: Role;
   status: 'active' | 'invited';
+}
+
+/** The answer to an invitation: the token is shown only here. */
+export interface InvitedMember extends Member {
+  invitation: { token: string; url: string; expires_at: string; emailed: boolean };
+}
+
+export interface AcceptedInvitation {
+  workspace_id: string;
+  role: Exclude<Role, 'owner'>;
 }
 
 export interface App {

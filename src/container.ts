@@ -25,10 +25,13 @@ import { DeviceCapGate } from './devices/device-cap.js';
 import { DevicesService } from './devices/devices.service.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
+import { InvitationsService } from './invitations/invitations.service.js';
+import { InvitationsStore } from './invitations/invitations.store.js';
 import { MembersService } from './members/members.service.js';
 import { MembersStore } from './members/members.store.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
 import { createLogger, type Logger } from './platform/logger.js';
+import { createSmtpMailer, type Mailer } from './platform/mailer.js';
 import { createPool, type Db } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
 import { ReleasesService } from './releases/releases.service.js';
@@ -64,11 +67,14 @@ export interface Container {
   tokens: IdentityTokens;
   /** Bundle bytes, content-addressed by sha256. */
   blobs: BlobStore;
+  /** Outgoing mail; undefined without SMTP_URL. */
+  mailer: Mailer | undefined;
   stores: {
     auth: AuthStore;
     apiKeys: ApiKeysStore;
     workspaces: WorkspacesStore;
     members: MembersStore;
+    invitations: InvitationsStore;
     audit: AuditStore;
     apps: AppsStore;
     bundles: BundlesStore;
@@ -83,6 +89,7 @@ export interface Container {
     apiKeys: ApiKeysService;
     workspaces: WorkspacesService;
     members: MembersService;
+    invitations: InvitationsService;
     audit: AuditService;
     releaseStats: ReleaseStatsProvider;
     distinctDevices: DistinctDeviceCounter;
@@ -123,7 +130,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   redis.on('error', (err) => log.warn({ err }, 'redis connection error'));
   const keys = new RedisKeys(config.redisKeyPrefix);
   const clickhouse = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase);
-  const tokens = new IdentityTokens(config.auth.tokenSecret, config.auth.tokenTtlSeconds);
+  const tokens = new IdentityTokens(
+    { current: config.auth.tokenSecret, previous: config.auth.previousSecrets },
+    config.auth.tokenTtlSeconds,
+  );
 
   const blobs = new LocalDiskBlobStore(config.bundles.blobDir);
   const stores = {
@@ -131,6 +141,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     apiKeys: new ApiKeysStore(db),
     workspaces: new WorkspacesStore(db),
     members: new MembersStore(db),
+    invitations: new InvitationsStore(),
     audit: new AuditStore(db),
     apps: new AppsStore(db),
     bundles: new BundlesStore(db),
@@ -164,6 +175,15 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     countedDevices: (workspaceId) => deviceCap.counted(workspaceId),
     windowDays: config.devices.windowDays,
   });
+  const mailer = config.smtp
+    ? createSmtpMailer(config.smtp.url, config.smtp.from, config.smtp.timeoutMs)
+    : undefined;
+  const invitations = new InvitationsService(db, stores.invitations, stores.members, {
+    ttlSeconds: config.invitations.ttlSeconds,
+    publicUrl: config.publicUrl,
+    mailer,
+    log,
+  });
   const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
   // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
   const invalidateNow = (message: Parameters<typeof publishInvalidation>[2]) => {
@@ -181,9 +201,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
         windowMs: config.rateLimits.signinFailureWindowMs,
       }),
     ),
-    apiKeys: new ApiKeysService(stores.apiKeys),
+    apiKeys: new ApiKeysService(db, stores.apiKeys, stores.members),
     workspaces,
-    members: new MembersService(db, stores.members, stores.workspaces),
+    members: new MembersService(db, stores.members, stores.workspaces, invitations, stores.apiKeys),
+    invitations,
     audit: new AuditService(db, stores.audit, workspaces),
     releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),
     distinctDevices,
@@ -250,6 +271,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     closed ??= (async () => {
       await services.checkRecorder.flush();
       await webhookScheduler.close();
+      mailer?.close();
       await Promise.allSettled([db.end(), redis.quit(), clickhouse.close()]);
     })();
     return closed;
@@ -263,6 +285,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     clickhouse,
     tokens,
     blobs,
+    mailer,
     stores,
     services,
     webhookScheduler,

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../src/config/config.js';
 import { createContainer } from '../src/container.js';
 import { onShutdownSignal } from '../src/http/server.js';
+import { warnIfPrivileged } from '../src/platform/database-role.js';
 import { WORKER_FACTORIES } from './registry.js';
 import type { Worker } from './worker.js';
 
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const deps = createContainer(config, { name: 'workers' });
+  warnIfPrivileged(deps.db, deps.log);
   const wanted = (process.env.WORKERS ?? Object.keys(WORKER_FACTORIES).join(','))
     .split(',')
     .map((s) => s.trim())

@@ -18,13 +18,20 @@ const EnvSchema = Type.Object({
     { default: 'info' },
   ),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  DATABASE_MIGRATION_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   REDIS_URL: Type.String({ pattern: '^rediss?://' }),
   REDIS_CLUSTER: Type.Union([Bool], { default: 'false' }),
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$', default: 'ota' }),
   CLICKHOUSE_URL: Type.String({ pattern: '^https?://' }),
   CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', default: 'ota' }),
-  AUTH_TOKEN_SECRET: Type.String({ minLength: 32 }),
+  // At least 32 bytes (checked below, in bytes rather than characters).
+  AUTH_TOKEN_SECRET: Type.String({ minLength: 1 }),
+  AUTH_TOKEN_PREVIOUS_SECRETS: Type.Optional(Type.String()),
   AUTH_TOKEN_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '43200' }),
+  INVITATION_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '604800' }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+  SMTP_TIMEOUT_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
   WEBHOOK_SECRET_KEY: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Union([Bool], { default: 'false' }),
   WEBHOOK_TIMEOUT_MS: Type.String({ pattern: '^[0-9]+$', default: '15000' }),
@@ -52,6 +59,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Type.String({ pattern: '^[0-9]+$', default: '10' }),
   TRUST_PROXY: Type.String({ default: 'false' }),
   SHUTDOWN_GRACE_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
+  OPERATOR_TOKEN: Type.Optional(Type.String()),
 });
 
 export type RawEnv = Static<typeof EnvSchema>;
@@ -61,14 +69,25 @@ export interface Config {
   port: number;
   publicUrl: string;
   logLevel: string;
+  /** The service role: what the API and workers connect as (only the grants they need). */
   databaseUrl: string;
+  /** The schema owner, for migrations only; DATABASE_URL when unset (one role for both). */
+  databaseMigrationUrl: string;
   /** REDIS_URL, and whether it is the seed node of a Redis Cluster (REDIS_CLUSTER). */
   redis: RedisTarget;
   /** Every Redis key and BullMQ queue of this deployment starts with it; tests use one per file. */
   redisKeyPrefix: string;
   clickhouseUrl: string;
   clickhouseDatabase: string;
-  auth: { tokenSecret: string; tokenTtlSeconds: number };
+  /**
+   * Identity tokens: signed with tokenSecret; previousSecrets (a rotation in progress) still verify the
+   * tokens they signed.
+   */
+  auth: { tokenSecret: string; previousSecrets: string[]; tokenTtlSeconds: number };
+  /** How long an invitation token can be accepted. */
+  invitations: { ttlSeconds: number };
+  /** Outgoing mail (invitations); none without SMTP_URL. */
+  smtp: { url: string; from: string; timeoutMs: number } | null;
   webhooks: {
     secretKey: Buffer;
     allowPrivateTargets: boolean;
@@ -111,6 +130,8 @@ export interface Config {
     /** Devices new to a capped workspace that one client address may add per hour; 0 = no limit. */
     newDevicesPerAddressPerHour: number;
   };
+  /** Bearer credential that shows operators /readyz's checks and details; none when unset. */
+  operatorToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -124,12 +145,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const withDefaults = Value.Default(EnvSchema, picked) as Record<string, string>;
   const errors = [...Value.Errors(EnvSchema, withDefaults)];
-  if (errors.length > 0) {
-    const lines = errors.map((e) => {
-      const name = e.path.replace(/^\//, '') || '(environment)';
-      const shown = name in withDefaults ? ` (got ${JSON.stringify(redact(name, withDefaults[name]))})` : '';
-      return `  ${name}: ${e.message}${shown}`;
-    });
+  const lines = errors.map((e) => {
+    const name = e.path.replace(/^\//, '') || '(environment)';
+    const shown = name in withDefaults ? ` (got ${JSON.stringify(redact(name, withDefaults[name]))})` : '';
+    return `  ${name}: ${e.message}${shown}`;
+  });
+  lines.push(...secretProblems(withDefaults));
+  if (lines.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
   }
   const e = withDefaults as RawEnv;
@@ -140,20 +162,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   if (typeof trustProxy === 'object')
     throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${trustProxy.error}`);
+  const publicUrl = (
+    e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`
+  ).replace(/\/+$/, '');
   return {
     host: e.HOST,
     port,
-    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`).replace(
-      /\/+$/,
-      '',
-    ),
+    publicUrl,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
+    databaseMigrationUrl: e.DATABASE_MIGRATION_URL ?? e.DATABASE_URL,
     redis: { url: e.REDIS_URL, cluster: e.REDIS_CLUSTER === 'true' },
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     clickhouseUrl: e.CLICKHOUSE_URL,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
-    auth: { tokenSecret: e.AUTH_TOKEN_SECRET, tokenTtlSeconds: int(e.AUTH_TOKEN_TTL_SECONDS) },
+    auth: {
+      tokenSecret: e.AUTH_TOKEN_SECRET,
+      previousSecrets: listOf(e.AUTH_TOKEN_PREVIOUS_SECRETS),
+      tokenTtlSeconds: int(e.AUTH_TOKEN_TTL_SECONDS),
+    },
+    invitations: { ttlSeconds: Math.max(60, int(e.INVITATION_TTL_SECONDS)) },
+    smtp: e.SMTP_URL
+      ? {
+          url: e.SMTP_URL,
+          from: e.SMTP_FROM ?? `OTA <no-reply@${new URL(publicUrl).hostname}>`,
+          timeoutMs: Math.max(100, int(e.SMTP_TIMEOUT_MS)),
+        }
+      : null,
     webhooks: {
       secretKey: Buffer.from(e.WEBHOOK_SECRET_KEY, 'hex'),
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
@@ -190,11 +225,44 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signinFailureWindowMs: Math.max(1, int(e.RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES)) * 60_000,
       newDevicesPerAddressPerHour: int(e.RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR),
     },
+    operatorToken: e.OPERATOR_TOKEN ?? null,
   };
 }
 
+/** Values this project once published as defaults (docker-compose.yml): a deployment must set its own. */
+const PUBLISHED_SECRETS = new Set([
+  'development-only-token-secret-change-me-0123456789',
+  '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
+]);
+const MIN_SECRET_BYTES = 32;
+
+/** Secrets shorter than 32 bytes, or published ones, stop the process (values never echoed). */
+function secretProblems(env: Record<string, string>): string[] {
+  const out: string[] = [];
+  const check = (name: string, value: string | undefined) => {
+    if (value === undefined || value === '') return;
+    if (Buffer.byteLength(value, 'utf8') < MIN_SECRET_BYTES)
+      out.push(`  ${name}: must be at least ${MIN_SECRET_BYTES} bytes (openssl rand -hex 32 makes one)`);
+    if (PUBLISHED_SECRETS.has(value.toLowerCase()))
+      out.push(`  ${name}: is a value published with this project; set a secret of your own`);
+  };
+  check('AUTH_TOKEN_SECRET', env.AUTH_TOKEN_SECRET);
+  for (const previous of listOf(env.AUTH_TOKEN_PREVIOUS_SECRETS))
+    check('AUTH_TOKEN_PREVIOUS_SECRETS', previous);
+  check('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY);
+  check('OPERATOR_TOKEN', env.OPERATOR_TOKEN);
+  return out;
+}
+
+function listOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 function redact(name: string, value: string | undefined): string | undefined {
-  return /SECRET|KEY|URL/.test(name) ? '<redacted>' : value;
+  return /SECRET|KEY|URL|TOKEN|PASSWORD/.test(name) ? '<redacted>' : value;
 }
 
 /** Names of every environment variable the service reads (README lists them with meanings). */

@@ -15,6 +15,7 @@ import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
 import { devicesRoutes } from '../devices/devices.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
+import { invitationsRoutes } from '../invitations/invitations.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { alertsRoutes } from '../spikes/alerts.routes.js';
@@ -40,6 +41,7 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   workspacesRoutes,
   devicesRoutes,
   membersRoutes,
+  invitationsRoutes,
   auditRoutes,
   appsRoutes,
   bundlesRoutes,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../../src/auth/principal.js';
-import type { Plan, Tenant } from './tenant.js';
+import type { CallerName, Plan, Tenant } from './tenant.js';
 
 /** A valid request to one endpoint: path parameters, query, and a JSON body or raw bytes. */
 export interface Req {
@@ -10,8 +10,12 @@ export interface Req {
   raw?: Buffer;
 }
 
-/** Builds a valid request against `t`'s own resources. Called for each request sent, so it may make fresh ones. */
-export type Build = (t: Tenant) => Promise<Req>;
+/**
+ * Builds a valid request against `t`'s own resources, for the caller `as` (the owner when not given; only
+ * requests about the caller itself, such as accepting an invitation, differ). Called for each request sent,
+ * so it may make fresh ones.
+ */
+export type Build = (t: Tenant, as?: CallerName) => Promise<Req>;
 
 export interface PublicPolicy {
   access: 'public';
@@ -109,6 +113,14 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   })),
 
   'GET /api/v1/workspaces/{id}/members': control('viewer', 'ids', inWorkspace),
+  // The caller accepts an invitation (to a workspace of its own) sent to its own e-mail. An invitation for
+  // someone else (another workspace's request) is a 403; used and expired ones: abuse/invitations.test.ts.
+  'POST /api/v1/invitations/accept': control(
+    'viewer',
+    'ids',
+    async (t, as = 'owner') => ({ body: { token: await t.invitationFor(as) } }),
+    { usersOnly: true },
+  ),
   // The seeded workspace already has four members; hobby allows one.
   'POST /api/v1/workspaces/{id}/members': control(
     'admin',
