@@ -18,6 +18,11 @@ import type { Config } from './config/config.js';
 import { DeviceCapGate } from './devices/device-cap.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
+import { buildExpoRoute } from './expo/expo.route.js';
+import { ExpoReleasesService } from './expo/expo-releases.service.js';
+import { ExpoUpdatesService } from './expo/expo-updates.service.js';
+import { ReleaseDraftsService } from './manifests/drafts.service.js';
+import { ManifestsStore } from './manifests/manifests.store.js';
 import { MembersService } from './members/members.service.js';
 import { MembersStore } from './members/members.store.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
@@ -69,6 +74,7 @@ export interface Container {
     webhooks: WebhooksStore;
     deliveries: DeliveriesStore;
     alerts: AlertsStore;
+    manifests: ManifestsStore;
   };
   services: {
     auth: AuthService;
@@ -89,6 +95,11 @@ export interface Container {
     updates: UpdateCheckService;
     webhooks: WebhooksService;
     alerts: AlertsService;
+    /** Signed pushes: drafts with the bytes to sign, completed by their signatures. */
+    drafts: ReleaseDraftsService;
+    expoReleases: ExpoReleasesService;
+    /** The Expo Updates v1 manifest endpoint. */
+    expoUpdates: ExpoUpdatesService;
   };
   /** Enqueues webhook delivery attempts (BullMQ producer, opened on first use). */
   webhookScheduler: DeliveryScheduler;
@@ -125,10 +136,15 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     webhooks: new WebhooksStore(db),
     deliveries: new DeliveriesStore(db),
     alerts: new AlertsStore(db),
+    manifests: new ManifestsStore(db),
   };
   const webhookScheduler = new BullDeliveryScheduler(config.redis, keys);
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
-  const routing = new RoutingCache(new RoutingStore(db, bundleUrl), {
+  // The app's Expo releases are loaded with its routing state, their answers computed once per load.
+  const loadExpo = async (appId: string) => ({
+    expo: buildExpoRoute(await stores.manifests.expoRouteRows(appId), bundleUrl),
+  });
+  const routing = new RoutingCache(new RoutingStore(db, bundleUrl, loadExpo), {
     ttlMs: config.devices.routingCacheTtlMs,
   });
   const distinctDevices = new RedisDistinctDevices(redis, keys, {
@@ -148,6 +164,24 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     windowDays: config.devices.windowDays,
   });
   const appDirectory = new AppDirectory(db);
+  const apps = new AppsService(db, stores.apps, invalidate);
+  const releases = new ReleasesService(
+    db,
+    stores.releases,
+    stores.apps,
+    stores.bundles,
+    // Late-bound, so whichever provider sits in services.releaseStats is the one asked.
+    { statsFor: (refs) => services.releaseStats.statsFor(refs) },
+    invalidate,
+  );
+  const drafts = new ReleaseDraftsService(
+    db,
+    stores.manifests,
+    releases,
+    stores.releases,
+    stores.apps,
+    stores.bundles,
+  );
   const services: Container['services'] = {
     auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
     apiKeys: new ApiKeysService(stores.apiKeys),
@@ -156,17 +190,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     audit: new AuditService(db, stores.audit, workspaces),
     releaseStats: new ClickHouseReleaseStats(clickhouse, config.devices.windowDays),
     distinctDevices,
-    apps: new AppsService(db, stores.apps, invalidate),
+    apps,
     bundles: new BundlesService(stores.apps, stores.bundles, blobs, config.bundles.maxBytes),
-    releases: new ReleasesService(
-      db,
-      stores.releases,
-      stores.apps,
-      stores.bundles,
-      // Late-bound, so whichever provider sits in services.releaseStats is the one asked.
-      { statsFor: (refs) => services.releaseStats.statsFor(refs) },
-      invalidate,
-    ),
+    releases,
     appDirectory,
     eventIngest: new EventIngestService(redis, keys, appDirectory, config.ingest.retentionDays),
     analytics: new AnalyticsService(clickhouse, appDirectory),
@@ -188,6 +214,22 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     }),
     webhooks: new WebhooksService(stores.webhooks, stores.deliveries, webhookScheduler, config.webhooks),
     alerts: new AlertsService(stores.alerts),
+    drafts,
+    expoReleases: new ExpoReleasesService({
+      releases,
+      drafts,
+      apps,
+      bundles: stores.bundles,
+      manifests: stores.manifests,
+      blobs,
+      publicUrl: config.publicUrl,
+    }),
+    expoUpdates: new ExpoUpdatesService(
+      // Late-bound, like the recorder: tests may replace services.updates.
+      { resolve: (input) => services.updates.resolve(input) },
+      (appId, events) => services.eventIngest.accept(appId, events),
+      log,
+    ),
   };
 
   let closed: Promise<void> | undefined;

@@ -11,7 +11,9 @@ import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
+import { expoRoutes } from '../expo/expo.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
+import { manifestsRoutes } from '../manifests/manifests.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { alertsRoutes } from '../spikes/alerts.routes.js';
@@ -43,6 +45,8 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   bundleDownloadRoutes,
   webhooksRoutes,
   alertsRoutes,
+  manifestsRoutes,
+  expoRoutes,
 ];
 
 export async function buildApp(deps: Container): Promise<App> {

@@ -27,6 +27,17 @@ export interface PushInput {
   mandatory?: boolean;
   notes?: string;
   fingerprint?: string | null;
+  /** Fixed in advance by a signed push: both are inside the bytes signed for the release. */
+  id?: string;
+  created_at?: Date;
+}
+
+/** Steps a push of another kind (signed, Expo) adds inside the push's transaction, under the app lock. */
+export interface PushHooks {
+  /** Before the release row is written: refusals here write nothing. */
+  beforeInsert?: (tx: Tx) => Promise<void>;
+  /** After the release row is written, before its audit entry and webhook. */
+  afterInsert?: (tx: Tx, release: ReleaseRow) => Promise<void>;
 }
 
 export type ReleaseWithStats = ReleaseRow & { stats: ReleaseStats };
@@ -53,7 +64,7 @@ export class ReleasesService {
     private readonly invalidate: PublishInvalidation,
   ) {}
 
-  async push(principal: Principal, input: PushInput): Promise<ReleaseRow> {
+  async push(principal: Principal, input: PushInput, hooks: PushHooks = {}): Promise<ReleaseRow> {
     requireRole(principal, 'developer', 'Pushing releases');
     const channel = input.channel ?? DEFAULT_CHANNEL;
     const rolloutPct = input.rollout_pct ?? FULL_ROLLOUT;
@@ -78,6 +89,7 @@ export class ReleasesService {
         channel,
         rollout_pct: rolloutPct,
       });
+      await hooks.beforeInsert?.(tx);
       const row = await this.store.insert(tx, {
         workspaceId: principal.workspaceId,
         appId: app.id,
@@ -89,7 +101,10 @@ export class ReleasesService {
         sha256,
         size: bundle.size,
         fingerprint,
+        ...(input.id ? { id: input.id } : {}),
+        ...(input.created_at ? { createdAt: input.created_at } : {}),
       });
+      await hooks.afterInsert?.(tx, row);
       await this.record(tx, principal, app, 'module.push', pushAudit(row));
       await appendOutbox(tx, principal.workspaceId, 'release.pushed', releasePushedData(app, row));
       return row;

@@ -30,6 +30,9 @@ export interface NewRelease {
   sha256: string;
   size: number;
   fingerprint: string | null;
+  /** Given by a signed push, whose signed bytes name them; otherwise drawn by the database. */
+  id?: string;
+  createdAt?: Date;
 }
 
 const COLUMNS = `id, seq, workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
@@ -49,8 +52,9 @@ export class ReleasesStore {
   async insert(q: Queryable, r: NewRelease): Promise<ReleaseRow> {
     const { rows } = await q.query<ReleaseRow>(
       `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256,
-                             size, fingerprint)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+                             size, fingerprint, id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, coalesce($11::uuid, gen_random_uuid()),
+               coalesce($12::timestamptz, now())) RETURNING ${COLUMNS}`,
       [
         r.workspaceId,
         r.appId,
@@ -62,6 +66,8 @@ export class ReleasesStore {
         r.sha256,
         r.size,
         r.fingerprint,
+        r.id ?? null,
+        r.createdAt ?? null,
       ],
     );
     return rows[0]!;

@@ -1,6 +1,6 @@
 import { isPlan } from '../plans/plans.js';
 import type { Queryable } from '../platform/postgres.js';
-import type { AppRoute, RoutedRelease, RoutingSource } from './routing.types.js';
+import type { AppRoute, ReleaseSignature, RoutedRelease, RoutingSource } from './routing.types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,7 +16,13 @@ interface Row {
   sha256: string;
   size: number;
   fingerprint: string | null;
+  signed_manifest: Buffer | null;
+  signature: string | null;
+  key_id: string | null;
 }
+
+/** Loads what a protocol adapter adds to an app's routing state (the Expo releases), in the same load. */
+export type RouteExtension = (appId: string) => Promise<Partial<AppRoute>>;
 
 /** Loads an app's routing state from Postgres in one round trip (only on a routing-cache miss). */
 export class RoutingStore implements RoutingSource {
@@ -24,16 +30,22 @@ export class RoutingStore implements RoutingSource {
     private readonly db: Queryable,
     /** Absolute download URL of a bundle, from its sha256. */
     private readonly bundleUrl: (sha256: string) => string,
+    private readonly extend?: RouteExtension,
   ) {}
 
   async load(appId: string): Promise<AppRoute | null> {
     if (!UUID.test(appId)) return null;
     const { rows } = await this.db.query<Row>(
       `SELECT a.workspace_id, w.plan, r.id, r.channel, r.version, r.rollout_pct, r.mandatory, r.notes,
-              r.sha256, r.size, r.fingerprint
+              r.sha256, r.size, r.fingerprint,
+              m.body AS signed_manifest, m.signature, m.key_id
          FROM apps a
          JOIN workspaces w ON w.id = a.workspace_id
+         -- Expo releases (those with a directive part) are served by the Expo adapter only.
          LEFT JOIN releases r ON r.app_id = a.id AND r.active
+               AND NOT EXISTS (SELECT 1 FROM release_manifests x
+                                WHERE x.release_id = r.id AND x.part = 'directive')
+         LEFT JOIN release_manifests m ON m.release_id = r.id AND m.part = 'check'
         WHERE a.id = $1
         ORDER BY r.seq DESC`,
       [appId],
@@ -50,7 +62,7 @@ export class RoutingStore implements RoutingSource {
         list = [];
         byChannel.set(row.channel, list);
       }
-      list.push({
+      const release: RoutedRelease = {
         id: row.id,
         version: row.version,
         rolloutPct: row.rollout_pct,
@@ -60,12 +72,26 @@ export class RoutingStore implements RoutingSource {
         sha256: row.sha256,
         size: row.size,
         url: this.bundleUrl(row.sha256),
-      });
+      };
+      const signature = signatureOf(row);
+      if (signature) release.signature = signature;
+      list.push(release);
     }
     const channels = new Map<string, RoutedRelease[]>();
     for (const [channel, list] of byChannel) channels.set(channel, reachable(list));
-    return { appId, workspaceId: first.workspace_id, plan: first.plan, channels };
+    const extra = this.extend ? await this.extend(appId) : {};
+    return { ...extra, appId, workspaceId: first.workspace_id, plan: first.plan, channels };
   }
+}
+
+function signatureOf(row: Row): ReleaseSignature | undefined {
+  if (row.signed_manifest === null || row.signature === null || row.key_id === null) return undefined;
+  return {
+    manifest: row.signed_manifest.toString('utf8'),
+    sig: row.signature,
+    keyid: row.key_id,
+    alg: 'rsa-v1_5-sha256',
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ExpoRoute } from '../expo/expo.route.js';
 import type { Plan } from '../plans/plans.js';
 
 /** What the update check needs of a release; built once per routing-cache load. */
@@ -13,6 +14,16 @@ export interface RoutedRelease {
   size: number;
   /** Absolute download URL of the bundle. */
   url: string;
+  /** The signed canonical manifest of a release signed on the developer's machine; absent when unsigned. */
+  signature?: ReleaseSignature;
+}
+
+/** What /updates/check sends with a signed release; the SDK verifies `sig` over `manifest` (UTF-8). */
+export interface ReleaseSignature {
+  manifest: string;
+  sig: string;
+  keyid: string;
+  alg: 'rsa-v1_5-sha256';
 }
 
 /** Everything an update check needs to know about one app, held in memory by the routing cache. */
@@ -22,6 +33,8 @@ export interface AppRoute {
   plan: Plan;
   /** Channel name -> its active releases, newest first, cut after the first one that admits everyone. */
   channels: ReadonlyMap<string, readonly RoutedRelease[]>;
+  /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
+  expo?: ExpoRoute;
 }
 
 /** Where the routing cache loads an app from on a miss (Postgres in production). */
