@@ -9,7 +9,7 @@ CREATE TABLE release_manifests (
   release_id uuid NOT NULL REFERENCES releases (id),
   part       text NOT NULL CHECK (part IN ('check', 'ios', 'android', 'directive')),
   body       bytea NOT NULL,
-  signature  text CHECK (signature ~ '^[A-Za-z0-9+/]{16,2048}={0,2}$'),
+  signature  text CHECK (signature ~ '^[A-Za-z0-9+/]+={0,2}$' AND length(signature) BETWEEN 16 AND 2050),
   key_id     text CHECK (key_id ~ '^[A-Za-z0-9._:-]{1,64}$'),
   CHECK ((signature IS NULL) = (key_id IS NULL)),
   PRIMARY KEY (release_id, part)
