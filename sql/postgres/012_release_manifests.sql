@@ -23,7 +23,8 @@ CREATE TABLE release_drafts (
   workspace_id uuid NOT NULL REFERENCES workspaces (id),
   app_id       uuid NOT NULL REFERENCES apps (id),
   key_id       text NOT NULL CHECK (key_id ~ '^[A-Za-z0-9._:-]{1,64}$'),
-  push         jsonb NOT NULL,
+  -- JSON as text: the push's strings are stored as they came (jsonb refuses some escapes JSON allows).
+  push         text NOT NULL,
   parts        jsonb NOT NULL,
   created_at   timestamptz NOT NULL,
   expires_at   timestamptz NOT NULL

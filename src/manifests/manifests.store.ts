@@ -79,10 +79,10 @@ export class ManifestsStore {
   ): Promise<DraftRow> {
     // Drafts nobody completed are cleared here, in passing: there are few, and only pushes write them.
     await q.query(`DELETE FROM release_drafts WHERE expires_at < now() - interval '1 day'`);
-    const { rows } = await q.query<DraftRow>(
+    const { rows } = await q.query<Omit<DraftRow, 'push'>>(
       `INSERT INTO release_drafts (id, workspace_id, app_id, key_id, push, parts, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))
-       RETURNING id, workspace_id, app_id, key_id, push, parts, created_at, expires_at`,
+       RETURNING id, workspace_id, app_id, key_id, parts, created_at, expires_at`,
       [
         draft.id,
         draft.workspace_id,
@@ -94,17 +94,18 @@ export class ManifestsStore {
         ttlSeconds,
       ],
     );
-    return rows[0]!;
+    return { ...rows[0]!, push: draft.push };
   }
 
   /** A draft of the workspace that has not expired, or undefined. */
   async findDraft(workspaceId: string, id: string): Promise<DraftRow | undefined> {
-    const { rows } = await this.db.query<DraftRow>(
+    const { rows } = await this.db.query<Omit<DraftRow, 'push'> & { push: string }>(
       `SELECT id, workspace_id, app_id, key_id, push, parts, created_at, expires_at FROM release_drafts
         WHERE id = $1 AND workspace_id = $2 AND expires_at > now()`,
       [id, workspaceId],
     );
-    return rows[0];
+    const row = rows[0];
+    return row && { ...row, push: JSON.parse(row.push) };
   }
 
   /** Removes the draft as it becomes a release; false when it was taken (or expired) meanwhile. */
