@@ -4,6 +4,10 @@
 // autocannon at 50 connections, and writes bench/results/check.json. Traffic goes to 127.0.0.1 only.
 //
 // Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build.
+//
+// Scenario "expo" (bench/expo-scenario.mjs): GET /api/v1/expo/{app}/manifest for the same devices, driven in
+// the same rounds right after the update check, against the same baseline; goal: at least half the update
+// check's throughput.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { expoAutocannonRequests, expoRequests, sampleExpoOutcomes, seedExpo } from './expo-scenario.mjs';
 import { deviceBodies, seedFleet } from './fleet.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,7 +30,7 @@ const DURATION = option('duration', 10);
 const WARMUP = option('warmup', 5);
 const CONNECTIONS = option('connections', 50);
 const ROUNDS = option('rounds', 3);
-const GOALS = { ratio: 0.6, p99_ms: 10, peak_rss_mb: 300 };
+const GOALS = { ratio: 0.6, p99_ms: 10, peak_rss_mb: 300, expo_vs_check: 0.5 };
 
 const env = (name) => {
   const value = process.env[name];
@@ -85,7 +90,7 @@ function cpuMs(pid) {
  * throughput and latency it reports the server's CPU time per request, which other load on a shared
  * machine disturbs far less than throughput.
  */
-async function drive(url, bodies, seconds, amount, pid) {
+async function drive(url, bodies, seconds, amount, pid, requests) {
   let next = 0;
   const cpuBefore = pid ? cpuMs(pid) : 0;
   const result = await autocannon({
@@ -94,7 +99,7 @@ async function drive(url, bodies, seconds, amount, pid) {
     ...(amount ? { amount } : { duration: seconds }),
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    requests: [
+    requests: requests ?? [
       {
         setupRequest: (req) => {
           req.body = bodies[next++ % bodies.length];
@@ -169,8 +174,10 @@ async function main() {
   try {
     await migratePostgres(db);
     const fleet = await seedFleet(db);
+    const expoReleases = await seedExpo(db, fleet, 'http://bench.invalid');
     await db.end();
     const { bodies, countedAtCap } = deviceBodies(fleet);
+    const expo = expoRequests(bodies, expoReleases);
     // The capped hobby workspace starts at its cap: 100 devices counted within the window.
     const capKey = new DeviceCapGate(redis, new RedisKeys(prefix), { windowDays: 30 }).setKey(
       fleet.capped.workspaceId,
@@ -206,20 +213,30 @@ async function main() {
     const checkUrl = `${apiUrl}/api/v1/updates/check`;
     const outcomes = await sampleOutcomes(checkUrl, bodies);
     console.log(`outcomes of ${Math.min(2000, bodies.length)} sample checks:`, outcomes);
+    const expoOutcomes = await sampleExpoOutcomes(apiUrl, expo);
+    console.log(`outcomes of ${Math.min(2000, expo.length)} sample Expo manifest requests:`, expoOutcomes);
     console.log(`warming up: one pass over the fleet, then ${WARMUP}s of the baseline...`);
     // One full pass over the fleet first: every device has checked once, as in a fleet already running.
     await drive(checkUrl, bodies, WARMUP, bodies.length);
+    await drive(apiUrl, bodies, WARMUP, expo.length, undefined, expoAutocannonRequests(expo));
     await drive(helloUrl, bodies, WARMUP);
 
     const rounds = [];
     for (let r = 0; r < ROUNDS; r++) {
       const baseline = await drive(helloUrl, bodies, DURATION, undefined, hello.pid);
       const check = await drive(checkUrl, bodies, DURATION, undefined, api.pid);
+      const expoRun = await drive(apiUrl, bodies, DURATION, undefined, api.pid, expoAutocannonRequests(expo));
       rounds.push({
         baseline,
         api: check,
         ratio: round2(check.requests_per_sec / baseline.requests_per_sec),
         cpu_ratio: round2(baseline.cpu_us_per_request / check.cpu_us_per_request),
+        expo: {
+          ...expoRun,
+          ratio: round2(expoRun.requests_per_sec / baseline.requests_per_sec),
+          cpu_ratio: round2(baseline.cpu_us_per_request / expoRun.cpu_us_per_request),
+          vs_check: round2(expoRun.requests_per_sec / check.requests_per_sec),
+        },
       });
       console.log(`round ${r + 1}:`, JSON.stringify(rounds.at(-1)));
     }
@@ -242,6 +259,8 @@ async function main() {
       baseline: { ...median.baseline, server: 'bare Fastify 5, POST / answering {"hello":"world"}' },
       ratio: median.ratio,
       cpu_ratio: median.cpu_ratio,
+      // Scenario "expo": the Expo manifest endpoint, same devices, same round, same baseline.
+      expo: { ...median.expo, sample_outcomes: expoOutcomes },
       notes:
         'ratio = API req/s / baseline req/s (same client, same bodies, alternating rounds, median round); ' +
         'cpu_ratio = baseline CPU per request / API CPU per request, the same comparison measured in CPU time.',
@@ -250,6 +269,7 @@ async function main() {
         ratio: median.ratio >= GOALS.ratio,
         p99: median.api.latency_p99_ms <= GOALS.p99_ms,
         peak_rss: rss <= GOALS.peak_rss_mb,
+        expo_vs_check: median.expo.vs_check >= GOALS.expo_vs_check,
       },
       rounds,
     };
@@ -262,6 +282,7 @@ async function main() {
           baseline: results.baseline,
           ratio: results.ratio,
           cpu_ratio: results.cpu_ratio,
+          expo: results.expo,
           met: results.met,
         },
         null,
