@@ -57,6 +57,19 @@ function weightOf(ranges: readonly Range[], mediaType: string): number {
  */
 export function negotiate(accept: string | undefined): ExpoAnswerType | null {
   if (accept === undefined || accept.trim() === '') return 'multipart/mixed';
+  // A fleet sends a handful of distinct accept values (one per expo-updates version): remember them.
+  const known = negotiated.get(accept);
+  if (known !== undefined) return known;
+  const answer = negotiateOnce(accept);
+  if (negotiated.size >= NEGOTIATED_LIMIT) negotiated.clear();
+  negotiated.set(accept, answer);
+  return answer;
+}
+
+const NEGOTIATED_LIMIT = 256;
+const negotiated = new Map<string, ExpoAnswerType | null>();
+
+function negotiateOnce(accept: string): ExpoAnswerType | null {
   const ranges = parseAccept(accept);
   if (weightOf(ranges, 'multipart/mixed') > 0) return 'multipart/mixed';
   const expoJson = weightOf(ranges, 'application/expo+json');
