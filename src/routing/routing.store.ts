@@ -24,7 +24,10 @@ interface Row {
 /** Loads what a protocol adapter adds to an app's routing state (the Expo releases), in the same load. */
 export type RouteExtension = (appId: string) => Promise<Partial<AppRoute>>;
 
-/** Loads an app's routing state from Postgres in one round trip (only on a routing-cache miss). */
+/**
+ * Loads an app's routing state from Postgres, only on a routing-cache miss: its releases in one query, then
+ * what an extension adds (the Expo releases) in one more.
+ */
 export class RoutingStore implements RoutingSource {
   constructor(
     private readonly db: Queryable,
