@@ -161,6 +161,7 @@ describe('Expo Updates v1 manifest', () => {
     const { manifest } = await partsOf(await getManifest(ctx, world.appId, expoHeaders('ios')));
     const url = manifest!.json.launchAsset.url;
     const full = await fetch(url);
+    await full.arrayBuffer();
     const etag = full.headers.get('etag')!;
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
     expect((await fetch(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
