@@ -1,13 +1,15 @@
 // npm run bench:check — throughput and latency of POST /api/v1/updates/check against a bare Fastify
-// hello-world measured the same way in the same run. Builds the API, starts it on a scratch Postgres
+// hello-world measured the same way in the same run; then, as a separate scenario, the same devices through
+// the CodePush acquisition API (GET /v0.1/public/codepush/update_check, bench/codepush-fleet.mjs) against
+// the same bare Fastify answering the same GET requests. Builds the API, starts it on a scratch Postgres
 // database and Redis key prefix, seeds a realistic fleet (bench/fleet.mjs), drives both servers with
 // autocannon at 50 connections, and writes bench/results/check.json. Traffic goes to 127.0.0.1 only.
 //
-// Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build.
+// Scenario "expo" (bench/expo-scenario.mjs), separate as well: the same devices through the Expo manifest
+// endpoint (GET /api/v1/expo/{app}/manifest with expo-updates' headers), against the update check's figure
+// and baseline of the same run; goal: at least half the update check's throughput.
 //
-// Scenario "expo" (bench/expo-scenario.mjs): GET /api/v1/expo/{app}/manifest for the same devices, driven in
-// the same rounds right after the update check, against the same baseline; goal: at least half the update
-// check's throughput.
+// Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { expoAutocannonRequests, expoRequests, sampleExpoOutcomes, seedExpo } from './expo-scenario.mjs';
+import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
+import { expoRequests, expoScenario, seedExpo } from './expo-scenario.mjs';
 import { deviceBodies, seedFleet } from './fleet.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,23 +93,31 @@ function cpuMs(pid) {
  * throughput and latency it reports the server's CPU time per request, which other load on a shared
  * machine disturbs far less than throughput.
  */
-async function drive(url, bodies, seconds, amount, pid, requests) {
+async function drive(url, bodies, seconds, amount, pid, paths) {
   let next = 0;
   const cpuBefore = pid ? cpuMs(pid) : 0;
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    ...(amount ? { amount } : { duration: seconds }),
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    requests: requests ?? [
-      {
+  // `paths` (GET, the CodePush and Expo scenarios; an Expo entry carries its headers) or `bodies` (POST).
+  const request = paths
+    ? {
+        method: 'GET',
+        setupRequest: (req) => {
+          const p = paths[next++ % paths.length];
+          return typeof p === 'string' ? { ...req, path: p } : { ...req, path: p.path, headers: p.headers };
+        },
+      }
+    : {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         setupRequest: (req) => {
           req.body = bodies[next++ % bodies.length];
           return req;
         },
-      },
-    ],
+      };
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    ...(amount ? { amount } : { duration: seconds }),
+    requests: [request],
   });
   return {
     requests_per_sec: Math.round(result.requests.average),
@@ -174,10 +185,12 @@ async function main() {
   try {
     await migratePostgres(db);
     const fleet = await seedFleet(db);
-    const expoReleases = await seedExpo(db, fleet, 'http://bench.invalid');
-    await db.end();
     const { bodies, countedAtCap } = deviceBodies(fleet);
-    const expo = expoRequests(bodies, expoReleases);
+    const codePushKeys = await seedDeploymentKeys(db, fleet);
+    const paths = codePushPaths(bodies, codePushKeys, await releaseLabels(db));
+    // Seeded after the CodePush labels are read: the Expo releases are not CodePush's.
+    const expoRequestList = expoRequests(bodies, await seedExpo(db, fleet, 'http://bench.invalid'));
+    await db.end();
     // The capped hobby workspace starts at its cap: 100 devices counted within the window.
     const capKey = new DeviceCapGate(redis, new RedisKeys(prefix), { windowDays: 30 }).setKey(
       fleet.capped.workspaceId,
@@ -213,36 +226,44 @@ async function main() {
     const checkUrl = `${apiUrl}/api/v1/updates/check`;
     const outcomes = await sampleOutcomes(checkUrl, bodies);
     console.log(`outcomes of ${Math.min(2000, bodies.length)} sample checks:`, outcomes);
-    const expoOutcomes = await sampleExpoOutcomes(apiUrl, expo);
-    console.log(`outcomes of ${Math.min(2000, expo.length)} sample Expo manifest requests:`, expoOutcomes);
     console.log(`warming up: one pass over the fleet, then ${WARMUP}s of the baseline...`);
     // One full pass over the fleet first: every device has checked once, as in a fleet already running.
     await drive(checkUrl, bodies, WARMUP, bodies.length);
-    await drive(apiUrl, bodies, WARMUP, expo.length, undefined, expoAutocannonRequests(expo));
     await drive(helloUrl, bodies, WARMUP);
 
     const rounds = [];
     for (let r = 0; r < ROUNDS; r++) {
       const baseline = await drive(helloUrl, bodies, DURATION, undefined, hello.pid);
       const check = await drive(checkUrl, bodies, DURATION, undefined, api.pid);
-      const expoRun = await drive(apiUrl, bodies, DURATION, undefined, api.pid, expoAutocannonRequests(expo));
       rounds.push({
         baseline,
         api: check,
         ratio: round2(check.requests_per_sec / baseline.requests_per_sec),
         cpu_ratio: round2(baseline.cpu_us_per_request / check.cpu_us_per_request),
-        expo: {
-          ...expoRun,
-          ratio: round2(expoRun.requests_per_sec / baseline.requests_per_sec),
-          cpu_ratio: round2(baseline.cpu_us_per_request / expoRun.cpu_us_per_request),
-          vs_check: round2(expoRun.requests_per_sec / check.requests_per_sec),
-        },
       });
       console.log(`round ${r + 1}:`, JSON.stringify(rounds.at(-1)));
     }
     // Baseline and API alternate, so a disturbance on a shared machine hits both; the round with the
     // median ratio is reported, every round is kept.
     const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)];
+    const codepush = await codePushScenario({
+      drive,
+      apiUrl,
+      helloUrl,
+      paths,
+      pids: { api: api.pid, hello: hello.pid },
+      updateCheck: median.api,
+      settings: { warmup: WARMUP, duration: DURATION, rounds: ROUNDS },
+    });
+    const expo = await expoScenario({
+      drive,
+      apiUrl,
+      requests: expoRequestList,
+      pid: api.pid,
+      updateCheck: median.api,
+      baseline: median.baseline,
+      settings: { warmup: WARMUP, duration: DURATION, rounds: ROUNDS },
+    });
     const rss = peakRssMb(api.pid);
     const results = {
       measured_at: new Date().toISOString(),
@@ -259,8 +280,6 @@ async function main() {
       baseline: { ...median.baseline, server: 'bare Fastify 5, POST / answering {"hello":"world"}' },
       ratio: median.ratio,
       cpu_ratio: median.cpu_ratio,
-      // Scenario "expo": the Expo manifest endpoint, same devices, same round, same baseline.
-      expo: { ...median.expo, sample_outcomes: expoOutcomes },
       notes:
         'ratio = API req/s / baseline req/s (same client, same bodies, alternating rounds, median round); ' +
         'cpu_ratio = baseline CPU per request / API CPU per request, the same comparison measured in CPU time.',
@@ -269,9 +288,11 @@ async function main() {
         ratio: median.ratio >= GOALS.ratio,
         p99: median.api.latency_p99_ms <= GOALS.p99_ms,
         peak_rss: rss <= GOALS.peak_rss_mb,
-        expo_vs_check: median.expo.vs_check >= GOALS.expo_vs_check,
+        expo_vs_check: expo.vs_check >= GOALS.expo_vs_check,
       },
       rounds,
+      codepush,
+      expo,
     };
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(join(root, 'bench/results/check.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -282,8 +303,9 @@ async function main() {
           baseline: results.baseline,
           ratio: results.ratio,
           cpu_ratio: results.cpu_ratio,
-          expo: results.expo,
           met: results.met,
+          codepush: { ...codepush, rounds: undefined },
+          expo: { ...expo, rounds: undefined },
         },
         null,
         2,

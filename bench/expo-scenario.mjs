@@ -1,6 +1,6 @@
 // The Expo scenario of bench/check.mjs: GET /api/v1/expo/{app}/manifest as expo-updates sends it, over the
-// same fleet and devices (eas-client-id = the device id), measured in the same rounds as the update check
-// and against the same baseline. Seeded with SQL like bench/fleet.mjs: each app gets an Expo history on
+// same fleet and devices (eas-client-id = the device id), beside the update check of the same run and its
+// baseline. Seeded with SQL like bench/fleet.mjs: each app gets an Expo history on
 // production (a release at 100 %, a staged one on paid plans, a rolled-back one), with manifests of a
 // realistic size for both platforms.
 import { createHash, randomUUID } from 'node:crypto';
@@ -129,19 +129,37 @@ export async function sampleExpoOutcomes(apiUrl, requests, n = 2000) {
   return counts;
 }
 
-/** autocannon requests cycling through the manifest requests (GET, each with its headers). */
-export function expoAutocannonRequests(requests) {
-  let next = 0;
-  return [
-    {
-      setupRequest: (req) => {
-        const r = requests[next++ % requests.length];
-        req.method = 'GET';
-        req.path = r.path;
-        req.headers = r.headers;
-        req.body = undefined;
-        return req;
-      },
-    },
+const round2 = (x) => Math.round(x * 100) / 100;
+
+/**
+ * The scenario itself, run after the update check's rounds: a warm-up pass over the devices, then rounds of
+ * manifest requests; the median round is reported beside the update check's median round of the same run
+ * (`vs_check`, the goal) and that round's baseline (`ratio`). `drive` is bench/check.mjs's autocannon
+ * runner; each request is `{path, headers}`.
+ */
+export async function expoScenario({ drive, apiUrl, requests, pid, updateCheck, baseline, settings }) {
+  const outcomes = await sampleExpoOutcomes(apiUrl, requests);
+  console.log(`Expo outcomes of ${Math.min(2000, requests.length)} sample manifest requests:`, outcomes);
+  await drive(apiUrl, undefined, settings.warmup, requests.length, undefined, requests);
+  const rounds = [];
+  for (let r = 0; r < settings.rounds; r++) {
+    rounds.push(await drive(apiUrl, undefined, settings.duration, undefined, pid, requests));
+    console.log(`Expo round ${r + 1}:`, JSON.stringify(rounds.at(-1)));
+  }
+  const median = [...rounds].sort((a, b) => a.requests_per_sec - b.requests_per_sec)[
+    Math.floor((rounds.length - 1) / 2)
   ];
+  return {
+    path: '/api/v1/expo/{app_id}/manifest',
+    sample_outcomes: outcomes,
+    ...median,
+    ratio: round2(median.requests_per_sec / baseline.requests_per_sec),
+    cpu_ratio: round2(baseline.cpu_us_per_request / median.cpu_us_per_request),
+    update_check_requests_per_sec: updateCheck.requests_per_sec,
+    vs_check: round2(median.requests_per_sec / updateCheck.requests_per_sec),
+    notes:
+      'vs_check = Expo manifests/s / update checks/s of the median update-check round of this run (goal >= 0.5); ' +
+      "ratio and cpu_ratio against that round's baseline.",
+    rounds,
+  };
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAppCommands } from './commands/apps.js';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerAuthCommands } from './commands/auth.js';
+import { registerDeploymentKeyCommands } from './commands/deployment-keys.js';
 import { registerReleaseCommands } from './commands/release.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerTeamCommands } from './commands/team.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerAuthCommands(program);
   registerAppCommands(program);
   registerReleaseCommands(program);
+  registerDeploymentKeyCommands(program);
   registerStatusCommand(program);
   registerWebhookCommands(program);
   registerAuditCommand(program);

@@ -11,6 +11,7 @@ import type {
   CreatedApiKey,
   CreatedWebhook,
   Delivery,
+  DeploymentKey,
   DeviceEvent,
   ExpoRelease,
   KeyRole,
@@ -140,6 +141,18 @@ export class OtaClient {
     alerts: (appId: string) => this.http.request<AlertSettings>('GET', `/apps/${seg(appId)}/alerts`),
     setAlerts: (appId: string, settings: Partial<AlertSettings>) =>
       this.http.request<AlertSettings>('PUT', `/apps/${seg(appId)}/alerts`, { json: settings }),
+  };
+
+  /** CodePush deployment keys of an app, one per channel an app build points at. */
+  readonly deploymentKeys = {
+    create: (appId: string, channel = 'production') =>
+      this.http.request<DeploymentKey>('POST', `/apps/${seg(appId)}/deployment-keys`, { json: { channel } }),
+    list: (appId: string) =>
+      this.http.request<{ deployment_keys: DeploymentKey[] }>('GET', `/apps/${seg(appId)}/deployment-keys`),
+    remove: (appId: string, key: string) =>
+      this.http.request<void>('DELETE', `/apps/${seg(appId)}/deployment-keys/${seg(key)}`, {
+        expect: 'none',
+      }),
   };
 
   readonly modules = {

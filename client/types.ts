@@ -120,6 +120,8 @@ export interface Release {
   sha256: string;
   size: number;
   fingerprint: string | null;
+  /** Semver range of the native app versions it runs on; null: any. */
+  target_binary_range?: string | null;
   active: boolean;
   created_at: string;
 }
@@ -137,6 +139,15 @@ export interface PushRelease {
   mandatory?: boolean;
   notes?: string;
   fingerprint?: string;
+  /** A semver range of native app versions (1.2.x, ^1.2.0, ">=1.0.0 <2.0.0"); absent: any. */
+  target_binary_range?: string;
+}
+
+/** A CodePush deployment key: it names an app and a channel (README "Use it from react-native-code-push"). */
+export interface DeploymentKey {
+  key: string;
+  channel: string;
+  created_at: string;
 }
 
 export interface Rollback {
@@ -151,6 +162,8 @@ export interface UpdateCheck {
   fingerprint?: string;
   current_module_id?: string;
   platform?: string;
+  /** The native app version, matched against releases' target_binary_range. */
+  app_version?: string;
 }
 
 export interface AvailableUpdate {

@@ -27,7 +27,29 @@ const HEADLINES = {
       r.cpu_ratio,
     ],
     ['API peak RSS, MB', r.api.peak_rss_mb, '', ''],
-    // Scenario "expo": same devices and round; baseline here is the update check of that round.
+    ...(r.codepush
+      ? [
+          [
+            'CodePush checks/s, 50 connections (baseline: the same GET requests)',
+            r.codepush.api.requests_per_sec,
+            r.codepush.baseline.requests_per_sec,
+            r.codepush.ratio,
+          ],
+          [
+            'CodePush checks/s against update checks/s of the run',
+            r.codepush.api.requests_per_sec,
+            r.codepush.update_check_requests_per_sec,
+            r.codepush.of_update_check,
+          ],
+          [
+            'CPU µs per CodePush check (ratio: baseline / API)',
+            r.codepush.api.cpu_us_per_request,
+            r.codepush.baseline.cpu_us_per_request,
+            r.codepush.cpu_ratio,
+          ],
+        ]
+      : []),
+    // Scenario "expo": same devices and round; its baseline here is the update check of that round.
     ...(r.expo
       ? [
           [

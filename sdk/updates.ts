@@ -23,6 +23,8 @@ export interface OtaUpdatesOptions {
   channel?: string;
   /** The native shell's fingerprint; a release made for another shell is not offered. */
   fingerprint?: string;
+  /** The native app version (semver); a release targeting a binary range the app is not in is not offered. */
+  appVersion?: string;
   platform?: string;
   /** Persists queued events across restarts (AsyncStorage, MMKV, ...); memory when absent. */
   storage?: EventStorage;
@@ -89,10 +91,11 @@ export class OtaUpdates {
 
   /** The release this device should run, or null when it is up to date (or not in any rollout). */
   async checkForUpdate(currentModuleId?: string): Promise<AvailableUpdate | null> {
-    const { appId, deviceId, channel, fingerprint, platform } = this.options;
+    const { appId, deviceId, channel, fingerprint, appVersion, platform } = this.options;
     const body: Record<string, string> = { app_id: appId, device_id: deviceId };
     if (channel) body.channel = channel;
     if (fingerprint) body.fingerprint = fingerprint;
+    if (appVersion) body.app_version = appVersion;
     if (platform) body.platform = platform;
     if (currentModuleId) body.current_module_id = currentModuleId;
     const answer = await this.http.request<{ update: AvailableUpdate | null }>('POST', '/updates/check', {

@@ -14,6 +14,11 @@ import type { BlobStore } from './bundles/blob-store.js';
 import { BundlesService } from './bundles/bundles.service.js';
 import { BundlesStore } from './bundles/bundles.store.js';
 import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
+import { CodePushService } from './codepush/codepush.service.js';
+import { DeploymentKeysService } from './codepush/deployment-keys.service.js';
+import { DeploymentKeysStore } from './codepush/deployment-keys.store.js';
+import { DeploymentKeyDirectory } from './codepush/key-directory.js';
+import { ReleaseHistories } from './codepush/release-history.js';
 import type { Config } from './config/config.js';
 import { DeviceCapGate } from './devices/device-cap.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
@@ -74,6 +79,7 @@ export interface Container {
     webhooks: WebhooksStore;
     deliveries: DeliveriesStore;
     alerts: AlertsStore;
+    deploymentKeys: DeploymentKeysStore;
     manifests: ManifestsStore;
   };
   services: {
@@ -95,6 +101,10 @@ export interface Container {
     updates: UpdateCheckService;
     webhooks: WebhooksService;
     alerts: AlertsService;
+    deploymentKeys: DeploymentKeysService;
+    /** Deployment key -> app, in process (the CodePush adapter's first lookup). */
+    deploymentKeyDirectory: DeploymentKeyDirectory;
+    codePush: CodePushService;
     /** Signed pushes: drafts with the bytes to sign, completed by their signatures. */
     drafts: ReleaseDraftsService;
     expoReleases: ExpoReleasesService;
@@ -136,6 +146,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     webhooks: new WebhooksStore(db),
     deliveries: new DeliveriesStore(db),
     alerts: new AlertsStore(db),
+    deploymentKeys: new DeploymentKeysStore(db),
     manifests: new ManifestsStore(db),
   };
   const webhookScheduler = new BullDeliveryScheduler(config.redis, keys);
@@ -164,6 +175,12 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     windowDays: config.devices.windowDays,
   });
   const appDirectory = new AppDirectory(db);
+  const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
+  // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
+  const invalidateNow = (message: Parameters<typeof publishInvalidation>[2]) => {
+    if (message.appId) routing.drop(message.appId);
+    return invalidate(message);
+  };
   const apps = new AppsService(db, stores.apps, invalidate);
   const releases = new ReleasesService(
     db,
@@ -214,6 +231,22 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     }),
     webhooks: new WebhooksService(stores.webhooks, stores.deliveries, webhookScheduler, config.webhooks),
     alerts: new AlertsService(stores.alerts),
+    deploymentKeys: new DeploymentKeysService(
+      db,
+      stores.deploymentKeys,
+      stores.apps,
+      stores.releases,
+      invalidateNow,
+    ),
+    deploymentKeyDirectory,
+    codePush: new CodePushService({
+      keys: deploymentKeyDirectory,
+      routing,
+      // Late-bound, like the others: the services in place when a request comes are the ones used.
+      updates: { resolve: (input) => services.updates.resolve(input) },
+      events: { accept: (appId, events) => services.eventIngest.accept(appId, events) },
+      histories: new ReleaseHistories(stores.deploymentKeys),
+    }),
     drafts,
     expoReleases: new ExpoReleasesService({
       releases,

@@ -15,6 +15,7 @@ interface ReleaseOptions {
   notes: string;
   version?: string;
   fingerprint?: string;
+  targetBinaryRange?: string;
   expoExport?: string;
   runtimeVersion?: string;
   privateKey?: string;
@@ -34,6 +35,10 @@ export function registerReleaseCommands(program: Command): void {
     .option('--notes <text>', 'release notes', '')
     .option('--version <version>', 'version label (default: UTC date and time, e.g. 2026.11.22.0613)')
     .option('--fingerprint <fingerprint>', 'only devices with this native-shell fingerprint get it')
+    .option(
+      '--target-binary-range <range>',
+      'only devices whose native app version is in this semver range get it (1.2.x, ^1.2.0, ">=1.0.0 <2.0.0")',
+    )
     .option('--expo-export <dir>', 'push an `npx expo export` folder (metadata.json) as one Expo release')
     .option('--runtime-version <version>', "with --expo-export: the app's runtime version (required)")
     .option('--private-key <pem>', 'sign the release on this machine with this RSA private key (PEM)')
@@ -114,11 +119,13 @@ async function release(
     notes: options.notes,
   };
   if (options.fingerprint) input.fingerprint = options.fingerprint;
+  if (options.targetBinaryRange !== undefined) input.target_binary_range = options.targetBinaryRange;
   const pushed = key ? await pushSigned(ctx, input, key) : await ctx.client.modules.push(input);
   ctx.out.result({ ...pushed, bundle }, () => {
     ctx.out.line(
       `Released ${pushed.version} to ${pushed.channel} at ${pushed.rollout_pct} %` +
-        `${pushed.mandatory ? ' (mandatory)' : ''}.`,
+        `${pushed.mandatory ? ' (mandatory)' : ''}` +
+        `${pushed.target_binary_range ? ` for native versions ${pushed.target_binary_range}` : ''}.`,
     );
     ctx.out.line(`Module ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
   });

@@ -85,6 +85,8 @@ export function buildExpoRoute(
       version: first.version,
       rolloutPct: first.rollout_pct,
       fingerprint: first.fingerprint,
+      // Expo matches builds by runtime version (the fingerprint), never by native version ranges.
+      binaryRange: null,
       mandatory: first.mandatory,
       notes: first.notes,
       sha256: first.sha256,

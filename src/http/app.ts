@@ -9,6 +9,8 @@ import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
+import { codePushRoutes } from '../codepush/codepush.routes.js';
+import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
 import { expoRoutes } from '../expo/expo.routes.js';
@@ -45,6 +47,7 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   bundleDownloadRoutes,
   webhooksRoutes,
   alertsRoutes,
+  deploymentKeysRoutes,
   manifestsRoutes,
   expoRoutes,
 ];
@@ -118,6 +121,9 @@ export async function buildApp(deps: Container): Promise<App> {
   });
 
   await app.register(healthRoutes);
+  // The CodePush acquisition API lives at the root, as the CodePush service had it (CodePushServerURL is
+  // the service's base URL). Device routes: no credential.
+  await app.register(codePushRoutes);
   await app.register(
     async (api) => {
       const typed = api as unknown as App;

@@ -5,6 +5,7 @@ import { type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import type { Db } from '../platform/postgres.js';
+import { parseTargetBinaryRange } from '../releases/binary-range.js';
 import { FULL_ROLLOUT, requirePushAllowed } from '../releases/releases.rules.js';
 import type { PushInput, ReleasesService } from '../releases/releases.service.js';
 import type { ReleaseRow, ReleasesStore } from '../releases/releases.store.js';
@@ -83,8 +84,9 @@ export class ReleaseDraftsService {
     return this.create(principal, { id, createdAt, keyId, push, parts: { check } });
   }
 
-  /** Checks what can be checked before anything is signed: role, app, plan gate. */
+  /** Checks what can be checked before anything is signed: request shape, role, app, plan gate. */
   async preflight(principal: Principal, push: PushInput): Promise<void> {
+    if (push.target_binary_range != null) parseTargetBinaryRange(push.target_binary_range);
     requireRole(principal, 'developer', 'Pushing releases');
     const app = await this.apps.find(principal.workspaceId, push.app_id);
     if (!app) throw notFound('App', 'app_not_found');

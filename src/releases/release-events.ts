@@ -50,6 +50,7 @@ export function pushAudit(r: ReleaseRow) {
     mandatory: r.mandatory,
     sha256: r.sha256,
     fingerprint: r.fingerprint,
+    ...(r.target_binary_range === null ? {} : { target_binary_range: r.target_binary_range }),
   };
 }
 

@@ -26,6 +26,7 @@ export function releaseJson(r: ReleaseRow) {
     sha256: r.sha256,
     size: r.size,
     fingerprint: r.fingerprint,
+    target_binary_range: r.target_binary_range,
     active: r.active,
     rolled_back_at: iso(r.rolled_back_at),
     created_at: iso(r.created_at)!,

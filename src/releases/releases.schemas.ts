@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Fingerprint } from '../apps/apps.schemas.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
+import { BINARY_RANGE_PATTERN } from './binary-range.js';
 import { CHANNEL_PATTERN, VERSION_PATTERN } from './releases.rules.js';
 
 export const Channel = Type.String({ pattern: CHANNEL_PATTERN, description: '1-64 of [a-z0-9._-]' });
@@ -17,6 +18,17 @@ export const PushBody = Type.Object(
     // Any text but NUL, which Postgres text cannot store; line breaks and tabs are normal in notes.
     notes: Type.Optional(Type.String({ maxLength: 20_000, pattern: '^[^\\x00]*$' })),
     fingerprint: Type.Optional(Type.Union([Fingerprint, Type.Null()])),
+    target_binary_range: Type.Optional(
+      Type.Union([
+        Type.String({
+          pattern: BINARY_RANGE_PATTERN,
+          description:
+            'a semver range of the native app versions this release runs on (1.2.x, ^1.2.0, ">=1.0.0 <2.0.0"); ' +
+            'absent or null: any. Devices must then send app_version to get it.',
+        }),
+        Type.Null(),
+      ]),
+    ),
   },
   { additionalProperties: false },
 );
@@ -46,6 +58,7 @@ export const ReleaseSchema = Type.Object({
   sha256: Type.String(),
   size: Type.Integer(),
   fingerprint: Type.Union([Type.String(), Type.Null()]),
+  target_binary_range: Type.Union([Type.String(), Type.Null()]),
   active: Type.Boolean(),
   rolled_back_at: Type.Union([Timestamp, Type.Null()]),
   created_at: Timestamp,

@@ -7,6 +7,7 @@ import type { BundlesStore } from '../bundles/bundles.store.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { type Db, type Tx, transaction } from '../platform/postgres.js';
 import { appendOutbox } from '../webhooks/outbox.writer.js';
+import { parseTargetBinaryRange } from './binary-range.js';
 import {
   pushAudit,
   releasePushedData,
@@ -27,6 +28,7 @@ export interface PushInput {
   mandatory?: boolean;
   notes?: string;
   fingerprint?: string | null;
+  target_binary_range?: string | null;
   /** Fixed in advance by a signed push: both are inside the bytes signed for the release. */
   id?: string;
   created_at?: Date;
@@ -65,6 +67,9 @@ export class ReleasesService {
   ) {}
 
   async push(principal: Principal, input: PushInput, hooks: PushHooks = {}): Promise<ReleaseRow> {
+    // Part of the request's shape: refused (400) before role and resources are looked at.
+    const targetBinaryRange =
+      input.target_binary_range == null ? null : parseTargetBinaryRange(input.target_binary_range);
     requireRole(principal, 'developer', 'Pushing releases');
     const channel = input.channel ?? DEFAULT_CHANNEL;
     const rolloutPct = input.rollout_pct ?? FULL_ROLLOUT;
@@ -101,6 +106,7 @@ export class ReleasesService {
         sha256,
         size: bundle.size,
         fingerprint,
+        targetBinaryRange,
         ...(input.id ? { id: input.id } : {}),
         ...(input.created_at ? { createdAt: input.created_at } : {}),
       });

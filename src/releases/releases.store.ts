@@ -14,6 +14,7 @@ export interface ReleaseRow {
   sha256: string;
   size: number;
   fingerprint: string | null;
+  target_binary_range: string | null;
   active: boolean;
   rolled_back_at: Date | null;
   created_at: Date;
@@ -30,13 +31,14 @@ export interface NewRelease {
   sha256: string;
   size: number;
   fingerprint: string | null;
+  targetBinaryRange: string | null;
   /** Given by a signed push, whose signed bytes name them; otherwise drawn by the database. */
   id?: string;
   createdAt?: Date;
 }
 
 const COLUMNS = `id, seq, workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
-  fingerprint, active, rolled_back_at, created_at`;
+  fingerprint, target_binary_range, active, rolled_back_at, created_at`;
 
 /** Releases ("modules"). Order on a channel is `seq`: a later push always has a larger one. */
 export class ReleasesStore {
@@ -52,9 +54,9 @@ export class ReleasesStore {
   async insert(q: Queryable, r: NewRelease): Promise<ReleaseRow> {
     const { rows } = await q.query<ReleaseRow>(
       `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256,
-                             size, fingerprint, id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, coalesce($11::uuid, gen_random_uuid()),
-               coalesce($12::timestamptz, now())) RETURNING ${COLUMNS}`,
+                             size, fingerprint, target_binary_range, id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, coalesce($12::uuid, gen_random_uuid()),
+               coalesce($13::timestamptz, now())) RETURNING ${COLUMNS}`,
       [
         r.workspaceId,
         r.appId,
@@ -66,6 +68,7 @@ export class ReleasesStore {
         r.sha256,
         r.size,
         r.fingerprint,
+        r.targetBinaryRange,
         r.id ?? null,
         r.createdAt ?? null,
       ],

@@ -1,5 +1,6 @@
 import { isPlan } from '../plans/plans.js';
 import type { Queryable } from '../platform/postgres.js';
+import { binaryRangeOf } from '../releases/binary-range.js';
 import type { AppRoute, ReleaseSignature, RoutedRelease, RoutingSource } from './routing.types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,6 +17,7 @@ interface Row {
   sha256: string;
   size: number;
   fingerprint: string | null;
+  target_binary_range: string | null;
   signed_manifest: Buffer | null;
   signature: string | null;
   key_id: string | null;
@@ -40,7 +42,7 @@ export class RoutingStore implements RoutingSource {
     if (!UUID.test(appId)) return null;
     const { rows } = await this.db.query<Row>(
       `SELECT a.workspace_id, w.plan, r.id, r.channel, r.version, r.rollout_pct, r.mandatory, r.notes,
-              r.sha256, r.size, r.fingerprint,
+              r.sha256, r.size, r.fingerprint, r.target_binary_range,
               m.body AS signed_manifest, m.signature, m.key_id
          FROM apps a
          JOIN workspaces w ON w.id = a.workspace_id
@@ -70,6 +72,8 @@ export class RoutingStore implements RoutingSource {
         version: row.version,
         rolloutPct: row.rollout_pct,
         fingerprint: row.fingerprint,
+        // Parsed once per load: the hot path only tests (and remembers) versions against it.
+        binaryRange: binaryRangeOf(row.target_binary_range),
         mandatory: row.mandatory,
         notes: row.notes,
         sha256: row.sha256,
@@ -82,8 +86,13 @@ export class RoutingStore implements RoutingSource {
     }
     const channels = new Map<string, RoutedRelease[]>();
     for (const [channel, list] of byChannel) channels.set(channel, reachable(list));
+    const keys = await this.db.query<{ key: string; channel: string }>(
+      'SELECT key, channel FROM deployment_keys WHERE app_id = $1',
+      [appId],
+    );
+    const deploymentKeys = new Map(keys.rows.map((k) => [k.key, k.channel]));
     const extra = this.extend ? await this.extend(appId) : {};
-    return { ...extra, appId, workspaceId: first.workspace_id, plan: first.plan, channels };
+    return { ...extra, appId, workspaceId: first.workspace_id, plan: first.plan, channels, deploymentKeys };
   }
 }
 
@@ -99,11 +108,14 @@ function signatureOf(row: Row): ReleaseSignature | undefined {
 
 /**
  * Drops releases no device can ever reach: everything older than the newest release that admits every
- * device whatever its fingerprint. Keeps the cached list short on apps with a long history.
+ * device whatever its fingerprint and native version. Keeps the cached list short on apps with a long
+ * history.
  */
-export function reachable<T extends Pick<RoutedRelease, 'rolloutPct' | 'fingerprint'>>(
+export function reachable<T extends Pick<RoutedRelease, 'rolloutPct' | 'fingerprint' | 'binaryRange'>>(
   newestFirst: readonly T[],
 ): T[] {
-  const cut = newestFirst.findIndex((r) => r.rolloutPct >= 100 && r.fingerprint === null);
+  const cut = newestFirst.findIndex(
+    (r) => r.rolloutPct >= 100 && r.fingerprint === null && r.binaryRange === null,
+  );
   return cut === -1 ? [...newestFirst] : newestFirst.slice(0, cut + 1);
 }

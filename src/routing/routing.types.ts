@@ -1,5 +1,6 @@
 import type { ExpoRoute } from '../expo/expo.route.js';
 import type { Plan } from '../plans/plans.js';
+import type { BinaryRange } from '../releases/binary-range.js';
 
 /** What the update check needs of a release; built once per routing-cache load. */
 export interface RoutedRelease {
@@ -8,6 +9,8 @@ export interface RoutedRelease {
   rolloutPct: number;
   /** Null: any native shell; otherwise only devices reporting this fingerprint. */
   fingerprint: string | null;
+  /** Null: any native app version; otherwise only devices whose `app_version` it admits. */
+  binaryRange: BinaryRange | null;
   mandatory: boolean;
   notes: string;
   sha256: string;
@@ -33,6 +36,8 @@ export interface AppRoute {
   plan: Plan;
   /** Channel name -> its active releases, newest first, cut after the first one that admits everyone. */
   channels: ReadonlyMap<string, readonly RoutedRelease[]>;
+  /** CodePush deployment keys of the app -> the channel each names (deleted keys are absent; none: none). */
+  deploymentKeys?: ReadonlyMap<string, string>;
   /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
   expo?: ExpoRoute;
 }

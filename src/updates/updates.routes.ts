@@ -1,6 +1,7 @@
 import { deviceRateLimit } from '../http/device-rate-limit.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
+import { requireAppVersion } from '../releases/binary-range.js';
 import { CheckBody, CheckResponse } from './updates.schemas.js';
 
 /** POST /updates/check: no credential; the app id names the app. */
@@ -18,8 +19,8 @@ export async function updatesRoutes(app: App): Promise<void> {
         summary: 'A device asks whether a release is waiting for it',
         description:
           'Answers the newest active release of the channel whose rollout bucket admits the device and whose ' +
-          'fingerprint (if any) matches, or `{update: null}`. A device over its workspace device cap gets ' +
-          '`{update: null}`. No credential.',
+          'fingerprint (if any) matches and whose target_binary_range (if any) admits `app_version`, or ' +
+          '`{update: null}`. A device over its workspace device cap gets `{update: null}`. No credential.',
         security: [],
         body: CheckBody,
         response: { 200: CheckResponse, ...problems(400, 404, 413, 415, 429) },
@@ -33,6 +34,7 @@ export async function updatesRoutes(app: App): Promise<void> {
         channel: body.channel ?? undefined,
         fingerprint: body.fingerprint ?? undefined,
         current_module_id: body.current_module_id ?? undefined,
+        ...(typeof body.app_version === 'string' ? { app_version: requireAppVersion(body.app_version) } : {}),
       });
       return { update };
     },

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Uuid } from '../http/schemas.js';
+import { APP_VERSION_PATTERN } from '../releases/binary-range.js';
 
 /**
  * Device ids reach Redis (device-cap sets, HyperLogLog) as members, so they are bounded in length and
@@ -18,6 +19,14 @@ export const CheckBody = Type.Object({
   fingerprint: optional(Type.String({ minLength: 1, maxLength: 256 })),
   current_module_id: optional(Type.String({ maxLength: 128 })),
   platform: optional(Type.String({ maxLength: 32 })),
+  app_version: optional(
+    Type.String({
+      pattern: APP_VERSION_PATTERN,
+      description:
+        'the native app version (semver; "1.2" and "3" read as 1.2.0 and 3.0.0), matched against the ' +
+        'target_binary_range of releases; a release with a range is not served to a device that sends none',
+    }),
+  ),
 });
 
 export const UpdateSchema = Type.Object({

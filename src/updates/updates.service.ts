@@ -20,6 +20,8 @@ export interface CheckInput {
   channel?: string;
   fingerprint?: string;
   current_module_id?: string;
+  /** The native app version, already normalised (normalizeAppVersion); matched against binary ranges. */
+  app_version?: string;
   /**
    * The releases to choose from, newest first, instead of the channel's bundle releases: a protocol
    * adapter's own list (the Expo releases of a platform). Read from the route the check loaded.
@@ -120,7 +122,7 @@ export class UpdateCheckService {
     const candidates = input.candidates
       ? input.candidates(route, channel)
       : (route.channels.get(channel) ?? []);
-    const release = resolveRelease(candidates, deviceId, input.fingerprint);
+    const release = resolveRelease(candidates, deviceId, input.fingerprint, input.app_version);
     if (release === null || release.id === input.current_module_id) {
       this.record(input, channel, input.current_module_id ?? null);
       return { route, release: null, admitted: true, upToDate: release !== null };

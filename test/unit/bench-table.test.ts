@@ -44,6 +44,23 @@ describe('BENCHMARKS.md table', () => {
     expect(benchmarkTable(RESULTS)).toMatch(/plain OFFSET\) \| 1\.2 \| 276 \| 0\.0043 \|/);
   });
 
+  it('adds the CodePush scenario under check when the results carry it', () => {
+    const codepush = {
+      api: { requests_per_sec: 8000, cpu_us_per_request: 110 },
+      baseline: { requests_per_sec: 16000, cpu_us_per_request: 55 },
+      ratio: 0.5,
+      cpu_ratio: 0.5,
+      update_check_requests_per_sec: 9000,
+      of_update_check: 0.89,
+    };
+    const table = benchmarkTable({ check: { ...RESULTS.check, codepush } });
+    expect(table).toContain(
+      '| CodePush checks/s, 50 connections (baseline: the same GET requests) | 8000 | 16000 | 0.5 |',
+    );
+    expect(table).toContain('| CodePush checks/s against update checks/s of the run | 8000 | 9000 | 0.89 |');
+    expect(table.trim().split('\n')).toHaveLength(2 + 4 + 3);
+  });
+
   it('adds the Expo scenario of the check benchmark beside the update check of the same round', () => {
     const check = {
       ...RESULTS.check,

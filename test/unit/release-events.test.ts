@@ -17,6 +17,7 @@ const release = (id: string, version: string, extra: Partial<ReleaseRow> = {}): 
   sha256: 'ab'.repeat(32),
   size: 10,
   fingerprint: 'fp',
+  target_binary_range: null,
   active: true,
   rolled_back_at: null,
   created_at: new Date(0),

@@ -76,6 +76,12 @@ describe('device SDK', () => {
     expect(new Set(service.events.map((e) => e.id)).size).toBe(3);
   });
 
+  it('sends the native app version when it is given', async () => {
+    const service = fakeService();
+    await new OtaUpdates({ ...options(service.fetch), appVersion: '1.4.2' }).checkForUpdate();
+    expect(service.checks[0]).toMatchObject({ app_version: '1.4.2' });
+  });
+
   it('rejects a corrupted bundle and reports no download', async () => {
     const corrupted = BUNDLE.slice();
     corrupted[10] = corrupted[10]! ^ 0xff;

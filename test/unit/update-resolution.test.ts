@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BinaryRange } from '../../src/releases/binary-range.js';
 import { reachable } from '../../src/routing/routing.store.js';
 import type { RoutedRelease } from '../../src/routing/routing.types.js';
 import { bucketOf } from '../../src/updates/bucket.js';
 import { resolveRelease } from '../../src/updates/resolve.js';
 
 let seq = 0;
-function release(rolloutPct: number, fingerprint: string | null = null): RoutedRelease {
+function release(rolloutPct: number, fingerprint: string | null = null, range?: string): RoutedRelease {
   seq += 1;
   const id = `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`;
   return {
@@ -14,6 +15,7 @@ function release(rolloutPct: number, fingerprint: string | null = null): RoutedR
     version: `v${seq}`,
     rolloutPct,
     fingerprint,
+    binaryRange: range === undefined ? null : new BinaryRange(range),
     mandatory: false,
     notes: '',
     sha256: 'a',
@@ -78,6 +80,36 @@ describe('resolveRelease', () => {
   });
 });
 
+describe('resolveRelease with binary ranges', () => {
+  it('serves a ranged release only to app versions inside the range, falling through otherwise', () => {
+    const [ranged, base] = [release(100, null, '^2.0.0'), release(100)];
+    expect(resolveRelease([ranged, base], 'd', undefined, '2.3.1')).toBe(ranged);
+    expect(resolveRelease([ranged, base], 'd', undefined, '1.9.0')).toBe(base);
+    expect(resolveRelease([ranged, base], 'd', undefined, '3.0.0')).toBe(base);
+    expect(resolveRelease([ranged], 'd', undefined, '1.9.0')).toBeNull();
+  });
+
+  it('never serves a ranged release to a device that sends no app version, even the range *', () => {
+    const [any, base] = [release(100, null, '*'), release(100)];
+    expect(resolveRelease([any, base], 'd', undefined)).toBe(base);
+    expect(resolveRelease([any, base], 'd', undefined, '0.0.1')).toBe(any);
+  });
+
+  it('needs the fingerprint, the range and the bucket together', () => {
+    const both = release(100, 'F', '1.2.x');
+    expect(resolveRelease([both], 'd', 'F', '1.2.9')).toBe(both);
+    expect(resolveRelease([both], 'd', 'G', '1.2.9')).toBeNull();
+    expect(resolveRelease([both], 'd', 'F', '1.3.0')).toBeNull();
+    const staged = release(30, null, '>=1.0.0');
+    const inside = Array.from({ length: 200 }, (_, i) => `d${i}`).filter((d) => bucketOf(staged.id, d) < 30);
+    const outside = Array.from({ length: 200 }, (_, i) => `d${i}`).filter(
+      (d) => bucketOf(staged.id, d) >= 30,
+    );
+    for (const d of inside) expect(resolveRelease([staged], d, undefined, '1.0.0')).toBe(staged);
+    for (const d of outside) expect(resolveRelease([staged], d, undefined, '1.0.0')).toBeNull();
+  });
+});
+
 describe('reachable', () => {
   it('cuts the list after the newest release that admits everyone', () => {
     const [a, b, c, d] = [release(10), release(100, 'F'), release(100), release(100)];
@@ -86,14 +118,30 @@ describe('reachable', () => {
     expect(reachable([])).toEqual([]);
   });
 
+  it('does not cut at a release with a binary range: other native versions fall through past it', () => {
+    const [ranged, base, old] = [release(100, null, '^2.0.0'), release(100), release(100)];
+    expect(reachable([ranged, base, old])).toEqual([ranged, base]);
+  });
+
   it('never changes the answer for any device', () => {
-    const pool = [release(100), release(30), release(100, 'F'), release(60, 'F'), release(100), release(5)];
+    const pool = [
+      release(100),
+      release(30),
+      release(100, 'F'),
+      release(60, 'F'),
+      release(100),
+      release(5),
+      release(100, null, '^2.0.0'),
+      release(100, null, '*'),
+      release(40, 'F', '1.x'),
+    ];
     fc.assert(
       fc.property(
         fc.shuffledSubarray(pool),
         fc.string({ minLength: 1, maxLength: 20 }),
         fc.constantFrom(undefined, 'F', 'G'),
-        (list, d, fp) => resolveRelease(list, d, fp) === resolveRelease(reachable(list), d, fp),
+        fc.constantFrom(undefined, '1.0.0', '2.1.0', '3.0.0'),
+        (list, d, fp, v) => resolveRelease(list, d, fp, v) === resolveRelease(reachable(list), d, fp, v),
       ),
       { numRuns: 1000 },
     );

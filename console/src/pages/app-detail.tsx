@@ -6,6 +6,7 @@ import { formatTime } from '../format.js';
 import { FAILED, useAction, useResource } from '../hooks.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
+import { DeploymentKeysPanel } from './deployment-keys.js';
 import { ReleaseCard } from './release-card.js';
 
 interface ReleasePage {
@@ -86,6 +87,7 @@ export function AppPage(props: { appId: string }) {
                 </button>
               ))}
             </fieldset>
+            <DeploymentKeysPanel appId={details.id} channels={details.channels} />
           </>
         )}
       </Show>

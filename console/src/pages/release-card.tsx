@@ -54,6 +54,11 @@ export function ReleaseCard(props: {
         <span class="chip">{release.channel}</span>
         <span class={release.active ? 'chip ok' : 'chip off'}>{release.active ? 'active' : 'inactive'}</span>
         {release.mandatory && <span class="chip warn">mandatory</span>}
+        {release.target_binary_range && (
+          <span class="chip" title="native app versions this release runs on">
+            native {release.target_binary_range}
+          </span>
+        )}
         <span class="muted small">{formatTime(release.created_at)}</span>
       </div>
       {release.notes && <p class="notes">{release.notes}</p>}

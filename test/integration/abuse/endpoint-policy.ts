@@ -244,6 +244,49 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
     async (t) => ({ params: { ...ws(t), ...(await t.finishedDelivery()) } }),
   ),
 
+  'POST /api/v1/apps/{app_id}/deployment-keys': control(
+    'developer',
+    'ids',
+    async (t) => ({ ...(await inApp(t)), body: { channel: 'production' } }),
+    { gate: { plan: 'pro', request: async (t) => ({ ...(await inApp(t)), body: { channel: 'beta' } }) } },
+  ),
+  'GET /api/v1/apps/{app_id}/deployment-keys': control('viewer', 'ids', inApp),
+  'DELETE /api/v1/apps/{app_id}/deployment-keys/{key}': control('developer', 'ids', async (t) => ({
+    params: { app_id: await appId(t), key: await t.newDeploymentKey() },
+  })),
+
+  // The CodePush acquisition API, at the root of the service (both spellings of each path).
+  'GET /v0.1/public/codepush/update_check': open(async (t) => ({
+    query: { deployment_key: await t.deploymentKey(), app_version: '1.0.0', client_unique_id: 'device-1' },
+  })),
+  'GET /updateCheck': open(async (t) => ({
+    query: { deploymentKey: await t.deploymentKey(), appVersion: '1.0.0', clientUniqueId: 'device-1' },
+  })),
+  'POST /v0.1/public/codepush/report_status/deploy': open(async (t) => ({
+    body: {
+      deployment_key: await t.deploymentKey(),
+      app_version: '1.0.0',
+      client_unique_id: 'device-1',
+      label: `v-${t.tag}`,
+      status: 'DeploymentSucceeded',
+    },
+  })),
+  'POST /reportStatus/deploy': open(async (t) => ({
+    body: {
+      deploymentKey: await t.deploymentKey(),
+      appVersion: '1.0.0',
+      clientUniqueId: 'device-1',
+      label: `v-${t.tag}`,
+      status: 'DeploymentFailed',
+    },
+  })),
+  'POST /v0.1/public/codepush/report_status/download': open(async (t) => ({
+    body: { deployment_key: await t.deploymentKey(), client_unique_id: 'device-1', label: `v-${t.tag}` },
+  })),
+  'POST /reportStatus/download': open(async (t) => ({
+    body: { deploymentKey: await t.deploymentKey(), clientUniqueId: 'device-1', label: `v-${t.tag}` },
+  })),
+
   // The Expo Updates adapter and signed pushes.
   'GET /api/v1/expo/{app_id}/manifest': open(expoManifest),
   'GET /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: `${await t.bundle()}.png` } })),

@@ -99,3 +99,41 @@ describe('update check rate limit', () => {
     expect((await check('tablet-b')).statusCode).toBe(200);
   });
 });
+
+describe('CodePush rate limit', () => {
+  const KEY = 'rate-limited-key-0123456789';
+  const check = (key: string, device: string, remoteAddress: string) =>
+    ctx.app.inject({
+      method: 'GET',
+      url: `/v0.1/public/codepush/update_check?${new URLSearchParams({
+        deployment_key: key,
+        app_version: '1.0.0',
+        client_unique_id: device,
+      })}`,
+      remoteAddress,
+    });
+
+  beforeAll(async () => {
+    await ctx.deps.db.query(
+      "INSERT INTO deployment_keys (key, app_id, channel) VALUES ($1, $2, 'production')",
+      [KEY, appId],
+    );
+    // Written behind the service's back: the app's cached routing state is dropped as an invalidation would.
+    ctx.deps.services.routing.drop(appId);
+    // Once this process knows the key, its devices are counted as /updates/check counts them.
+    expect((await check(KEY, 'warm-up', '10.4.9.9')).statusCode).toBe(200);
+  });
+
+  it('counts per app and device, as /updates/check does, whatever the client address', async () => {
+    for (let i = 0; i < LIMIT; i++) expect((await check(KEY, 'watch-a', '10.4.0.1')).statusCode).toBe(200);
+    assertLimited(await check(KEY, 'watch-a', '10.4.0.2'), 'CodePush checks over the limit');
+    expect((await check(KEY, 'watch-b', '10.4.0.1')).statusCode).toBe(200);
+  });
+
+  it('counts made-up keys by client address, never by the key', async () => {
+    const made = (i: number) => `made-up-key-${i}-${'x'.repeat(12)}`;
+    for (let i = 0; i < LIMIT; i++) expect((await check(made(i), `d${i}`, '10.5.0.1')).statusCode).toBe(404);
+    assertLimited(await check(made(99), 'd99', '10.5.0.1'), 'made-up keys over the limit');
+    expect((await check(made(100), 'd100', '10.5.0.2')).statusCode).toBe(404);
+  });
+});

@@ -224,6 +224,22 @@ export class Tenant {
     return this.once('delivery', () => this.finishedDelivery());
   }
 
+  /** A new deployment key of the app for `channel` (production by default). */
+  async newDeploymentKey(channel = 'production'): Promise<string> {
+    const { id } = await this.app();
+    const created = await this.ok('POST', `/apps/${id}/deployment-keys`, { channel });
+    this.secrets.add(created.key);
+    return created.key;
+  }
+
+  /** The app's shared production deployment key, with the shared release on its channel. */
+  deploymentKey(): Promise<string> {
+    return this.once('deployment-key', async () => {
+      await this.release();
+      return this.newDeploymentKey();
+    });
+  }
+
   fingerprint(): Promise<string> {
     return this.once('fingerprint', async () => {
       const { id } = await this.app();

@@ -41,6 +41,7 @@ export interface PushOptions {
   runtimeVersion?: string;
   channel?: string;
   rollout?: number;
+  mandatory?: boolean;
   /** A PEM file and key id: the release is signed here, as the CLI signs it. */
   key?: { path: string; keyId: string };
   /** Only these platforms of the export. */
@@ -66,6 +67,7 @@ export async function pushExport(world: ExpoWorld, options: PushOptions = {}): P
     runtime_version: options.runtimeVersion ?? '1.0.0',
     ...(options.channel ? { channel: options.channel } : {}),
     ...(options.rollout !== undefined ? { rollout_pct: options.rollout } : {}),
+    ...(options.mandatory !== undefined ? { mandatory: options.mandatory } : {}),
     ...(key ? { key_id: key.keyId } : {}),
   });
   const answer = await world.client.expo.push(body);

@@ -42,6 +42,7 @@ describe('routing store', () => {
       version: full.version,
       rolloutPct: 100,
       fingerprint: null,
+      binaryRange: null,
       mandatory: true,
       notes: 'n',
       sha256: full.sha256,

@@ -148,6 +148,7 @@ export interface CheckBody {
   fingerprint?: string;
   current_module_id?: string;
   platform?: string;
+  app_version?: string;
 }
 
 export function checkRaw(ctx: TestContext, body: unknown): Promise<LightMyRequestResponse> {

@@ -1,0 +1,150 @@
+import type { RateLimitOptions } from '@fastify/rate-limit';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
+import { problems } from '../http/schemas.js';
+import type { App } from '../http/types.js';
+import {
+  type Casing,
+  camelAnswer,
+  DEPLOY_REPORT_FIELDS,
+  DOWNLOAD_REPORT_FIELDS,
+  fromWire,
+  LegacyUpdateCheckAnswer,
+  snakeAnswer,
+  UPDATE_CHECK_FIELDS,
+  UpdateCheckAnswer,
+  wireSchema,
+} from './codepush.schemas.js';
+import type { DeploymentKeyDirectory } from './key-directory.js';
+
+/** The acquisition API's paths, at the root of the service as the CodePush service had them. */
+const PATHS = {
+  snake: {
+    check: '/v0.1/public/codepush/update_check',
+    deploy: '/v0.1/public/codepush/report_status/deploy',
+    download: '/v0.1/public/codepush/report_status/download',
+  },
+  camel: { check: '/updateCheck', deploy: '/reportStatus/deploy', download: '/reportStatus/download' },
+} as const;
+
+/**
+ * Device rate limit of the acquisition API, per route: counted per app and device by the rule of
+ * /updates/check (deviceRateLimitKey) once the deployment key is known to this process; until then per
+ * client address. The key is only looked up in memory, so a made-up key never becomes a counter of its own.
+ */
+export function codePushRateLimit(perMinute: number, keys: DeploymentKeyDirectory): RateLimitOptions {
+  return {
+    ...deviceRateLimit(perMinute),
+    keyGenerator: (request: FastifyRequest) => {
+      const input = (request.method === 'GET' ? request.query : request.body) as Record<string, unknown>;
+      const key = input?.deployment_key ?? input?.deploymentKey;
+      const appId = typeof key === 'string' ? keys.peek(key) : undefined;
+      const device = input?.client_unique_id ?? input?.clientUniqueId;
+      return deviceRateLimitKey({ ip: request.ip, body: appId ? { app_id: appId, device_id: device } : {} });
+    },
+  };
+}
+
+// The CodePush service answered reports with a bare "OK"; the SDK only looks at the status.
+const OK = {
+  description: 'the report was taken',
+  content: { 'text/plain': { schema: Type.Literal('OK') } },
+};
+
+/** GET update_check and POST report_status/{deploy,download}, in both spellings. No credential. */
+export async function codePushRoutes(app: App): Promise<void> {
+  const { codePush, deploymentKeyDirectory } = app.deps.services;
+  const rateLimit = codePushRateLimit(app.deps.config.rateLimits.devicePerMinute, deploymentKeyDirectory);
+  const config = { public: true, rateLimit };
+
+  for (const casing of ['snake', 'camel'] as const satisfies Casing[]) {
+    const paths = PATHS[casing];
+    const legacy = casing === 'camel' ? ' (legacy camelCase path)' : '';
+
+    app.get(
+      paths.check,
+      {
+        config,
+        schema: {
+          tags: ['codepush'],
+          summary: `CodePush update check${legacy}`,
+          description:
+            'The deployment key names the app and channel; the answer is the newest release of the channel ' +
+            'whose rollout bucket admits client_unique_id and whose target_binary_range admits app_version. ' +
+            'An unknown or deleted key is a 404 problem. No credential.',
+          security: [],
+          querystring: wireSchema(UPDATE_CHECK_FIELDS, casing),
+          response: {
+            200: casing === 'snake' ? UpdateCheckAnswer : LegacyUpdateCheckAnswer,
+            ...problems(400, 404, 429),
+          },
+        },
+      },
+      async (request) => {
+        const q = fromWire(UPDATE_CHECK_FIELDS, casing, request.query as Record<string, unknown>);
+        const info = await codePush.updateCheck({
+          deploymentKey: q.deploymentKey!,
+          appVersion: q.appVersion!,
+          clientUniqueId: q.clientUniqueId!,
+          ...(q.label !== undefined ? { label: q.label } : {}),
+          ...(q.packageHash !== undefined ? { packageHash: q.packageHash } : {}),
+        });
+        return casing === 'snake' ? snakeAnswer(info) : camelAnswer(info);
+      },
+    );
+
+    app.post(
+      paths.deploy,
+      {
+        config,
+        schema: {
+          tags: ['codepush'],
+          summary: `CodePush deploy status report${legacy}`,
+          description:
+            '`DeploymentSucceeded` counts an activation of the release named by label, `DeploymentFailed` an ' +
+            'error; once per device, release and kind. A report without a label (a new binary started) counts ' +
+            'nothing. No credential.',
+          security: [],
+          body: wireSchema(DEPLOY_REPORT_FIELDS, casing),
+          response: { 200: OK, ...problems(400, 404, 413, 415, 429) },
+        },
+      },
+      async (request, reply) => {
+        const b = fromWire(DEPLOY_REPORT_FIELDS, casing, request.body as Record<string, unknown>);
+        await codePush.reportDeploy({
+          deploymentKey: b.deploymentKey!,
+          appVersion: b.appVersion!,
+          ...(b.clientUniqueId !== undefined ? { clientUniqueId: b.clientUniqueId } : {}),
+          ...(b.label !== undefined ? { label: b.label } : {}),
+          ...(b.status !== undefined ? { status: b.status } : {}),
+        });
+        return reply.type('text/plain; charset=utf-8').send('OK');
+      },
+    );
+
+    app.post(
+      paths.download,
+      {
+        config,
+        schema: {
+          tags: ['codepush'],
+          summary: `CodePush download status report${legacy}`,
+          description: 'Counts a download of the release named by label, once per device. No credential.',
+          security: [],
+          body: wireSchema(DOWNLOAD_REPORT_FIELDS, casing),
+          response: { 200: OK, ...problems(400, 404, 413, 415, 429) },
+        },
+      },
+      async (request, reply) => {
+        const b = fromWire(DOWNLOAD_REPORT_FIELDS, casing, request.body as Record<string, unknown>);
+        await codePush.reportDownload({
+          deploymentKey: b.deploymentKey!,
+          clientUniqueId: b.clientUniqueId!,
+          label: b.label!,
+        });
+        return reply.type('text/plain; charset=utf-8').send('OK');
+      },
+    );
+  }
+}

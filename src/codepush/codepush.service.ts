@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { badRequest, notFound } from '../platform/errors.js';
+import { requireAppVersion } from '../releases/binary-range.js';
+import type { RoutingCache } from '../routing/routing.cache.js';
+import type { AppRoute } from '../routing/routing.types.js';
+import type { EventIngestService } from '../telemetry/events.service.js';
+import type { UpdateCheckService } from '../updates/updates.service.js';
+import type { UpdateInfo } from './codepush.schemas.js';
+import type { DeploymentKeyDirectory } from './key-directory.js';
+import type { ReleaseHistories } from './release-history.js';
+import { updateInfoOf } from './update-info.js';
+
+export interface UpdateCheckRequest {
+  deploymentKey: string;
+  appVersion: string;
+  clientUniqueId: string;
+  label?: string;
+  packageHash?: string;
+}
+
+export interface DeployReport {
+  deploymentKey: string;
+  appVersion: string;
+  clientUniqueId?: string;
+  label?: string;
+  status?: string;
+}
+
+export interface DownloadReport {
+  deploymentKey: string;
+  clientUniqueId: string;
+  label: string;
+}
+
+export interface CodePushDeps {
+  keys: DeploymentKeyDirectory;
+  routing: RoutingCache;
+  updates: Pick<UpdateCheckService, 'resolve'>;
+  events: Pick<EventIngestService, 'accept'>;
+  histories: ReleaseHistories;
+}
+
+type ReportKind = 'download' | 'activation' | 'error';
+
+/**
+ * The CodePush acquisition API as a thin adapter (DESIGN.md, "Protocol adapters"): a deployment key names
+ * an app and a channel, `client_unique_id` is the device id, `label` the release version. Checks go through
+ * UpdateCheckService (resolver, buckets, device cap, check recording) and reports through the event intake
+ * of POST /devices/events. On a warm cache a check touches memory only, like /updates/check.
+ */
+export class CodePushService {
+  constructor(private readonly deps: CodePushDeps) {}
+
+  async updateCheck(request: UpdateCheckRequest): Promise<UpdateInfo> {
+    const appVersion = requireAppVersion(request.appVersion);
+    const { route, channel } = await this.resolveKey(request.deploymentKey);
+    const releases = route.channels.get(channel) ?? [];
+    // The label the device runs names its release; a rolled-back or long-replaced one is simply not found.
+    const current =
+      request.label === undefined ? undefined : releases.find((r) => r.version === request.label);
+    const outcome = await this.deps.updates.resolve({
+      app_id: route.appId,
+      device_id: request.clientUniqueId,
+      channel,
+      app_version: appVersion,
+      ...(current ? { current_module_id: current.id } : {}),
+    });
+    // The same package under another label (identical bytes pushed again) is already installed.
+    const served =
+      outcome.release !== null && outcome.release.sha256 === request.packageHash?.toLowerCase()
+        ? null
+        : outcome.release;
+    // Only an offer to a device running a package of the channel can skip a mandatory release.
+    const skipsMandatory =
+      served !== null && !served.mandatory && request.label !== undefined
+        ? (await this.deps.histories.of(route, channel)).skipsMandatory(
+            served.version,
+            request.label,
+            appVersion,
+          )
+        : false;
+    return updateInfoOf({
+      served,
+      releases,
+      sentAppVersion: request.appVersion,
+      appVersion,
+      admitted: outcome.admitted,
+      skipsMandatory,
+    });
+  }
+
+  /**
+   * `DeploymentSucceeded` counts an activation of the labelled release, `DeploymentFailed` an error. A
+   * report without a label is about the binary itself (a new store version started): nothing to count.
+   */
+  async reportDeploy(report: DeployReport): Promise<void> {
+    if (report.label !== undefined && report.status === undefined) {
+      throw badRequest('A deploy report naming a label must give its status.', 'invalid_request', {
+        field: 'status',
+      });
+    }
+    const { route, channel } = await this.resolveKey(report.deploymentKey);
+    if (report.label === undefined) return;
+    if (report.clientUniqueId === undefined) {
+      throw badRequest('A deploy report naming a label must give client_unique_id.', 'invalid_request', {
+        field: 'client_unique_id',
+      });
+    }
+    const kind = report.status === 'DeploymentSucceeded' ? 'activation' : 'error';
+    await this.count(route, channel, report.label, report.clientUniqueId, kind);
+  }
+
+  async reportDownload(report: DownloadReport): Promise<void> {
+    const { route, channel } = await this.resolveKey(report.deploymentKey);
+    await this.count(route, channel, report.label, report.clientUniqueId, 'download');
+  }
+
+  /** The app and channel a key names; 404 for a key never issued or deleted. */
+  private async resolveKey(key: string): Promise<{ route: AppRoute; channel: string }> {
+    const { keys, routing } = this.deps;
+    const cached = keys.peek(key);
+    const appId = cached === undefined ? await keys.appOf(key) : cached;
+    if (appId !== null) {
+      let route = routing.peek(appId);
+      if (route === undefined) route = await routing.load(appId);
+      const channel = route?.deploymentKeys?.get(key);
+      if (route && channel !== undefined) return { route, channel };
+    }
+    throw notFound('Deployment key', 'deployment_key_not_found');
+  }
+
+  /**
+   * One event per device, release and kind: its id is derived from the three, so a repeated report is the
+   * same event and counted once. A label that names no release of the channel counts nothing (the client
+   * would otherwise retry the report at every start).
+   */
+  private async count(
+    route: AppRoute,
+    channel: string,
+    label: string,
+    deviceId: string,
+    kind: ReportKind,
+  ): Promise<void> {
+    const moduleId = (await this.deps.histories.of(route, channel)).releaseOf(label);
+    if (moduleId === undefined) return;
+    await this.deps.events.accept(route.appId, [
+      { id: reportEventId(kind, moduleId, deviceId), device_id: deviceId, module_id: moduleId, type: kind },
+    ]);
+  }
+}
+
+/** `cp.<kind>.<40 hex>`: fits the event id rules of POST /devices/events (1-128 of A-Za-z0-9._:-). */
+export function reportEventId(kind: ReportKind, moduleId: string, deviceId: string): string {
+  const digest = createHash('sha256').update(`${moduleId}:${deviceId}`).digest('hex');
+  return `cp.${kind}.${digest.slice(0, 40)}`;
+}

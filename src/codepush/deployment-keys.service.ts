@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import type { PublishInvalidation } from '../apps/apps.service.js';
+import { type AppsStore, DEFAULT_CHANNEL } from '../apps/apps.store.js';
+import { type Principal, requireRole } from '../auth/principal.js';
+import { requireFeature } from '../plans/plans.js';
+import { conflict, notFound } from '../platform/errors.js';
+import { type Db, transaction } from '../platform/postgres.js';
+import type { ReleasesStore } from '../releases/releases.store.js';
+import type { DeploymentKeyRow, DeploymentKeysStore } from './deployment-keys.store.js';
+
+/** Enough for every channel an app uses and a few being rotated; a runaway script stops here. */
+export const MAX_KEYS_PER_APP = 50;
+
+/**
+ * A new deployment key: 32 characters of [A-Za-z0-9_-] (24 random bytes). Keys ship inside app binaries,
+ * so they are identifiers, not secrets; they only need to be unguessable enough not to collide.
+ */
+export function newDeploymentKey(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * CodePush deployment keys of an app (API.md, "CodePush acquisition API"). A key names the app and one
+ * channel; a channel other than production needs a plan with channels (402 on hobby). After a change the
+ * app's routing state is invalidated, so update checks see a new key at once and refuse a deleted one.
+ */
+export class DeploymentKeysService {
+  constructor(
+    private readonly db: Db,
+    private readonly store: DeploymentKeysStore,
+    private readonly apps: AppsStore,
+    private readonly releases: Pick<ReleasesStore, 'planOf'>,
+    private readonly invalidate: PublishInvalidation,
+  ) {}
+
+  async create(principal: Principal, appId: string, channel: string): Promise<DeploymentKeyRow> {
+    requireRole(principal, 'developer', 'Creating deployment keys');
+    const row = await transaction(this.db, async (tx) => {
+      const app = await this.apps.lock(tx, principal.workspaceId, appId);
+      if (!app) throw notFound('App', 'app_not_found');
+      if (channel !== DEFAULT_CHANNEL)
+        requireFeature(await this.releases.planOf(tx, principal.workspaceId), 'extraChannels');
+      if ((await this.store.countForApp(tx, app.id)) >= MAX_KEYS_PER_APP) {
+        throw conflict(
+          `An app has at most ${MAX_KEYS_PER_APP} deployment keys; delete one it no longer uses first.`,
+          'too_many_deployment_keys',
+        );
+      }
+      return this.store.insert(tx, newDeploymentKey(), app.id, channel);
+    });
+    await this.invalidate({ appId: row.app_id });
+    return row;
+  }
+
+  async list(principal: Principal, appId: string): Promise<DeploymentKeyRow[]> {
+    requireRole(principal, 'viewer', 'Reading deployment keys');
+    const app = await this.apps.find(principal.workspaceId, appId);
+    if (!app) throw notFound('App', 'app_not_found');
+    return this.store.list(app.id);
+  }
+
+  /** Devices using the key are refused from the next check on (404). */
+  async remove(principal: Principal, appId: string, key: string): Promise<void> {
+    requireRole(principal, 'developer', 'Deleting deployment keys');
+    await transaction(this.db, async (tx) => {
+      const app = await this.apps.lock(tx, principal.workspaceId, appId);
+      if (!app) throw notFound('App', 'app_not_found');
+      if (!(await this.store.delete(tx, app.id, key)))
+        throw notFound('Deployment key', 'deployment_key_not_found');
+    });
+    await this.invalidate({ appId });
+  }
+}

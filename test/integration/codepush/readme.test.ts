@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { RemotePackage } from 'code-push/script/acquisition-sdk.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OtaClient } from '../../../client/client.js';
+import { CLI_MAIN, ensureCliBuilt } from '../../helpers/cli.js';
+import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { readmeBlocks } from '../../helpers/readme.js';
+import { Device, isPackage } from './harness.js';
+
+const exec = promisify(execFile);
+const SECTION = 'Use it from react-native-code-push';
+
+/**
+ * The README section, run as written against a live API: its shell blocks through `sh` (with `ota` the
+ * built CLI, and `npx react-native bundle` replaced by a stand-in that writes the bundle folder it would
+ * write), its Info.plist and strings.xml settings read as react-native-code-push reads them, then the real
+ * acquisition SDK configured from those settings.
+ */
+let ctx: TestContext;
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  await ensureCliBuilt();
+  ctx = await createTestContext({ listen: true });
+  dir = await mkdtemp(join(tmpdir(), 'ota-codepush-readme-'));
+  const owner = await signUp(ctx.app);
+  const key = await new OtaClient({ baseUrl: ctx.url!, credentials: { token: owner.token } }).apiKeys.create(
+    owner.workspaceId,
+    { name: 'readme', role: 'developer' },
+  );
+  const bin = join(dir, 'bin');
+  await mkdir(bin);
+  await writeFile(join(bin, 'ota'), `#!/bin/sh\nexec "${process.execPath}" "${CLI_MAIN}" "$@"\n`);
+  // What `npx react-native bundle ... --bundle-output <file> --assets-dest <dir>` leaves behind.
+  await writeFile(
+    join(bin, 'npx'),
+    `#!${process.execPath}
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+const args = process.argv.slice(2);
+if (args[0] !== 'react-native' || args[1] !== 'bundle') { console.error('unexpected npx', args); process.exit(2); }
+const value = (name) => args[args.indexOf(name) + 1];
+mkdirSync(dirname(value('--bundle-output')), { recursive: true });
+writeFileSync(value('--bundle-output'), '__d(function(){/* the app */});\\n');
+mkdirSync(join(value('--assets-dest'), 'assets'), { recursive: true });
+writeFileSync(join(value('--assets-dest'), 'assets', 'logo.png'), 'png bytes');
+`,
+  );
+  await Promise.all(['ota', 'npx'].map((name) => chmod(join(bin, name), 0o755)));
+  env = {
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+    HOME: dir,
+    OTA_CONFIG_DIR: join(dir, 'config'),
+    OTA_API_URL: ctx.url!,
+    OTA_API_KEY: key.key,
+  };
+}, 180_000);
+
+afterAll(async () => {
+  await ctx?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function sh(script: string): Promise<string> {
+  const { stdout } = await exec('sh', ['-e', '-c', script], { cwd: dir, env });
+  return stdout;
+}
+
+/** Key/value pairs of the Info.plist fragment, or of the strings.xml fragment. */
+function settings(xml: string): Record<string, string> {
+  const plist = [...xml.matchAll(/<key>([^<]+)<\/key>\s*<string>([^<]*)<\/string>/g)];
+  const strings = [...xml.matchAll(/<string moduleConfig="true" name="([^"]+)">([^<]*)<\/string>/g)];
+  return Object.fromEntries([...plist, ...strings].map((m) => [m[1]!, m[2]!]));
+}
+
+describe('README: Use it from react-native-code-push', () => {
+  it('sets up a key, points iOS and Android builds at the service, releases, and serves them', async () => {
+    const [setup, release] = readmeBlocks(SECTION, 'sh');
+    const [ios, android] = readmeBlocks(SECTION, 'xml');
+    expect(release).toBeDefined();
+
+    const out = await sh(setup!);
+    const key = /Deployment key for production: (\S+)/.exec(out)?.[1];
+    expect(key, out).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(out).toContain(key!);
+
+    const fill = (xml: string) =>
+      xml.replaceAll('https://ota.example.com', ctx.url!).replaceAll('DEPLOYMENT_KEY', key!);
+    const iosSettings = settings(fill(ios!));
+    const androidSettings = settings(fill(android!));
+    // The names react-native-code-push reads on each platform.
+    expect(Object.keys(iosSettings).sort()).toEqual(['CodePushDeploymentKey', 'CodePushServerURL']);
+    expect(Object.keys(androidSettings).sort()).toEqual(['CodePushDeploymentKey', 'CodePushServerUrl']);
+    const iosDevice = new Device(
+      iosSettings.CodePushServerURL!,
+      iosSettings.CodePushDeploymentKey!,
+      'E621E1F8-C36C-495A-93FC-0C247A3E6E5F',
+      '1.2.3',
+    );
+    const androidDevice = new Device(
+      androidSettings.CodePushServerUrl!,
+      androidSettings.CodePushDeploymentKey!,
+      '0123456789abcdef',
+      '1.4',
+    );
+    expect(await iosDevice.check()).toBeNull();
+
+    await sh(release!);
+    const zip = await readFile(join(dir, 'bundle.zip'));
+    const answer = await iosDevice.check();
+    expect(isPackage(answer), JSON.stringify(answer)).toBe(true);
+    const pkg = answer as RemotePackage;
+    expect(pkg).toMatchObject({
+      description: 'Fixes the login screen',
+      appVersion: '1.2.3',
+      packageHash: createHash('sha256').update(zip).digest('hex'),
+      packageSize: zip.length,
+    });
+    const downloaded = Buffer.from(await (await fetch(pkg.downloadUrl)).arrayBuffer());
+    expect(downloaded.equals(zip)).toBe(true);
+    // The folder, not just its contents, is in the zip, as the client expects.
+    expect(downloaded.includes('CodePush/main.jsbundle')).toBe(true);
+    expect(downloaded.includes('CodePush/assets/logo.png')).toBe(true);
+    expect(((await androidDevice.check()) as RemotePackage).label).toBe(pkg.label);
+
+    // --target-binary-range "^1.2.0": an older binary is told to update from the store.
+    const old = new Device(ctx.url!, key!, 'old-phone', '1.1.0');
+    expect(await old.check()).toEqual({ updateAppVersion: true, appVersion: '^1.2.0' });
+    await iosDevice.reportDownload(pkg);
+  }, 120_000);
+});
