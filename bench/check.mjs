@@ -211,6 +211,8 @@ async function main() {
         AUTH_TOKEN_SECRET: randomBytes(32).toString('hex'),
         WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
         LOG_LEVEL: 'warn',
+        // The whole simulated fleet comes from one address: the per-address device limit would stop it.
+        RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
       },
       process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean),
     );

@@ -242,6 +242,8 @@ export function createWorld(root, env, log) {
       WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       NODE_EXTRA_CA_CERTS: caFile,
+      // The whole simulated fleet comes from one address: the per-address device limit would stop it.
+      RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
     };
     world.apiUrl = `http://127.0.0.1:${port}`;
 

@@ -13,6 +13,7 @@ import type {
   Delivery,
   DeploymentKey,
   DeviceEvent,
+  EventsAccepted,
   ExpoRelease,
   KeyRole,
   Me,
@@ -189,7 +190,7 @@ export class OtaClient {
     bundle: (sha256: string) =>
       this.http.request<Uint8Array>('GET', `/bundles/${seg(sha256)}`, { expect: 'bytes', anonymous: true }),
     events: (appId: string, events: DeviceEvent[]) =>
-      this.http.request<{ accepted: number }>('POST', '/devices/events', {
+      this.http.request<EventsAccepted>('POST', '/devices/events', {
         json: { app_id: appId, events },
         anonymous: true,
         idempotent: true, // each event id is counted once

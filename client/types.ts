@@ -226,10 +226,18 @@ export interface DeviceEvent {
   /** The client's event id: the same id sent twice is counted once. */
   id: string;
   device_id: string;
-  module_id: string;
+  /** A release of the app; absent (or null, or "") for the bundle embedded in the app binary. */
+  module_id?: string | null;
   type: DeviceEventType;
   ts?: string;
   message?: string;
+}
+
+/** The answer to a batch of device events: how many were taken, and which were refused and why. */
+export interface EventsAccepted {
+  accepted: number;
+  /** `unknown_module`: the event named a module that is not a release of the app. */
+  refused: Array<{ index: number; id: string; code: 'unknown_module' }>;
 }
 
 export interface StatsPoint {

@@ -42,9 +42,9 @@ import { RoutingInvalidationListener } from './routing/routing.listener.js';
 import { RoutingStore } from './routing/routing.store.js';
 import { AlertsService } from './spikes/alerts.service.js';
 import { AlertsStore } from './spikes/alerts.store.js';
-import { AppDirectory } from './telemetry/app-directory.js';
 import { CheckRecorder } from './telemetry/check-recorder.js';
 import { EventIngestService } from './telemetry/events.service.js';
+import { IngestStatusService } from './telemetry/ingest-status.service.js';
 import { UpdateCheckService } from './updates/updates.service.js';
 import { DeliveriesStore } from './webhooks/deliveries.store.js';
 import { BullDeliveryScheduler, type DeliveryScheduler } from './webhooks/delivery-queue.js';
@@ -93,8 +93,8 @@ export interface Container {
     apps: AppsService;
     bundles: BundlesService;
     releases: ReleasesService;
-    appDirectory: AppDirectory;
     eventIngest: EventIngestService;
+    ingestStatus: IngestStatusService;
     analytics: AnalyticsService;
     checkRecorder: CheckRecorder;
     routing: RoutingCache;
@@ -174,7 +174,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     countedDevices: (workspaceId) => deviceCap.counted(workspaceId),
     windowDays: config.devices.windowDays,
   });
-  const appDirectory = new AppDirectory(db);
   const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
   // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
   const invalidateNow = (message: Parameters<typeof publishInvalidation>[2]) => {
@@ -210,9 +209,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     apps,
     bundles: new BundlesService(stores.apps, stores.bundles, blobs, config.bundles.maxBytes),
     releases,
-    appDirectory,
-    eventIngest: new EventIngestService(redis, keys, appDirectory, config.ingest.retentionDays),
-    analytics: new AnalyticsService(clickhouse, appDirectory),
+    eventIngest: new EventIngestService(redis, keys, routing, config.ingest.retentionDays),
+    ingestStatus: new IngestStatusService(redis, keys, stores.apps),
+    analytics: new AnalyticsService(clickhouse, routing),
     checkRecorder: new CheckRecorder(redis, keys, log, { retentionDays: config.ingest.retentionDays }),
     routing,
     updates: new UpdateCheckService({

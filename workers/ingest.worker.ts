@@ -22,6 +22,7 @@ export const createIngestWorker: WorkerFactory = (deps): Worker => {
       batchSize: deps.config.ingest.batchSize,
       flushMs: deps.config.ingest.flushMs,
       claimIdleMs: deps.config.ingest.claimIdleMs,
+      deadLetterMaxEntries: deps.config.ingest.deadLetterMaxEntries,
     },
   );
   return {

@@ -21,7 +21,7 @@ export interface SpikesWorker extends Worker {
 /** The `spikes` role: evaluates an app's error-spike alert for every `{appId}` job ingest enqueues. */
 export function createSpikesWorker(deps: Container, options: SpikesWorkerOptions = {}): SpikesWorker {
   const log = deps.log.child({ worker: 'spikes' });
-  const actions = new SpikeActions(deps.redis, deps.keys, log);
+  const actions = new SpikeActions(deps.services.releases, log);
   const evaluator = new SpikeEvaluator(deps.db, deps.redis, deps.keys, log, actions, options.clock);
   let worker: BullWorker | undefined;
   let connection: Redis | undefined;

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import { badRequest, notFound } from '../platform/errors.js';
-import type { AppDirectory } from '../telemetry/app-directory.js';
+import type { RoutingCache } from '../routing/routing.cache.js';
 import { bucketCount, type Interval, MAX_BUCKETS, readSeries, type SeriesPoint } from './stats.series.js';
 
 export interface SeriesQuery {
@@ -18,14 +18,15 @@ const LATEST_MS = 4_294_967_295_000;
 export class AnalyticsService {
   constructor(
     private readonly ch: ClickHouseClient,
-    private readonly apps: AppDirectory,
+    /** The app cache: app -> workspace without a query on a hit. */
+    private readonly apps: Pick<RoutingCache, 'get'>,
     private readonly now: () => number = Date.now,
   ) {}
 
   async series(principal: Principal, appId: string, query: SeriesQuery): Promise<{ series: SeriesPoint[] }> {
     // Another workspace's app is answered as unknown, like a missing one.
-    if ((await this.apps.workspaceOf(appId)) !== principal.workspaceId)
-      throw notFound('App', 'app_not_found');
+    const app = await this.apps.get(appId);
+    if (app?.workspaceId !== principal.workspaceId) throw notFound('App', 'app_not_found');
     const interval = query.interval ?? 'hour';
     const to = query.to ? new Date(query.to) : new Date(this.now());
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - DAY_MS);
@@ -41,6 +42,6 @@ export class AnalyticsService {
         'range_too_large',
       );
     }
-    return { series: await readSeries(this.ch, appId.toLowerCase(), from, to, interval) };
+    return { series: await readSeries(this.ch, app.appId, from, to, interval) };
   }
 }

@@ -41,9 +41,11 @@ const EnvSchema = Type.Object({
   INGEST_BATCH_SIZE: Type.String({ pattern: '^[0-9]+$', default: '20000' }),
   INGEST_FLUSH_MS: Type.String({ pattern: '^[0-9]+$', default: '1000' }),
   INGEST_CLAIM_IDLE_MS: Type.String({ pattern: '^[0-9]+$', default: '30000' }),
+  INGEST_DEAD_LETTER_MAX_ENTRIES: Type.String({ pattern: '^[0-9]+$', default: '0' }),
   EVENTS_RETENTION_DAYS: Type.String({ pattern: '^[0-9]+$', default: '90' }),
   RATE_LIMIT_SIGNIN_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '20' }),
   RATE_LIMIT_DEVICE_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '600' }),
+  RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '6000' }),
   SHUTDOWN_GRACE_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
 });
 
@@ -79,8 +81,21 @@ export interface Config {
   http: { bodyLimitBytes: number; shutdownGraceMs: number };
   bundles: { maxBytes: number; blobDir: string };
   devices: { windowDays: number; routingCacheTtlMs: number };
-  ingest: { batchSize: number; flushMs: number; claimIdleMs: number; retentionDays: number };
-  rateLimits: { signinPerMinute: number; devicePerMinute: number };
+  ingest: {
+    batchSize: number;
+    flushMs: number;
+    claimIdleMs: number;
+    retentionDays: number;
+    /** The dead-letter stream is trimmed to about this many entries (0: kept whole); counts are kept whole. */
+    deadLetterMaxEntries: number;
+  };
+  rateLimits: {
+    signinPerMinute: number;
+    /** Device requests per app and device id, shared by every API process through Redis. */
+    devicePerMinute: number;
+    /** Device requests per client address (an IPv6 /64), whatever ids they name; counted per API process. */
+    deviceAddressPerMinute: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -143,10 +158,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       flushMs: Math.max(10, int(e.INGEST_FLUSH_MS)),
       claimIdleMs: Math.max(1000, int(e.INGEST_CLAIM_IDLE_MS)),
       retentionDays: Math.max(1, int(e.EVENTS_RETENTION_DAYS)),
+      deadLetterMaxEntries: int(e.INGEST_DEAD_LETTER_MAX_ENTRIES),
     },
     rateLimits: {
       signinPerMinute: Math.max(1, int(e.RATE_LIMIT_SIGNIN_PER_MINUTE)),
       devicePerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_PER_MINUTE)),
+      deviceAddressPerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE)),
     },
   };
 }

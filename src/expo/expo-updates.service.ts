@@ -1,7 +1,7 @@
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
-import type { EventInput } from '../telemetry/event-rows.js';
+import type { DeviceEventInput } from '../telemetry/events.service.js';
 import { DEFAULT_CHANNEL, type UpdateCheckService } from '../updates/updates.service.js';
 import {
   type ExpectedSignature,
@@ -35,7 +35,7 @@ export type ManifestAnswer =
 const NO_UPDATE: ManifestAnswer = { status: 204 };
 
 /** Hands accepted device events to the event intake (the same one as POST /devices/events). */
-export type ReportEvents = (appId: string, events: EventInput[]) => Promise<unknown>;
+export type ReportEvents = (appId: string, events: DeviceEventInput[]) => Promise<unknown>;
 
 /** Distinct (app, device, update) failure reports remembered in process, so repeats skip the intake. */
 const REPORTED_LIMIT = 100_000;
@@ -124,7 +124,7 @@ export class ExpoUpdatesService {
    * not events. Best effort: a failed hand-over is logged, and the device's next request reports again.
    */
   private reportFailures(appId: string, deviceId: string, failed: readonly string[], expo: ExpoRoute): void {
-    const events: EventInput[] = [];
+    const events: DeviceEventInput[] = [];
     const keys: string[] = [];
     for (const updateId of failed) {
       if (!expo.releases.has(updateId)) continue;

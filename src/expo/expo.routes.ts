@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { deviceRoute } from '../http/device-edge.js';
 import { deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
 import { iso, problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
@@ -27,15 +28,15 @@ export function draftJson(d: DraftAnswer) {
 export async function expoRoutes(app: App): Promise<void> {
   const { expoUpdates, expoReleases } = app.deps.services;
   const { blobs } = app.deps;
-  const limit = deviceRateLimit(app.deps.config.rateLimits.devicePerMinute);
 
   app.get(
     '/expo/:app_id/manifest',
     {
+      // A device route (device-edge.ts): limited per client address too, strings made safe by replacement.
       config: {
-        public: true,
+        ...deviceRoute(app.deps.config.rateLimits.devicePerMinute),
         rateLimit: {
-          ...limit,
+          ...deviceRateLimit(app.deps.config.rateLimits.devicePerMinute),
           // Per app and eas-client-id, as /updates/check counts per app and device_id.
           keyGenerator: (request) =>
             deviceRateLimitKey({

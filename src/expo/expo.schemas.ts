@@ -6,7 +6,11 @@ import { DEVICE_ID_PATTERN } from '../updates/updates.schemas.js';
 
 /** Signing key ids: what an Expo SFV string and the app's codeSigningMetadata.keyid can both hold. */
 export const KEY_ID_PATTERN = '^[A-Za-z0-9._:-]{1,64}$';
-export const KeyId = Type.String({ pattern: KEY_ID_PATTERN, description: '1-64 of [A-Za-z0-9._:-]' });
+export const KeyId = Type.String({
+  maxLength: 64,
+  pattern: KEY_ID_PATTERN,
+  description: '1-64 of [A-Za-z0-9._:-]',
+});
 
 const UUID_ANY_CASE = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$';
 
@@ -57,11 +61,19 @@ export const ManifestParams = Type.Object({ app_id: Uuid });
 /** `<sha256>.<ext>`: an asset's content address and the extension that names its content type. */
 export const ASSET_FILE_PATTERN = '^([0-9a-f]{64})\\.([A-Za-z0-9]{1,16})$';
 export const AssetParams = Type.Object({
-  file: Type.String({ pattern: ASSET_FILE_PATTERN, description: '<sha256>.<extension>' }),
+  file: Type.String({ maxLength: 81, pattern: ASSET_FILE_PATTERN, description: '<sha256>.<extension>' }),
 });
 
-const Sha256 = Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'an uploaded bundle of the app' });
-const Ext = Type.String({ pattern: '^[A-Za-z0-9]{1,16}$', description: 'without the dot, as metadata.json' });
+const Sha256 = Type.String({
+  maxLength: 64,
+  pattern: '^[0-9a-fA-F]{64}$',
+  description: 'an uploaded bundle of the app',
+});
+const Ext = Type.String({
+  maxLength: 16,
+  pattern: '^[A-Za-z0-9]{1,16}$',
+  description: 'without the dot, as metadata.json',
+});
 
 const PlatformFiles = Type.Object(
   {

@@ -20,12 +20,15 @@ import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { alertsRoutes } from '../spikes/alerts.routes.js';
 import { deviceEventsRoutes } from '../telemetry/events.routes.js';
+import { ingestStatusRoutes } from '../telemetry/ingest-status.routes.js';
 import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
 import { updatesRoutes } from '../updates/updates.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
 import { clientErrorHandler } from './client-errors.js';
+import { installDeviceEdge } from './device-edge.js';
 import { errorHandler, sendProblem } from './error-handler.js';
+import { installStringSafety } from './string-safety.js';
 import type { App } from './types.js';
 import { validatorCompiler } from './validation.js';
 
@@ -42,6 +45,7 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   bundlesRoutes,
   releasesRoutes,
   deviceEventsRoutes,
+  ingestStatusRoutes,
   statsRoutes,
   updatesRoutes,
   bundleDownloadRoutes,
@@ -73,6 +77,9 @@ export async function buildApp(deps: Container): Promise<App> {
   app.decorateRequest('principal', null);
   // The API speaks JSON; a text/plain body is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
+  // Every JSON body, query string and path parameter: well-formed Unicode without NUL, before validation.
+  installStringSafety(app);
+  installDeviceEdge(app, { addressPerMinute: deps.config.rateLimits.deviceAddressPerMinute });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   // A page path of the web console (a deep link) answers its index.html; anything else is a 404 problem.

@@ -7,7 +7,11 @@ import { releaseJson } from '../releases/releases.routes.js';
 import { ModuleParams, PushBody, ReleaseSchema } from '../releases/releases.schemas.js';
 
 /** Base64 of an RSA signature (2048-bit: 344 characters; up to 8192-bit keys fit). */
-const Signature = Type.String({ pattern: '^[A-Za-z0-9+/]{16,2048}={0,2}$', description: 'base64' });
+const Signature = Type.String({
+  maxLength: 2050,
+  pattern: '^[A-Za-z0-9+/]{16,2048}={0,2}$',
+  description: 'base64',
+});
 
 export const DraftBody = Type.Object(
   { ...PushBody.properties, key_id: KeyId },
@@ -16,9 +20,13 @@ export const DraftBody = Type.Object(
 
 export const SignaturesBody = Type.Object(
   {
-    signatures: Type.Record(Type.String({ pattern: '^(check|ios|android|directive)$' }), Signature, {
-      description: 'part -> base64 RSA-SHA256 (PKCS #1 v1.5) signature of the bytes the draft gave',
-    }),
+    signatures: Type.Record(
+      Type.String({ maxLength: 9, pattern: '^(check|ios|android|directive)$' }),
+      Signature,
+      {
+        description: 'part -> base64 RSA-SHA256 (PKCS #1 v1.5) signature of the bytes the draft gave',
+      },
+    ),
   },
   { additionalProperties: false },
 );

@@ -5,6 +5,13 @@ import type { AppRoute, ReleaseSignature, RoutedRelease, RoutingSource } from '.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * Release ids of an app held in the cache: enough for any app's history (a release pushed every hour for a
+ * year is under 9,000), while bounding an API process's memory per app. Events naming an older release are
+ * refused as naming an unknown module.
+ */
+export const MAX_KNOWN_MODULES = 10_000;
+
 interface Row {
   workspace_id: string;
   plan: string;
@@ -27,8 +34,9 @@ interface Row {
 export type RouteExtension = (appId: string) => Promise<Partial<AppRoute>>;
 
 /**
- * Loads an app's routing state from Postgres, only on a routing-cache miss: its releases in one query, then
- * what an extension adds (the Expo releases) in one more.
+ * Loads an app's routing state from Postgres (only on a routing-cache miss): one round trip for the app and
+ * its active bundle releases, then (when the app exists) the ids of its releases, its CodePush deployment
+ * keys, and what an extension adds (the Expo releases).
  */
 export class RoutingStore implements RoutingSource {
   constructor(
@@ -90,9 +98,20 @@ export class RoutingStore implements RoutingSource {
       'SELECT key, channel FROM deployment_keys WHERE app_id = $1',
       [appId],
     );
-    const deploymentKeys = new Map(keys.rows.map((k) => [k.key, k.channel]));
+    const modules = await this.db.query<{ id: string }>(
+      'SELECT id FROM releases WHERE app_id = $1 ORDER BY seq DESC LIMIT $2',
+      [appId, MAX_KNOWN_MODULES],
+    );
     const extra = this.extend ? await this.extend(appId) : {};
-    return { ...extra, appId, workspaceId: first.workspace_id, plan: first.plan, channels, deploymentKeys };
+    return {
+      ...extra,
+      appId,
+      workspaceId: first.workspace_id,
+      plan: first.plan,
+      channels,
+      modules: new Set(modules.rows.map((r) => r.id)),
+      deploymentKeys: new Map(keys.rows.map((k) => [k.key, k.channel])),
+    };
   }
 }
 

@@ -38,6 +38,11 @@ export interface AppRoute {
   channels: ReadonlyMap<string, readonly RoutedRelease[]>;
   /** CodePush deployment keys of the app -> the channel each names (deleted keys are absent; none: none). */
   deploymentKeys?: ReadonlyMap<string, string>;
+  /**
+   * Ids of the app's releases on any channel, active or not (the newest MAX_KNOWN_MODULES): the modules
+   * a device may report events for or say it runs.
+   */
+  modules: ReadonlySet<string>;
   /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
   expo?: ExpoRoute;
 }

@@ -1,4 +1,4 @@
-import { deviceRateLimit } from '../http/device-rate-limit.js';
+import { deviceRoute } from '../http/device-edge.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { requireAppVersion } from '../releases/binary-range.js';
@@ -13,7 +13,7 @@ export async function updatesRoutes(app: App): Promise<void> {
   app.post(
     '/updates/check',
     {
-      config: { public: true, rateLimit: deviceRateLimit(app.deps.config.rateLimits.devicePerMinute) },
+      config: deviceRoute(app.deps.config.rateLimits.devicePerMinute),
       schema: {
         tags: ['devices'],
         summary: 'A device asks whether a release is waiting for it',

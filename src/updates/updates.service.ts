@@ -2,7 +2,7 @@ import type { DeviceCapGate } from '../devices/device-cap.js';
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { capabilitiesOf } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
-import type { RoutingCache } from '../routing/routing.cache.js';
+import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../routing/routing.listener.js';
 import type { AppRoute, ReleaseSignature, RoutedRelease } from '../routing/routing.types.js';
 import type { CheckRecorder } from '../telemetry/check-recorder.js';
@@ -113,8 +113,10 @@ export class UpdateCheckService {
       // Known devices are answered synchronously: no await, so no extra turn of the event loop.
       admitted = typeof admitting === 'boolean' ? admitting : await admitting;
     }
+    // Only a release of the app is recorded as the module a device runs, never a string it made up.
+    const current = knownModule(route.modules, input.current_module_id);
     if (!admitted) {
-      this.record(input, channel, input.current_module_id ?? null);
+      this.record(input, channel, current);
       return { route, release: null, admitted: false, upToDate: false };
     }
     if (deviceId !== undefined) this.deps.devices.add(route.workspaceId, deviceId);
@@ -123,8 +125,8 @@ export class UpdateCheckService {
       ? input.candidates(route, channel)
       : (route.channels.get(channel) ?? []);
     const release = resolveRelease(candidates, deviceId, input.fingerprint, input.app_version);
-    if (release === null || release.id === input.current_module_id) {
-      this.record(input, channel, input.current_module_id ?? null);
+    if (release === null || release.id === current) {
+      this.record(input, channel, current);
       return { route, release: null, admitted: true, upToDate: release !== null };
     }
     this.record(input, channel, release.id);
@@ -154,4 +156,11 @@ export class UpdateCheckService {
       at: this.now(),
     });
   }
+}
+
+/** The module a device says it runs, when it is a release of the app (canonical id); otherwise null. */
+function knownModule(modules: ReadonlySet<string>, moduleId: string | undefined): string | null {
+  if (!moduleId) return null;
+  const id = canonicalId(moduleId);
+  return modules.has(id) ? id : null;
 }

@@ -77,6 +77,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     // Test files sign up many accounts from one address; the limits get their own tests.
     RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
     RATE_LIMIT_DEVICE_PER_MINUTE: '1000000',
+    RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000',
     ...(port ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...options.env,
   };

@@ -52,7 +52,14 @@ const expo = buildExpoRoute(
   ],
   (sha) => `http://x/${sha}`,
 )!;
-const route: AppRoute = { appId: 'app', workspaceId: 'ws', plan: 'team', channels: new Map(), expo };
+const route: AppRoute = {
+  appId: 'app',
+  workspaceId: 'ws',
+  plan: 'team',
+  channels: new Map(),
+  modules: new Set([old, mid, gone]),
+  expo,
+};
 
 function service(pick: (candidates: readonly { id: string }[], input: CheckInput) => string | null) {
   const report = vi.fn(async () => 1);

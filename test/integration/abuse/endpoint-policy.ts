@@ -135,6 +135,7 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'PUT /api/v1/workspaces/{id}/plan': control('owner', 'ids', samePlan),
   'PATCH /api/v1/workspaces/{id}/plan': control('owner', 'ids', samePlan),
   'GET /api/v1/workspaces/{id}/usage': control('viewer', 'ids', inWorkspace),
+  'GET /api/v1/workspaces/{id}/ingest': control('admin', 'ids', inWorkspace),
 
   'POST /api/v1/workspaces/{id}/api-keys': control('admin', 'ids', async (t) => ({
     params: ws(t),
