@@ -5,6 +5,10 @@
 // database and Redis key prefix, seeds a realistic fleet (bench/fleet.mjs), drives both servers with
 // autocannon at 50 connections, and writes bench/results/check.json. Traffic goes to 127.0.0.1 only.
 //
+// Scenario "expo" (bench/expo-scenario.mjs), separate as well: the same devices through the Expo manifest
+// endpoint (GET /api/v1/expo/{app}/manifest with expo-updates' headers), against the update check's figure
+// and baseline of the same run; goal: at least half the update check's throughput.
+//
 // Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
+import { expoRequests, expoScenario, seedExpo } from './expo-scenario.mjs';
 import { deviceBodies, seedFleet } from './fleet.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,7 +33,7 @@ const DURATION = option('duration', 10);
 const WARMUP = option('warmup', 5);
 const CONNECTIONS = option('connections', 50);
 const ROUNDS = option('rounds', 3);
-const GOALS = { ratio: 0.6, p99_ms: 10, peak_rss_mb: 300 };
+const GOALS = { ratio: 0.6, p99_ms: 10, peak_rss_mb: 300, expo_vs_check: 0.5 };
 
 const env = (name) => {
   const value = process.env[name];
@@ -91,9 +96,15 @@ function cpuMs(pid) {
 async function drive(url, bodies, seconds, amount, pid, paths) {
   let next = 0;
   const cpuBefore = pid ? cpuMs(pid) : 0;
-  // `paths` (GET, the CodePush scenario) or `bodies` (POST, the update check).
+  // `paths` (GET, the CodePush and Expo scenarios; an Expo entry carries its headers) or `bodies` (POST).
   const request = paths
-    ? { method: 'GET', setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }
+    ? {
+        method: 'GET',
+        setupRequest: (req) => {
+          const p = paths[next++ % paths.length];
+          return typeof p === 'string' ? { ...req, path: p } : { ...req, path: p.path, headers: p.headers };
+        },
+      }
     : {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -181,6 +192,8 @@ async function main() {
     const { bodies, countedAtCap } = deviceBodies(fleet);
     const codePushKeys = await seedDeploymentKeys(db, fleet);
     const paths = codePushPaths(bodies, codePushKeys, await releaseLabels(db));
+    // Seeded after the CodePush labels are read: the Expo releases are not CodePush's.
+    const expoRequestList = expoRequests(bodies, await seedExpo(db, fleet, 'http://bench.invalid'));
     await db.end();
     // The capped hobby workspace starts at its cap: 100 devices counted within the window.
     const capKey = new DeviceCapGate(redis, new RedisKeys(prefix), { windowDays: 30 }).setKey(
@@ -251,6 +264,15 @@ async function main() {
       updateCheck: median.api,
       settings: { warmup: WARMUP, duration: DURATION, rounds: ROUNDS },
     });
+    const expo = await expoScenario({
+      drive,
+      apiUrl,
+      requests: expoRequestList,
+      pid: api.pid,
+      updateCheck: median.api,
+      baseline: median.baseline,
+      settings: { warmup: WARMUP, duration: DURATION, rounds: ROUNDS },
+    });
     const rss = peakRssMb(api.pid);
     const results = {
       measured_at: new Date().toISOString(),
@@ -275,9 +297,11 @@ async function main() {
         ratio: median.ratio >= GOALS.ratio,
         p99: median.api.latency_p99_ms <= GOALS.p99_ms,
         peak_rss: rss <= GOALS.peak_rss_mb,
+        expo_vs_check: expo.vs_check >= GOALS.expo_vs_check,
       },
       rounds,
       codepush,
+      expo,
     };
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(join(root, 'bench/results/check.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -290,6 +314,7 @@ async function main() {
           cpu_ratio: results.cpu_ratio,
           met: results.met,
           codepush: { ...codepush, rounds: undefined },
+          expo: { ...expo, rounds: undefined },
         },
         null,
         2,

@@ -17,13 +17,16 @@ import type {
   DeviceEvent,
   DevicesPage,
   EventsAccepted,
+  ExpoRelease,
   InvitedMember,
   KeyRole,
   Me,
   Member,
   Plan,
+  PushExpoRelease,
   PushRelease,
   Release,
+  ReleaseDraft,
   ReleaseWithStats,
   Role,
   Rollback,
@@ -176,6 +179,19 @@ export class OtaClient {
         json: { rollout_pct: rolloutPct },
       }),
     rollback: (moduleId: string) => this.http.request<Rollback>('POST', `/modules/${seg(moduleId)}/rollback`),
+    /** Starts a signed push: the draft holds the bytes to sign (README "Signed releases"). */
+    draft: (input: PushRelease & { key_id: string }) =>
+      this.http.request<ReleaseDraft>('POST', '/modules/drafts', { json: input }),
+    /** Completes a draft with one base64 signature per part; answers the release. */
+    sign: (moduleId: string, signatures: Record<string, string>) =>
+      this.http.request<Release>('PUT', `/modules/${seg(moduleId)}/signatures`, { json: { signatures } }),
+  };
+
+  /** Expo releases (README "Use it from an Expo app"). */
+  readonly expo = {
+    /** Without `key_id`, the release; with it, a draft to sign and complete with `modules.sign`. */
+    push: (input: PushExpoRelease) =>
+      this.http.request<ExpoRelease | ReleaseDraft>('POST', '/expo/releases', { json: input }),
   };
 
   /** Device endpoints take no credential; the app id identifies the app. */

@@ -203,6 +203,50 @@ export interface AvailableUpdate {
   url: string;
   mandatory: boolean;
   notes: string;
+  /** Present when the release was signed on the developer's machine (verified by the SDK). */
+  signature?: UpdateSignature;
+}
+
+/** The signed canonical manifest of a release: `sig` is the RSA-SHA256 signature of `manifest` (UTF-8). */
+export interface UpdateSignature {
+  manifest: string;
+  sig: string;
+  keyid: string;
+  alg: 'rsa-v1_5-sha256';
+}
+
+/** A signed push waiting for its signatures: the exact bytes to sign, part by part (base64). */
+export interface ReleaseDraft {
+  id: string;
+  app_id: string;
+  status: 'awaiting_signatures';
+  key_id: string;
+  alg: 'rsa-v1_5-sha256';
+  created_at: string;
+  expires_at: string;
+  parts: Record<string, string>;
+}
+
+export type ExpoPlatform = 'ios' | 'android';
+
+/** POST /expo/releases: the uploaded files of an `npx expo export`, per platform. */
+export interface PushExpoRelease {
+  app_id: string;
+  version: string;
+  runtime_version: string;
+  channel?: string;
+  rollout_pct?: number;
+  mandatory?: boolean;
+  notes?: string;
+  platforms: Partial<
+    Record<ExpoPlatform, { bundle: string; assets: Array<{ sha256: string; ext: string }> }>
+  >;
+  extra?: Record<string, unknown>;
+  key_id?: string;
+}
+
+export interface ExpoRelease extends Release {
+  expo: { platforms: ExpoPlatform[]; signed: boolean };
 }
 
 export type DeviceEventType = 'download' | 'activation' | 'error';

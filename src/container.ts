@@ -25,8 +25,13 @@ import { DeviceCapGate } from './devices/device-cap.js';
 import { DevicesService } from './devices/devices.service.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
+import { buildExpoRoute } from './expo/expo.route.js';
+import { ExpoReleasesService } from './expo/expo-releases.service.js';
+import { ExpoUpdatesService } from './expo/expo-updates.service.js';
 import { InvitationsService } from './invitations/invitations.service.js';
 import { InvitationsStore } from './invitations/invitations.store.js';
+import { ReleaseDraftsService } from './manifests/drafts.service.js';
+import { ManifestsStore } from './manifests/manifests.store.js';
 import { MembersService } from './members/members.service.js';
 import { MembersStore } from './members/members.store.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
@@ -83,6 +88,7 @@ export interface Container {
     deliveries: DeliveriesStore;
     alerts: AlertsStore;
     deploymentKeys: DeploymentKeysStore;
+    manifests: ManifestsStore;
   };
   services: {
     auth: AuthService;
@@ -109,6 +115,11 @@ export interface Container {
     /** Deployment key -> app, in process (the CodePush adapter's first lookup). */
     deploymentKeyDirectory: DeploymentKeyDirectory;
     codePush: CodePushService;
+    /** Signed pushes: drafts with the bytes to sign, completed by their signatures. */
+    drafts: ReleaseDraftsService;
+    expoReleases: ExpoReleasesService;
+    /** The Expo Updates v1 manifest endpoint. */
+    expoUpdates: ExpoUpdatesService;
   };
   /** Enqueues webhook delivery attempts (BullMQ producer, opened on first use). */
   webhookScheduler: DeliveryScheduler;
@@ -150,10 +161,15 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     deliveries: new DeliveriesStore(db),
     alerts: new AlertsStore(db),
     deploymentKeys: new DeploymentKeysStore(db),
+    manifests: new ManifestsStore(db),
   };
   const webhookScheduler = new BullDeliveryScheduler(config.redis, keys);
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
-  const routing = new RoutingCache(new RoutingStore(db, bundleUrl), {
+  // The app's Expo releases are loaded with its routing state, their answers computed once per load.
+  const loadExpo = async (appId: string) => ({
+    expo: buildExpoRoute(await stores.manifests.expoRouteRows(appId), bundleUrl),
+  });
+  const routing = new RoutingCache(new RoutingStore(db, bundleUrl, loadExpo), {
     ttlMs: config.devices.routingCacheTtlMs,
   });
   const distinctDevices = new RedisDistinctDevices(redis, keys, {
@@ -190,6 +206,24 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     if (message.appId) routing.drop(message.appId);
     return invalidate(message);
   };
+  const apps = new AppsService(db, stores.apps, invalidate);
+  const releases = new ReleasesService(
+    db,
+    stores.releases,
+    stores.apps,
+    stores.bundles,
+    // Late-bound, so whichever provider sits in services.releaseStats is the one asked.
+    { statsFor: (refs) => services.releaseStats.statsFor(refs) },
+    invalidate,
+  );
+  const drafts = new ReleaseDraftsService(
+    db,
+    stores.manifests,
+    releases,
+    stores.releases,
+    stores.apps,
+    stores.bundles,
+  );
   const services: Container['services'] = {
     auth: new AuthService(
       db,
@@ -215,17 +249,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       announceRelease: (workspaceId, deviceId) => invalidate({ releasedDevice: { workspaceId, deviceId } }),
       windowDays: config.devices.windowDays,
     }),
-    apps: new AppsService(db, stores.apps, invalidate),
+    apps,
     bundles: new BundlesService(stores.apps, stores.bundles, blobs, config.bundles.maxBytes),
-    releases: new ReleasesService(
-      db,
-      stores.releases,
-      stores.apps,
-      stores.bundles,
-      // Late-bound, so whichever provider sits in services.releaseStats is the one asked.
-      { statsFor: (refs) => services.releaseStats.statsFor(refs) },
-      invalidate,
-    ),
+    releases,
     eventIngest: new EventIngestService(redis, keys, routing, config.ingest.retentionDays),
     ingestStatus: new IngestStatusService(redis, keys, stores.apps),
     analytics: new AnalyticsService(clickhouse, routing),
@@ -264,6 +290,22 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       events: { accept: (appId, events) => services.eventIngest.accept(appId, events) },
       histories: new ReleaseHistories(stores.deploymentKeys),
     }),
+    drafts,
+    expoReleases: new ExpoReleasesService({
+      releases,
+      drafts,
+      apps,
+      bundles: stores.bundles,
+      manifests: stores.manifests,
+      blobs,
+      publicUrl: config.publicUrl,
+    }),
+    expoUpdates: new ExpoUpdatesService(
+      // Late-bound, like the recorder: tests may replace services.updates.
+      { resolve: (input) => services.updates.resolve(input) },
+      (appId, events) => services.eventIngest.accept(appId, events),
+      log,
+    ),
   };
 
   let closed: Promise<void> | undefined;

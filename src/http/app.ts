@@ -14,8 +14,10 @@ import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { Container } from '../container.js';
 import { devicesRoutes } from '../devices/devices.routes.js';
+import { expoRoutes } from '../expo/expo.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { invitationsRoutes } from '../invitations/invitations.routes.js';
+import { manifestsRoutes } from '../manifests/manifests.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { alertsRoutes } from '../spikes/alerts.routes.js';
@@ -54,6 +56,8 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   webhooksRoutes,
   alertsRoutes,
   deploymentKeysRoutes,
+  manifestsRoutes,
+  expoRoutes,
 ];
 
 export async function buildApp(deps: Container): Promise<App> {

@@ -30,6 +30,17 @@ export interface PushInput {
   notes?: string;
   fingerprint?: string | null;
   target_binary_range?: string | null;
+  /** Fixed in advance by a signed push: both are inside the bytes signed for the release. */
+  id?: string;
+  created_at?: Date;
+}
+
+/** Steps a push of another kind (signed, Expo) adds inside the push's transaction, under the app lock. */
+export interface PushHooks {
+  /** Before the release row is written: refusals here write nothing. */
+  beforeInsert?: (tx: Tx) => Promise<void>;
+  /** After the release row is written, before its audit entry and webhook. */
+  afterInsert?: (tx: Tx, release: ReleaseRow) => Promise<void>;
 }
 
 export type ReleaseWithStats = ReleaseRow & { stats: ReleaseStats };
@@ -70,7 +81,7 @@ export class ReleasesService {
     private readonly invalidate: PublishInvalidation,
   ) {}
 
-  async push(principal: Principal, input: PushInput): Promise<ReleaseRow> {
+  async push(principal: Principal, input: PushInput, hooks: PushHooks = {}): Promise<ReleaseRow> {
     // Part of the request's shape: refused (400) before role and resources are looked at.
     const targetBinaryRange =
       input.target_binary_range == null ? null : parseTargetBinaryRange(input.target_binary_range);
@@ -98,6 +109,7 @@ export class ReleasesService {
         channel,
         rollout_pct: rolloutPct,
       });
+      await hooks.beforeInsert?.(tx);
       const row = await this.store.insert(tx, {
         workspaceId: principal.workspaceId,
         appId: app.id,
@@ -110,7 +122,10 @@ export class ReleasesService {
         size: bundle.size,
         fingerprint,
         targetBinaryRange,
+        ...(input.id ? { id: input.id } : {}),
+        ...(input.created_at ? { createdAt: input.created_at } : {}),
       });
+      await hooks.afterInsert?.(tx, row);
       await this.record(tx, actorOf(principal), app, 'module.push', pushAudit(row));
       await appendOutbox(tx, principal.workspaceId, 'release.pushed', releasePushedData(app, row));
       return row;

@@ -50,6 +50,20 @@ export const UpdateSchema = Type.Object({
   url: Type.String(),
   mandatory: Type.Boolean(),
   notes: Type.String(),
+  signature: Type.Optional(
+    Type.Object(
+      {
+        manifest: Type.String({ description: 'the canonical manifest the signature covers (UTF-8)' }),
+        sig: Type.String({ description: 'base64 RSA-SHA256 (PKCS #1 v1.5) signature of manifest' }),
+        keyid: Type.String(),
+        alg: Type.Literal('rsa-v1_5-sha256'),
+      },
+      {
+        description:
+          'present when the release was signed on the developer machine (README "Signed releases")',
+      },
+    ),
+  ),
 });
 
 // `nullable` (OpenAPI 3.0) rather than anyOf: the serialiser writes it directly, without first testing

@@ -35,7 +35,10 @@ async function inject(route: Covered, req: Req, target: string, headers: Headers
   return ctx.app.inject({
     method: route.method as 'GET',
     url: target,
-    headers: body === undefined ? headers : { ...headers, 'content-type': type },
+    headers:
+      body === undefined
+        ? { ...req.headers, ...headers }
+        : { ...req.headers, ...headers, 'content-type': type },
     ...(body === undefined ? {} : { payload: body }),
   });
 }

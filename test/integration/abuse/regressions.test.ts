@@ -78,3 +78,23 @@ describe('analytics ranges', () => {
     expect(first.json().series).toEqual([]);
   });
 });
+
+describe('signed pushes', () => {
+  it('keep a lone surrogate in a draft as JSON text (jsonb refused it with a 500)', async () => {
+    const { id: appId } = await t.app();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/modules/drafts',
+      headers: { ...t.owner.headers, 'content-type': 'application/json' },
+      payload: `{"app_id":"${appId}","version":"v\\ud800","sha256":"${await t.bundle()}","key_id":"main"}`,
+    });
+    expect(res.statusCode, res.body).toBeLessThan(500);
+    const ok = await t.call('POST', '/modules/drafts', {
+      app_id: appId,
+      version: 'v1',
+      sha256: await t.bundle(),
+      key_id: 'main',
+    });
+    expect(ok.statusCode, ok.body).toBe(202);
+  });
+});

@@ -21,12 +21,14 @@ export interface Route {
   queryParams: string[];
   /** Each query parameter's schema. */
   querySchemas?: Record<string, JsonSchema>;
+  /** Request headers the route documents (the Expo protocol's), with their schemas. */
+  headerParams: Array<{ name: string; schema: JsonSchema; required: boolean }>;
   /** The application/json request body schema, when the route takes one. */
   jsonBody?: JsonSchema;
 }
 
 interface Operation {
-  parameters?: Array<{ in: string; name: string; schema?: JsonSchema }>;
+  parameters?: Array<{ in: string; name: string; schema?: JsonSchema; required?: boolean }>;
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
 }
 
@@ -51,6 +53,9 @@ export async function documentedRoutes(app: App): Promise<Route[]> {
         querySchemas: Object.fromEntries(
           params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema ?? {}]),
         ),
+        headerParams: params
+          .filter((p) => p.in === 'header')
+          .map((p) => ({ name: p.name, schema: p.schema ?? {}, required: p.required === true })),
         jsonBody: op.requestBody?.content?.['application/json']?.schema,
       });
     }
@@ -88,7 +93,7 @@ export async function send(
   req: Req,
   headers: Headers = {},
 ): Promise<LightMyRequestResponse> {
-  const all: Headers = { ...headers };
+  const all: Headers = { ...req.headers, ...headers };
   let payload: string | Buffer | undefined;
   if (req.raw) {
     all['content-type'] = 'application/octet-stream';
