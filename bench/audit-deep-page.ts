@@ -136,7 +136,8 @@ function scans(node: PlanNode): Array<Record<string, unknown>> {
 }
 
 async function main(): Promise<void> {
-  const serverUrl = process.env.DATABASE_URL;
+  // Everything here (scratch database, migrations, appends) runs as the schema owner when it is given.
+  const serverUrl = process.env.DATABASE_MIGRATION_URL || process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('DATABASE_URL is not set');
   const name = `ota_bench_audit_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });

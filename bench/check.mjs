@@ -5,6 +5,10 @@
 // database and Redis key prefix, seeds a realistic fleet (bench/fleet.mjs), drives both servers with
 // autocannon at 50 connections, and writes bench/results/check.json. Traffic goes to 127.0.0.1 only.
 //
+// Scenario "expo" (bench/expo-scenario.mjs), separate as well: the same devices through the Expo manifest
+// endpoint (GET /api/v1/expo/{app}/manifest with expo-updates' headers), against the update check's figure
+// and baseline of the same run; goal: at least half the update check's throughput.
+//
 // Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
+import { expoRequests, expoScenario, seedExpo } from './expo-scenario.mjs';
 import { deviceBodies, seedFleet } from './fleet.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,7 +33,7 @@ const DURATION = option('duration', 10);
 const WARMUP = option('warmup', 5);
 const CONNECTIONS = option('connections', 50);
 const ROUNDS = option('rounds', 3);
-const GOALS = { ratio: 0.6, p99_ms: 10, peak_rss_mb: 300 };
+const GOALS = { ratio: 0.6, p99_ms: 10, peak_rss_mb: 300, expo_vs_check: 0.5 };
 
 const env = (name) => {
   const value = process.env[name];
@@ -91,9 +96,15 @@ function cpuMs(pid) {
 async function drive(url, bodies, seconds, amount, pid, paths) {
   let next = 0;
   const cpuBefore = pid ? cpuMs(pid) : 0;
-  // `paths` (GET, the CodePush scenario) or `bodies` (POST, the update check).
+  // `paths` (GET, the CodePush and Expo scenarios; an Expo entry carries its headers) or `bodies` (POST).
   const request = paths
-    ? { method: 'GET', setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }
+    ? {
+        method: 'GET',
+        setupRequest: (req) => {
+          const p = paths[next++ % paths.length];
+          return typeof p === 'string' ? { ...req, path: p } : { ...req, path: p.path, headers: p.headers };
+        },
+      }
     : {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -147,7 +158,9 @@ async function cleanRedis(redis, prefix) {
 }
 
 async function main() {
-  const databaseUrl = env('DATABASE_URL');
+  // Scratch databases are made and migrated by the schema owner; the API connects as the service role.
+  const serviceUrl = env('DATABASE_URL');
+  const databaseUrl = process.env.DATABASE_MIGRATION_URL || serviceUrl;
   const redisUrl = env('REDIS_URL');
   if (!args.includes('--no-build')) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   const { migratePostgres } = await import(join(root, 'dist/src/migrations/postgres-migrator.js'));
@@ -163,6 +176,8 @@ async function main() {
   await admin.query(`CREATE DATABASE ${database}`);
   const scratchUrl = new URL(databaseUrl);
   scratchUrl.pathname = `/${database}`;
+  const serviceScratchUrl = new URL(serviceUrl);
+  serviceScratchUrl.pathname = `/${database}`;
   const db = new pg.Pool({ connectionString: scratchUrl.toString(), max: 2 });
   db.on('error', () => {});
   const redis = createRedis(redisUrl);
@@ -172,11 +187,13 @@ async function main() {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   });
   try {
-    await migratePostgres(db);
+    await migratePostgres(db, undefined, { serviceRole: decodeURIComponent(serviceScratchUrl.username) });
     const fleet = await seedFleet(db);
     const { bodies, countedAtCap } = deviceBodies(fleet);
     const codePushKeys = await seedDeploymentKeys(db, fleet);
     const paths = codePushPaths(bodies, codePushKeys, await releaseLabels(db));
+    // Seeded after the CodePush labels are read: the Expo releases are not CodePush's.
+    const expoRequestList = expoRequests(bodies, await seedExpo(db, fleet, 'http://bench.invalid'));
     await db.end();
     // The capped hobby workspace starts at its cap: 100 devices counted within the window.
     const capKey = new DeviceCapGate(redis, new RedisKeys(prefix), { windowDays: 30 }).setKey(
@@ -190,7 +207,7 @@ async function main() {
       {
         HOST: '127.0.0.1',
         PORT: String(apiPort),
-        DATABASE_URL: scratchUrl.toString(),
+        DATABASE_URL: serviceScratchUrl.toString(),
         REDIS_URL: redisUrl,
         REDIS_KEY_PREFIX: prefix,
         CLICKHOUSE_URL: process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123',
@@ -198,6 +215,11 @@ async function main() {
         AUTH_TOKEN_SECRET: randomBytes(32).toString('hex'),
         WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
         LOG_LEVEL: 'warn',
+        // The whole simulated fleet comes from one address: the per-address device limit would stop it.
+        RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
+        // The whole fleet comes from 127.0.0.1: the per-address limit of new devices would turn most of
+        // it away from the capped workspaces. The benchmark measures checks, not that limit.
+        RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '0',
       },
       process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean),
     );
@@ -242,6 +264,15 @@ async function main() {
       updateCheck: median.api,
       settings: { warmup: WARMUP, duration: DURATION, rounds: ROUNDS },
     });
+    const expo = await expoScenario({
+      drive,
+      apiUrl,
+      requests: expoRequestList,
+      pid: api.pid,
+      updateCheck: median.api,
+      baseline: median.baseline,
+      settings: { warmup: WARMUP, duration: DURATION, rounds: ROUNDS },
+    });
     const rss = peakRssMb(api.pid);
     const results = {
       measured_at: new Date().toISOString(),
@@ -266,9 +297,11 @@ async function main() {
         ratio: median.ratio >= GOALS.ratio,
         p99: median.api.latency_p99_ms <= GOALS.p99_ms,
         peak_rss: rss <= GOALS.peak_rss_mb,
+        expo_vs_check: expo.vs_check >= GOALS.expo_vs_check,
       },
       rounds,
       codepush,
+      expo,
     };
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(join(root, 'bench/results/check.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -281,6 +314,7 @@ async function main() {
           cpu_ratio: results.cpu_ratio,
           met: results.met,
           codepush: { ...codepush, rounds: undefined },
+          expo: { ...expo, rounds: undefined },
         },
         null,
         2,

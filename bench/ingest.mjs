@@ -85,7 +85,9 @@ function start(script, env) {
 }
 
 let stopping = false;
-const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+// The scratch database is made, migrated and seeded by the schema owner; the processes use the service role.
+const ownerUrl = process.env.DATABASE_MIGRATION_URL || process.env.DATABASE_URL;
+const admin = new pg.Client({ connectionString: ownerUrl });
 const chAdmin = createClient({ url: process.env.CLICKHOUSE_URL, request_timeout: 60_000 });
 const redis = new Redis(process.env.REDIS_URL);
 const children = [];
@@ -106,15 +108,26 @@ async function main() {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
   const databaseUrl = withDatabase(process.env.DATABASE_URL, dbName);
-  const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  await migratePostgres(db);
+  const db = new pg.Pool({ connectionString: withDatabase(ownerUrl, dbName), max: 2 });
+  await migratePostgres(db, undefined, {
+    serviceRole: decodeURIComponent(new URL(process.env.DATABASE_URL).username),
+  });
   const { rows } = await db.query(
     `WITH u AS (INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id),
           w AS (INSERT INTO workspaces (name, plan, owner_id) SELECT 'bench', 'team', id FROM u RETURNING id)
-     INSERT INTO apps (workspace_id, name) SELECT id, 'bench app' FROM w RETURNING id`,
+     INSERT INTO apps (workspace_id, name) SELECT id, 'bench app' FROM w RETURNING id, workspace_id`,
     [`bench-${id}@example.com`],
   );
   const appId = rows[0].id;
+  // Events must name a release of the app.
+  const sha = randomBytes(32).toString('hex');
+  await db.query('INSERT INTO bundles (app_id, sha256, size) VALUES ($1, $2, 1)', [appId, sha]);
+  const release = await db.query(
+    `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, sha256, size)
+     VALUES ($1, $2, '1.0.0', 'production', 100, $3, 1) RETURNING id`,
+    [rows[0].workspace_id, appId, sha],
+  );
+  const moduleId = release.rows[0].id;
   await db.end();
   await chAdmin.command({ query: `CREATE DATABASE IF NOT EXISTS ${dbName}` });
   const ch = createClient({ url: process.env.CLICKHOUSE_URL, database: dbName, request_timeout: 60_000 });
@@ -133,6 +146,8 @@ async function main() {
     CLICKHOUSE_DATABASE: dbName,
     AUTH_TOKEN_SECRET: randomBytes(32).toString('hex'),
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+    // The whole simulated fleet comes from one address: the per-address device limit would stop it.
+    RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
     INGEST_BATCH_SIZE: process.env.INGEST_BATCH_SIZE ?? '100000',
     INGEST_FLUSH_MS: process.env.INGEST_FLUSH_MS ?? '1000',
   };
@@ -145,7 +160,6 @@ async function main() {
 
   // One body template per batch; "§" is replaced by a request number so every event id is unique.
   const kinds = [...Array(40).fill('download'), ...Array(50).fill('activation'), ...Array(10).fill('error')];
-  const moduleId = '00000000-0000-4000-8000-00000000be0c';
   const parts = JSON.stringify({
     app_id: appId,
     events: kinds.map((type, i) => ({ id: `§-${i}`, device_id: `dev-${i}-§`, module_id: moduleId, type })),

@@ -154,7 +154,10 @@ export function createWorld(root, env, log) {
     created: { postgres: false, clickhouse: false },
   };
   let connected = false;
-  const admin = new pg.Client({ connectionString: env.DATABASE_URL });
+  // The scratch database is made (and migrated, by migrate.js) as the schema owner; the processes use the
+  // service role.
+  const ownerUrl = env.DATABASE_MIGRATION_URL || env.DATABASE_URL;
+  const admin = new pg.Client({ connectionString: ownerUrl });
   admin.on('error', () => {});
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 });
   redis.on('error', () => {});
@@ -221,6 +224,8 @@ export function createWorld(root, env, log) {
     world.created.postgres = true;
     const dbUrl = new URL(env.DATABASE_URL);
     dbUrl.pathname = `/${name}`;
+    const ownerDbUrl = new URL(ownerUrl);
+    ownerDbUrl.pathname = `/${name}`;
     world.created.clickhouse = true; // migrate.js creates it; dropped with IF EXISTS either way
     const tls = makeDevCertificate();
     const caFile = join(dir, 'receiver-ca.pem');
@@ -228,12 +233,14 @@ export function createWorld(root, env, log) {
     world.receiver = await startReceiver(tls);
 
     const port = await freePort();
-    const { WORKERS: _roles, ...inherited } = env;
+    const { WORKERS: _roles, DATABASE_MIGRATION_URL: _owner, ...inherited } = env;
     world.env = {
       ...inherited,
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'warn',
+      // Every simulated device comes from 127.0.0.1; the per-address limit of new devices is not soaked.
+      RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '0',
       DATABASE_URL: dbUrl.toString(),
       REDIS_KEY_PREFIX: world.prefix,
       CLICKHOUSE_DATABASE: name,
@@ -242,13 +249,15 @@ export function createWorld(root, env, log) {
       WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       NODE_EXTRA_CA_CERTS: caFile,
+      // The whole simulated fleet comes from one address: the per-address device limit would stop it.
+      RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
     };
     world.apiUrl = `http://127.0.0.1:${port}`;
 
     log(`scratch Postgres and ClickHouse database ${name}, Redis prefix ${world.prefix}:, dir ${dir}`);
     const migrate = spawnSync(process.execPath, ['dist/src/migrate.js'], {
       cwd: root,
-      env: world.env,
+      env: { ...world.env, DATABASE_MIGRATION_URL: ownerDbUrl.toString() },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     if (migrate.status !== 0) throw new Error(`migrations failed (exit ${migrate.status ?? migrate.signal})`);

@@ -21,7 +21,7 @@ const { migratePostgres } = await import(join(dist, 'src/migrations/postgres-mig
 const { createPool, transaction } = await import(join(dist, 'src/platform/postgres.js'));
 const { createBlockingRedis } = await import(join(dist, 'src/platform/redis.js'));
 const { QUEUES } = await import(join(dist, 'src/platform/queues.js'));
-const { failureCounterKey, minuteOf } = await import(join(dist, 'src/telemetry/failure-counters.js'));
+const { addDeviceCounts, minuteOf } = await import(join(dist, 'src/telemetry/failure-counters.js'));
 const { encryptSecret, generateSigningSecret } = await import(join(dist, 'src/webhooks/secret-box.js'));
 const { createWebhooksWorker } = await import(join(dist, 'workers/webhooks.worker.js'));
 const { createSpikesWorker } = await import(join(dist, 'workers/spikes.worker.js'));
@@ -31,7 +31,9 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const HANG_TIMEOUT_MS = Number(process.env.BENCH_HANG_TIMEOUT_MS ?? 2000);
 const SPIKE_TRIALS = Number(process.env.BENCH_SPIKE_TRIALS ?? 30);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// The scratch database is made and migrated by the schema owner; the service processes use their own role.
+const serviceBaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const baseUrl = process.env.DATABASE_MIGRATION_URL || serviceBaseUrl;
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const id = randomBytes(4).toString('hex');
 const dbName = `ota_bench_webhooks_${id}`;
@@ -85,9 +87,11 @@ async function main() {
   };
 
   await admin(`CREATE DATABASE ${dbName}`);
-  const databaseUrl = withDb(baseUrl, dbName);
-  const migrator = createPool(databaseUrl, 1);
-  await migratePostgres(migrator);
+  const databaseUrl = withDb(serviceBaseUrl, dbName);
+  const migrator = createPool(withDb(baseUrl, dbName), 1);
+  await migratePostgres(migrator, undefined, {
+    serviceRole: decodeURIComponent(new URL(serviceBaseUrl).username),
+  });
   await migrator.end();
 
   const env = {
@@ -236,13 +240,14 @@ async function main() {
           [spikeWs, app, sha],
         )
       ).rows[0].id;
-      const counter = failureCounterKey(deps.keys, app, rel, minuteOf(Date.now()));
-      await deps.redis.hincrby(counter, 'activations', 900);
+      const target = { appId: app, moduleId: rel, minute: minuteOf(Date.now()) };
+      const devices = (kind, n) => Array.from({ length: n }, (_, d) => `${kind}-${i}-${d}`);
+      await addDeviceCounts(deps.redis, deps.keys, target, { activations: devices('ok', 900) });
       await queue.add('evaluate', { appId: app }, { removeOnComplete: true });
       await sleep(30);
       const arrived = next((m) => m.type === 'spike' && m.appId === app);
       const t0 = Date.now();
-      await deps.redis.hincrby(counter, 'errors', 100); // the crossing batch
+      await addDeviceCounts(deps.redis, deps.keys, target, { errors: devices('bad', 100) }); // the crossing batch
       await queue.add('evaluate', { appId: app }, { removeOnComplete: true });
       const m = await Promise.race([arrived, sleep(30_000).then(() => null)]);
       if (!m) throw new Error('spike webhook did not arrive within 30 s');

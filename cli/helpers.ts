@@ -1,12 +1,7 @@
 import type { Command } from 'commander';
+import { isUuid } from '../shared/ids.js';
 import { type CliContext, createContext } from './context.js';
 import { CliError } from './errors.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 /**
  * Wraps a command handler: commander passes (positionals..., options, command); the handler gets the

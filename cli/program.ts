@@ -3,6 +3,7 @@ import { registerAppCommands } from './commands/apps.js';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerDeploymentKeyCommands } from './commands/deployment-keys.js';
+import { registerDevicesCommands } from './commands/devices.js';
 import { registerReleaseCommands } from './commands/release.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerTeamCommands } from './commands/team.js';
@@ -22,7 +23,9 @@ export function asksVersion(args: string[]): boolean {
 /** The `ota` command tree. `--json` and `--api-url` are global: accepted before or after any subcommand. */
 export function buildProgram(): Command {
   const program = new Command('ota')
-    .description('Ship over-the-air updates: apps, releases, rollouts, rollback, status, webhooks, audit')
+    .description(
+      'Ship over-the-air updates: apps, releases, rollouts, rollback, status, webhooks, audit, devices',
+    )
     .addHelpText('after', '\nota -V, --version prints the version of the CLI.')
     .option('--json', 'print one JSON document (for scripts)')
     .option('--api-url <url>', 'service address (env OTA_API_URL; default http://127.0.0.1:8080)')
@@ -37,5 +40,6 @@ export function buildProgram(): Command {
   registerWebhookCommands(program);
   registerAuditCommand(program);
   registerTeamCommands(program);
+  registerDevicesCommands(program);
   return program;
 }

@@ -1,5 +1,7 @@
+import { DEFAULT_CHANNEL } from '../shared/ids.js';
 import { type Credentials, type RawBody, Transport, type TransportOptions } from './transport.js';
 import type {
+  AcceptedInvitation,
   AlertSettings,
   ApiKey,
   App,
@@ -13,12 +15,18 @@ import type {
   Delivery,
   DeploymentKey,
   DeviceEvent,
+  DevicesPage,
+  EventsAccepted,
+  ExpoRelease,
+  InvitedMember,
   KeyRole,
   Me,
   Member,
   Plan,
+  PushExpoRelease,
   PushRelease,
   Release,
+  ReleaseDraft,
   ReleaseWithStats,
   Role,
   Rollback,
@@ -72,6 +80,14 @@ export class OtaClient {
     setPlan: (id: string, plan: Plan) =>
       this.http.request<{ id: string; plan: Plan }>('PUT', `/workspaces/${seg(id)}/plan`, { json: { plan } }),
     usage: (id: string) => this.http.request<Usage>('GET', `/workspaces/${seg(id)}/usage`),
+    /** The devices counted against the device cap, most recently seen first (owners and admins). */
+    devices: (id: string, query: { limit?: number; offset?: number } = {}) =>
+      this.http.request<DevicesPage>('GET', `/workspaces/${seg(id)}/devices`, { query: { ...query } }),
+    /** Frees a counted device's place under the cap (audited `device.release`). */
+    releaseDevice: (id: string, deviceId: string) =>
+      this.http.request<void>('DELETE', `/workspaces/${seg(id)}/devices/${seg(deviceId)}`, {
+        expect: 'none',
+      }),
   };
 
   readonly apiKeys = {
@@ -88,12 +104,9 @@ export class OtaClient {
   readonly members = {
     list: (workspaceId: string) =>
       this.http.request<{ members: Member[] }>('GET', `/workspaces/${seg(workspaceId)}/members`),
+    /** Answers the invitation's one-time token and console URL; the invitee accepts with invitations.accept. */
     invite: (workspaceId: string, input: { email: string; role: Exclude<Role, 'owner'> }) =>
-      this.http.request<{ id: string; email: string; role: Role }>(
-        'POST',
-        `/workspaces/${seg(workspaceId)}/members`,
-        { json: input },
-      ),
+      this.http.request<InvitedMember>('POST', `/workspaces/${seg(workspaceId)}/members`, { json: input }),
     setRole: (workspaceId: string, memberId: string, role: Role) =>
       this.http.request<{ id: string; email: string; role: Role }>(
         'PATCH',
@@ -104,6 +117,12 @@ export class OtaClient {
       this.http.request<void>('DELETE', `/workspaces/${seg(workspaceId)}/members/${seg(memberId)}`, {
         expect: 'none',
       }),
+  };
+
+  readonly invitations = {
+    /** The signed-in invitee (identity token, not an API key) joins the workspace it was invited to. */
+    accept: (token: string) =>
+      this.http.request<AcceptedInvitation>('POST', '/invitations/accept', { json: { token } }),
   };
 
   readonly apps = {
@@ -142,7 +161,7 @@ export class OtaClient {
 
   /** CodePush deployment keys of an app, one per channel an app build points at. */
   readonly deploymentKeys = {
-    create: (appId: string, channel = 'production') =>
+    create: (appId: string, channel = DEFAULT_CHANNEL) =>
       this.http.request<DeploymentKey>('POST', `/apps/${seg(appId)}/deployment-keys`, { json: { channel } }),
     list: (appId: string) =>
       this.http.request<{ deployment_keys: DeploymentKey[] }>('GET', `/apps/${seg(appId)}/deployment-keys`),
@@ -160,6 +179,19 @@ export class OtaClient {
         json: { rollout_pct: rolloutPct },
       }),
     rollback: (moduleId: string) => this.http.request<Rollback>('POST', `/modules/${seg(moduleId)}/rollback`),
+    /** Starts a signed push: the draft holds the bytes to sign (README "Signed releases"). */
+    draft: (input: PushRelease & { key_id: string }) =>
+      this.http.request<ReleaseDraft>('POST', '/modules/drafts', { json: input }),
+    /** Completes a draft with one base64 signature per part; answers the release. */
+    sign: (moduleId: string, signatures: Record<string, string>) =>
+      this.http.request<Release>('PUT', `/modules/${seg(moduleId)}/signatures`, { json: { signatures } }),
+  };
+
+  /** Expo releases (README "Use it from an Expo app"). */
+  readonly expo = {
+    /** Without `key_id`, the release; with it, a draft to sign and complete with `modules.sign`. */
+    push: (input: PushExpoRelease) =>
+      this.http.request<ExpoRelease | ReleaseDraft>('POST', '/expo/releases', { json: input }),
   };
 
   /** Device endpoints take no credential; the app id identifies the app. */
@@ -173,7 +205,7 @@ export class OtaClient {
     bundle: (sha256: string) =>
       this.http.request<Uint8Array>('GET', `/bundles/${seg(sha256)}`, { expect: 'bytes', anonymous: true }),
     events: (appId: string, events: DeviceEvent[]) =>
-      this.http.request<{ accepted: number }>('POST', '/devices/events', {
+      this.http.request<EventsAccepted>('POST', '/devices/events', {
         json: { app_id: appId, events },
         anonymous: true,
         idempotent: true, // each event id is counted once

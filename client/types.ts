@@ -55,12 +55,31 @@ export interface Usage {
   member_cap: number | null;
 }
 
+/** A device counted against the workspace's device cap (GET /workspaces/{id}/devices). */
+export interface CountedDevice {
+  device_id: string;
+  last_seen_at: string;
+}
+
+export interface DevicesPage {
+  devices: CountedDevice[];
+  /** Devices counted now (seen within the window). */
+  total: number;
+  limit: number;
+  offset: number;
+  next_offset: number | null;
+  device_cap: number | null;
+  window_days: number;
+}
+
 export interface ApiKey {
   id: string;
   name: string;
   role: KeyRole;
   created_at: string;
   last_used_at: string | null;
+  /** The member who made it (directly, or through a key it made); null for keys older than the record. */
+  created_by: { id: string; email: string } | null;
 }
 
 export interface CreatedApiKey {
@@ -75,6 +94,16 @@ export interface Member {
   email: string;
   role: Role;
   status: 'active' | 'invited';
+}
+
+/** The answer to an invitation: the token is shown only here. */
+export interface InvitedMember extends Member {
+  invitation: { token: string; url: string; expires_at: string; emailed: boolean };
+}
+
+export interface AcceptedInvitation {
+  workspace_id: string;
+  role: Exclude<Role, 'owner'>;
 }
 
 export interface App {
@@ -174,6 +203,50 @@ export interface AvailableUpdate {
   url: string;
   mandatory: boolean;
   notes: string;
+  /** Present when the release was signed on the developer's machine (verified by the SDK). */
+  signature?: UpdateSignature;
+}
+
+/** The signed canonical manifest of a release: `sig` is the RSA-SHA256 signature of `manifest` (UTF-8). */
+export interface UpdateSignature {
+  manifest: string;
+  sig: string;
+  keyid: string;
+  alg: 'rsa-v1_5-sha256';
+}
+
+/** A signed push waiting for its signatures: the exact bytes to sign, part by part (base64). */
+export interface ReleaseDraft {
+  id: string;
+  app_id: string;
+  status: 'awaiting_signatures';
+  key_id: string;
+  alg: 'rsa-v1_5-sha256';
+  created_at: string;
+  expires_at: string;
+  parts: Record<string, string>;
+}
+
+export type ExpoPlatform = 'ios' | 'android';
+
+/** POST /expo/releases: the uploaded files of an `npx expo export`, per platform. */
+export interface PushExpoRelease {
+  app_id: string;
+  version: string;
+  runtime_version: string;
+  channel?: string;
+  rollout_pct?: number;
+  mandatory?: boolean;
+  notes?: string;
+  platforms: Partial<
+    Record<ExpoPlatform, { bundle: string; assets: Array<{ sha256: string; ext: string }> }>
+  >;
+  extra?: Record<string, unknown>;
+  key_id?: string;
+}
+
+export interface ExpoRelease extends Release {
+  expo: { platforms: ExpoPlatform[]; signed: boolean };
 }
 
 export type DeviceEventType = 'download' | 'activation' | 'error';
@@ -182,10 +255,18 @@ export interface DeviceEvent {
   /** The client's event id: the same id sent twice is counted once. */
   id: string;
   device_id: string;
-  module_id: string;
+  /** A release of the app; absent (or null, or "") for the bundle embedded in the app binary. */
+  module_id?: string | null;
   type: DeviceEventType;
   ts?: string;
   message?: string;
+}
+
+/** The answer to a batch of device events: how many were taken, and which were refused and why. */
+export interface EventsAccepted {
+  accepted: number;
+  /** `unknown_module`: the event named a module that is not a release of the app. */
+  refused: Array<{ index: number; id: string; code: 'unknown_module' }>;
 }
 
 export interface StatsPoint {

@@ -49,6 +49,23 @@ const HEADLINES = {
           ],
         ]
       : []),
+    // Scenario "expo": same devices and round; its baseline here is the update check of that round.
+    ...(r.expo
+      ? [
+          [
+            'Expo manifests/s, 50 connections (baseline: update checks/s)',
+            r.expo.requests_per_sec,
+            r.api.requests_per_sec,
+            r.expo.vs_check,
+          ],
+          [
+            'Expo manifest p99 latency, ms',
+            r.expo.latency_p99_ms,
+            r.api.latency_p99_ms,
+            ratio(r.expo.latency_p99_ms, r.api.latency_p99_ms),
+          ],
+        ]
+      : []),
   ],
   ingest: (r) => [
     [

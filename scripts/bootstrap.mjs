@@ -3,7 +3,8 @@
 //
 //   node scripts/bootstrap.mjs deps       install node_modules when missing or when package-lock.json changed
 //   node scripts/bootstrap.mjs services   deps, then make sure Postgres, Redis and ClickHouse run; print KEY=value lines
-//                                          (DATABASE_URL, REDIS_URL, CLICKHOUSE_URL, CLICKHOUSE_DATABASE)
+//                                          (DATABASE_URL, DATABASE_MIGRATION_URL, REDIS_URL, CLICKHOUSE_URL,
+//                                          CLICKHOUSE_DATABASE)
 //   node scripts/bootstrap.mjs migrate    deps + services + build, then dist/src/migrate.js (`npm run migrate`)
 //
 // Also importable: ensureDependencies(), ensureServices(), and the settings and pid helpers that
@@ -19,7 +20,8 @@
 // Every step logs one line to stderr; stdout carries only the env lines of `services`.
 //
 // Services (unless DATABASE_URL / REDIS_URL / CLICKHOUSE_URL are set, which are used as given):
-//   Postgres   Debian's cluster (`ls /etc/postgresql`, cluster main) on 5432; role and database `ota`.
+//   Postgres   Debian's cluster (`ls /etc/postgresql`, cluster main) on 5432; database `ota` owned by role
+//              `ota` (migrations: DATABASE_MIGRATION_URL), service role `ota_service` (DATABASE_URL).
 //   Redis      project-owned instance on 127.0.0.1:6390, AOF on, noeviction, data in .local/redis.
 //   ClickHouse project-owned instance on 127.0.0.1:18123 (tcp 19000), data in .local/clickhouse;
 //              Debian's clickhouse-server package (18.16), not the package's own service.
@@ -44,8 +46,8 @@ export async function ensureServices() {
 
 const USAGE = `usage: node scripts/bootstrap.mjs <command>
   deps       install node_modules when missing or package-lock.json changed
-  services   deps, then ensure Postgres, Redis, ClickHouse; print DATABASE_URL=, REDIS_URL=, CLICKHOUSE_URL=,
-             CLICKHOUSE_DATABASE= (KEY=value lines on stdout)
+  services   deps, then ensure Postgres, Redis, ClickHouse; print DATABASE_URL=, DATABASE_MIGRATION_URL=,
+             REDIS_URL=, CLICKHOUSE_URL=, CLICKHOUSE_DATABASE= (KEY=value lines on stdout)
   migrate    deps + services + build, then apply the Postgres and ClickHouse migrations`;
 
 async function main(argv) {

@@ -21,9 +21,14 @@ if (migrate.status !== 0) {
   process.exit(1);
 }
 
+// The API and workers get the service role only: the schema owner's login is for migrations.
+const { DATABASE_MIGRATION_URL: _owner, ...serviceEnv } = env;
 const children = [
-  ['api', spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env, stdio: 'inherit' })],
-  ['workers', spawn(process.execPath, ['dist/workers/main.js'], { cwd: root, env, stdio: 'inherit' })],
+  ['api', spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: serviceEnv, stdio: 'inherit' })],
+  [
+    'workers',
+    spawn(process.execPath, ['dist/workers/main.js'], { cwd: root, env: serviceEnv, stdio: 'inherit' }),
+  ],
 ];
 const host = env.HOST ?? '127.0.0.1';
 const port = env.PORT ?? '8080';

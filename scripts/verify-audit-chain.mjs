@@ -7,10 +7,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const root = new URL('..', import.meta.url);
 const chainModule = new URL('dist/src/audit/audit.chain.js', root);
 const postgresModule = new URL('dist/src/platform/postgres.js', root);
+const idsModule = new URL('dist/shared/ids.js', root);
 
 function fail(message) {
   console.error(message);
@@ -23,9 +23,10 @@ if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
 }
 const all = args.includes('--all');
 const ids = args.filter((a) => a !== '--all');
-for (const id of ids) if (!UUID.test(id)) fail(`not a workspace id: ${id}`);
-if (!process.env.DATABASE_URL) fail('DATABASE_URL is not set.');
 if (!existsSync(fileURLToPath(chainModule))) fail('dist/ is missing: run `npm run build` first.');
+const { isUuid } = await import(idsModule.href);
+for (const id of ids) if (!isUuid(id)) fail(`not a workspace id: ${id}`);
+if (!process.env.DATABASE_URL) fail('DATABASE_URL is not set.');
 
 const { verifyAuditChain } = await import(chainModule.href);
 const { createPool } = await import(postgresModule.href);

@@ -3,5 +3,6 @@ export type { AvailableUpdate, DeviceEvent, DeviceEventType } from '../client/ty
 export { bucket, inRollout } from './bucket.js';
 export { EventQueue, type EventQueueOptions, type FlushResult, isPermanent } from './event-queue.js';
 export { Sha256, sha256, sha256Hex, toHex, utf8 } from './sha256.js';
+export { parsePublicKey, type RsaPublicKey, SignatureError, verifyRsaSha256 } from './signature.js';
 export { type EventStorage, type KeyValueStore, keyValueStorage, MemoryStorage } from './storage.js';
 export { IntegrityError, newEventId, OtaUpdates, type OtaUpdatesOptions } from './updates.js';

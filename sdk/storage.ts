@@ -52,7 +52,7 @@ function isEvent(value: unknown): value is DeviceEvent {
     !!e &&
     typeof e.id === 'string' &&
     typeof e.device_id === 'string' &&
-    typeof e.module_id === 'string' &&
+    (e.module_id === undefined || e.module_id === null || typeof e.module_id === 'string') &&
     (e.type === 'download' || e.type === 'activation' || e.type === 'error')
   );
 }

@@ -2,9 +2,17 @@ import { ApiError, NetworkError } from '../client/errors.js';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay } from '../client/retry.js';
 import { type FetchLike, Transport } from '../client/transport.js';
 import type { AvailableUpdate, DeviceEvent, DeviceEventType } from '../client/types.js';
+import { isDeviceId } from '../shared/ids.js';
 import { bucket } from './bucket.js';
 import { EventQueue, type EventQueueOptions } from './event-queue.js';
-import { sha256Hex } from './sha256.js';
+import { sha256Hex, utf8 } from './sha256.js';
+import {
+  base64Decode,
+  parsePublicKey,
+  type RsaPublicKey,
+  SignatureError,
+  verifyRsaSha256,
+} from './signature.js';
 import type { EventStorage } from './storage.js';
 
 export interface OtaUpdatesOptions {
@@ -25,6 +33,12 @@ export interface OtaUpdatesOptions {
   /** Tuning of the event queue (batch size, bound, retry timing). */
   events?: Omit<EventQueueOptions, 'send' | 'storage'>;
   timeoutMs?: number;
+  /**
+   * Code signing (README "Signed releases"): the PEM certificate (or public key) whose private key signs
+   * releases on the developer's machine, and its key id. When set, an offer that is unsigned, signed with
+   * another key or not matching its signed manifest throws SignatureError and is never returned.
+   */
+  codeSigning?: { certificate: string; keyId?: string };
 }
 
 /** The downloaded bundle did not match the sha256 (or size) the service announced: it must not run. */
@@ -39,8 +53,6 @@ export class IntegrityError extends Error {
   }
 }
 
-const DEVICE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /**
  * The device side: ask for an update, download and verify it, and report what happened. Only fetch and
  * timers are used, so it runs in React Native as well as browsers and Node.
@@ -49,9 +61,10 @@ export class OtaUpdates {
   readonly events: EventQueue;
   private readonly http: Transport;
   private readonly fetchFn: FetchLike;
+  private readonly signingKey: RsaPublicKey | undefined;
 
   constructor(private readonly options: OtaUpdatesOptions) {
-    if (!DEVICE_ID.test(options.deviceId)) {
+    if (!isDeviceId(options.deviceId)) {
       throw new Error('deviceId must be 1-128 characters of A-Za-z0-9._:-');
     }
     this.http = new Transport({
@@ -61,6 +74,7 @@ export class OtaUpdates {
     });
     const globalFetch = globalThis.fetch?.bind(globalThis) as FetchLike | undefined;
     this.fetchFn = options.fetch ?? (globalFetch as FetchLike);
+    this.signingKey = options.codeSigning ? parsePublicKey(options.codeSigning.certificate) : undefined;
     this.events = new EventQueue({
       ...options.events,
       ...(options.storage ? { storage: options.storage } : {}),
@@ -88,7 +102,30 @@ export class OtaUpdates {
       anonymous: true,
       idempotent: true, // a read
     });
+    if (answer.update && this.signingKey) this.verify(answer.update, this.signingKey);
     return answer.update;
+  }
+
+  /** The offer must carry a valid signature, by the configured key, over a manifest naming this offer. */
+  private verify(update: AvailableUpdate, key: RsaPublicKey): void {
+    const signature = update.signature;
+    if (!signature) throw new SignatureError(`Release ${update.module_id} is not signed.`);
+    const keyId = this.options.codeSigning?.keyId;
+    if (signature.alg !== 'rsa-v1_5-sha256' || (keyId !== undefined && signature.keyid !== keyId)) {
+      throw new SignatureError(`Release ${update.module_id} is signed with another key or algorithm.`);
+    }
+    if (!verifyRsaSha256(key, utf8(signature.manifest), base64Decode(signature.sig))) {
+      throw new SignatureError(`The signature of release ${update.module_id} does not verify.`);
+    }
+    const m = JSON.parse(signature.manifest) as Record<string, unknown>;
+    const same =
+      m.app_id === this.options.appId &&
+      m.module_id === update.module_id &&
+      m.version === update.version &&
+      m.sha256 === update.sha256 &&
+      m.size === update.size &&
+      m.mandatory === update.mandatory;
+    if (!same) throw new SignatureError(`The offer differs from the signed manifest of ${update.module_id}.`);
   }
 
   /**

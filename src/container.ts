@@ -1,67 +1,71 @@
 import type { ReleaseStatsProvider } from './analytics/release-stats.js';
 import { ClickHouseStatsStore } from './analytics/stats.clickhouse-store.js';
-import { type AnalyticsService, createAnalyticsService } from './analytics/stats.service.js';
+import type { AnalyticsService } from './analytics/stats.service.js';
 import type { StatsStore } from './analytics/stats.store.js';
-import { ApiKeysService } from './api-keys/api-keys.service.js';
+import type { ApiKeysService } from './api-keys/api-keys.service.js';
 import { ApiKeysStore } from './api-keys/api-keys.store.js';
 import { PostgresAppsStore } from './apps/apps.postgres-store.js';
-import { type AppsService, createAppsService } from './apps/apps.service.js';
+import type { AppsService } from './apps/apps.service.js';
 import type { AppsStore } from './apps/apps.store.js';
 import { PostgresAuditStore } from './audit/audit.postgres-store.js';
-import { type AuditService, createAuditService } from './audit/audit.service.js';
+import type { AuditService } from './audit/audit.service.js';
 import type { AuditStore } from './audit/audit.store.js';
-import { AuthService } from './auth/auth.service.js';
+import type { AuthService } from './auth/auth.service.js';
 import { AuthStore } from './auth/auth.store.js';
-import { IdentityTokens } from './auth/identity-tokens.js';
+import type { IdentityTokens } from './auth/identity-tokens.js';
 import type { BlobStore } from './bundles/blob-store.js';
 import { PostgresBundlesStore } from './bundles/bundles.postgres-store.js';
-import { type BundlesService, createBundlesService } from './bundles/bundles.service.js';
+import type { BundlesService } from './bundles/bundles.service.js';
 import type { BundlesStore } from './bundles/bundles.store.js';
 import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
-import { CodePushService } from './codepush/codepush.service.js';
-import { DeploymentKeysService } from './codepush/deployment-keys.service.js';
+import type { CodePushService } from './codepush/codepush.service.js';
+import type { DeploymentKeysService } from './codepush/deployment-keys.service.js';
 import { DeploymentKeysStore } from './codepush/deployment-keys.store.js';
-import { DeploymentKeyDirectory } from './codepush/key-directory.js';
-import { ReleaseHistories } from './codepush/release-history.js';
+import type { DeploymentKeyDirectory } from './codepush/key-directory.js';
 import type { Config } from './config/config.js';
+import { createApi } from './container.api.js';
 import { createWorkerGraphs, type WorkerGraphs } from './container.workers.js';
-import { DeviceCapGate } from './devices/device-cap.js';
+import type { DevicesService } from './devices/devices.service.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
-import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
-import { MembersService } from './members/members.service.js';
+import type { ExpoReleasesService } from './expo/expo-releases.service.js';
+import type { ExpoUpdatesService } from './expo/expo-updates.service.js';
+import type { InvitationsService } from './invitations/invitations.service.js';
+import { InvitationsStore } from './invitations/invitations.store.js';
+import type { ReleaseDraftsService } from './manifests/drafts.service.js';
+import { ManifestsStore } from './manifests/manifests.store.js';
+import type { MembersService } from './members/members.service.js';
 import { MembersStore } from './members/members.store.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
 import { createLogger, type Logger } from './platform/logger.js';
+import type { Mailer } from './platform/mailer.js';
 import { createPool, type Db, type Transactional, transactional } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
 import { ReleasesService } from './releases/releases.service.js';
 import { ReleasesStore } from './releases/releases.store.js';
-import { invalidationChannel, publishInvalidation } from './routing/invalidation.js';
-import { RoutingCache } from './routing/routing.cache.js';
-import { RoutingInvalidationListener } from './routing/routing.listener.js';
-import { RoutingStore } from './routing/routing.store.js';
-import { AlertsService } from './spikes/alerts.service.js';
+import { type Invalidation, publishInvalidation } from './routing/invalidation.js';
+import type { RoutingCache } from './routing/routing.cache.js';
+import type { AlertsService } from './spikes/alerts.service.js';
 import { AlertsStore } from './spikes/alerts.store.js';
-import { AppDirectory } from './telemetry/app-directory.js';
-import { CheckRecorder } from './telemetry/check-recorder.js';
-import { EventIngestService } from './telemetry/events.service.js';
-import { UpdateCheckService } from './updates/updates.service.js';
+import type { CheckRecorder } from './telemetry/check-recorder.js';
+import type { EventIngestService } from './telemetry/events.service.js';
+import type { IngestStatusService } from './telemetry/ingest-status.service.js';
+import type { UpdateCheckService } from './updates/updates.service.js';
 import { PostgresDeliveriesStore } from './webhooks/deliveries.postgres-store.js';
 import type { DeliveriesStore } from './webhooks/deliveries.store.js';
 import { BullDeliveryScheduler, type DeliveryScheduler } from './webhooks/delivery-queue.js';
 import { PostgresOutboxStore } from './webhooks/outbox.postgres-store.js';
 import type { OutboxStore } from './webhooks/outbox.store.js';
 import { PostgresWebhooksStore } from './webhooks/webhooks.postgres-store.js';
-import { createWebhooksService, type WebhooksService } from './webhooks/webhooks.service.js';
+import type { WebhooksService } from './webhooks/webhooks.service.js';
 import type { WebhooksStore } from './webhooks/webhooks.store.js';
 import { PostgresWorkspacesStore } from './workspaces/workspaces.postgres-store.js';
-import { createWorkspacesService, type WorkspacesService } from './workspaces/workspaces.service.js';
+import type { WorkspacesService } from './workspaces/workspaces.service.js';
 import type { WorkspacesStore } from './workspaces/workspaces.store.js';
 
 /**
- * The composition root (this file and container.workers.ts): config, clients, stores and services are
- * built here once per process, by role. Nothing else constructs a service. The API gets the services
- * (`api`), a worker process the graphs of the worker roles it runs (`workers`), the server-side
+ * The composition root (this file, container.api.ts and container.workers.ts): config, clients, stores and
+ * services are built here once per process, by role. Nothing else constructs a service. The API gets the
+ * services (`api`), a worker process the graphs of the worker roles it runs (`workers`), the server-side
  * command-line tools only Postgres and ClickHouse (`cli`); tests and benchmarks take everything (`all`).
  */
 export type ProcessRole = 'api' | 'workers' | 'cli' | 'all';
@@ -83,6 +87,7 @@ export interface Stores {
   apiKeys: ApiKeysStore;
   workspaces: WorkspacesStore;
   members: MembersStore;
+  invitations: InvitationsStore;
   audit: AuditStore;
   apps: AppsStore;
   bundles: BundlesStore;
@@ -93,6 +98,7 @@ export interface Stores {
   stats: StatsStore;
   alerts: AlertsStore;
   deploymentKeys: DeploymentKeysStore;
+  manifests: ManifestsStore;
 }
 
 /** What the API and the workers share. */
@@ -104,6 +110,10 @@ export interface SharedContainer extends CoreContainer {
   stores: Stores;
   /** Enqueues webhook delivery attempts (BullMQ producer, opened on first use). */
   webhookScheduler: DeliveryScheduler;
+  /** Tells every API process to drop cached routing state; call it after the change commits. */
+  invalidate(message: Invalidation): Promise<void>;
+  /** The one writer of releases: the API's routes and the spike worker's automatic actions. */
+  releases: ReleasesService;
 }
 
 export interface Services {
@@ -111,14 +121,16 @@ export interface Services {
   apiKeys: ApiKeysService;
   workspaces: WorkspacesService;
   members: MembersService;
+  invitations: InvitationsService;
   audit: AuditService;
   releaseStats: ReleaseStatsProvider;
   distinctDevices: DistinctDeviceCounter;
+  devices: DevicesService;
   apps: AppsService;
   bundles: BundlesService;
   releases: ReleasesService;
-  appDirectory: AppDirectory;
   eventIngest: EventIngestService;
+  ingestStatus: IngestStatusService;
   analytics: AnalyticsService;
   checkRecorder: CheckRecorder;
   routing: RoutingCache;
@@ -129,10 +141,17 @@ export interface Services {
   /** Deployment key -> app, in process (the CodePush adapter's first lookup). */
   deploymentKeyDirectory: DeploymentKeyDirectory;
   codePush: CodePushService;
+  /** Signed pushes: drafts with the bytes to sign, completed by their signatures. */
+  drafts: ReleaseDraftsService;
+  expoReleases: ExpoReleasesService;
+  /** The Expo Updates v1 manifest endpoint. */
+  expoUpdates: ExpoUpdatesService;
 }
 
 export interface ApiContainer extends SharedContainer {
   tokens: IdentityTokens;
+  /** Outgoing mail; undefined without SMTP_URL. */
+  mailer: Mailer | undefined;
   services: Services;
 }
 
@@ -151,6 +170,12 @@ export interface ContainerOptions {
   poolSize?: number;
 }
 
+/** What a role's builder registers to be closed: `flushes` first (buffered writes), then `clients`. */
+export interface Closers {
+  flushes: Array<() => Promise<unknown>>;
+  clients: Array<() => Promise<unknown>>;
+}
+
 export function createContainer(config: Config, options: ContainerOptions & { role: 'cli' }): CoreContainer;
 export function createContainer(config: Config, options: ContainerOptions & { role: 'api' }): ApiContainer;
 export function createContainer(
@@ -167,13 +192,13 @@ export function createContainer(
   const db = createPool(config.databaseUrl, options.poolSize ?? 10);
   const clickhouse = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase);
   // Closed in order: first what flushes buffered writes, then the producers, then the clients.
-  const flushes: Array<() => Promise<unknown>> = [];
-  const clients: Array<() => Promise<unknown>> = [() => db.end(), () => clickhouse.close()];
+  const closers: Closers = { flushes: [], clients: [() => db.end(), () => clickhouse.close()] };
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
-      for (const flush of flushes) await flush().catch((err) => log.warn({ err }, 'flush on close failed'));
-      await Promise.allSettled(clients.map((c) => c()));
+      for (const flush of closers.flushes)
+        await flush().catch((err) => log.warn({ err }, 'flush on close failed'));
+      await Promise.allSettled(closers.clients.map((c) => c()));
     })();
     return closed;
   };
@@ -182,20 +207,23 @@ export function createContainer(
 
   const redis = createRedis(config.redis);
   redis.on('error', (err) => log.warn({ err }, 'redis connection error'));
-  clients.push(() => redis.quit());
+  closers.clients.push(() => redis.quit());
   const keys = new RedisKeys(config.redisKeyPrefix);
   const webhookScheduler = new BullDeliveryScheduler(config.redis, keys);
-  flushes.push(() => webhookScheduler.close());
+  closers.flushes.push(() => webhookScheduler.close());
+  const stores = createStores(config, db, clickhouse);
+  const invalidate = (message: Invalidation) => publishInvalidation(redis, keys, message);
   const shared: SharedContainer = {
     ...core,
     redis,
     keys,
     blobs: new LocalDiskBlobStore(config.bundles.blobDir),
-    stores: createStores(config, db, clickhouse),
+    stores,
     webhookScheduler,
+    invalidate,
+    releases: new ReleasesService(db, stores.releases, stores.apps, stores.bundles, stores.stats, invalidate),
   };
-  const api = role === 'workers' ? undefined : createApi(shared);
-  if (api) flushes.unshift(() => api.services.checkRecorder.flush());
+  const api = role === 'workers' ? {} : createApi(shared, closers);
   const workers = role === 'api' ? {} : { workers: createWorkerGraphs(shared) };
   return { ...shared, ...api, ...workers };
 }
@@ -207,6 +235,7 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     apiKeys: new ApiKeysStore(db),
     workspaces: new PostgresWorkspacesStore(db),
     members: new MembersStore(db),
+    invitations: new InvitationsStore(),
     audit: new PostgresAuditStore(db),
     apps: new PostgresAppsStore(db),
     bundles: new PostgresBundlesStore(db),
@@ -217,87 +246,6 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     stats: new ClickHouseStatsStore(clickhouse, config.devices.windowDays),
     alerts: new AlertsStore(db),
     deploymentKeys: new DeploymentKeysStore(db),
+    manifests: new ManifestsStore(db),
   };
-}
-
-function createApi(c: SharedContainer): Pick<ApiContainer, 'tokens' | 'services'> {
-  const { config, db, redis, keys, log, stores } = c;
-  const tokens = new IdentityTokens(config.auth.tokenSecret, config.auth.tokenTtlSeconds);
-  const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
-  const routing = new RoutingCache(new RoutingStore(db, bundleUrl), {
-    ttlMs: config.devices.routingCacheTtlMs,
-  });
-  const invalidate = (message: Parameters<typeof publishInvalidation>[2]) =>
-    publishInvalidation(redis, keys, message);
-  const windowDays = config.devices.windowDays;
-  const distinctDevices = new RedisDistinctDevices(redis, keys, { windowDays, log });
-  const deviceCap = new DeviceCapGate(redis, keys, { windowDays });
-  const appDirectory = new AppDirectory(db);
-  const checkRecorder = new CheckRecorder(redis, keys, log, { retentionDays: config.ingest.retentionDays });
-  const listener = new RoutingInvalidationListener(
-    // Waits for Redis however long it takes: the subscription must not give up while Redis is away.
-    () => createRedis(config.redis, { maxRetriesPerRequest: null }),
-    invalidationChannel(keys),
-    routing,
-    log,
-  );
-  const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
-  // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
-  const invalidateNow = (message: Parameters<typeof publishInvalidation>[2]) => {
-    if (message.appId) routing.drop(message.appId);
-    return invalidate(message);
-  };
-  const eventIngest = new EventIngestService(redis, keys, appDirectory, config.ingest.retentionDays);
-  const updates = new UpdateCheckService({
-    routing,
-    listener,
-    gate: deviceCap,
-    devices: distinctDevices,
-    recorder: checkRecorder,
-  });
-  const services: Services = {
-    auth: new AuthService(db, stores.auth, stores.apiKeys, tokens),
-    apiKeys: new ApiKeysService(stores.apiKeys),
-    workspaces: createWorkspacesService(stores, {
-      invalidate,
-      devices: distinctDevices,
-      cap: deviceCap,
-      windowDays,
-    }),
-    members: new MembersService(db, stores.members, stores.workspaces),
-    audit: createAuditService(stores),
-    releaseStats: stores.stats,
-    distinctDevices,
-    apps: createAppsService(stores, { invalidate }),
-    bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),
-    releases: new ReleasesService(db, stores.releases, stores.apps, stores.bundles, stores.stats, invalidate),
-    appDirectory,
-    eventIngest,
-    analytics: createAnalyticsService(stores, { apps: appDirectory }),
-    checkRecorder,
-    routing,
-    updates,
-    webhooks: createWebhooksService(stores, {
-      scheduler: c.webhookScheduler,
-      secretKey: config.webhooks.secretKey,
-      allowPrivateTargets: config.webhooks.allowPrivateTargets,
-    }),
-    alerts: new AlertsService(stores.alerts),
-    deploymentKeys: new DeploymentKeysService(
-      db,
-      stores.deploymentKeys,
-      stores.apps,
-      stores.releases,
-      invalidateNow,
-    ),
-    deploymentKeyDirectory,
-    codePush: new CodePushService({
-      keys: deploymentKeyDirectory,
-      routing,
-      updates,
-      events: eventIngest,
-      histories: new ReleaseHistories(stores.deploymentKeys),
-    }),
-  };
-  return { tokens, services };
 }

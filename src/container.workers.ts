@@ -42,17 +42,20 @@ export function createWorkerGraphs(c: SharedContainer): WorkerGraphs {
   };
 }
 
-/** Device events: Redis stream → ClickHouse, failure counters, spike evaluation requests. */
+/**
+ * Device events: Redis stream → ClickHouse (entries ClickHouse refuses go to the dead letters, trimmed to
+ * INGEST_DEAD_LETTER_MAX_ENTRIES), failure counters, spike evaluation requests.
+ */
 function ingestGraph(c: SharedContainer) {
   const log = c.log.child({ worker: 'ingest' });
   // Stream reads block: a connection of their own.
   const redis = createBlockingRedis(c.config.redis);
   redis.on('error', (err) => log.warn({ err }, 'ingest redis connection error'));
   const spikes = new QueueSpikeNotifier(c.redis, c.keys, (err) => log.warn({ err }, 'spike queue error'));
-  const { batchSize, flushMs, claimIdleMs } = c.config.ingest;
+  const { batchSize, flushMs, claimIdleMs, deadLetterMaxEntries } = c.config.ingest;
   const consumer = new IngestConsumer(
     { redis, keys: c.keys, clickhouse: c.clickhouse, spikes, log },
-    { batchSize, flushMs, claimIdleMs },
+    { batchSize, flushMs, claimIdleMs, deadLetterMaxEntries },
   );
   const close = async () => {
     await spikes.close();
@@ -118,10 +121,13 @@ function webhookGraph(c: SharedContainer, options: WebhookGraphOptions = {}) {
   return { settings, log, processor, dispatcher, gate, upkeep, close };
 }
 
-/** Error-spike evaluation of an app, with the automatic pause or rollback it may trigger. */
+/**
+ * Error-spike evaluation of an app, with the automatic pause or rollback it may trigger: through the
+ * releases service, the one writer of releases.
+ */
 function spikesGraph(c: SharedContainer, options: { clock?: () => number } = {}) {
   const log = c.log.child({ worker: 'spikes' });
-  const actions = new SpikeActions(c.redis, c.keys, log);
+  const actions = new SpikeActions(c.releases, log);
   const evaluator = new SpikeEvaluator(c.db, c.redis, c.keys, log, actions, options.clock);
   return { log, evaluator };
 }

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config/config.js';
 import { createContainer } from './container.js';
 import { startServer } from './http/server.js';
+import { warnIfPrivileged } from './platform/database-role.js';
 
 /** Entry point of the API process (`npm run start:api`). */
 async function main(): Promise<void> {
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const deps = createContainer(config, { name: 'api', role: 'api' });
+  warnIfPrivileged(deps.db, deps.log);
   await startServer(deps);
 }
 

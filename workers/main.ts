@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../src/config/config.js';
 import { createContainer } from '../src/container.js';
+import { warnIfPrivileged } from '../src/platform/database-role.js';
 import { onShutdownSignal } from '../src/platform/shutdown.js';
 import { WORKER_FACTORIES } from './registry.js';
 import type { Worker } from './worker.js';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const deps = createContainer(config, { name: 'workers', role: 'workers' });
+  warnIfPrivileged(deps.db, deps.log);
   const workers: Worker[] = wanted.map((name) => WORKER_FACTORIES[name]!(deps));
   for (const worker of workers) await worker.start();
   deps.log.info({ workers: wanted }, 'workers started');

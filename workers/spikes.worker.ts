@@ -1,11 +1,10 @@
 import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
+import { isUuid } from '../shared/ids.js';
 import type { WorkersContainer } from '../src/container.js';
 import { QUEUES, type SpikeJob } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { SpikeEvaluator, SpikeResult } from '../src/spikes/spike.evaluator.js';
 import type { Worker } from './worker.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SpikesWorkerOptions {
   /** The clock of evaluations (tests move time forward). */
@@ -25,7 +24,7 @@ export function createSpikesWorker(deps: WorkersContainer, options: SpikesWorker
 
   const handle = async (job: Job<SpikeJob>): Promise<SpikeResult | null> => {
     const appId = job.data?.appId;
-    if (typeof appId !== 'string' || !UUID.test(appId))
+    if (typeof appId !== 'string' || !isUuid(appId))
       throw new UnrecoverableError('payload needs a uuid appId');
     return (await evaluator.evaluate(appId)) ?? null;
   };

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { act, resolveApp } from '../helpers.js';
 import { shortTime } from '../output.js';
@@ -15,7 +16,7 @@ export function registerDeploymentKeyCommands(program: Command): void {
       'Make a deployment key for a channel of the app (put it in the app as CodePushDeploymentKey)',
     )
     .requiredOption('--app <app>', 'app id or name')
-    .option('--channel <channel>', 'channel the key serves', 'production')
+    .option('--channel <channel>', 'channel the key serves', DEFAULT_CHANNEL)
     .action(
       act(async (ctx: CliContext, options: { app: string; channel: string }) => {
         const appId = await resolveApp(ctx, options.app);

@@ -1,8 +1,12 @@
 import type { Command } from 'commander';
 import type { PushRelease } from '../../client/types.js';
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
 import { act, defaultVersion, parsePercent, resolveApp } from '../helpers.js';
+import { loadSigningKey, type SigningKey, signDraft } from '../signing.js';
 import { uploadBundle } from '../upload.js';
+import { releaseExpoExport } from './expo-release.js';
 
 interface ReleaseOptions {
   app: string;
@@ -13,14 +17,20 @@ interface ReleaseOptions {
   version?: string;
   fingerprint?: string;
   targetBinaryRange?: string;
+  expoExport?: string;
+  runtimeVersion?: string;
+  privateKey?: string;
+  keyId: string;
 }
 
 export function registerReleaseCommands(program: Command): void {
   program
-    .command('release <bundle>')
-    .description('Upload a bundle file and push it as a release')
+    .command('release [bundle]')
+    .description(
+      'Upload a bundle file and push it as a release, or with --expo-export an `npx expo export` folder',
+    )
     .requiredOption('--app <app>', 'app id or name')
-    .option('--channel <channel>', 'channel to release to', 'production')
+    .option('--channel <channel>', 'channel to release to', DEFAULT_CHANNEL)
     .option('--rollout <pct>', 'percentage of devices to reach, 0-100', '100')
     .option('--mandatory', 'devices must install it before running the app', false)
     .option('--notes <text>', 'release notes', '')
@@ -30,6 +40,10 @@ export function registerReleaseCommands(program: Command): void {
       '--target-binary-range <range>',
       'only devices whose native app version is in this semver range get it (1.2.x, ^1.2.0, ">=1.0.0 <2.0.0")',
     )
+    .option('--expo-export <dir>', 'push an `npx expo export` folder (metadata.json) as one Expo release')
+    .option('--runtime-version <version>', "with --expo-export: the app's runtime version (required)")
+    .option('--private-key <pem>', 'sign the release on this machine with this RSA private key (PEM)')
+    .option('--key-id <id>', 'the key id devices know the certificate by (codeSigningMetadata.keyid)', 'main')
     .action(act(release));
 
   program
@@ -65,8 +79,34 @@ export function registerReleaseCommands(program: Command): void {
     );
 }
 
-async function release(ctx: CliContext, bundlePath: string, options: ReleaseOptions): Promise<void> {
+async function release(
+  ctx: CliContext,
+  bundlePath: string | undefined,
+  options: ReleaseOptions,
+): Promise<void> {
   const rollout = parsePercent(options.rollout);
+  const key = options.privateKey ? await loadSigningKey(options.privateKey, options.keyId) : undefined;
+  if (options.expoExport !== undefined) {
+    if (bundlePath !== undefined) throw new CliError('Give either a bundle file or --expo-export, not both.');
+    if (options.fingerprint)
+      throw new CliError('An Expo release is matched by --runtime-version, not --fingerprint.');
+    if (!options.runtimeVersion) throw new CliError('--expo-export needs --runtime-version <version>.');
+    const appId = await resolveApp(ctx, options.app);
+    return releaseExpoExport(ctx, {
+      appId,
+      dir: options.expoExport,
+      runtimeVersion: options.runtimeVersion,
+      version: options.version ?? defaultVersion(),
+      channel: options.channel,
+      rollout,
+      mandatory: options.mandatory === true,
+      notes: options.notes,
+      ...(key ? { key } : {}),
+    });
+  }
+  if (bundlePath === undefined)
+    throw new CliError('Give the bundle file to release (or --expo-export <dir>).');
+  if (options.runtimeVersion) throw new CliError('--runtime-version goes with --expo-export.');
   const appId = await resolveApp(ctx, options.app);
   const progress = !ctx.json && process.stderr.isTTY === true;
   const bundle = await uploadBundle(ctx.client, appId, bundlePath, { progress });
@@ -81,7 +121,7 @@ async function release(ctx: CliContext, bundlePath: string, options: ReleaseOpti
   };
   if (options.fingerprint) input.fingerprint = options.fingerprint;
   if (options.targetBinaryRange !== undefined) input.target_binary_range = options.targetBinaryRange;
-  const pushed = await ctx.client.modules.push(input);
+  const pushed = key ? await pushSigned(ctx, input, key) : await ctx.client.modules.push(input);
   ctx.out.result({ ...pushed, bundle }, () => {
     ctx.out.line(
       `Released ${pushed.version} to ${pushed.channel} at ${pushed.rollout_pct} %` +
@@ -90,4 +130,10 @@ async function release(ctx: CliContext, bundlePath: string, options: ReleaseOpti
     );
     ctx.out.line(`Module ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
   });
+}
+
+/** A signed push: the service hands over the bytes to sign; the signature is made here and sent back. */
+async function pushSigned(ctx: CliContext, input: PushRelease, key: SigningKey) {
+  const draft = await ctx.client.modules.draft({ ...input, key_id: key.keyId });
+  return ctx.client.modules.sign(draft.id, signDraft(draft, key));
 }

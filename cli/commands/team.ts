@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import type { KeyRole, Plan, Role } from '../../client/types.js';
+import { isUuid } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
-import { act, isUuid } from '../helpers.js';
+import { act } from '../helpers.js';
 import { shortTime } from '../output.js';
 import { signInAsUser } from './auth.js';
 
@@ -51,16 +52,25 @@ export function registerTeamCommands(program: Command): void {
   const members = program.command('members').description('People in the workspace');
   members
     .command('invite <email>')
-    .description('Invite someone (they join on their first sign-in)')
+    .description(
+      'Invite someone: prints the invitation link (shown only now; e-mailed too when the server has SMTP). ' +
+        'They open it, sign in or sign up with that e-mail and accept. Inviting again gives a new link.',
+    )
     .option('--role <role>', 'admin, developer or viewer', 'developer')
     .action(
       act(async (ctx: CliContext, email: string, options: { role: string }) => {
         const role = oneOf(options.role, MEMBER_ROLES, 'The role') as Exclude<Role, 'owner'>;
         const ws = await ctx.workspaceId();
         const invited = await ctx.client.members.invite(ws, { email, role });
-        ctx.out.result(invited, () =>
-          ctx.out.line(`Invited ${invited.email} as ${invited.role} (${invited.id}).`),
-        );
+        const { invitation } = invited;
+        ctx.out.result(invited, () => {
+          ctx.out.line(`Invited ${invited.email} as ${invited.role} (${invited.id}).`);
+          ctx.out.line(invitation.url);
+          ctx.out.note(
+            `${invitation.emailed ? 'The link was e-mailed to them too; it' : 'Send them this link: it'} works ` +
+              `once, for ${invited.email} only, until ${shortTime(invitation.expires_at)}.`,
+          );
+        });
       }),
     );
   members
@@ -120,7 +130,9 @@ export function registerTeamCommands(program: Command): void {
     );
   keys
     .command('list')
-    .description('List live API keys (never the keys themselves)')
+    .description(
+      'List live API keys (never the keys themselves) and whose each is: removing that member revokes it',
+    )
     .action(
       act(async (ctx: CliContext) => {
         const ws = await ctx.workspaceId();
@@ -128,11 +140,12 @@ export function registerTeamCommands(program: Command): void {
         const mine = ctx.keySource === 'config' ? ctx.config.key_id : undefined;
         ctx.out.result({ api_keys }, () =>
           ctx.out.table(
-            ['id', 'name', 'role', 'created', 'last used'],
+            ['id', 'name', 'role', 'created by', 'created', 'last used'],
             api_keys.map((k) => [
               k.id + (k.id === mine ? ' (this machine)' : ''),
               k.name,
               k.role,
+              k.created_by?.email ?? '-',
               shortTime(k.created_at),
               shortTime(k.last_used_at),
             ]),

@@ -6,6 +6,7 @@ import { Layout } from './layout.js';
 import { ActivityPage } from './pages/activity.js';
 import { AppPage } from './pages/app-detail.js';
 import { AppsPage } from './pages/apps.js';
+import { InvitationPage } from './pages/invitation.js';
 import { PlanPage } from './pages/plan.js';
 import { SignInPage } from './pages/signin.js';
 import { TeamPage } from './pages/team.js';
@@ -62,7 +63,8 @@ export function App() {
     setSession(next);
   };
 
-  if (!session) return <SignInPage notice={notice} onSignedIn={onSignedIn} />;
+  if (!session)
+    return <SignInPage notice={notice} invitation={page === 'invitation'} onSignedIn={onSignedIn} />;
   if (!me) {
     return (
       <main class="centered">
@@ -97,6 +99,14 @@ export function App() {
   };
 
   const route = matchRoute(path);
+  // Outside the workspace's layout: the user is not in the inviting workspace yet.
+  if (route.page === 'invitation') {
+    return (
+      <SessionContext.Provider value={value}>
+        <InvitationPage />
+      </SessionContext.Provider>
+    );
+  }
   return (
     <SessionContext.Provider value={value}>
       {/* keyed by workspace: switching remounts every page, so nothing of the old workspace lingers */}

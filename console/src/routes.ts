@@ -1,6 +1,16 @@
 /** The console's pages by path (pure, so the mapping has unit tests). */
 export interface Route {
-  page: 'signin' | 'apps' | 'app' | 'usage' | 'team' | 'webhooks' | 'activity' | 'plan' | 'unknown';
+  page:
+    | 'signin'
+    | 'invitation'
+    | 'apps'
+    | 'app'
+    | 'usage'
+    | 'team'
+    | 'webhooks'
+    | 'activity'
+    | 'plan'
+    | 'unknown';
   appId?: string;
 }
 
@@ -18,6 +28,7 @@ export function matchRoute(path: string): Route {
   }
   const simple: Record<string, Route['page']> = {
     '/signin': 'signin',
+    '/invitation': 'invitation',
     '/usage': 'usage',
     '/team': 'team',
     '/webhooks': 'webhooks',
@@ -25,4 +36,13 @@ export function matchRoute(path: string): Route {
     '/plan': 'plan',
   };
   return { page: simple[pathname] ?? 'unknown' };
+}
+
+/**
+ * The invitation token of an invitation link (`/invitation#token=…`). It travels in the fragment, which
+ * browsers never send to a server, so it stays out of access logs and Referer headers.
+ */
+export function invitationToken(hash: string): string | null {
+  const token = new URLSearchParams(hash.replace(/^#/, '')).get('token');
+  return token && /^[A-Za-z0-9_-]{1,200}$/.test(token) ? token : null;
 }

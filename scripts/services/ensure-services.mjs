@@ -12,8 +12,9 @@ import { clickhouseBinary } from './server-binaries.mjs';
 
 /**
  * Makes sure Postgres, Redis and ClickHouse are reachable and returns
- * { DATABASE_URL, REDIS_URL, CLICKHOUSE_URL, CLICKHOUSE_DATABASE }.
- * URLs already in process.env are used as given (after waiting until reachable).
+ * { DATABASE_URL, DATABASE_MIGRATION_URL, REDIS_URL, CLICKHOUSE_URL, CLICKHOUSE_DATABASE }: DATABASE_URL is
+ * the service role, DATABASE_MIGRATION_URL the schema owner. URLs already in process.env are used as given
+ * (after waiting until reachable); a given DATABASE_URL without DATABASE_MIGRATION_URL is both.
  */
 export async function ensureServices() {
   const started = Date.now();
@@ -48,18 +49,21 @@ export async function ensureServices() {
       if (chNeedsStart && !clickhouseBinary()) packages.push('clickhouse-server');
       await aptInstall(packages);
 
-      const [DATABASE_URL, REDIS_URL, CLICKHOUSE_URL] = await allOrThrow([
+      const [postgres, REDIS_URL, CLICKHOUSE_URL] = await allOrThrow([
         given.DATABASE_URL ? null : ensurePostgres(),
         given.REDIS_URL ? null : ensureRedis(redisState),
         given.CLICKHOUSE_URL ? null : ensureClickhouse(chState),
       ]);
-      return { DATABASE_URL, REDIS_URL, CLICKHOUSE_URL };
+      return { ...postgres, REDIS_URL, CLICKHOUSE_URL };
     });
   };
 
   const [localUrls] = await allOrThrow([local(), ...external]);
   const env = {
     DATABASE_URL: given.DATABASE_URL ?? localUrls.DATABASE_URL,
+    DATABASE_MIGRATION_URL: given.DATABASE_URL
+      ? process.env.DATABASE_MIGRATION_URL || given.DATABASE_URL
+      : localUrls.DATABASE_MIGRATION_URL,
     REDIS_URL: given.REDIS_URL ?? localUrls.REDIS_URL,
     CLICKHOUSE_URL: given.CLICKHOUSE_URL ?? localUrls.CLICKHOUSE_URL,
     CLICKHOUSE_DATABASE: clickhouseDatabase(),

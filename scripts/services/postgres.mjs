@@ -1,5 +1,9 @@
-// Postgres: Debian's cluster (`ls /etc/postgresql`, cluster main) on 5432 with role and database `ota`,
-// or DATABASE_URL as given.
+// Postgres: Debian's cluster (`ls /etc/postgresql`, cluster main) on 5432, database `ota`, two roles:
+//   ota          owns the schema; migrations run as it (DATABASE_MIGRATION_URL). No superuser; CREATEDB, so
+//                the tests can make their databases through it.
+//   ota_service  what the API and workers connect as (DATABASE_URL): no superuser, owns nothing; the
+//                migrator grants it what it needs (src/migrations/service-grants.ts).
+// Or DATABASE_URL (and DATABASE_MIGRATION_URL) as given. The passwords are for local development only.
 import fs from 'node:fs';
 import pg from 'pg';
 import { BootstrapError, log } from './log.mjs';
@@ -7,8 +11,8 @@ import { tcpOpen, urlHostPort, waitFor } from './net.mjs';
 import { isRoot, run, which } from './process.mjs';
 import { DB_NAME, POSTGRES_PORT } from './settings.mjs';
 
-const PG_USER = 'ota';
-const PG_PASSWORD = 'ota';
+export const PG_OWNER = { name: 'ota', password: 'ota' };
+export const PG_SERVICE = { name: 'ota_service', password: 'ota_service' };
 
 /** SQLSTATEs a wait cannot cure: a refused password or role, an unknown database. */
 const FATAL_LOGIN = new Set(['28P01', '28000', '3D000']);
@@ -62,27 +66,93 @@ function pgVersion() {
   return { version: installed[0], exists: false };
 }
 
-function pgUrl() {
-  return `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${POSTGRES_PORT}/${DB_NAME}`;
+function pgUrl(role, port) {
+  return `postgres://${role.name}:${role.password}@127.0.0.1:${port}/${DB_NAME}`;
 }
 
-function pgCheckOtaLogin() {
-  const r = run(
-    'psql',
-    [
-      '-X',
-      '-w',
-      '-tA',
-      pgUrl(),
-      '-c',
-      'SELECT rolsuper AND rolcreatedb FROM pg_roles WHERE rolname = current_user',
-    ],
-    {
+/** What the roles must be, checked through their own logins over TCP (as the service connects). */
+const ROLE_CHECKS = [
+  [
+    PG_SERVICE,
+    `SELECT NOT (rolsuper OR rolcreatedb OR rolcreaterole OR rolreplication OR rolbypassrls)
+       FROM pg_roles WHERE rolname = current_user`,
+  ],
+  [
+    PG_OWNER,
+    `SELECT NOT (rolsuper OR rolreplication OR rolbypassrls) AND rolcreatedb
+            AND pg_has_role(current_user, '${PG_SERVICE.name}', 'MEMBER')
+            AND (SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = current_database()) = current_user
+       FROM pg_roles WHERE rolname = current_user`,
+  ],
+];
+
+function pgCheckRoles(port) {
+  for (const [role, sql] of ROLE_CHECKS) {
+    const r = run('psql', ['-X', '-w', '-tA', pgUrl(role, port), '-c', sql], {
       env: { PGCONNECT_TIMEOUT: '5' },
       timeoutMs: 15_000,
-    },
+    });
+    if (!(r.ok && r.stdout.trim() === 't'))
+      return { ok: false, detail: `${role.name}: ${(r.stderr || r.stdout).trim() || 'attributes differ'}` };
+  }
+  return { ok: true, detail: '' };
+}
+
+/**
+ * Creates or corrects both roles and the database, whatever an earlier run left (an earlier bootstrap made
+ * `ota` a superuser that the service connected as): every attribute is set each time, so it converges.
+ */
+export function postgresRolesSql() {
+  const o = PG_OWNER;
+  const sv = PG_SERVICE;
+  return `
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${o.name}') THEN CREATE ROLE ${o.name}; END IF;
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${sv.name}') THEN CREATE ROLE ${sv.name}; END IF;
+END
+$$;
+ALTER ROLE ${o.name} LOGIN NOSUPERUSER CREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD '${o.password}';
+ALTER ROLE ${sv.name} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD '${sv.password}';
+-- The owner drops test databases WITH (FORCE), which ends the service role's sessions in them.
+GRANT ${sv.name} TO ${o.name};
+SELECT 'CREATE DATABASE ${DB_NAME} OWNER ${o.name}' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '${DB_NAME}')
+\\gexec
+ALTER DATABASE ${DB_NAME} OWNER TO ${o.name};
+`;
+}
+
+/**
+ * Both roles as they must be on the cluster at `port` (superuser work through the local socket in
+ * `socketDir` as the postgres OS user); returns the two URLs.
+ */
+export function ensurePostgresRoles({ port = POSTGRES_PORT, socketDir } = {}) {
+  const urls = { DATABASE_URL: pgUrl(PG_SERVICE, port), DATABASE_MIGRATION_URL: pgUrl(PG_OWNER, port) };
+  // Fast path: both logins work and have the attributes they should.
+  if (pgCheckRoles(port).ok) {
+    log(`postgres: ready on ${port} (database ${DB_NAME}, roles ${PG_OWNER.name} and ${PG_SERVICE.name})`);
+    return urls;
+  }
+  if (!isRoot())
+    throw new BootstrapError(
+      `postgres: the roles ${PG_OWNER.name}/${PG_SERVICE.name} are missing or wrong and not root to fix them; set DATABASE_URL and DATABASE_MIGRATION_URL`,
+    );
+  const psql = ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-p', String(port), '-d', 'postgres', '-f', '-'];
+  if (socketDir) psql.unshift('-h', socketDir);
+  const r = run('runuser', ['-u', 'postgres', '--', 'psql', ...psql], {
+    input: postgresRolesSql(),
+    cwd: '/',
+    timeoutMs: 60_000,
+  });
+  if (!r.ok)
+    throw new BootstrapError(`postgres: creating roles and database ${DB_NAME} failed: ${r.stderr.trim()}`);
+  log(
+    `postgres: roles ${PG_OWNER.name} (owner) and ${PG_SERVICE.name} (service), database ${DB_NAME} ensured`,
   );
-  return { ok: r.ok && r.stdout.trim() === 't', detail: (r.stderr || r.stdout).trim() };
+  const check = pgCheckRoles(port);
+  if (!check.ok) throw new BootstrapError(`postgres: roles not as expected: ${check.detail}`);
+  log(`postgres: ready on ${port}`);
+  return urls;
 }
 
 export async function ensurePostgres() {
@@ -115,61 +185,5 @@ export async function ensurePostgres() {
     log(`postgres: cluster ${version}/main started on ${POSTGRES_PORT}`);
   }
 
-  // Fast path: role and database already exist and the password works over TCP.
-  if (pgCheckOtaLogin().ok) {
-    log(`postgres: ready on ${POSTGRES_PORT} (role and database ${DB_NAME})`);
-    return pgUrl();
-  }
-
-  if (!isRoot())
-    throw new BootstrapError(
-      `postgres: cannot log in as ${PG_USER} and not root to create the role; set DATABASE_URL`,
-    );
-  const sql = `
-DO $$
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${PG_USER}') THEN
-    CREATE ROLE ${PG_USER} LOGIN SUPERUSER CREATEDB PASSWORD '${PG_PASSWORD}';
-  ELSE
-    ALTER ROLE ${PG_USER} LOGIN SUPERUSER CREATEDB PASSWORD '${PG_PASSWORD}';
-  END IF;
-END
-$$;
-SELECT 'CREATE DATABASE ${DB_NAME} OWNER ${PG_USER}' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '${DB_NAME}')
-\\gexec
-`;
-  const r = run(
-    'runuser',
-    [
-      '-u',
-      'postgres',
-      '--',
-      'psql',
-      '-X',
-      '-q',
-      '-v',
-      'ON_ERROR_STOP=1',
-      '-p',
-      String(POSTGRES_PORT),
-      '-d',
-      'postgres',
-      '-f',
-      '-',
-    ],
-    {
-      input: sql,
-      cwd: '/',
-      timeoutMs: 60_000,
-    },
-  );
-  if (!r.ok)
-    throw new BootstrapError(
-      `postgres: creating role/database ${DB_NAME} as postgres failed: ${r.stderr.trim()}`,
-    );
-  log(`postgres: role ${PG_USER} and database ${DB_NAME} ensured`);
-
-  const check = pgCheckOtaLogin();
-  if (!check.ok) throw new BootstrapError(`postgres: cannot log in with ${pgUrl()}: ${check.detail}`);
-  log(`postgres: ready on ${POSTGRES_PORT}`);
-  return pgUrl();
+  return ensurePostgresRoles();
 }

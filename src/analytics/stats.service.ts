@@ -15,8 +15,8 @@ export interface AnalyticsStores {
 }
 
 export interface AnalyticsServiceOptions {
-  /** app id → its workspace, or null for no such app (the telemetry's in-process app directory). */
-  apps: { workspaceOf(appId: string): Promise<string | null> };
+  /** The app cache (routing's): app → its canonical id and workspace, or null for no such app. */
+  apps: { get(appId: string): Promise<{ appId: string; workspaceId: string } | null> };
   now?: () => number;
 }
 
@@ -44,8 +44,8 @@ export class AnalyticsService {
 
   async series(principal: Principal, appId: string, query: SeriesQuery): Promise<{ series: SeriesPoint[] }> {
     // Another workspace's app is answered as unknown, like a missing one.
-    if ((await this.options.apps.workspaceOf(appId)) !== principal.workspaceId)
-      throw notFound('App', 'app_not_found');
+    const app = await this.options.apps.get(appId);
+    if (app?.workspaceId !== principal.workspaceId) throw notFound('App', 'app_not_found');
     const interval = query.interval ?? 'hour';
     const to = query.to ? new Date(query.to) : new Date(this.now());
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - DAY_MS);
@@ -61,6 +61,6 @@ export class AnalyticsService {
         'range_too_large',
       );
     }
-    return { series: await this.stores.stats.series(appId.toLowerCase(), from, to, interval) };
+    return { series: await this.stores.stats.series(app.appId, from, to, interval) };
   }
 }

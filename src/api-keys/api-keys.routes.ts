@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { iso, problems, Timestamp, Uuid, WorkspaceParams } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
+import type { ApiKeyRow } from './api-keys.store.js';
 
 const KeyRole = Type.Union([Type.Literal('admin'), Type.Literal('developer'), Type.Literal('viewer')]);
 const ApiKey = Type.Object({
@@ -9,22 +10,22 @@ const ApiKey = Type.Object({
   role: KeyRole,
   created_at: Timestamp,
   last_used_at: Type.Union([Timestamp, Type.Null()]),
+  created_by: Type.Union([Type.Object({ id: Uuid, email: Type.String() }), Type.Null()], {
+    description:
+      'The member the key belongs to: who made it, or made the key it was made with. Removing that member ' +
+      'revokes the key; a role change caps it at the new role. Null for keys made before this was recorded.',
+  }),
 });
 
 export async function apiKeysRoutes(app: App): Promise<void> {
   const { apiKeys } = app.deps.services;
-  const toJson = (k: {
-    id: string;
-    name: string;
-    role: 'admin' | 'developer' | 'viewer';
-    created_at: Date;
-    last_used_at: Date | null;
-  }) => ({
+  const toJson = (k: ApiKeyRow) => ({
     id: k.id,
     name: k.name,
     role: k.role,
     created_at: iso(k.created_at)!,
     last_used_at: iso(k.last_used_at),
+    created_by: k.created_by,
   });
 
   app.post(
@@ -33,6 +34,10 @@ export async function apiKeysRoutes(app: App): Promise<void> {
       schema: {
         tags: ['api-keys'],
         summary: 'Create an API key (shown only in this response); owner or admin',
+        description:
+          "The key belongs to the member who makes it (made with an API key: to that key's member) and acts " +
+          'as actor `api-key` with `role` (default admin). Removing that member revokes it; a role change ' +
+          'lowers it to the new role.',
         params: WorkspaceParams,
         body: Type.Object(
           {

@@ -1,27 +1,67 @@
 import { generateApiKey } from '../auth/api-key-secret.js';
-import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
-import { notFound } from '../platform/errors.js';
-import type { ApiKeyRow, ApiKeysStore } from './api-keys.store.js';
+import { type Principal, requireOwnWorkspace, requireRole, roleAtLeast } from '../auth/principal.js';
+import type { MembersStore } from '../members/members.store.js';
+import { forbidden, notFound, unauthorized } from '../platform/errors.js';
+import { type Db, type Queryable, transaction } from '../platform/postgres.js';
+import type { ApiKeyRow, ApiKeysStore, KeyRole } from './api-keys.store.js';
 
+/**
+ * API keys belong to the member who made them: a key made with a key belongs to that key's maker. Removing
+ * the member revokes them and a role change caps them (MembersService), so a key never outlives or outranks
+ * the person it stands for.
+ */
 export class ApiKeysService {
-  constructor(private readonly store: ApiKeysStore) {}
+  constructor(
+    private readonly db: Db,
+    private readonly store: ApiKeysStore,
+    private readonly members: MembersStore,
+  ) {}
 
   async create(
     principal: Principal,
     workspaceId: string,
-    input: { name: string; role?: ApiKeyRow['role'] },
+    input: { name: string; role?: KeyRole },
   ): Promise<ApiKeyRow & { key: string }> {
     requireOwnWorkspace(principal, workspaceId);
     requireRole(principal, 'admin', 'Creating API keys');
     const { key, hash } = generateApiKey();
-    const row = await this.store.insert(
-      workspaceId,
-      input.name,
-      input.role ?? 'admin',
-      hash,
-      principal.userId,
-    );
+    const row = await transaction(this.db, async (tx) => {
+      const maker = await this.lockMaker(tx, principal);
+      return this.store.insert(tx, {
+        workspaceId,
+        name: input.name,
+        role: input.role ?? 'admin',
+        keyHash: hash,
+        createdBy: maker,
+      });
+    });
     return { ...row, key };
+  }
+
+  /**
+   * Who the new key will belong to, held until the key is written: a removal or demotion of that member
+   * running now either finishes first (and this call is refused) or waits for the key and then revokes or
+   * caps it with the others.
+   */
+  private async lockMaker(tx: Queryable, principal: Principal): Promise<string | null> {
+    let userId = principal.userId;
+    if (principal.kind === 'api-key') {
+      const key = principal.apiKeyId ? await this.store.lockLive(tx, principal.apiKeyId) : undefined;
+      if (!key) throw unauthorized('The API key is not valid or was revoked.', 'invalid_api_key');
+      if (!roleAtLeast(key.role, 'admin'))
+        throw forbidden('Creating API keys needs the admin role or higher.');
+      userId = key.created_by;
+      // A key from before keys had makers: nobody's, as it was.
+      if (!userId) return null;
+    }
+    if (!userId) throw unauthorized();
+    const member = await this.members.lockMembership(tx, principal.workspaceId, userId);
+    if (!member)
+      throw unauthorized('This credential no longer grants access to its workspace.', 'membership_revoked');
+    if (!roleAtLeast(member.role, 'admin')) {
+      throw forbidden(`Creating API keys needs the admin role or higher; the role is ${member.role}.`);
+    }
+    return userId;
   }
 
   async list(principal: Principal, workspaceId: string): Promise<ApiKeyRow[]> {

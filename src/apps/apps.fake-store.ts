@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
-import { type AppRow, type AppsStore, DEFAULT_CHANNEL, type FingerprintRow } from './apps.store.js';
+import type { AppRow, AppsStore, FingerprintRow } from './apps.store.js';
 
 /** Apps in memory. Channels come from releases (another feature): tests add them with addChannel. */
 export class FakeAppsStore implements AppsStore {

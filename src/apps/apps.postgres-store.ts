@@ -1,5 +1,6 @@
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { Queryable } from '../platform/postgres.js';
-import { type AppRow, type AppsStore, DEFAULT_CHANNEL, type FingerprintRow } from './apps.store.js';
+import type { AppRow, AppsStore, FingerprintRow } from './apps.store.js';
 
 const APP_COLUMNS = 'id, workspace_id, name, created_at';
 

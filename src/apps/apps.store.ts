@@ -12,9 +12,6 @@ export interface FingerprintRow {
   created_at: Date;
 }
 
-/** The channel every app has, released to or not (specification, section 1). */
-export const DEFAULT_CHANNEL = 'production';
-
 /** Apps and their native-shell fingerprints. Every lookup is scoped to a workspace. */
 export interface AppsStore {
   insert(tx: Queryable, workspaceId: string, name: string): Promise<AppRow>;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp, Uuid } from '../http/schemas.js';
+import { CANONICAL_UUID } from '../http/validation.js';
 import { AUDIT_ACTIONS } from './audit.actions.js';
 
 export const AUDIT_MAX_LIMIT = 200;
@@ -16,6 +17,7 @@ export const AuditQuerySchema = Type.Object(
     app_id: Type.Optional(
       Type.String({
         description: "only entries about this app; it must be an app of the caller's workspace",
+        [CANONICAL_UUID]: true,
       }),
     ),
     limit: Type.Integer({

@@ -1,3 +1,4 @@
+import { isUuid } from '../../shared/ids.js';
 import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import { requireFeature } from '../plans/plans.js';
 import { forbidden } from '../platform/errors.js';
@@ -20,8 +21,6 @@ export interface AuditPage {
   offset: number;
   next_offset: number | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The stores the audit service reads. */
 export interface AuditStores {
@@ -46,8 +45,7 @@ export class AuditService {
     const workspaceId = principal.workspaceId;
     requireFeature(await planOf(this.stores.workspaces, workspaceId), 'auditLog');
     if (query.app_id !== undefined) {
-      const own =
-        UUID.test(query.app_id) && (await this.stores.audit.appInWorkspace(workspaceId, query.app_id));
+      const own = isUuid(query.app_id) && (await this.stores.audit.appInWorkspace(workspaceId, query.app_id));
       if (!own) throw forbidden('app_id is not an app of your workspace.', 'app_not_in_workspace');
     }
     // One row more than asked tells whether another page follows.

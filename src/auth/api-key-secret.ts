@@ -1,16 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { newSecretToken, sha256Hex } from '../platform/secret-tokens.js';
 
 const PREFIX = 'ota_';
 
-/** A new API key: 32 random bytes, shown once; only its SHA-256 is stored (the key is not guessable). */
+/** A new API key, shown once; only its SHA-256 is stored. */
 export function generateApiKey(): { key: string; hash: string } {
-  const key = PREFIX + randomBytes(32).toString('base64url');
-  return { key, hash: hashApiKey(key) };
+  const { token, hash } = newSecretToken(PREFIX);
+  return { key: token, hash };
 }
 
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
+export const hashApiKey = sha256Hex;
 
 export function looksLikeApiKey(value: string): boolean {
   return value.startsWith(PREFIX) && value.length <= 100;

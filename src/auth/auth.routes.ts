@@ -8,7 +8,8 @@ export async function authRoutes(app: App): Promise<void> {
   app.post(
     '/auth/signin',
     {
-      // Per client address: slows password guessing without locking out the account owner.
+      // Per client address (the real one behind a proxy: TRUST_PROXY); failures are also limited per
+      // account, in the service, so guessing from many addresses stops too.
       config: {
         public: true,
         rateLimit: { max: app.deps.config.rateLimits.signinPerMinute, timeWindow: 60_000 },
@@ -16,6 +17,11 @@ export async function authRoutes(app: App): Promise<void> {
       schema: {
         tags: ['auth'],
         summary: 'Sign in; the first sign-in creates the account and its personal workspace',
+        description:
+          'Limited per client address (`RATE_LIMIT_SIGNIN_PER_MINUTE`) and per account: after ' +
+          '`RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT` failed attempts within ' +
+          '`RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`, every sign-in of that account is a 429 with ' +
+          '`Retry-After` until the window ends, the right password included.',
         security: [],
         body: SigninBody,
         response: { 200: SigninResponse, ...problems(400, 401, 429) },

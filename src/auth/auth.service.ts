@@ -3,10 +3,11 @@ import { appendAudit } from '../audit/audit.writer.js';
 import { forbidden, unauthorized } from '../platform/errors.js';
 import { type Db, PG_INVALID_TEXT, pgCode, transaction } from '../platform/postgres.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
-import type { AuthStore, WorkspaceMembershipRow } from './auth.store.js';
+import type { AuthStore, UserRow, WorkspaceMembershipRow } from './auth.store.js';
 import type { IdentityTokens } from './identity-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Principal, Role } from './principal.js';
+import type { SigninThrottle } from './signin-throttle.js';
 
 export interface SigninResult {
   token: string;
@@ -27,20 +28,22 @@ export class AuthService {
     private readonly store: AuthStore,
     private readonly apiKeys: ApiKeysStore,
     private readonly tokens: IdentityTokens,
+    /** Failed sign-ins per account; without it, only the per-address limit of the route applies. */
+    private readonly throttle?: SigninThrottle,
   ) {}
 
   /** Sign-in; the first one for an e-mail creates the account and its personal workspace (plan hobby). */
   async signin(rawEmail: string, password: string): Promise<SigninResult> {
     const email = rawEmail.trim().toLowerCase();
     const existing = await this.store.findUserByEmail(email);
-    if (existing) return this.signinExisting(existing.id, existing.email, existing.password_hash, password);
+    if (existing) return this.signinExisting(existing, password);
 
     const passwordHash = await hashPassword(password);
     const created = await transaction(this.db, async (tx) => {
       const user = await this.store.insertUser(tx, email, passwordHash);
       if (!user) return undefined; // another first sign-in for this e-mail won the race
+      // Invitations are not claimed here: signing in proves nothing about the address (invitations/).
       const workspaceId = await this.store.createPersonalWorkspace(tx, user);
-      await this.store.claimInvitations(tx, user);
       const actor = user.email;
       await appendAudit(tx, {
         workspaceId,
@@ -54,10 +57,10 @@ export class AuthService {
     if (!created) {
       const winner = await this.store.findUserByEmail(email);
       if (!winner) throw unauthorized('Sign-in failed; try again.', 'invalid_credentials');
-      return this.signinExisting(winner.id, winner.email, winner.password_hash, password);
+      return this.signinExisting(winner, password);
     }
     const { token, expiresAt } = await this.tokens.issue({
-      userId: created.user.id,
+      subject: created.user.token_subject,
       workspaceId: created.workspaceId,
     });
     return {
@@ -69,21 +72,21 @@ export class AuthService {
     };
   }
 
-  private async signinExisting(
-    userId: string,
-    email: string,
-    hash: string,
-    password: string,
-  ): Promise<SigninResult> {
-    if (!(await verifyPassword(password, hash))) {
+  private async signinExisting(user: UserRow, password: string): Promise<SigninResult> {
+    const { id: userId, email } = user;
+    // Before the password is checked: an account at its limit of failures answers 429 to any password.
+    const failures = (await this.throttle?.check(userId)) ?? 0;
+    if (!(await verifyPassword(password, user.password_hash))) {
+      await this.throttle?.failed(userId);
       throw unauthorized('The e-mail or password is wrong.', 'invalid_credentials');
     }
+    await this.throttle?.succeeded(userId, failures);
     const workspaceId = await this.store.defaultWorkspace(userId);
     if (!workspaceId) throw forbidden('This account belongs to no workspace.', 'no_workspace');
     await transaction(this.db, (tx) =>
       appendAudit(tx, { workspaceId, actor: email, action: 'login', details: { user_id: userId } }),
     );
-    const { token, expiresAt } = await this.tokens.issue({ userId, workspaceId });
+    const { token, expiresAt } = await this.tokens.issue({ subject: user.token_subject, workspaceId });
     return {
       token,
       expires_at: expiresAt.toISOString(),
@@ -106,7 +109,9 @@ export class AuthService {
     }
     const membership = await this.store.membership(principal.userId, workspaceId);
     if (!membership) throw forbidden('You are not a member of that workspace.', 'not_a_member');
-    const { token, expiresAt } = await this.tokens.issue({ userId: principal.userId, workspaceId });
+    const subject = await this.store.tokenSubject(principal.userId);
+    if (!subject) throw unauthorized('This account no longer exists.', 'membership_revoked');
+    const { token, expiresAt } = await this.tokens.issue({ subject, workspaceId });
     return { token, workspace_id: workspaceId, expires_at: expiresAt.toISOString() };
   }
 
@@ -155,7 +160,7 @@ export class AuthService {
         : unauthorized('The identity token is not valid.', 'invalid_token');
     }
     const membership = await this.store
-      .membership(claims.userId, claims.workspaceId)
+      .membershipByTokenSubject(claims.subject, claims.workspaceId)
       .catch((err: unknown) => {
         // Ids in a token that Postgres cannot read as ids make the token invalid. Anything else (Postgres
         // away) is not the caller's fault and must not look like a bad credential: it stays a 503.
@@ -163,13 +168,15 @@ export class AuthService {
           throw unauthorized('The identity token is not valid.', 'invalid_token');
         throw err;
       });
-    if (!membership)
+    // A subject no user has: not a token this service issued.
+    if (!membership) throw unauthorized('The identity token is not valid.', 'invalid_token');
+    if (!membership.role)
       throw unauthorized('This token no longer grants access to its workspace.', 'membership_revoked');
     return {
       kind: 'user',
       workspaceId: claims.workspaceId,
       role: membership.role,
-      userId: claims.userId,
+      userId: membership.user_id,
       email: membership.email,
       apiKeyId: null,
       actor: membership.email,

@@ -5,6 +5,8 @@ export interface UserRow {
   id: string;
   email: string;
   password_hash: string;
+  /** The subject of the user's identity tokens (never shown by the API). */
+  token_subject: string;
 }
 
 export interface MembershipRow {
@@ -12,6 +14,15 @@ export interface MembershipRow {
   role: Role;
   email: string;
 }
+
+export interface TokenMembershipRow {
+  user_id: string;
+  email: string;
+  /** Null when the user is no longer a member of the token's workspace. */
+  role: Role | null;
+}
+
+const USER_COLUMNS = 'id, email, password_hash, token_subject';
 
 export interface WorkspaceMembershipRow {
   id: string;
@@ -25,9 +36,7 @@ export class AuthStore {
   constructor(private readonly db: Queryable) {}
 
   async findUserByEmail(email: string, q: Queryable = this.db): Promise<UserRow | undefined> {
-    const { rows } = await q.query<UserRow>('SELECT id, email, password_hash FROM users WHERE email = $1', [
-      email,
-    ]);
+    const { rows } = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email = $1`, [email]);
     return rows[0];
   }
 
@@ -35,7 +44,7 @@ export class AuthStore {
   async insertUser(q: Queryable, email: string, passwordHash: string): Promise<UserRow | undefined> {
     const { rows } = await q.query<UserRow>(
       `INSERT INTO users (email, password_hash) VALUES ($1, $2)
-       ON CONFLICT (email) DO NOTHING RETURNING id, email, password_hash`,
+       ON CONFLICT (email) DO NOTHING RETURNING ${USER_COLUMNS}`,
       [email, passwordHash],
     );
     return rows[0];
@@ -55,16 +64,6 @@ export class AuthStore {
     return workspaceId;
   }
 
-  /** Invitations made before the invitee had an account take effect now. Returns the workspaces joined. */
-  async claimInvitations(q: Queryable, user: UserRow): Promise<string[]> {
-    const { rows } = await q.query<{ workspace_id: string }>(
-      `UPDATE members SET user_id = $1, updated_at = now() WHERE email = $2 AND user_id IS NULL
-       RETURNING workspace_id`,
-      [user.id, user.email],
-    );
-    return rows.map((r) => r.workspace_id);
-  }
-
   /** The workspace a sign-in lands in: the user's own (oldest owned), else the oldest membership. */
   async defaultWorkspace(userId: string): Promise<string | undefined> {
     const { rows } = await this.db.query<{ workspace_id: string }>(
@@ -82,6 +81,28 @@ export class AuthStore {
       [userId, workspaceId],
     );
     return rows[0];
+  }
+
+  /** The user an identity token's subject names (none: no such token was issued), and its role there. */
+  async membershipByTokenSubject(
+    subject: string,
+    workspaceId: string,
+  ): Promise<TokenMembershipRow | undefined> {
+    const { rows } = await this.db.query<TokenMembershipRow>(
+      `SELECT u.id AS user_id, u.email, m.role FROM users u
+         LEFT JOIN members m ON m.user_id = u.id AND m.workspace_id = $2
+        WHERE u.token_subject = $1`,
+      [subject, workspaceId],
+    );
+    return rows[0];
+  }
+
+  async tokenSubject(userId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ token_subject: string }>(
+      'SELECT token_subject FROM users WHERE id = $1',
+      [userId],
+    );
+    return rows[0]?.token_subject;
   }
 
   async workspacesOf(userId: string): Promise<WorkspaceMembershipRow[]> {

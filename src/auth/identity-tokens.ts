@@ -1,49 +1,78 @@
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { createHash } from 'node:crypto';
+import { errors, type JWTHeaderParameters, jwtVerify, SignJWT } from 'jose';
 
 export interface TokenClaims {
-  userId: string;
+  /** The user's token subject (users.token_subject): random, and never shown elsewhere. */
+  subject: string;
   workspaceId: string;
+}
+
+export interface TokenSecrets {
+  /** Signs new tokens (AUTH_TOKEN_SECRET). */
+  current: string;
+  /** Still verify tokens signed with them until they expire (AUTH_TOKEN_PREVIOUS_SECRETS). */
+  previous?: readonly string[];
 }
 
 const ISSUER = 'ota-service';
 const AUDIENCE = 'ota-api';
 
-/** Identity tokens: HS256 JWTs bound to one user and one workspace, with an expiry. */
+/** The key id of a secret: a short hash of it, so rotating needs no second setting to keep in step. */
+export function keyId(secret: string): string {
+  return createHash('sha256').update(`ota-identity-token:${secret}`).digest('hex').slice(0, 16);
+}
+
+/**
+ * Identity tokens: HS256 JWTs bound to one user and one workspace, with an expiry. The header's `kid` names
+ * the secret that signed it, so a replaced secret can keep verifying the tokens it signed (listed in
+ * AUTH_TOKEN_PREVIOUS_SECRETS) while every new token uses the new one: nobody is signed out by a rotation.
+ */
 export class IdentityTokens {
-  private readonly key: Uint8Array;
+  private readonly signingKid: string;
+  private readonly keys = new Map<string, Uint8Array>();
+
   constructor(
-    secret: string,
+    secrets: TokenSecrets,
     private readonly ttlSeconds: number,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    for (const secret of [secrets.current, ...(secrets.previous ?? [])]) {
+      this.keys.set(keyId(secret), new TextEncoder().encode(secret));
+    }
+    this.signingKid = keyId(secrets.current);
   }
 
   async issue(claims: TokenClaims, now = Date.now()): Promise<{ token: string; expiresAt: Date }> {
     const iat = Math.floor(now / 1000);
     const exp = iat + this.ttlSeconds;
     const token = await new SignJWT({ ws: claims.workspaceId })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(claims.userId)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: this.signingKid })
+      .setSubject(claims.subject)
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setIssuedAt(iat)
       .setExpirationTime(exp)
-      .sign(this.key);
+      .sign(this.keys.get(this.signingKid)!);
     return { token, expiresAt: new Date(exp * 1000) };
   }
 
-  /** The claims, or a reason the token is refused. */
+  /** The claims, or a reason the token is refused (no kid, or a kid of no secret in force: invalid). */
   async verify(token: string): Promise<TokenClaims | { error: 'expired' | 'invalid' }> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, (header: JWTHeaderParameters) => this.keyFor(header), {
         issuer: ISSUER,
         audience: AUDIENCE,
         algorithms: ['HS256'],
       });
       if (typeof payload.sub !== 'string' || typeof payload.ws !== 'string') return { error: 'invalid' };
-      return { userId: payload.sub, workspaceId: payload.ws };
+      return { subject: payload.sub, workspaceId: payload.ws };
     } catch (err) {
       return { error: err instanceof errors.JWTExpired ? 'expired' : 'invalid' };
     }
+  }
+
+  private keyFor(header: JWTHeaderParameters): Uint8Array {
+    const key = header.kid === undefined ? undefined : this.keys.get(header.kid);
+    if (!key) throw new errors.JWSSignatureVerificationFailed('unknown key id');
+    return key;
   }
 }

@@ -56,7 +56,8 @@ const OK = {
 export async function codePushRoutes(app: App): Promise<void> {
   const { codePush, deploymentKeyDirectory } = app.deps.services;
   const rateLimit = codePushRateLimit(app.deps.config.rateLimits.devicePerMinute, deploymentKeyDirectory);
-  const config = { public: true, rateLimit };
+  // A device route (device-edge.ts): limited per client address too, strings made safe by replacement.
+  const config = { public: true, device: true, strings: 'replace' as const, rateLimit };
 
   for (const casing of ['snake', 'camel'] as const satisfies Casing[]) {
     const paths = PATHS[casing];
@@ -84,6 +85,7 @@ export async function codePushRoutes(app: App): Promise<void> {
       async (request) => {
         const q = fromWire(UPDATE_CHECK_FIELDS, casing, request.query as Record<string, unknown>);
         const info = await codePush.updateCheck({
+          client: request,
           deploymentKey: q.deploymentKey!,
           appVersion: q.appVersion!,
           clientUniqueId: q.clientUniqueId!,

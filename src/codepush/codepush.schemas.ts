@@ -1,7 +1,7 @@
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { DEVICE_ID_PATTERN } from '../../shared/ids.js';
 import { APP_VERSION_PATTERN } from '../releases/binary-range.js';
 import { VERSION_PATTERN } from '../releases/releases.rules.js';
-import { DEVICE_ID_PATTERN } from '../updates/updates.schemas.js';
 import { DEPLOYMENT_KEY_PATTERN } from './deployment-keys.schemas.js';
 
 /**
@@ -19,7 +19,16 @@ interface Field {
   required?: boolean;
 }
 
-const text = (pattern: string, description: string) => Type.String({ pattern, description });
+// Every pattern here ends in `{m,n}$`: its n is also the declared maximum length, so the OpenAPI document
+// (and the abuse tests that read it) state each field's bound.
+const text = (pattern: string, description: string) =>
+  Type.String({ pattern, maxLength: maxLengthOf(pattern), description });
+
+function maxLengthOf(pattern: string): number {
+  const bound = /\{\d+,(\d+)\}\$$/.exec(pattern)?.[1];
+  if (bound === undefined) throw new Error(`pattern ${pattern} has no length bound`);
+  return Number(bound);
+}
 const PRINTABLE_128 = '^[\\x21-\\x7e]{1,128}$';
 
 const deploymentKey: Field = {

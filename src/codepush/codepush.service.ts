@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { DeviceClient } from '../devices/client-address.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { requireAppVersion } from '../releases/binary-range.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
@@ -11,6 +12,8 @@ import type { ReleaseHistories } from './release-history.js';
 import { updateInfoOf } from './update-info.js';
 
 export interface UpdateCheckRequest {
+  /** The request itself: its client address limits devices new to a capped workspace. */
+  client: DeviceClient;
   deploymentKey: string;
   appVersion: string;
   clientUniqueId: string;
@@ -63,6 +66,7 @@ export class CodePushService {
       device_id: request.clientUniqueId,
       channel,
       app_version: appVersion,
+      client: request.client,
       ...(current ? { current_module_id: current.id } : {}),
     });
     // The same package under another label (identical bytes pushed again) is already installed.

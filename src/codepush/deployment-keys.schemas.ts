@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from '../../shared/ids.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
-import { CHANNEL_PATTERN } from '../releases/releases.rules.js';
 
 /** The shape of a deployment key: what the service issues, and what the acquisition API accepts. */
 export const DEPLOYMENT_KEY_PATTERN = '^[A-Za-z0-9_-]{10,100}$';
@@ -15,6 +15,7 @@ export const CreateDeploymentKeyBody = Type.Object(
   {
     channel: Type.String({
       pattern: CHANNEL_PATTERN,
+      maxLength: CHANNEL_MAX_LENGTH,
       description: 'the channel the key serves; other than production needs a plan with channels',
     }),
   },

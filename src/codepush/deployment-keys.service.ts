@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
-import { type AppsStore, DEFAULT_CHANNEL } from '../apps/apps.store.js';
+import type { AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import { requireFeature } from '../plans/plans.js';
 import { conflict, notFound } from '../platform/errors.js';

@@ -57,11 +57,15 @@ export class DeploymentKeysStore {
     return rows[0]?.app_id ?? null;
   }
 
-  /** Every release of one app's channel, rolled back ones included (the CodePush adapter's history). */
+  /**
+   * Every bundle release of one app's channel, rolled back ones included (the CodePush adapter's history).
+   * Expo releases (those with a directive part) are not CodePush's: their labels and mandatory flags stay out.
+   */
   async releaseHistory(appId: string, channel: string): Promise<HistoryRow[]> {
     const { rows } = await this.db.query<HistoryRow>(
       `SELECT id, version, seq, active, mandatory, fingerprint, target_binary_range
-         FROM releases WHERE app_id = $1 AND channel = $2`,
+         FROM releases r WHERE app_id = $1 AND channel = $2
+          AND NOT EXISTS (SELECT 1 FROM release_manifests x WHERE x.release_id = r.id AND x.part = 'directive')`,
       [appId, channel],
     );
     return rows;

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { RedisTarget } from '../platform/redis.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /**
  * Every setting of every process, parsed and validated once at start-up.
@@ -17,13 +18,20 @@ const EnvSchema = Type.Object({
     { default: 'info' },
   ),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  DATABASE_MIGRATION_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   REDIS_URL: Type.String({ pattern: '^rediss?://' }),
   REDIS_CLUSTER: Type.Union([Bool], { default: 'false' }),
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$', default: 'ota' }),
   CLICKHOUSE_URL: Type.String({ pattern: '^https?://' }),
   CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', default: 'ota' }),
-  AUTH_TOKEN_SECRET: Type.String({ minLength: 32 }),
+  // At least 32 bytes (checked below, in bytes rather than characters).
+  AUTH_TOKEN_SECRET: Type.String({ minLength: 1 }),
+  AUTH_TOKEN_PREVIOUS_SECRETS: Type.Optional(Type.String()),
   AUTH_TOKEN_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '43200' }),
+  INVITATION_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '604800' }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+  SMTP_TIMEOUT_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
   WEBHOOK_SECRET_KEY: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Union([Bool], { default: 'false' }),
   WEBHOOK_TIMEOUT_MS: Type.String({ pattern: '^[0-9]+$', default: '15000' }),
@@ -41,10 +49,17 @@ const EnvSchema = Type.Object({
   INGEST_BATCH_SIZE: Type.String({ pattern: '^[0-9]+$', default: '20000' }),
   INGEST_FLUSH_MS: Type.String({ pattern: '^[0-9]+$', default: '1000' }),
   INGEST_CLAIM_IDLE_MS: Type.String({ pattern: '^[0-9]+$', default: '30000' }),
+  INGEST_DEAD_LETTER_MAX_ENTRIES: Type.String({ pattern: '^[0-9]+$', default: '0' }),
   EVENTS_RETENTION_DAYS: Type.String({ pattern: '^[0-9]+$', default: '90' }),
   RATE_LIMIT_SIGNIN_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '20' }),
   RATE_LIMIT_DEVICE_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '600' }),
+  RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '6000' }),
+  RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: Type.String({ pattern: '^[0-9]+$', default: '10' }),
+  RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES: Type.String({ pattern: '^[0-9]+$', default: '15' }),
+  RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Type.String({ pattern: '^[0-9]+$', default: '10' }),
+  TRUST_PROXY: Type.String({ default: 'false' }),
   SHUTDOWN_GRACE_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
+  OPERATOR_TOKEN: Type.Optional(Type.String()),
 });
 
 export type RawEnv = Static<typeof EnvSchema>;
@@ -54,14 +69,25 @@ export interface Config {
   port: number;
   publicUrl: string;
   logLevel: string;
+  /** The service role: what the API and workers connect as (only the grants they need). */
   databaseUrl: string;
+  /** The schema owner, for migrations only; DATABASE_URL when unset (one role for both). */
+  databaseMigrationUrl: string;
   /** REDIS_URL, and whether it is the seed node of a Redis Cluster (REDIS_CLUSTER). */
   redis: RedisTarget;
   /** Every Redis key and BullMQ queue of this deployment starts with it; tests use one per file. */
   redisKeyPrefix: string;
   clickhouseUrl: string;
   clickhouseDatabase: string;
-  auth: { tokenSecret: string; tokenTtlSeconds: number };
+  /**
+   * Identity tokens: signed with tokenSecret; previousSecrets (a rotation in progress) still verify the
+   * tokens they signed.
+   */
+  auth: { tokenSecret: string; previousSecrets: string[]; tokenTtlSeconds: number };
+  /** How long an invitation token can be accepted. */
+  invitations: { ttlSeconds: number };
+  /** Outgoing mail (invitations); none without SMTP_URL. */
+  smtp: { url: string; from: string; timeoutMs: number } | null;
   webhooks: {
     secretKey: Buffer;
     allowPrivateTargets: boolean;
@@ -76,11 +102,36 @@ export interface Config {
     /** Backstop poll of the outbox; commits wake the dispatcher at once through NOTIFY. */
     dispatchPollMs: number;
   };
-  http: { bodyLimitBytes: number; shutdownGraceMs: number };
+  http: {
+    bodyLimitBytes: number;
+    shutdownGraceMs: number;
+    /** Which X-Forwarded-For hops are believed for the client address (TRUST_PROXY). */
+    trustProxy: TrustProxy;
+  };
   bundles: { maxBytes: number; blobDir: string };
   devices: { windowDays: number; routingCacheTtlMs: number };
-  ingest: { batchSize: number; flushMs: number; claimIdleMs: number; retentionDays: number };
-  rateLimits: { signinPerMinute: number; devicePerMinute: number };
+  ingest: {
+    batchSize: number;
+    flushMs: number;
+    claimIdleMs: number;
+    retentionDays: number;
+    /** The dead-letter stream is trimmed to about this many entries (0: kept whole); counts are kept whole. */
+    deadLetterMaxEntries: number;
+  };
+  rateLimits: {
+    signinPerMinute: number;
+    /** Device requests per app and device id, shared by every API process through Redis. */
+    devicePerMinute: number;
+    /** Device requests per client address (an IPv6 /64), whatever ids they name; counted per API process. */
+    deviceAddressPerMinute: number;
+    /** Failed sign-ins of one account within the window, after which its sign-ins wait; 0 = no limit. */
+    signinFailuresPerAccount: number;
+    signinFailureWindowMs: number;
+    /** Devices new to a capped workspace that one client address may add per hour; 0 = no limit. */
+    newDevicesPerAddressPerHour: number;
+  };
+  /** Bearer credential that shows operators /readyz's checks and details; none when unset. */
+  operatorToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -94,12 +145,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const withDefaults = Value.Default(EnvSchema, picked) as Record<string, string>;
   const errors = [...Value.Errors(EnvSchema, withDefaults)];
-  if (errors.length > 0) {
-    const lines = errors.map((e) => {
-      const name = e.path.replace(/^\//, '') || '(environment)';
-      const shown = name in withDefaults ? ` (got ${JSON.stringify(redact(name, withDefaults[name]))})` : '';
-      return `  ${name}: ${e.message}${shown}`;
-    });
+  const lines = errors.map((e) => {
+    const name = e.path.replace(/^\//, '') || '(environment)';
+    const shown = name in withDefaults ? ` (got ${JSON.stringify(redact(name, withDefaults[name]))})` : '';
+    return `  ${name}: ${e.message}${shown}`;
+  });
+  lines.push(...secretProblems(withDefaults));
+  if (lines.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
   }
   const e = withDefaults as RawEnv;
@@ -107,20 +159,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (port < 1 || port > 65535)
     throw new ConfigError(`Invalid configuration:\n  PORT: must be 1-65535 (got ${port})`);
   const int = (v: string) => Number.parseInt(v, 10);
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  if (typeof trustProxy === 'object')
+    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${trustProxy.error}`);
+  const publicUrl = (
+    e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`
+  ).replace(/\/+$/, '');
   return {
     host: e.HOST,
     port,
-    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`).replace(
-      /\/+$/,
-      '',
-    ),
+    publicUrl,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
+    databaseMigrationUrl: e.DATABASE_MIGRATION_URL ?? e.DATABASE_URL,
     redis: { url: e.REDIS_URL, cluster: e.REDIS_CLUSTER === 'true' },
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     clickhouseUrl: e.CLICKHOUSE_URL,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
-    auth: { tokenSecret: e.AUTH_TOKEN_SECRET, tokenTtlSeconds: int(e.AUTH_TOKEN_TTL_SECONDS) },
+    auth: {
+      tokenSecret: e.AUTH_TOKEN_SECRET,
+      previousSecrets: listOf(e.AUTH_TOKEN_PREVIOUS_SECRETS),
+      tokenTtlSeconds: int(e.AUTH_TOKEN_TTL_SECONDS),
+    },
+    invitations: { ttlSeconds: Math.max(60, int(e.INVITATION_TTL_SECONDS)) },
+    smtp: e.SMTP_URL
+      ? {
+          url: e.SMTP_URL,
+          from: e.SMTP_FROM ?? `OTA <no-reply@${new URL(publicUrl).hostname}>`,
+          timeoutMs: Math.max(100, int(e.SMTP_TIMEOUT_MS)),
+        }
+      : null,
     webhooks: {
       secretKey: Buffer.from(e.WEBHOOK_SECRET_KEY, 'hex'),
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
@@ -132,7 +200,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: Math.max(1, int(e.WEBHOOK_MAX_ATTEMPTS)),
       dispatchPollMs: Math.max(10, int(e.WEBHOOK_DISPATCH_POLL_MS)),
     },
-    http: { bodyLimitBytes: int(e.BODY_LIMIT_BYTES), shutdownGraceMs: int(e.SHUTDOWN_GRACE_MS) },
+    http: {
+      bodyLimitBytes: int(e.BODY_LIMIT_BYTES),
+      shutdownGraceMs: int(e.SHUTDOWN_GRACE_MS),
+      trustProxy,
+    },
     bundles: { maxBytes: int(e.BUNDLE_MAX_BYTES), blobDir: e.BLOB_DIR },
     devices: {
       windowDays: Math.max(1, int(e.DEVICE_WINDOW_DAYS)),
@@ -143,16 +215,54 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       flushMs: Math.max(10, int(e.INGEST_FLUSH_MS)),
       claimIdleMs: Math.max(1000, int(e.INGEST_CLAIM_IDLE_MS)),
       retentionDays: Math.max(1, int(e.EVENTS_RETENTION_DAYS)),
+      deadLetterMaxEntries: int(e.INGEST_DEAD_LETTER_MAX_ENTRIES),
     },
     rateLimits: {
       signinPerMinute: Math.max(1, int(e.RATE_LIMIT_SIGNIN_PER_MINUTE)),
       devicePerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_PER_MINUTE)),
+      deviceAddressPerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE)),
+      signinFailuresPerAccount: int(e.RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT),
+      signinFailureWindowMs: Math.max(1, int(e.RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES)) * 60_000,
+      newDevicesPerAddressPerHour: int(e.RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR),
     },
+    operatorToken: e.OPERATOR_TOKEN ?? null,
   };
 }
 
+/** Values this project once published as defaults (docker-compose.yml): a deployment must set its own. */
+const PUBLISHED_SECRETS = new Set([
+  'development-only-token-secret-change-me-0123456789',
+  '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
+]);
+const MIN_SECRET_BYTES = 32;
+
+/** Secrets shorter than 32 bytes, or published ones, stop the process (values never echoed). */
+function secretProblems(env: Record<string, string>): string[] {
+  const out: string[] = [];
+  const check = (name: string, value: string | undefined) => {
+    if (value === undefined || value === '') return;
+    if (Buffer.byteLength(value, 'utf8') < MIN_SECRET_BYTES)
+      out.push(`  ${name}: must be at least ${MIN_SECRET_BYTES} bytes (openssl rand -hex 32 makes one)`);
+    if (PUBLISHED_SECRETS.has(value.toLowerCase()))
+      out.push(`  ${name}: is a value published with this project; set a secret of your own`);
+  };
+  check('AUTH_TOKEN_SECRET', env.AUTH_TOKEN_SECRET);
+  for (const previous of listOf(env.AUTH_TOKEN_PREVIOUS_SECRETS))
+    check('AUTH_TOKEN_PREVIOUS_SECRETS', previous);
+  check('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY);
+  check('OPERATOR_TOKEN', env.OPERATOR_TOKEN);
+  return out;
+}
+
+function listOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 function redact(name: string, value: string | undefined): string | undefined {
-  return /SECRET|KEY|URL/.test(name) ? '<redacted>' : value;
+  return /SECRET|KEY|URL|TOKEN|PASSWORD/.test(name) ? '<redacted>' : value;
 }
 
 /** Names of every environment variable the service reads (README lists them with meanings). */

@@ -52,6 +52,11 @@ export class AdmittedDevices {
     this.entries.set(key, { expiresAt: this.now() + this.ttlMs, placed: ++this.clock });
   }
 
+  /** Forgets one device (it was released from the workspace's set). */
+  delete(workspaceId: string, deviceId: string): void {
+    this.entries.delete(keyOf(workspaceId, deviceId));
+  }
+
   /** Forgets every admitted device. */
   clear(): void {
     this.entries.clear();

@@ -1,17 +1,23 @@
 import { unavailable } from '../platform/errors.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { AdmittedDevices } from './admitted-devices.js';
+import { clientBucket, type DeviceClient } from './client-address.js';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /**
  * One atomic step per check of a device this process has not admitted recently. The workspace's set holds
  * device -> last seen (ms), at most `cap` devices seen within the window:
  * - a device seen within the window is counted: refresh its time, admit;
- * - otherwise drop devices not seen within the window, then admit and add it if the set is below the cap;
- * - else refuse (the answer is "no update"; the device is not added).
- * The set expires a window after its last write, so an idle workspace leaves nothing behind.
- * KEYS[1] set; ARGV: device id, now ms, window start ms, cap, window ms.
+ * - otherwise drop devices not seen within the window; at the cap, refuse (0);
+ * - a device new to the set is then limited per client: the hour's hash counts the devices each client
+ *   added; at the limit, refuse (2), else count it for the client, add the device and admit (1).
+ * Refused devices are not added ("no update"). The set expires a window after its last write and the
+ * hash at the end of its hour, so an idle workspace leaves nothing behind. The hash gains a field only
+ * when a device is added, so it never holds more clients than the cap has places.
+ * KEYS[1] set, KEYS[2] the hour's per-client hash; ARGV: device id, now ms, window start ms, cap,
+ * window ms, client, new devices per client and hour (0 = no limit), ms until the hash may go.
  */
 const ADMIT_SCRIPT = `
 local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -21,27 +27,41 @@ if seen and tonumber(seen) >= tonumber(ARGV[3]) then
   return 1
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then
-  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
-  return 1
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
+  return 0
 end
-return 0
+local limit = tonumber(ARGV[7])
+if limit > 0 then
+  if tonumber(redis.call('HGET', KEYS[2], ARGV[6]) or '0') >= limit then
+    return 2
+  end
+  redis.call('HINCRBY', KEYS[2], ARGV[6], 1)
+  redis.call('PEXPIRE', KEYS[2], ARGV[8])
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
 `;
 
 type AdmitRedis = Redis & {
   otaAdmitDevice(
-    key: string,
+    setKey: string,
+    clientsKey: string,
     device: string,
     now: number,
     from: number,
     cap: number,
     windowMs: number,
+    client: string,
+    perClient: number,
+    clientsTtlMs: number,
   ): Promise<number>;
 };
 
 export interface DeviceCapOptions {
   windowDays: number;
+  /** Devices new to a capped workspace that one client address may add per clock hour; 0 = no limit. */
+  newPerAddressPerHour?: number;
   /** Most (workspace, device) pairs remembered as admitted by this process. */
   cacheCapacity?: number;
   /** How long a remembered admission skips Redis; kept well inside the window. */
@@ -49,15 +69,23 @@ export interface DeviceCapOptions {
   now?: () => number;
 }
 
+export interface CountedDevice {
+  device_id: string;
+  /** Epoch milliseconds of its last check. */
+  lastSeen: number;
+}
+
 /**
  * Exact distinct-device caps over a rolling window (plans.ts `deviceCap`). The 100th distinct device of a
  * hobby workspace is admitted, the 101st refused, and a counted device keeps being admitted; concurrent
- * checks from many API processes agree because the decision is one Lua script on the workspace's set.
+ * checks from many API processes agree because the decision is one Lua script on the workspace's set. The
+ * per-address limit on new devices is decided in that same script, so it costs an admitted device nothing.
  */
 export class DeviceCapGate {
   private readonly redis: AdmitRedis;
   private readonly admitted: AdmittedDevices;
   private readonly windowMs: number;
+  private readonly perClient: number;
   private readonly now: () => number;
 
   constructor(
@@ -66,23 +94,30 @@ export class DeviceCapGate {
     options: DeviceCapOptions,
   ) {
     this.windowMs = options.windowDays * DAY_MS;
+    this.perClient = Math.max(0, options.newPerAddressPerHour ?? 0);
     this.now = options.now ?? Date.now;
-    const ttl = options.cacheTtlMs ?? Math.min(3_600_000, Math.floor(this.windowMs / 10));
+    const ttl = options.cacheTtlMs ?? Math.min(HOUR_MS, Math.floor(this.windowMs / 10));
     this.admitted = new AdmittedDevices(options.cacheCapacity ?? 100_000, ttl, this.now);
     if (!('otaAdmitDevice' in redis)) {
-      redis.defineCommand('otaAdmitDevice', { numberOfKeys: 1, lua: ADMIT_SCRIPT });
+      redis.defineCommand('otaAdmitDevice', { numberOfKeys: 2, lua: ADMIT_SCRIPT });
     }
     this.redis = redis as AdmitRedis;
   }
 
   /**
    * True when the device may be served. `cap` null means unlimited: nothing is counted. The cap comes
-   * from the workspace's current plan, so an upgrade applies to the very next check.
+   * from the workspace's current plan, so an upgrade applies to the very next check. `client` (the request)
+   * is asked for its address only for a device new to this process.
    */
-  admit(workspaceId: string, deviceId: string, cap: number | null): boolean | Promise<boolean> {
+  admit(
+    workspaceId: string,
+    deviceId: string,
+    cap: number | null,
+    client: DeviceClient,
+  ): boolean | Promise<boolean> {
     if (cap === null) return true;
     if (this.admitted.has(workspaceId, deviceId)) return true;
-    return this.admitRemote(workspaceId, deviceId, cap);
+    return this.admitRemote(workspaceId, deviceId, cap, client.ip);
   }
 
   /** Devices counted against the cap now: seen within the window, at most the cap. */
@@ -90,21 +125,73 @@ export class DeviceCapGate {
     return this.redis.zcount(this.setKey(workspaceId), this.now() - this.windowMs, '+inf');
   }
 
+  /** A page of the counted devices, most recently seen first. */
+  async list(workspaceId: string, offset: number, limit: number): Promise<CountedDevice[]> {
+    const flat = await this.redis.zrevrangebyscore(
+      this.setKey(workspaceId),
+      '+inf',
+      this.now() - this.windowMs,
+      'WITHSCORES',
+      'LIMIT',
+      offset,
+      limit,
+    );
+    const page: CountedDevice[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      page.push({ device_id: flat[i]!, lastSeen: Number(flat[i + 1]) });
+    }
+    return page;
+  }
+
+  /** When a counted device last checked (epoch ms), or null when it is not counted. */
+  async lastSeen(workspaceId: string, deviceId: string): Promise<number | null> {
+    const score = await this.redis.zscore(this.setKey(workspaceId), deviceId);
+    if (score === null) return null;
+    const at = Number(score);
+    return at >= this.now() - this.windowMs ? at : null;
+  }
+
+  /** Takes a device out of the workspace's set; true when it was there. Other processes: see forget(). */
+  async remove(workspaceId: string, deviceId: string): Promise<boolean> {
+    return (await this.redis.zrem(this.setKey(workspaceId), deviceId)) > 0;
+  }
+
+  /** Drops this process's memory of admitting the device, so its next check is decided by the script. */
+  forget(workspaceId: string, deviceId: string): void {
+    this.admitted.delete(workspaceId, deviceId);
+  }
+
   setKey(workspaceId: string): string {
     return this.keys.workspace(workspaceId, 'devices:capped');
   }
 
-  private async admitRemote(workspaceId: string, deviceId: string, cap: number): Promise<boolean> {
+  /** The hash of devices each client added to the workspace's set during the clock hour of `at`. */
+  clientsKey(workspaceId: string, at: number): string {
+    return this.keys.workspace(workspaceId, `devices:new-by-client:${Math.floor(at / HOUR_MS)}`);
+  }
+
+  private async admitRemote(
+    workspaceId: string,
+    deviceId: string,
+    cap: number,
+    address: string | undefined,
+  ): Promise<boolean> {
     const now = this.now();
+    const hourEnds = (Math.floor(now / HOUR_MS) + 1) * HOUR_MS;
     let admitted: number;
     try {
       admitted = await this.redis.otaAdmitDevice(
         this.setKey(workspaceId),
+        this.clientsKey(workspaceId, now),
         deviceId,
         now,
         now - this.windowMs,
         cap,
         this.windowMs,
+        clientBucket(address),
+        this.perClient,
+        // A minute past the hour's end, so a clock slightly behind still finds the hour's counts.
+        hourEnds - now + 60_000,
       );
     } catch {
       // Neither serving an uncounted device nor a silent "no update" is right: the device retries later.

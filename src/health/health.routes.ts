@@ -1,9 +1,33 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { sendProblem } from '../http/error-handler.js';
+import { ProblemSchema } from '../http/schemas.js';
 import type { App } from '../http/types.js';
+import { operatorDetails } from './operator-details.js';
 import { checkReadiness } from './readiness.js';
 
+const ForOperators = {
+  checks: Type.Optional(
+    Type.Record(Type.String(), Type.String(), { description: 'operators only: `ok` or why not' }),
+  ),
+  details: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), { description: 'operators only: see README, Operations' }),
+  ),
+};
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
 export async function healthRoutes(app: App): Promise<void> {
+  const { config, log } = app.deps;
+  const operator = config.operatorToken ? digest(config.operatorToken) : null;
+  /** The OPERATOR_TOKEN as a bearer credential, compared in constant time. */
+  const isOperator = (request: FastifyRequest) => {
+    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '');
+    return operator !== null && match !== null && timingSafeEqual(digest(match[1]!), operator);
+  };
+  let lastDown = '';
+
   app.get(
     '/healthz',
     {
@@ -21,16 +45,38 @@ export async function healthRoutes(app: App): Promise<void> {
     '/readyz',
     {
       config: { public: true },
-      schema: { tags: ['health'], summary: 'Postgres, Redis and ClickHouse are reachable' },
+      schema: {
+        tags: ['health'],
+        summary: 'Postgres, Redis and ClickHouse are reachable',
+        description:
+          'To everyone: `{status: "ready"}`, or a 503 `not_ready` problem, and nothing else. With ' +
+          '`Authorization: Bearer <OPERATOR_TOKEN>` also `checks` (each service: `ok` or why not) and ' +
+          '`details` for operators. Failures are logged either way.',
+        security: [],
+        response: {
+          200: Type.Object({ status: Type.Literal('ready'), ...ForOperators }),
+          503: Type.Intersect([ProblemSchema, Type.Object(ForOperators)], {
+            description: 'application/problem+json',
+          }),
+        },
+      },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const checks = await checkReadiness(app.deps);
-      const ready = Object.values(checks).every((c) => c === 'ok');
-      if (ready) return { status: 'ready', checks };
       const down = Object.entries(checks)
         .filter(([, v]) => v !== 'ok')
         .map(([k]) => k);
-      return sendProblem(reply, 503, 'not_ready', `Unreachable: ${down.join(', ')}.`, { checks });
+      // Logged when the set of failures changes, so a load balancer's probes do not flood the log.
+      const key = down.join(',');
+      if (key !== lastDown) {
+        if (down.length > 0) log.warn({ checks }, 'not ready');
+        else log.info('ready again');
+        lastDown = key;
+      }
+      const extra = isOperator(request) ? { checks, details: await operatorDetails(app.deps) } : {};
+      if (down.length === 0) return { status: 'ready' as const, ...extra };
+      const detail = extra.checks ? `Unreachable: ${down.join(', ')}.` : 'Not ready.';
+      return sendProblem(reply, 503, 'not_ready', detail, extra);
     },
   );
 }

@@ -26,7 +26,13 @@ export async function checkReadiness(
 ): Promise<Record<string, Check>> {
   const [postgres, redis, clickhouse] = await Promise.all([
     probe(() => deps.db.query('SELECT 1')),
-    probe(() => deps.redis.ping()),
+    // Not connected: say so rather than queue a PING that waits for a reconnect (a command per probe
+    // would pile up in the client's offline queue for as long as Redis is away).
+    probe(() =>
+      deps.redis.status === 'ready'
+        ? deps.redis.ping()
+        : Promise.reject(new Error(`connection ${deps.redis.status}`)),
+    ),
     probe(async () => {
       const result = await deps.clickhouse.ping();
       if (!result.success) throw result.error;

@@ -13,17 +13,24 @@ import { codePushRoutes } from '../codepush/codepush.routes.js';
 import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { ApiContainer } from '../container.js';
+import { devicesRoutes } from '../devices/devices.routes.js';
+import { expoRoutes } from '../expo/expo.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
+import { invitationsRoutes } from '../invitations/invitations.routes.js';
+import { manifestsRoutes } from '../manifests/manifests.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { alertsRoutes } from '../spikes/alerts.routes.js';
 import { deviceEventsRoutes } from '../telemetry/events.routes.js';
+import { ingestStatusRoutes } from '../telemetry/ingest-status.routes.js';
 import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
 import { updatesRoutes } from '../updates/updates.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
 import { clientErrorHandler } from './client-errors.js';
+import { installDeviceEdge } from './device-edge.js';
 import { errorHandler, sendProblem } from './error-handler.js';
+import { installStringSafety } from './string-safety.js';
 import type { App } from './types.js';
 import { validatorCompiler } from './validation.js';
 
@@ -34,18 +41,23 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   authRoutes,
   apiKeysRoutes,
   workspacesRoutes,
+  devicesRoutes,
   membersRoutes,
+  invitationsRoutes,
   auditRoutes,
   appsRoutes,
   bundlesRoutes,
   releasesRoutes,
   deviceEventsRoutes,
+  ingestStatusRoutes,
   statsRoutes,
   updatesRoutes,
   bundleDownloadRoutes,
   webhooksRoutes,
   alertsRoutes,
   deploymentKeysRoutes,
+  manifestsRoutes,
+  expoRoutes,
 ];
 
 export async function buildApp(deps: ApiContainer): Promise<App> {
@@ -54,6 +66,8 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
     // Requests are not logged one by one (the fleet's traffic would drown the log); 5xx answers are.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.http.bodyLimitBytes,
+    // The client address (request.ip) every per-address limit counts: see TRUST_PROXY.
+    trustProxy: deps.config.http.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
@@ -69,6 +83,9 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
   app.decorateRequest('principal', null);
   // The API speaks JSON; a text/plain body is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
+  // Every JSON body, query string and path parameter: well-formed Unicode without NUL, before validation.
+  installStringSafety(app);
+  installDeviceEdge(app, { addressPerMinute: deps.config.rateLimits.deviceAddressPerMinute });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   // A page path of the web console (a deep link) answers its index.html; anything else is a 404 problem.

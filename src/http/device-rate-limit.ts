@@ -1,7 +1,5 @@
 import type { RateLimitOptions } from '@fastify/rate-limit';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DEVICE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+import { canonicalUuid, isDeviceId } from '../../shared/ids.js';
 
 interface KeyedRequest {
   body?: unknown;
@@ -16,11 +14,9 @@ interface KeyedRequest {
  */
 export function deviceRateLimitKey(request: KeyedRequest): string {
   const body = isObject(request.body) ? request.body : {};
-  const app = typeof body.app_id === 'string' && UUID.test(body.app_id) ? body.app_id.toLowerCase() : '-';
+  const app = canonicalUuid(body.app_id) ?? '-';
   const firstEvent = Array.isArray(body.events) && isObject(body.events[0]) ? body.events[0] : {};
-  const device = [body.device_id, firstEvent.device_id].find(
-    (d): d is string => typeof d === 'string' && DEVICE_ID.test(d),
-  );
+  const device = [body.device_id, firstEvent.device_id].find(isDeviceId);
   return `device:${app}:${device ?? `ip:${request.ip}`}`;
 }
 

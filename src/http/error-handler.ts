@@ -38,6 +38,8 @@ export function errorHandler(
   if (error instanceof AppError) {
     if (error.status >= 500) request.log.error({ err: error }, 'request failed');
     if (error.status === 503) reply.header('retry-after', String(DEPENDENCY_RETRY_AFTER_SECONDS));
+    if (error.status === 429 && typeof error.extra.retry_after === 'number')
+      reply.header('retry-after', String(error.extra.retry_after));
     return sendProblem(reply, error.status, error.code, error.detail, error.extra);
   }
   const fe = error as FastifyError;

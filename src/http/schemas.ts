@@ -1,7 +1,17 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { CANONICAL_UUID } from './validation.js';
 
 /** Schema pieces shared by every feature's *.schemas.ts. */
-export const Uuid = Type.String({ format: 'uuid' });
+
+/**
+ * An id: a UUID in the 8-4-4-4-12 form (the URN form and braces are a 400). In a request it is read in
+ * lower case, the one form services, caches and Postgres see; answers always carry the lower-case form.
+ */
+export const Uuid = Type.String({
+  format: 'uuid',
+  [CANONICAL_UUID]: true,
+  description: 'UUID, 8-4-4-4-12 hex digits; upper case is read as lower case',
+});
 export const Timestamp = Type.String({ format: 'date-time' });
 
 export const ProblemSchema = Type.Object(

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Principal } from '../auth/principal.js';
 import type { ApiContainer } from '../container.js';
 import { unauthorized } from '../platform/errors.js';
+import type { StringPolicy } from './string-safety.js';
 
 /** The Fastify instance every route plugin receives (TypeBox schemas give typed requests). */
 export type App = FastifyInstance<
@@ -25,6 +26,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that take no credential (sign-in, device endpoints, health). */
     public?: boolean;
+    /** A device endpoint: limited per client address too (device-edge.ts). */
+    device?: boolean;
+    /** What a NUL or lone surrogate in a JSON body string becomes (string-safety.ts); default `refuse`. */
+    strings?: StringPolicy;
   }
 }
 

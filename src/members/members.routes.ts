@@ -1,6 +1,7 @@
 import { iso, problems, WorkspaceParams } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
-import { InviteBody, Member, MemberList, MemberParams, RoleBody } from './members.schemas.js';
+import { InviteBody, InvitedMember, Member, MemberList, MemberParams, RoleBody } from './members.schemas.js';
+import type { InvitedMember as InvitedMemberRow } from './members.service.js';
 import type { MemberRow } from './members.store.js';
 
 const toJson = (m: MemberRow) => ({
@@ -38,18 +39,25 @@ export async function membersRoutes(app: App): Promise<void> {
         tags: ['members'],
         summary: 'Invite a member (owner or admin)',
         description:
-          'An e-mail that already has an account becomes an active member at once; otherwise the invitee ' +
-          'joins on its first sign-in and keeps this member id. The hobby plan allows one member: inviting a ' +
-          'second answers 402 with an upgrade message. Already a member or invited: 409. Audited as ' +
-          '`member.invite`.',
+          'The member is `invited` until the invitee, signed in with this e-mail (an account it has, or one it ' +
+          'makes), accepts the one-time token of `invitation` (POST /invitations/accept); it then becomes ' +
+          '`active` with this member id. Nobody joins by signing in alone. `invitation.url` is the console ' +
+          'page that accepts it; with SMTP_URL set it is also e-mailed. The token expires after ' +
+          'INVITATION_TTL_SECONDS (7 days). Inviting an e-mail that is still invited issues a new token (and ' +
+          'role) and voids the old one; an active member is a 409. The hobby plan allows one member: inviting a ' +
+          'second answers 402 with an upgrade message. Audited as `member.invite`.',
         params: WorkspaceParams,
         body: InviteBody,
-        response: { 201: Member, ...problems(400, 401, 402, 403, 409) },
+        response: { 201: InvitedMember, ...problems(400, 401, 402, 403, 409) },
       },
     },
     async (request, reply) => {
-      const created = await members.invite(principalOf(request), request.params.id, request.body);
-      return reply.status(201).send(toJson(created));
+      const created: InvitedMemberRow = await members.invite(
+        principalOf(request),
+        request.params.id,
+        request.body,
+      );
+      return reply.status(201).send({ ...toJson(created), invitation: created.invitation });
     },
   );
 
@@ -86,8 +94,8 @@ export async function membersRoutes(app: App): Promise<void> {
         tags: ['members'],
         summary: 'Remove a member or withdraw an invitation (owner or admin)',
         description:
-          "The member's tokens stop working at once. The owner cannot be removed (409). Audited as " +
-          '`member.remove`.',
+          "The member's tokens stop working at once; an invited member's token is withdrawn (410 on accept). " +
+          'The owner cannot be removed (409). Audited as `member.remove`.',
         params: MemberParams,
         response: { 204: { type: 'null', description: 'removed' }, ...problems(400, 401, 403, 404, 409) },
       },

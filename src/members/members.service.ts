@@ -1,5 +1,7 @@
+import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import { appendAudit } from '../audit/audit.writer.js';
 import { type Principal, type Role, requireOwnWorkspace } from '../auth/principal.js';
+import type { InvitationsService, IssuedInvitation } from '../invitations/invitations.service.js';
 import { requireFeature } from '../plans/plans.js';
 import { conflict, notFound } from '../platform/errors.js';
 import { type Db, PG_UNIQUE_VIOLATION, pgCode, transaction } from '../platform/postgres.js';
@@ -8,6 +10,10 @@ import { checkRemoval, checkRoleChange, requireMemberManager } from './member-po
 import type { MemberRow, MembersStore } from './members.store.js';
 
 export type InvitableRole = Exclude<Role, 'owner'>;
+
+export interface InvitedMember extends MemberRow {
+  invitation: IssuedInvitation & { emailed: boolean };
+}
 
 /**
  * Invitations, role changes and removals. Each change and its audit entry commit together; a refused
@@ -19,6 +25,8 @@ export class MembersService {
     private readonly db: Db,
     private readonly store: MembersStore,
     private readonly workspaces: WorkspacesStore,
+    private readonly invitations: InvitationsService,
+    private readonly apiKeys: ApiKeysStore,
   ) {}
 
   /** Every member (and API key) of the workspace may see who else belongs to it. */
@@ -28,40 +36,72 @@ export class MembersService {
   }
 
   /**
-   * Owner or admin. An e-mail with an account becomes an active member at once; one without joins on its
-   * first sign-in (the member id stays the same). Pending invitations count against the member cap.
+   * Owner or admin. The member is `invited` until the invitee, signed in with that e-mail, accepts the
+   * token answered here (and e-mailed, with SMTP_URL). Inviting an e-mail that is still invited issues a
+   * new token with the role given and voids the old one; an active member is a 409. Pending invitations
+   * count against the member cap.
    */
   async invite(
     principal: Principal,
     workspaceId: string,
     input: { email: string; role: InvitableRole },
-  ): Promise<MemberRow> {
+  ): Promise<InvitedMember> {
     requireOwnWorkspace(principal, workspaceId);
     requireMemberManager(principal, 'Inviting members');
     const email = input.email.trim().toLowerCase();
-    try {
-      return await transaction(this.db, async (tx) => {
-        await this.store.lockEmail(tx, email);
-        const workspace = await this.workspaces.lock(tx, workspaceId);
-        if (!workspace) throw notFound('Workspace');
-        if (await this.store.findByEmail(tx, workspaceId, email)) throw alreadyMember(email);
+    const created = await transaction(this.db, async (tx) => {
+      const workspace = await this.workspaces.lock(tx, workspaceId);
+      if (!workspace) throw notFound('Workspace');
+      const existing = await this.store.findByEmail(tx, workspaceId, email);
+      if (existing?.status === 'active') throw alreadyMember(email);
+      let member: MemberRow;
+      if (existing) {
+        member =
+          existing.role === input.role
+            ? existing
+            : await this.store.setRole(tx, workspaceId, existing.id, input.role);
+      } else {
         requireFeature(workspace.plan, 'members', await this.workspaces.memberCount(workspaceId, tx));
-        const member = await this.store.insert(tx, workspaceId, email, input.role);
-        await appendAudit(tx, {
-          workspaceId,
-          actor: principal.actor,
-          action: 'member.invite',
-          details: { member_id: member.id, email, new: { role: member.role, status: member.status } },
-        });
-        return member;
+        member = await this.store.insert(tx, workspaceId, email, input.role);
+      }
+      const invitation = await this.invitations.issue(tx, {
+        workspaceId,
+        memberId: member.id,
+        email,
+        createdBy: principal.userId,
       });
-    } catch (err) {
+      await appendAudit(tx, {
+        workspaceId,
+        actor: principal.actor,
+        action: 'member.invite',
+        details: {
+          member_id: member.id,
+          email,
+          new: { role: member.role, status: member.status },
+          ...(existing ? { reinvite: true } : {}),
+        },
+      });
+      return { member, invitation, workspaceName: workspace.name };
+    }).catch((err: unknown) => {
+      // Two first invitations of one e-mail at once: the workspace lock orders them, the index backs it.
       if (pgCode(err) === PG_UNIQUE_VIOLATION) throw alreadyMember(email);
       throw err;
-    }
+    });
+    const { member, invitation, workspaceName } = created;
+    const emailed = await this.invitations.send(invitation, {
+      to: email,
+      workspaceName,
+      role: member.role,
+      invitedBy: principal.email,
+    });
+    return { ...member, invitation: { ...invitation, emailed } };
   }
 
-  /** Owner or admin; see member-policy.ts for the owner role. Setting the current role records nothing. */
+  /**
+   * Owner or admin; see member-policy.ts for the owner role. Setting the current role records nothing.
+   * The member's API keys that rank above the new role are lowered to it in the same transaction (a later
+   * promotion does not raise them again).
+   */
   async changeRole(
     principal: Principal,
     workspaceId: string,
@@ -76,17 +116,30 @@ export class MembersService {
       checkRoleChange(principal.role, member.role, role);
       if (member.role === role) return member;
       const updated = await this.store.setRole(tx, workspaceId, memberId, role);
+      const capped =
+        member.user_id && role !== 'owner'
+          ? await this.apiKeys.capMadeBy(tx, workspaceId, member.user_id, role)
+          : [];
       await appendAudit(tx, {
         workspaceId,
         actor: principal.actor,
         action: 'member.role_change',
-        details: { member_id: memberId, email: member.email, old: { role: member.role }, new: { role } },
+        details: {
+          member_id: memberId,
+          email: member.email,
+          old: { role: member.role },
+          new: { role },
+          capped_api_keys: capped,
+        },
       });
       return updated;
     });
   }
 
-  /** Owner or admin; the owner cannot be removed. Removing an invitation withdraws it. */
+  /**
+   * Owner or admin; the owner cannot be removed. Removing an invitation withdraws it. Every API key the
+   * member made is revoked in the same transaction.
+   */
   async remove(principal: Principal, workspaceId: string, memberId: string): Promise<void> {
     requireOwnWorkspace(principal, workspaceId);
     requireMemberManager(principal, 'Removing members');
@@ -95,6 +148,7 @@ export class MembersService {
       if (!member) throw notFound('Member');
       checkRemoval(member.role);
       await this.store.remove(tx, workspaceId, memberId);
+      const revoked = member.user_id ? await this.apiKeys.revokeMadeBy(tx, workspaceId, member.user_id) : [];
       await appendAudit(tx, {
         workspaceId,
         actor: principal.actor,
@@ -103,6 +157,7 @@ export class MembersService {
           member_id: memberId,
           email: member.email,
           old: { role: member.role, status: member.status },
+          revoked_api_keys: revoked,
         },
       });
     });

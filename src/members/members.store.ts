@@ -9,11 +9,14 @@ export interface MemberRow {
   role: Role;
   status: MemberStatus;
   created_at: Date;
+  /** The account, once the invitee accepted; never shown (API keys' makers are users). */
+  user_id: string | null;
 }
 
-const COLUMNS = `id, email, role, CASE WHEN user_id IS NULL THEN 'invited' ELSE 'active' END AS status, created_at`;
+const COLUMNS = `id, email, role, CASE WHEN user_id IS NULL THEN 'invited' ELSE 'active' END AS status, created_at,
+  user_id`;
 
-/** Member rows: one per invitation, bound to a user once the invitee has an account. */
+/** Member rows: one per invited e-mail, bound to a user when the invitee accepts (invitations/). */
 export class MembersStore {
   constructor(private readonly db: Queryable) {}
 
@@ -43,6 +46,22 @@ export class MembersStore {
     return rows[0];
   }
 
+  /**
+   * The user's membership, share-locked until the transaction ends: a removal or role change of it waits
+   * (and one under way is waited for), so what is decided on it still holds at commit.
+   */
+  async lockMembership(
+    tx: Queryable,
+    workspaceId: string,
+    userId: string,
+  ): Promise<{ id: string; role: Role } | undefined> {
+    const { rows } = await tx.query<{ id: string; role: Role }>(
+      'SELECT id, role FROM members WHERE workspace_id = $1 AND user_id = $2 FOR SHARE',
+      [workspaceId, userId],
+    );
+    return rows[0];
+  }
+
   async findByEmail(tx: Queryable, workspaceId: string, email: string): Promise<MemberRow | undefined> {
     const { rows } = await tx.query<MemberRow>(
       `SELECT ${COLUMNS} FROM members WHERE workspace_id = $1 AND email = $2`,
@@ -51,23 +70,29 @@ export class MembersStore {
     return rows[0];
   }
 
-  /**
-   * Serialises against a first sign-in with the same e-mail (the users_lock_email trigger takes the same
-   * lock), so the user lookup that follows cannot miss an account being created at this moment.
-   */
-  async lockEmail(tx: Queryable, email: string): Promise<void> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('member-email:' || $1, 7310))`, [email]);
-  }
-
-  /** The invitation; bound to the user at once when the e-mail already has an account. */
+  /** A new invited member: no user until the invitee accepts its invitation. */
   async insert(tx: Queryable, workspaceId: string, email: string, role: Role): Promise<MemberRow> {
     const { rows } = await tx.query<MemberRow>(
-      `INSERT INTO members (workspace_id, email, role, user_id)
-       VALUES ($1, $2, $3, (SELECT id FROM users WHERE email = $2))
-       RETURNING ${COLUMNS}`,
+      `INSERT INTO members (workspace_id, email, role) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
       [workspaceId, email, role],
     );
     return rows[0]!;
+  }
+
+  /** Binds an invited member to the user who accepted; undefined when it is not (or no longer) invited. */
+  async activate(
+    tx: Queryable,
+    workspaceId: string,
+    memberId: string,
+    userId: string,
+  ): Promise<MemberRow | undefined> {
+    const { rows } = await tx.query<MemberRow>(
+      `UPDATE members SET user_id = $3, updated_at = now()
+        WHERE workspace_id = $1 AND id = $2 AND user_id IS NULL
+       RETURNING ${COLUMNS}`,
+      [workspaceId, memberId, userId],
+    );
+    return rows[0];
   }
 
   async setRole(tx: Queryable, workspaceId: string, memberId: string, role: Role): Promise<MemberRow> {

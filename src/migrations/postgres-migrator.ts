@@ -1,12 +1,24 @@
 import type { Logger } from '../platform/logger.js';
 import type { Db } from '../platform/postgres.js';
 import { readMigrations } from './migration-files.js';
+import { applyServiceGrants } from './service-grants.js';
 
 // Any fixed number: concurrent runners (several API copies starting at once) queue on this lock.
 const LOCK_ID = 7_310_021;
 
-/** Applies the files of sql/postgres not yet recorded in schema_migrations, each in its own transaction. */
-export async function migratePostgres(db: Db, log?: Logger): Promise<string[]> {
+export interface MigrateOptions {
+  /**
+   * The role the API and workers connect as (the user of DATABASE_URL). After migrating, it gets the
+   * privileges of SERVICE_GRANTS on everything the migrations made (service-grants.ts).
+   */
+  serviceRole?: string;
+}
+
+/**
+ * Applies the files of sql/postgres not yet recorded in schema_migrations, each in its own transaction, as
+ * the role of `db` (the schema owner), then the service role's grants.
+ */
+export async function migratePostgres(db: Db, log?: Logger, options: MigrateOptions = {}): Promise<string[]> {
   const client = await db.connect();
   const applied: string[] = [];
   try {
@@ -39,6 +51,11 @@ export async function migratePostgres(db: Db, log?: Logger): Promise<string[]> {
       }
       applied.push(file.name);
       log?.info({ migration: file.name }, 'postgres migration applied');
+    }
+    if (options.serviceRole) {
+      const granted = await applyServiceGrants(client, options.serviceRole);
+      if (granted) log?.info({ role: options.serviceRole }, 'service role grants applied');
+      else log?.warn('the service connects as the schema owner: give it a role of its own (README)');
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_ID]).catch(() => {});

@@ -1,4 +1,4 @@
-import { type ClickHouseClient, createClient } from '@clickhouse/client';
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 
 export type { ClickHouseClient };
 
@@ -9,6 +9,9 @@ export function createClickHouse(url: string, database: string): ClickHouseClien
     request_timeout: 30_000,
     compression: { request: false, response: false },
     clickhouse_settings: {},
+    // Failures reach our code, which logs them through pino with context (or answers 503); the client's
+    // own console logging would print each one again, unstructured (a refused row, once per split).
+    log: { level: ClickHouseLogLevel.OFF },
   });
 }
 

@@ -27,6 +27,7 @@ export const forbidden = (detail = 'Your role does not allow this action.', code
 export const notFound = (what: string, code = 'not_found') =>
   new AppError(404, code, `${what} was not found.`);
 export const conflict = (detail: string, code = 'conflict') => new AppError(409, code, detail);
+export const gone = (detail: string, code = 'gone') => new AppError(410, code, detail);
 export const payloadTooLarge = (detail: string) => new AppError(413, 'payload_too_large', detail);
 export const unavailable = (detail: string, code = 'service_unavailable') => new AppError(503, code, detail);
 
@@ -39,6 +40,7 @@ export const TITLES: Record<number, string> = {
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
   409: 'Conflict',
+  410: 'Gone',
   411: 'Length Required',
   413: 'Payload Too Large',
   414: 'URI Too Long',

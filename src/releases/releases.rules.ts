@@ -1,11 +1,10 @@
-import { DEFAULT_CHANNEL } from '../apps/apps.store.js';
+import { CHANNEL_PATTERN, DEFAULT_CHANNEL } from '../../shared/ids.js';
 import { type Plan, requireFeature } from '../plans/plans.js';
 
 /**
- * Channel names: 1-64 characters of lowercase letters, digits, dot, underscore and hyphen ("production",
- * "canary", "beta-2", "qa.eu"). Lowercase only, so "Beta" and "beta" can never be two channels.
+ * Channel names (CHANNEL_PATTERN): 1-64 characters of lowercase letters, digits, dot, underscore and hyphen
+ * ("production", "canary", "beta-2", "qa.eu"). Lowercase only, so "Beta" and "beta" can never be two channels.
  */
-export const CHANNEL_PATTERN = '^[a-z0-9._-]{1,64}$';
 const CHANNEL_RE = new RegExp(CHANNEL_PATTERN);
 
 export function isChannelName(value: string): boolean {

@@ -1,17 +1,30 @@
 import { Type } from '@sinclair/typebox';
+import { CHANNEL_PATTERN } from '../../shared/ids.js';
 import { Fingerprint } from '../apps/apps.schemas.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 import { BINARY_RANGE_PATTERN } from './binary-range.js';
-import { CHANNEL_PATTERN, VERSION_PATTERN } from './releases.rules.js';
+import { VERSION_PATTERN } from './releases.rules.js';
 
-export const Channel = Type.String({ pattern: CHANNEL_PATTERN, description: '1-64 of [a-z0-9._-]' });
+export const Channel = Type.String({
+  maxLength: 64,
+  pattern: CHANNEL_PATTERN,
+  description: '1-64 of [a-z0-9._-]',
+});
 const RolloutPct = Type.Number({ minimum: 0, maximum: 100 });
 
 export const PushBody = Type.Object(
   {
     app_id: Uuid,
-    version: Type.String({ pattern: VERSION_PATTERN, description: 'free text, 1-64 characters' }),
-    sha256: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'an uploaded bundle of the app' }),
+    version: Type.String({
+      maxLength: 64,
+      pattern: VERSION_PATTERN,
+      description: 'free text, 1-64 characters',
+    }),
+    sha256: Type.String({
+      maxLength: 64,
+      pattern: '^[0-9a-fA-F]{64}$',
+      description: 'an uploaded bundle of the app',
+    }),
     channel: Type.Optional(Channel),
     rollout_pct: Type.Optional(RolloutPct),
     mandatory: Type.Optional(Type.Boolean()),
@@ -22,6 +35,7 @@ export const PushBody = Type.Object(
       Type.Union([
         Type.String({
           pattern: BINARY_RANGE_PATTERN,
+          maxLength: 128,
           description:
             'a semver range of the native app versions this release runs on (1.2.x, ^1.2.0, ">=1.0.0 <2.0.0"); ' +
             'absent or null: any. Devices must then send app_version to get it.',

@@ -1,6 +1,7 @@
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import { emptyStats, type ReleaseStats, type ReleaseStatsProvider } from '../analytics/release-stats.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
-import { type AppRow, type AppsStore, DEFAULT_CHANNEL } from '../apps/apps.store.js';
+import type { AppRow, AppsStore } from '../apps/apps.store.js';
 import { appendAudit } from '../audit/audit.writer.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
@@ -29,9 +30,34 @@ export interface PushInput {
   notes?: string;
   fingerprint?: string | null;
   target_binary_range?: string | null;
+  /** Fixed in advance by a signed push: both are inside the bytes signed for the release. */
+  id?: string;
+  created_at?: Date;
+}
+
+/** Steps a push of another kind (signed, Expo) adds inside the push's transaction, under the app lock. */
+export interface PushHooks {
+  /** Before the release row is written: refusals here write nothing. */
+  beforeInsert?: (tx: Tx) => Promise<void>;
+  /** After the release row is written, before its audit entry and webhook. */
+  afterInsert?: (tx: Tx, release: ReleaseRow) => Promise<void>;
 }
 
 export type ReleaseWithStats = ReleaseRow & { stats: ReleaseStats };
+
+/**
+ * Who makes a change: the workspace it is made in and the audit actor (a user's e-mail, `api-key`, or
+ * `system` for what the service does by itself, such as an error-spike action).
+ */
+export interface ChangeActor {
+  workspaceId: string;
+  actor: string;
+}
+
+const actorOf = (principal: Principal): ChangeActor => ({
+  workspaceId: principal.workspaceId,
+  actor: principal.actor,
+});
 
 export interface ReleasePage {
   modules: ReleaseWithStats[];
@@ -55,7 +81,7 @@ export class ReleasesService {
     private readonly invalidate: PublishInvalidation,
   ) {}
 
-  async push(principal: Principal, input: PushInput): Promise<ReleaseRow> {
+  async push(principal: Principal, input: PushInput, hooks: PushHooks = {}): Promise<ReleaseRow> {
     // Part of the request's shape: refused (400) before role and resources are looked at.
     const targetBinaryRange =
       input.target_binary_range == null ? null : parseTargetBinaryRange(input.target_binary_range);
@@ -65,7 +91,7 @@ export class ReleasesService {
     const sha256 = input.sha256.toLowerCase();
     const fingerprint = input.fingerprint ?? null;
     const release = await transaction(this.db, async (tx) => {
-      const app = await this.lockApp(tx, principal, input.app_id);
+      const app = await this.lockApp(tx, principal.workspaceId, input.app_id);
       const bundle = await this.bundles.find(app.id, sha256, tx);
       if (!bundle) {
         throw badRequest(
@@ -83,6 +109,7 @@ export class ReleasesService {
         channel,
         rollout_pct: rolloutPct,
       });
+      await hooks.beforeInsert?.(tx);
       const row = await this.store.insert(tx, {
         workspaceId: principal.workspaceId,
         appId: app.id,
@@ -95,8 +122,11 @@ export class ReleasesService {
         size: bundle.size,
         fingerprint,
         targetBinaryRange,
+        ...(input.id ? { id: input.id } : {}),
+        ...(input.created_at ? { createdAt: input.created_at } : {}),
       });
-      await this.record(tx, principal, app, 'module.push', pushAudit(row));
+      await hooks.afterInsert?.(tx, row);
+      await this.record(tx, actorOf(principal), app, 'module.push', pushAudit(row));
       await appendOutbox(tx, principal.workspaceId, 'release.pushed', releasePushedData(app, row));
       return row;
     });
@@ -132,25 +162,43 @@ export class ReleasesService {
   /** Changes rollout_pct in place. The same value again is not a change: nothing is recorded. */
   async changeRollout(principal: Principal, id: string, rolloutPct: number): Promise<ReleaseRow> {
     requireRole(principal, 'developer', 'Changing rollouts');
-    const result = await transaction(this.db, async (tx) => {
-      const { app, release } = await this.lockRelease(tx, principal, id);
-      requireRolloutChangeAllowed(await this.store.planOf(tx, principal.workspaceId));
-      if (!release.active) {
-        throw conflict('This release was rolled back; its rollout can no longer change.', 'release_inactive');
-      }
-      if (release.rollout_pct === rolloutPct) return { row: release, changed: false };
-      const row = await this.store.setRollout(tx, release.id, rolloutPct);
-      await this.record(tx, principal, app, 'rollout.change', rolloutAudit(row, release.rollout_pct));
-      await appendOutbox(
-        tx,
-        principal.workspaceId,
-        'rollout.changed',
-        rolloutChangedData(app, row, release.rollout_pct),
-      );
-      return { row, changed: true };
-    });
-    if (result.changed) await this.invalidate({ appId: result.row.app_id });
+    const result = await transaction(this.db, (tx) =>
+      this.changeRolloutIn(tx, actorOf(principal), id, rolloutPct),
+    );
+    if (result.changed) await this.announce(result.row.app_id);
     return result.row;
+  }
+
+  /**
+   * The rollout change inside the caller's transaction, with its audit entry (plus `details`) and webhook
+   * event. Refusals (unknown release, plan gate, rolled back) are thrown before anything is written, so the
+   * caller's transaction stays usable. After the commit the caller calls announce() when `changed`.
+   */
+  async changeRolloutIn(
+    tx: Tx,
+    actor: ChangeActor,
+    id: string,
+    rolloutPct: number,
+    details: Record<string, unknown> = {},
+  ): Promise<{ row: ReleaseRow; changed: boolean }> {
+    const { app, release } = await this.lockRelease(tx, actor.workspaceId, id);
+    requireRolloutChangeAllowed(await this.store.planOf(tx, actor.workspaceId));
+    if (!release.active) {
+      throw conflict('This release was rolled back; its rollout can no longer change.', 'release_inactive');
+    }
+    if (release.rollout_pct === rolloutPct) return { row: release, changed: false };
+    const row = await this.store.setRollout(tx, release.id, rolloutPct);
+    await this.record(tx, actor, app, 'rollout.change', {
+      ...rolloutAudit(row, release.rollout_pct),
+      ...details,
+    });
+    await appendOutbox(
+      tx,
+      actor.workspaceId,
+      'rollout.changed',
+      rolloutChangedData(app, row, release.rollout_pct),
+    );
+    return { row, changed: true };
   }
 
   /**
@@ -159,27 +207,43 @@ export class ReleasesService {
    */
   async rollback(principal: Principal, id: string): Promise<{ rolled_back: ReleaseRow; active: ReleaseRow }> {
     requireRole(principal, 'developer', 'Rolling back releases');
-    const result = await transaction(this.db, async (tx) => {
-      const { app, release } = await this.lockRelease(tx, principal, id);
-      if (!release.active) throw conflict('This release was already rolled back.', 'release_inactive');
-      const previous = await this.store.previousActive(tx, app.id, release.channel, release.seq);
-      if (!previous) {
-        throw conflict(
-          `No earlier active release on channel "${release.channel}" to fall back to.`,
-          'no_previous_release',
-        );
-      }
-      const rolledBack = await this.store.deactivate(tx, release.id);
-      await this.record(tx, principal, app, 'module.rollback', rollbackAudit(rolledBack, previous));
-      await appendOutbox(tx, principal.workspaceId, 'rollback', rollbackData(app, rolledBack, previous));
-      return { rolled_back: rolledBack, active: previous };
-    });
-    await this.invalidate({ appId: result.rolled_back.app_id });
+    const result = await transaction(this.db, (tx) => this.rollbackIn(tx, actorOf(principal), id));
+    await this.announce(result.rolled_back.app_id);
     return result;
   }
 
-  private async lockApp(tx: Tx, principal: Principal, appId: string): Promise<AppRow> {
-    const app = await this.apps.lock(tx, principal.workspaceId, appId);
+  /** The rollback inside the caller's transaction, like changeRolloutIn; announce() after the commit. */
+  async rollbackIn(
+    tx: Tx,
+    actor: ChangeActor,
+    id: string,
+    details: Record<string, unknown> = {},
+  ): Promise<{ rolled_back: ReleaseRow; active: ReleaseRow }> {
+    const { app, release } = await this.lockRelease(tx, actor.workspaceId, id);
+    if (!release.active) throw conflict('This release was already rolled back.', 'release_inactive');
+    const previous = await this.store.previousActive(tx, app.id, release.channel, release.seq);
+    if (!previous) {
+      throw conflict(
+        `No earlier active release on channel "${release.channel}" to fall back to.`,
+        'no_previous_release',
+      );
+    }
+    const rolledBack = await this.store.deactivate(tx, release.id);
+    await this.record(tx, actor, app, 'module.rollback', {
+      ...rollbackAudit(rolledBack, previous),
+      ...details,
+    });
+    await appendOutbox(tx, actor.workspaceId, 'rollback', rollbackData(app, rolledBack, previous));
+    return { rolled_back: rolledBack, active: previous };
+  }
+
+  /** Tells API processes to drop the app's cached routing state; call after the change committed. */
+  async announce(appId: string): Promise<void> {
+    await this.invalidate({ appId });
+  }
+
+  private async lockApp(tx: Tx, workspaceId: string, appId: string): Promise<AppRow> {
+    const app = await this.apps.lock(tx, workspaceId, appId);
     if (!app) throw notFound('App', 'app_not_found');
     return app;
   }
@@ -187,27 +251,27 @@ export class ReleasesService {
   /** Locks the release's app (the order every release change uses), then reads the release afresh. */
   private async lockRelease(
     tx: Tx,
-    principal: Principal,
+    workspaceId: string,
     id: string,
   ): Promise<{ app: AppRow; release: ReleaseRow }> {
-    const seen = await this.store.find(principal.workspaceId, id, tx);
+    const seen = await this.store.find(workspaceId, id, tx);
     if (!seen) throw notFound('Release', 'release_not_found');
-    const app = await this.lockApp(tx, principal, seen.app_id);
-    const release = (await this.store.find(principal.workspaceId, id, tx))!;
+    const app = await this.lockApp(tx, workspaceId, seen.app_id);
+    const release = (await this.store.find(workspaceId, id, tx))!;
     return { app, release };
   }
 
   private async record(
     tx: Tx,
-    principal: Principal,
+    actor: ChangeActor,
     app: AppRow,
     action: 'module.push' | 'rollout.change' | 'module.rollback',
     details: Record<string, unknown>,
   ): Promise<void> {
     await appendAudit(tx, {
-      workspaceId: principal.workspaceId,
+      workspaceId: actor.workspaceId,
       appId: app.id,
-      actor: principal.actor,
+      actor: actor.actor,
       action,
       details,
     });

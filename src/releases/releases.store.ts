@@ -32,6 +32,9 @@ export interface NewRelease {
   size: number;
   fingerprint: string | null;
   targetBinaryRange: string | null;
+  /** Given by a signed push, whose signed bytes name them; otherwise drawn by the database. */
+  id?: string;
+  createdAt?: Date;
 }
 
 const COLUMNS = `id, seq, workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
@@ -51,8 +54,9 @@ export class ReleasesStore {
   async insert(q: Queryable, r: NewRelease): Promise<ReleaseRow> {
     const { rows } = await q.query<ReleaseRow>(
       `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256,
-                             size, fingerprint, target_binary_range)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+                             size, fingerprint, target_binary_range, id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, coalesce($12::uuid, gen_random_uuid()),
+               coalesce($13::timestamptz, now())) RETURNING ${COLUMNS}`,
       [
         r.workspaceId,
         r.appId,
@@ -65,6 +69,8 @@ export class ReleasesStore {
         r.size,
         r.fingerprint,
         r.targetBinaryRange,
+        r.id ?? null,
+        r.createdAt ?? null,
       ],
     );
     return rows[0]!;

@@ -8,6 +8,8 @@ import type { Redis, RedisKeys } from '../platform/redis.js';
 export interface Invalidation {
   appId?: string;
   workspaceId?: string;
+  /** A device released from a workspace's device-cap set: processes forget having admitted it. */
+  releasedDevice?: { workspaceId: string; deviceId: string };
 }
 
 export function invalidationChannel(keys: RedisKeys): string {

@@ -3,7 +3,8 @@ import type { Redis } from '../platform/redis.js';
 import type { RoutingCache } from './routing.cache.js';
 
 /**
- * Applies invalidation messages (`{appId}` or `{workspaceId}`, see invalidation.ts) to the routing cache.
+ * Applies invalidation messages (`{appId}` or `{workspaceId}`, see invalidation.ts) to the routing cache,
+ * and `{releasedDevice}` to the device cap's memory of admitted devices (through `onReleasedDevice`).
  * A subscribed Redis connection can do nothing else, so it gets its own. When that connection drops and
  * comes back, messages sent meanwhile are lost: the whole cache is cleared then.
  */
@@ -16,6 +17,8 @@ export class RoutingInvalidationListener {
     private readonly channel: string,
     private readonly cache: RoutingCache,
     private readonly log: Logger,
+    /** Applies `{releasedDevice}` messages (the device cap's memory of admitted devices). */
+    private readonly onReleasedDevice: (workspaceId: string, deviceId: string) => void = () => {},
   ) {}
 
   /**
@@ -50,6 +53,10 @@ export class RoutingInvalidationListener {
     const { appId, workspaceId } = message as { appId?: unknown; workspaceId?: unknown };
     if (typeof appId === 'string') this.cache.drop(appId);
     if (typeof workspaceId === 'string') this.cache.dropWorkspace(workspaceId);
+    const released = (message as { releasedDevice?: { workspaceId?: unknown; deviceId?: unknown } })
+      .releasedDevice;
+    if (typeof released?.workspaceId === 'string' && typeof released.deviceId === 'string')
+      this.onReleasedDevice(released.workspaceId, released.deviceId);
   }
 
   private async subscribe(waitMs: number): Promise<void> {

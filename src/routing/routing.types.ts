@@ -1,3 +1,4 @@
+import type { ExpoRoute } from '../expo/expo.route.js';
 import type { Plan } from '../plans/plans.js';
 import type { BinaryRange } from '../releases/binary-range.js';
 
@@ -16,6 +17,16 @@ export interface RoutedRelease {
   size: number;
   /** Absolute download URL of the bundle. */
   url: string;
+  /** The signed canonical manifest of a release signed on the developer's machine; absent when unsigned. */
+  signature?: ReleaseSignature;
+}
+
+/** What /updates/check sends with a signed release; the SDK verifies `sig` over `manifest` (UTF-8). */
+export interface ReleaseSignature {
+  manifest: string;
+  sig: string;
+  keyid: string;
+  alg: 'rsa-v1_5-sha256';
 }
 
 /** Everything an update check needs to know about one app, held in memory by the routing cache. */
@@ -27,6 +38,13 @@ export interface AppRoute {
   channels: ReadonlyMap<string, readonly RoutedRelease[]>;
   /** CodePush deployment keys of the app -> the channel each names (deleted keys are absent; none: none). */
   deploymentKeys?: ReadonlyMap<string, string>;
+  /**
+   * Ids of the app's releases on any channel, active or not (the newest MAX_KNOWN_MODULES): the modules
+   * a device may report events for or say it runs.
+   */
+  modules: ReadonlySet<string>;
+  /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
+  expo?: ExpoRoute;
 }
 
 /** Where the routing cache loads an app from on a miss (Postgres in production). */

@@ -1,7 +1,8 @@
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { type Db, type Queryable, transaction } from '../platform/postgres.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
-import { failureCounterKey, minuteOf } from '../telemetry/failure-counters.js';
+import { minuteOf, windowKeys } from '../telemetry/failure-counters.js';
 import { appendOutbox } from '../webhooks/outbox.writer.js';
 import { toSettings } from './alerts.store.js';
 import type { SpikeActions } from './spike-actions.js';
@@ -34,7 +35,9 @@ const D = DEFAULT_ALERT_SETTINGS;
 /**
  * Evaluates one app's error-spike alert. The watched release is the newest active release on the
  * `production` channel: the one being rolled out, whose failures are what a spike alert is for. Its
- * failure rate is summed over the last `window_minutes` minute buckets (the current minute included).
+ * failure rate counts devices over the last `window_minutes` (failure-counters.ts): the devices that
+ * reported an error against those that reported an activation or an error, so a few devices repeating a
+ * report cannot make a sample.
  * Most evaluations change nothing and take no lock; a state change (and any alert) is decided again under
  * SELECT ... FOR UPDATE on the app's state row, so two evaluators never fire the same crossing twice, and
  * the alert's outbox row commits with the state that records it.
@@ -78,6 +81,7 @@ export class SpikeEvaluator {
           ],
         );
       }
+      let acted = false;
       if (r.fire) {
         await appendOutbox(tx, ctx.workspace_id, 'error_spike', {
           app_id: ctx.app_id,
@@ -92,17 +96,16 @@ export class SpikeEvaluator {
         });
         this.log.warn({ appId, releaseId, errorRate: r.errorRate, sample: r.sample }, 'error spike');
         if (this.actions && ctx.settings.action !== 'none') {
-          await this.actions.apply(tx, ctx.settings.action, {
+          acted = await this.actions.apply(tx, ctx.settings.action, {
             appId,
             releaseId,
             workspaceId: ctx.workspace_id,
           });
         }
       }
-      return { releaseId, fired: r.fire, errorRate: r.errorRate, sample: r.sample };
-    }).then(async (result) => {
-      if (result.fired && this.actions && ctx.settings.action !== 'none')
-        await this.actions.afterCommit(ctx.workspace_id, appId);
+      return { result: { releaseId, fired: r.fire, errorRate: r.errorRate, sample: r.sample }, acted };
+    }).then(async ({ result, acted }) => {
+      if (acted) await this.actions?.afterCommit(appId);
       return result;
     });
   }
@@ -117,10 +120,10 @@ export class SpikeEvaluator {
          LEFT JOIN app_alert_settings s ON s.app_id = a.id
          LEFT JOIN LATERAL (
            SELECT id, version FROM releases
-            WHERE app_id = a.id AND channel = 'production' AND active ORDER BY seq DESC LIMIT 1
+            WHERE app_id = a.id AND channel = $7 AND active ORDER BY seq DESC LIMIT 1
          ) r ON true
         WHERE a.id = $1`,
-      [appId, D.threshold, D.windowMinutes, D.minSample, D.cooldownMinutes, D.action],
+      [appId, D.threshold, D.windowMinutes, D.minSample, D.cooldownMinutes, D.action, DEFAULT_CHANNEL],
     );
     const row = rows[0];
     if (!row) return undefined;
@@ -147,21 +150,25 @@ export class SpikeEvaluator {
     };
   }
 
-  /** Sums the window's minute buckets of the watched release in one round trip. */
+  /**
+   * Distinct devices of the watched release over the window: those that reported an activation and those
+   * that reported an error (a device may be in both), each the union of the window's counters, in one
+   * round trip.
+   */
   private async counts(ctx: Context, nowMs: number): Promise<WindowCounts> {
-    const last = minuteOf(nowMs);
-    const pipeline = this.redis.pipeline();
-    for (let m = last - ctx.settings.windowMinutes + 1; m <= last; m++) {
-      pipeline.hmget(failureCounterKey(this.keys, ctx.app_id, ctx.release_id!, m), 'activations', 'errors');
-    }
-    const replies = (await pipeline.exec()) ?? [];
-    const total = { activations: 0, errors: 0 };
-    for (const [err, value] of replies) {
+    const now = minuteOf(nowMs);
+    const window = ctx.settings.windowMinutes;
+    const releaseId = ctx.release_id!;
+    const replies = (await this.redis
+      .pipeline()
+      .pfcount(...windowKeys(this.keys, ctx.app_id, releaseId, now, window, 'activations'))
+      .pfcount(...windowKeys(this.keys, ctx.app_id, releaseId, now, window, 'errors'))
+      .exec()) as Array<[Error | null, unknown]> | null;
+    const [activations, errors] = [0, 1].map((i) => {
+      const [err, value] = replies?.[i] ?? [new Error('no reply from Redis'), 0];
       if (err) throw err;
-      const [a, e] = value as [string | null, string | null];
-      total.activations += Number(a ?? 0) || 0;
-      total.errors += Number(e ?? 0) || 0;
-    }
-    return total;
+      return Number(value) || 0;
+    });
+    return { activations: activations!, errors: errors! };
   }
 }

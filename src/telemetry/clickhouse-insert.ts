@@ -18,11 +18,15 @@ export async function insertRowTexts(ch: ClickHouseClient, chunks: readonly stri
   });
 }
 
-// Server codes that mean "this data cannot be stored" rather than "try again later": cannot parse
-// (6, 26, 27, 32, 33, 38, 41, 69, 72), type mismatch or conversion (53, 70), unknown field (117), unknown
-// enum element (691; 18.16 reports it as 49).
+// Server codes that mean "this data cannot be stored" rather than "try again later" (ClickHouse's
+// ErrorCodes.cpp): cannot parse (6, 26, 27, 32, 33, 38, 41, 72, 130, 376), a bad escape such as a high
+// surrogate without its pair (25), type mismatch or conversion (53, 70), a value out of range (69, 321), a
+// string or array too large (131), unknown field (117), NULL in a plain column (349), unknown enum element
+// (691; 18.16 reports it as 49). Anything else (connection failures, timeouts, too many parts, memory) is
+// retried.
 const DATA_ERROR_CODES = new Set([
   '6',
+  '25',
   '26',
   '27',
   '32',
@@ -35,18 +39,54 @@ const DATA_ERROR_CODES = new Set([
   '70',
   '72',
   '117',
+  '130',
+  '131',
+  '321',
+  '349',
+  '376',
   '691',
 ]);
 
-/**
- * True when ClickHouse answered and refused the data itself; connection failures and overloads are not.
- * Current servers' errors are parsed by the client into `code`; 18.16's format is not, so the message's
- * "Code: N" is read too.
- */
-export function isDataError(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null) return false;
+/** The ClickHouse error code of a failure, when ClickHouse answered with one. */
+export function clickHouseCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
   const { code, message } = err as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && /^\d+$/.test(code)) return DATA_ERROR_CODES.has(code);
+  if (typeof code === 'string' && /^\d+$/.test(code)) return code;
+  // 18.16's error format is not parsed by the client: its code is read from the message.
   const match = typeof message === 'string' ? /^Code: (\d+)[,.]/.exec(message) : null;
-  return match !== null && DATA_ERROR_CODES.has(match[1]!);
+  return match?.[1];
+}
+
+/** True when ClickHouse answered and refused the data itself; connection failures and overloads are not. */
+export function isDataError(err: unknown): boolean {
+  const code = clickHouseCode(err);
+  return code !== undefined && DATA_ERROR_CODES.has(code);
+}
+
+/**
+ * Inserts entries' row texts, splitting on a data error: halves are inserted on their own, down to the
+ * single entry ClickHouse refuses, so one bad entry costs about 2·log2(entries) extra inserts and the
+ * others are stored in the same flush. Returns the refused entries with the refusal; any other failure is
+ * thrown (the caller retries the whole batch, whose stored part ClickHouse collapses on re-insert).
+ */
+export async function insertIsolating<T extends { text: string; rows: number }>(
+  ch: ClickHouseClient,
+  entries: readonly T[],
+): Promise<Array<{ entry: T; error: unknown }>> {
+  const withRows = entries.filter((e) => e.rows > 0);
+  if (withRows.length === 0) return [];
+  try {
+    await insertRowTexts(
+      ch,
+      withRows.map((e) => e.text),
+    );
+    return [];
+  } catch (err) {
+    if (!isDataError(err)) throw err;
+    if (withRows.length === 1) return [{ entry: withRows[0]!, error: err }];
+    const half = Math.ceil(withRows.length / 2);
+    const first = await insertIsolating(ch, withRows.slice(0, half));
+    const second = await insertIsolating(ch, withRows.slice(half));
+    return [...first, ...second];
+  }
 }

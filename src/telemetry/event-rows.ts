@@ -1,10 +1,11 @@
 import type { EventType } from './event-stream.js';
-import { minuteOf } from './failure-counters.js';
+import { counterTargets, minuteOf } from './failure-counters.js';
 
 /** An event as the API (or the check recorder) hands it over, validated. */
 export interface EventInput {
   id: string;
   device_id: string;
+  /** A release of the app, or '' for the bundle embedded in the app binary. */
   module_id: string;
   type: EventType;
   ts?: string | number;
@@ -25,14 +26,18 @@ export interface EventRow {
   message?: string;
 }
 
-/** Failure-counter increments of a batch: [module id, minute, activations, errors]. */
-export type CounterTuple = [moduleId: string, minute: number, activations: number, errors: number];
+/**
+ * The devices of a batch for the failure counters of one release and minute: [module id, minute, devices
+ * that reported an activation, devices that reported an error], each device once. Which minute and hour
+ * counters it feeds follows from the minute and the time the batch was received (counterTargets).
+ */
+export type DeviceCounter = [moduleId: string, minute: number, activations: string[], errors: string[]];
 
 export interface EncodedEvents {
   /** The rows as JSONEachRow text, one line each, ready to be inserted as they are. */
   text: string;
   rows: number;
-  counters: CounterTuple[];
+  counters: DeviceCounter[];
 }
 
 /** A device clock more than this far ahead of the server is not trusted. */
@@ -60,10 +65,11 @@ export function eventSeconds(ts: unknown, receivedMs: number, retentionDays: num
 }
 
 /**
- * Turns a validated batch into ClickHouse rows and failure-counter increments, once, where the events are
+ * Turns a validated batch into ClickHouse rows and failure-counter devices, once, where the events are
  * already parsed: the stream then carries rows ready to insert, and ingest workers neither parse nor
- * re-serialise events (they concatenate entries). An id repeated within the batch yields one row and one
- * increment; repeats across batches are collapsed by ClickHouse (sql/clickhouse/001_device_events.sql).
+ * re-serialise events (they concatenate entries). An id repeated within the batch yields one row; repeats
+ * across batches are collapsed by ClickHouse (sql/clickhouse/001_device_events.sql). Events of the embedded
+ * bundle (no module) and events too old for any alert window feed no failure counter.
  */
 export function encodeEvents(
   appId: string,
@@ -72,8 +78,9 @@ export function encodeEvents(
   retentionDays: number,
 ): EncodedEvents {
   const received = Math.floor(receivedMs / 1000);
+  const receivedMinute = minuteOf(receivedMs);
   const seen = new Set<string>();
-  const counters = new Map<string, CounterTuple>();
+  const counters = new Counters();
   let text = '';
   let rows = 0;
   for (const event of events) {
@@ -93,15 +100,55 @@ export function encodeEvents(
     if (event.message) row.message = event.message;
     text += `${JSON.stringify(row)}\n`;
     rows += 1;
-    if (event.type !== 'activation' && event.type !== 'error') continue;
-    const minute = minuteOf(ts * 1000);
-    const key = `${event.module_id}\u0000${minute}`;
-    let counter = counters.get(key);
-    if (!counter) {
-      counter = [event.module_id, minute, 0, 0];
-      counters.set(key, counter);
+    if ((event.type === 'activation' || event.type === 'error') && event.module_id !== '') {
+      counters.add(event.module_id, minuteOf(ts * 1000), receivedMinute, event.type, event.device_id);
     }
-    counter[event.type === 'activation' ? 2 : 3] += 1;
   }
-  return { text, rows, counters: [...counters.values()] };
+  return { text, rows, counters: counters.list() };
+}
+
+/**
+ * The failure-counter devices of rows already encoded, read back from their text: for stream entries
+ * written before entries carried their counters' devices.
+ */
+export function countersFromRows(text: string, receivedMs: number): DeviceCounter[] {
+  const counters = new Counters();
+  const receivedMinute = minuteOf(receivedMs);
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const row = JSON.parse(line) as Partial<EventRow>;
+    if ((row.type !== 'activation' && row.type !== 'error') || !row.module_id || !row.device_id) continue;
+    if (typeof row.ts !== 'number') continue;
+    counters.add(row.module_id, minuteOf(row.ts * 1000), receivedMinute, row.type, row.device_id);
+  }
+  return counters.list();
+}
+
+class Counters {
+  private readonly byKey = new Map<string, { counter: DeviceCounter; sets: [Set<string>, Set<string>] }>();
+
+  add(
+    moduleId: string,
+    minute: number,
+    receivedMinute: number,
+    type: 'activation' | 'error',
+    device: string,
+  ) {
+    const target = counterTargets(minute, receivedMinute);
+    if (target.minute === null && target.hour === null) return;
+    const key = `${moduleId}\u0000${minute}`;
+    let entry = this.byKey.get(key);
+    if (!entry) {
+      entry = { counter: [moduleId, minute, [], []], sets: [new Set(), new Set()] };
+      this.byKey.set(key, entry);
+    }
+    const slot = type === 'activation' ? 0 : 1;
+    if (entry.sets[slot].has(device)) return;
+    entry.sets[slot].add(device);
+    entry.counter[(slot + 2) as 2 | 3].push(device);
+  }
+
+  list(): DeviceCounter[] {
+    return [...this.byKey.values()].map((e) => e.counter);
+  }
 }

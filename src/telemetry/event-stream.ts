@@ -1,5 +1,5 @@
 import type { RedisKeys } from '../platform/redis.js';
-import type { CounterTuple } from './event-rows.js';
+import { countersFromRows, type DeviceCounter } from './event-rows.js';
 
 /**
  * The device event stream: the API appends one entry per accepted request (and per batch of recorded update
@@ -31,19 +31,20 @@ export interface StreamEntry {
   /** When the API accepted the batch, epoch milliseconds. */
   receivedMs: number;
   rows: number;
-  counters: CounterTuple[];
+  counters: DeviceCounter[];
   /** JSONEachRow lines of device_events. */
   text: string;
 }
 
 /**
- * XADD field list of an entry: a = app id, r = received time (ms), n = number of rows, c = failure-counter
- * increments as JSON, e = the rows as JSONEachRow text.
+ * XADD field list of an entry: a = app id, r = received time (ms), n = number of rows, d = failure-counter
+ * devices as JSON (event-rows.ts, DeviceCounter), e = the rows as JSONEachRow text. (Entries of earlier
+ * versions carried event counts in `c` instead of `d`; their devices are read back from the rows.)
  */
 export function entryFields(
   appId: string,
   receivedMs: number,
-  encoded: { text: string; rows: number; counters: CounterTuple[] },
+  encoded: { text: string; rows: number; counters: DeviceCounter[] },
 ): string[] {
   return [
     'a',
@@ -52,7 +53,7 @@ export function entryFields(
     String(receivedMs),
     'n',
     String(encoded.rows),
-    'c',
+    'd',
     JSON.stringify(encoded.counters),
     'e',
     encoded.text,
@@ -61,12 +62,19 @@ export function entryFields(
 
 export class MalformedEntryError extends Error {}
 
-function isCounter(value: unknown): value is CounterTuple {
+const isDevice = (d: unknown) => typeof d === 'string' && d.length > 0 && d.length <= 128;
+
+function isCounter(value: unknown): value is DeviceCounter {
   return (
     Array.isArray(value) &&
     value.length === 4 &&
     typeof value[0] === 'string' &&
-    value.slice(1).every((n) => Number.isSafeInteger(n) && n >= 0)
+    value[0].length > 0 &&
+    Number.isSafeInteger(value[1]) &&
+    Array.isArray(value[2]) &&
+    Array.isArray(value[3]) &&
+    value[2].every(isDevice) &&
+    value[3].every(isDevice)
   );
 }
 
@@ -84,9 +92,10 @@ export function parseEntry(entryId: string, fields: readonly string[]): StreamEn
   if (rows > 0 && !text.endsWith('\n')) throw new MalformedEntryError(`entry ${entryId} rows are cut short`);
   let counters: unknown;
   try {
-    counters = JSON.parse(map.get('c') ?? '[]');
+    const devices = map.get('d');
+    counters = devices === undefined ? countersFromRows(text, receivedMs) : JSON.parse(devices);
   } catch {
-    throw new MalformedEntryError(`entry ${entryId} has invalid counters`);
+    throw new MalformedEntryError(`entry ${entryId} has invalid counters or rows`);
   }
   if (!Array.isArray(counters) || !counters.every(isCounter)) {
     throw new MalformedEntryError(`entry ${entryId} has invalid counters`);

@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { deviceRateLimit } from '../http/device-rate-limit.js';
+import { deviceRoute } from '../http/device-edge.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { badRequest } from '../platform/errors.js';
@@ -11,12 +11,18 @@ export async function deviceEventsRoutes(app: App): Promise<void> {
   app.post(
     '/devices/events',
     {
-      config: { public: true, rateLimit: deviceRateLimit(app.deps.config.rateLimits.devicePerMinute) },
+      config: deviceRoute(app.deps.config.rateLimits.devicePerMinute),
       // Validation errors are turned into a 400 naming the first bad event by its index (below).
       attachValidation: true,
       schema: {
         tags: ['devices'],
         summary: 'Post a batch of 1-1000 device events (download, activation, error); no credential',
+        description:
+          'Validated whole (400 names the first bad event). Each event must name a release of the app in ' +
+          '`module_id`, or none for the embedded bundle; events naming another module are refused one by ' +
+          'one and listed in `refused`, the others are taken. 202 means the events taken are durable. A NUL ' +
+          'or unpaired surrogate in `message` is stored as U+FFFD. Limited per app and device and per client ' +
+          'address (429).',
         security: [],
         body: EventsBody,
         response: { 202: EventsAccepted, ...problems(400, 404, 413, 415, 429, 503) },
@@ -24,8 +30,8 @@ export async function deviceEventsRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       if (request.validationError) throw eventsValidationError(request.validationError.validation);
-      const accepted = await eventIngest.accept(request.body.app_id, request.body.events);
-      return reply.status(202).send({ accepted });
+      const result = await eventIngest.accept(request.body.app_id, request.body.events);
+      return reply.status(202).send(result);
     },
   );
 }

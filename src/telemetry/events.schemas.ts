@@ -1,9 +1,13 @@
 import { Type } from '@sinclair/typebox';
+import { DEVICE_ID_MAX_LENGTH, DEVICE_ID_PATTERN } from '../../shared/ids.js';
 import { Uuid } from '../http/schemas.js';
+import { CANONICAL_UUID } from '../http/validation.js';
 import { DEVICE_EVENT_TYPES } from './event-stream.js';
 
 /** Client event ids and device ids: 1-128 characters of A-Za-z0-9._:- (API.md, "Devices"). */
-export const DeviceText = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' });
+const deviceText = (extra: Record<string, unknown> = {}) =>
+  Type.String({ minLength: 1, maxLength: DEVICE_ID_MAX_LENGTH, pattern: DEVICE_ID_PATTERN, ...extra });
+export const DeviceText = deviceText();
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
 export const MAX_MESSAGE_LENGTH = 4096;
@@ -11,10 +15,32 @@ export const MAX_MESSAGE_LENGTH = 4096;
 export const DeviceEvent = Type.Object({
   id: DeviceText,
   device_id: DeviceText,
-  module_id: DeviceText,
+  // A module id of the service is read in canonical (lower-case) form, like every id at the edge.
+  module_id: Type.Optional(
+    Type.Union(
+      [
+        Type.String({
+          maxLength: DEVICE_ID_MAX_LENGTH,
+          pattern: '^[A-Za-z0-9._:-]*$',
+          [CANONICAL_UUID]: true,
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'The release the event is about (a module id of the app); absent, null or "" for the bundle ' +
+          'embedded in the app binary. An event naming a module the app does not have is refused (see `refused`).',
+      },
+    ),
+  ),
   type: Type.Union(DEVICE_EVENT_TYPES.map((t) => Type.Literal(t))),
-  ts: Type.Optional(Type.String({ format: 'date-time' })),
-  message: Type.Optional(Type.String({ maxLength: MAX_MESSAGE_LENGTH })),
+  ts: Type.Optional(Type.String({ format: 'date-time', maxLength: 64 })),
+  message: Type.Optional(
+    Type.String({
+      maxLength: MAX_MESSAGE_LENGTH,
+      description: 'Free text; a NUL or an unpaired UTF-16 surrogate in it is stored as U+FFFD.',
+    }),
+  ),
 });
 
 export const EventsBody = Type.Object({
@@ -22,8 +48,24 @@ export const EventsBody = Type.Object({
   events: Type.Array(DeviceEvent, { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
 });
 
+export const REFUSAL_CODES = ['unknown_module'] as const;
+
 export const EventsAccepted = Type.Object({
   accepted: Type.Integer({
-    description: 'Events taken: the whole batch (a batch is taken or refused whole).',
+    description: 'Events taken: every event of the batch but those listed in `refused`.',
   }),
+  refused: Type.Array(
+    Type.Object({
+      index: Type.Integer({ description: 'position of the event in `events`' }),
+      id: Type.String({ description: 'the event id' }),
+      code: Type.Union(
+        REFUSAL_CODES.map((c) => Type.Literal(c)),
+        { description: '`unknown_module`: `module_id` is not a release of the app' },
+      ),
+    }),
+    {
+      description:
+        'Events not taken, with why; sending them again changes nothing. Empty when all were taken.',
+    },
+  ),
 });

@@ -1,13 +1,43 @@
 import { notFound } from '../platform/errors.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
-import type { AppDirectory } from './app-directory.js';
+import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
+import type { AppRoute } from '../routing/routing.types.js';
 import { type EventInput, encodeEvents } from './event-rows.js';
-import { entryFields, eventStreamKey } from './event-stream.js';
+import { type EventType, entryFields, eventStreamKey } from './event-stream.js';
+
+/** A device event as a route (or a protocol adapter) hands it over, validated by its schema. */
+export interface DeviceEventInput {
+  id: string;
+  device_id: string;
+  /** A release of the app; absent, null or '' for the bundle embedded in the app binary. */
+  module_id?: string | null;
+  type: Exclude<EventType, 'check'>;
+  ts?: string | number;
+  message?: string;
+}
+
+export interface RefusedEvent {
+  /** Position of the event in the batch. */
+  index: number;
+  id: string;
+  code: 'unknown_module';
+}
+
+export interface IntakeResult {
+  accepted: number;
+  refused: RefusedEvent[];
+}
+
+// A batch naming a module the cached app does not know reloads the app first, at most this often per app:
+// the release may have been pushed a moment ago.
+const UNKNOWN_MODULE_RELOAD_MS = 1000;
 
 /**
- * Accepts a validated batch of device events: one XADD carrying the whole batch, so the batch is taken or
- * refused whole in one round trip. Redis runs with AOF, so an answered 202 survives a Redis restart; the
- * ingest workers take it from there.
+ * The device event intake, shared by POST /devices/events and the protocol adapters. An event must name a
+ * release of the app, or none (the embedded bundle): anything else is refused, event by event, so no
+ * Redis key (failure counters) or series is made for a string a device invented, and the good events of
+ * the same batch are taken. What is taken goes to the stream in one XADD, so it is durable (Redis runs with
+ * AOF) when this returns; the ingest workers take it from there.
  */
 export class EventIngestService {
   private readonly stream: string;
@@ -15,19 +45,44 @@ export class EventIngestService {
   constructor(
     private readonly redis: Redis,
     keys: RedisKeys,
-    private readonly apps: AppDirectory,
+    private readonly routing: RoutingCache,
     private readonly retentionDays: number,
     private readonly now: () => number = Date.now,
   ) {
     this.stream = eventStreamKey(keys);
   }
 
-  async accept(appId: string, events: readonly EventInput[]): Promise<number> {
-    if (!(await this.apps.workspaceOf(appId))) throw notFound('App', 'app_not_found');
-    const app = appId.toLowerCase();
-    const received = this.now();
-    const encoded = encodeEvents(app, received, events, this.retentionDays);
-    await this.redis.xadd(this.stream, '*', ...entryFields(app, received, encoded));
-    return events.length;
+  async accept(appId: string, events: readonly DeviceEventInput[]): Promise<IntakeResult> {
+    let route = this.routing.peek(appId);
+    if (route === undefined) route = await this.routing.load(appId);
+    if (route === null) throw notFound('App', 'app_not_found');
+    let sorted = sortEvents(route, events);
+    if (sorted.refused.length > 0) {
+      const fresh = await this.routing.fresh(appId, UNKNOWN_MODULE_RELOAD_MS);
+      if (fresh && fresh !== route) {
+        route = fresh;
+        sorted = sortEvents(route, events);
+      }
+    }
+    if (sorted.taken.length > 0) {
+      const received = this.now();
+      const encoded = encodeEvents(route.appId, received, sorted.taken, this.retentionDays);
+      await this.redis.xadd(this.stream, '*', ...entryFields(route.appId, received, encoded));
+    }
+    return { accepted: sorted.taken.length, refused: sorted.refused };
   }
+}
+
+function sortEvents(route: AppRoute, events: readonly DeviceEventInput[]) {
+  const taken: EventInput[] = [];
+  const refused: RefusedEvent[] = [];
+  events.forEach((event, index) => {
+    const moduleId = event.module_id ? canonicalId(event.module_id) : '';
+    if (moduleId !== '' && !route.modules.has(moduleId)) {
+      refused.push({ index, id: event.id, code: 'unknown_module' });
+      return;
+    }
+    taken.push({ ...event, module_id: moduleId });
+  });
+  return { taken, refused };
 }

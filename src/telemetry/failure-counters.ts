@@ -1,17 +1,114 @@
-import type { RedisKeys } from '../platform/redis.js';
+import type { Redis, RedisKeys } from '../platform/redis.js';
 
 /**
- * Per-minute failure counters, the input of error-spike evaluation. Ingest increments, for every module
- * (release) of an app, a hash per minute with fields `activations` and `errors`; the spike evaluator sums
- * the minutes of its window for the app's active production release. Keys expire after two days. They share
- * the event stream's hash tag: ingest updates them in the same script that acknowledges stream entries.
+ * Failure counters, the input of error-spike decisions: for every release of an app, the distinct devices
+ * that reported an activation and those that reported an error, per minute and per hour, as Redis
+ * HyperLogLogs. A device counts once per kind however many events it sends, and adding a device again
+ * changes nothing, so a re-delivered or re-sent batch cannot move the counts.
+ *
+ * A window of up to 60 minutes is the union of its minute counters; a longer one (up to 1,440) the union of
+ * whole clock hours covering it (see windowKeys). Minute counters live two hours, hour counters 27 hours,
+ * and events too old to fall in any window add to no counter, so a device's clock cannot make keys for
+ * arbitrary times: at most about 65 minute and 26 hour counters per release and kind exist at once.
+ *
+ * The keys share the event stream's hash tag: ingest updates them in the script that acknowledges stream
+ * entries, and one PFCOUNT of a window reads keys of one Redis Cluster shard.
  */
-export const FAILURE_COUNTER_TTL_SECONDS = 2 * 24 * 3600;
+export const COUNTER_KINDS = ['activations', 'errors'] as const;
+export type CounterKind = (typeof COUNTER_KINDS)[number];
+
+export const MINUTE_COUNTER_TTL_SECONDS = 2 * 3600;
+export const HOUR_COUNTER_TTL_SECONDS = 27 * 3600;
+/** The longest alert window (alerts.routes.ts); events older than it are counted nowhere. */
+export const MAX_WINDOW_MINUTES = 1440;
+/** Windows up to this long read minute counters; longer ones read hour counters. */
+export const MINUTE_WINDOW_LIMIT = 60;
 
 export function minuteOf(epochMs: number): number {
   return Math.floor(epochMs / 60_000);
 }
 
-export function failureCounterKey(keys: RedisKeys, appId: string, moduleId: string, minute: number): string {
-  return keys.ingest(`fail:${appId}:${moduleId}:${minute}`);
+export function minuteCounterKey(
+  keys: RedisKeys,
+  appId: string,
+  moduleId: string,
+  minute: number,
+  kind: CounterKind,
+): string {
+  return keys.ingest(`devfail:${appId}:${moduleId}:m${minute}:${kind === 'errors' ? 'e' : 'a'}`);
+}
+
+export function hourCounterKey(
+  keys: RedisKeys,
+  appId: string,
+  moduleId: string,
+  hour: number,
+  kind: CounterKind,
+): string {
+  return keys.ingest(`devfail:${appId}:${moduleId}:h${hour}:${kind === 'errors' ? 'e' : 'a'}`);
+}
+
+/** Which counters an event of `minute` feeds, given when the batch was received (null: none). */
+export function counterTargets(
+  minute: number,
+  receivedMinute: number,
+): { minute: number | null; hour: number | null } {
+  const hour = Math.floor(minute / 60);
+  const recentMinute = minute > receivedMinute - MINUTE_WINDOW_LIMIT - 5;
+  const recentHour = hour > Math.floor(receivedMinute / 60) - Math.ceil(MAX_WINDOW_MINUTES / 60) - 1;
+  return { minute: recentMinute ? minute : null, hour: recentHour ? hour : null };
+}
+
+/**
+ * The counter keys whose union is the window of `windowMinutes` ending at `nowMinute` (inclusive). Up to 60
+ * minutes: exactly those minutes. Longer: the current clock hour so far and as many whole hours before it
+ * as cover the window, so up to 59 minutes more than asked are counted.
+ */
+export function windowKeys(
+  keys: RedisKeys,
+  appId: string,
+  moduleId: string,
+  nowMinute: number,
+  windowMinutes: number,
+  kind: CounterKind,
+): string[] {
+  const out: string[] = [];
+  if (windowMinutes <= MINUTE_WINDOW_LIMIT) {
+    for (let m = nowMinute - windowMinutes + 1; m <= nowMinute; m++)
+      out.push(minuteCounterKey(keys, appId, moduleId, m, kind));
+    return out;
+  }
+  const hour = Math.floor(nowMinute / 60);
+  const covered = (nowMinute % 60) + 1;
+  const earlier = Math.max(0, Math.ceil((windowMinutes - covered) / 60));
+  for (let h = hour - earlier; h <= hour; h++) out.push(hourCounterKey(keys, appId, moduleId, h, kind));
+  return out;
+}
+
+/**
+ * Adds devices to the counters of one minute directly: what ingest's acknowledgement script does for a
+ * batch, for tools and tests that need counters without the stream.
+ */
+export async function addDeviceCounts(
+  redis: Redis,
+  keys: RedisKeys,
+  target: { appId: string; moduleId: string; minute: number },
+  devices: Partial<Record<CounterKind, readonly string[]>>,
+): Promise<void> {
+  const pipeline = redis.pipeline();
+  for (const kind of COUNTER_KINDS) {
+    const list = devices[kind] ?? [];
+    if (list.length === 0) continue;
+    const minuteKey = minuteCounterKey(keys, target.appId, target.moduleId, target.minute, kind);
+    const hourKey = hourCounterKey(keys, target.appId, target.moduleId, Math.floor(target.minute / 60), kind);
+    for (let i = 0; i < list.length; i += 1000) {
+      pipeline.pfadd(minuteKey, ...list.slice(i, i + 1000));
+      pipeline.pfadd(hourKey, ...list.slice(i, i + 1000));
+    }
+    pipeline.expire(minuteKey, MINUTE_COUNTER_TTL_SECONDS);
+    pipeline.expire(hourKey, HOUR_COUNTER_TTL_SECONDS);
+  }
+  const results = await pipeline.exec();
+  const failed = results?.find(([err]) => err);
+  if (failed) throw failed[0];
 }

@@ -1,19 +1,22 @@
 import type { StreamEntry } from './event-stream.js';
+import { minuteOf } from './failure-counters.js';
 
-/** Increments of one per-minute failure counter. */
+/** Devices to add to the failure counters of one release and minute. */
 export interface CounterDelta {
   appId: string;
   moduleId: string;
   minute: number;
-  activations: number;
-  errors: number;
+  /** When the API received the batch, in minutes: decides which counters the minute still feeds. */
+  receivedMinute: number;
+  activations: readonly string[];
+  errors: readonly string[];
 }
 
 export interface PreparedBatch {
   /** The entries' JSONEachRow texts, sent one after the other as the body of one insert. */
   chunks: string[];
   rows: number;
-  /** Counter increments per stream entry: applied by whoever acknowledges that entry, exactly once. */
+  /** Counter devices per stream entry: added by whoever acknowledges that entry. */
   counters: Map<string, CounterDelta[]>;
   /** Apps whose failure counters moved: their error-spike evaluation runs after the batch. */
   apps: Set<string>;
@@ -36,6 +39,7 @@ export function prepareBatch(entries: readonly StreamEntry[]): PreparedBatch {
         appId: entry.appId,
         moduleId,
         minute,
+        receivedMinute: minuteOf(entry.receivedMs),
         activations,
         errors,
       })),

@@ -2,19 +2,12 @@ import { hostname } from 'node:os';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/logger.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
-import { insertRowTexts, isDataError } from './clickhouse-insert.js';
-import {
-  deadLetterKey,
-  eventStreamKey,
-  INGEST_GROUP,
-  MalformedEntryError,
-  parseEntry,
-  type StreamEntry,
-} from './event-stream.js';
-import { ackEntries } from './ingest-ack.js';
-import { prepareBatch } from './ingest-batch.js';
+import { eventStreamKey } from './event-stream.js';
 import { IngestGroup, type RawEntry } from './ingest-group.js';
+import { BatchWriter, type IngestCounts } from './ingest-writer.js';
 import type { SpikeNotifier } from './spike-jobs.js';
+
+export type { IngestCounts } from './ingest-writer.js';
 
 export interface IngestOptions {
   batchSize: number;
@@ -25,6 +18,8 @@ export interface IngestOptions {
   /** Backoff of a failed insert: first wait, and the cap it doubles up to. */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** The dead-letter stream is trimmed to about this many entries; 0 (the default) keeps every one. */
+  deadLetterMaxEntries?: number;
 }
 
 export interface IngestDeps {
@@ -36,27 +31,28 @@ export interface IngestDeps {
   log: Logger;
 }
 
-/** Counts for logs, tests and the benchmark. */
-export interface IngestCounts {
-  batches: number;
-  rows: number;
-  acked: number;
-  insertFailures: number;
-  claimed: number;
-}
-
 /**
- * Reads the event stream through the consumer group, inserts into ClickHouse in batches (batchSize events
- * or flushMs, whichever comes first), then acknowledges with the failure-counter increments, then asks for
- * spike evaluation. Nothing is acknowledged before its insert succeeded: while ClickHouse is down the insert
- * is retried with backoff and the backlog waits in the stream. Entries a dead worker left pending longer
+ * Reads the event stream through the consumer group and hands batches (batchSize events or flushMs,
+ * whichever comes first) to the BatchWriter: insert into ClickHouse, acknowledge with the failure-counter
+ * devices, ask for spike evaluation. Nothing is acknowledged before its insert succeeded: while ClickHouse
+ * is down the insert is retried with backoff and the backlog waits in the stream; an entry that cannot be
+ * stored is set aside in the dead-letter stream at once. Entries a dead worker left pending longer
  * than claimIdleMs are claimed and processed again; a re-insert of the same events is collapsed by
  * ClickHouse (event id hashes, see sql/clickhouse), so each event is counted once.
  */
 export class IngestConsumer {
-  readonly counts: IngestCounts = { batches: 0, rows: 0, acked: 0, insertFailures: 0, claimed: 0 };
-  private readonly stream: string;
+  readonly counts: IngestCounts = {
+    batches: 0,
+    rows: 0,
+    acked: 0,
+    insertFailures: 0,
+    retries: 0,
+    claimed: 0,
+    deadLettered: 0,
+    vanished: 0,
+  };
   private readonly group: IngestGroup;
+  private readonly writer: BatchWriter;
   private stopping = false;
   private loop: Promise<void> | undefined;
   private readonly wake = new AbortController();
@@ -68,10 +64,20 @@ export class IngestConsumer {
     private readonly deps: IngestDeps,
     private readonly opts: IngestOptions,
   ) {
-    this.stream = eventStreamKey(deps.keys);
     const consumer =
       opts.consumer ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    this.group = new IngestGroup(deps.redis, this.stream, consumer);
+    this.group = new IngestGroup(deps.redis, eventStreamKey(deps.keys), consumer);
+    this.writer = new BatchWriter(
+      { ...deps, group: this.group },
+      {
+        claimIdleMs: opts.claimIdleMs,
+        deadLetterMaxEntries: opts.deadLetterMaxEntries ?? 0,
+        backoff: (attempt) => this.backoff(attempt),
+        sleep: (ms) => this.sleep(ms),
+        stopping: () => this.stopping,
+      },
+      this.counts,
+    );
   }
 
   async start(): Promise<void> {
@@ -127,7 +133,7 @@ export class IngestConsumer {
         }
         if (batch.length > 0 && (events >= this.opts.batchSize || Date.now() >= deadline)) {
           // false: stopping while ClickHouse is away; the entries stay pending for another worker.
-          if (!(await this.flush(batch, false))) return;
+          if (!(await this.writer.flush(batch, false))) return;
           batch = [];
           events = 0;
         }
@@ -139,106 +145,7 @@ export class IngestConsumer {
         await this.sleep(this.backoff(failures));
       }
     }
-    if (batch.length > 0) await this.flush(batch, true).catch(() => false);
-  }
-
-  /** True when the batch was stored and acknowledged; false when it was left pending (stopping). */
-  private async flush(batch: RawEntry[], last: boolean): Promise<boolean> {
-    const entries: StreamEntry[] = [];
-    const rejected: RawEntry[] = [];
-    for (const raw of batch) {
-      try {
-        entries.push(parseEntry(raw[0], raw[1]));
-      } catch (err) {
-        if (!(err instanceof MalformedEntryError)) throw err;
-        rejected.push(raw);
-      }
-    }
-    const refused = await this.store(entries, batch, last);
-    if (refused === false) return false;
-    const poisoned = new Set(refused);
-    for (const raw of batch) if (poisoned.has(raw[0])) rejected.push(raw);
-    if (rejected.length > 0) {
-      this.deps.log.error({ entries: rejected.map((m) => m[0]) }, 'stream entries dead-lettered');
-      const pipeline = this.deps.redis.pipeline();
-      for (const [id, fields] of rejected)
-        pipeline.xadd(deadLetterKey(this.deps.keys), '*', 'id', id, 'fields', JSON.stringify(fields));
-      await pipeline.exec();
-    }
-    const stored = entries.filter((e) => !poisoned.has(e.entryId));
-    const prepared = prepareBatch(stored);
-    const ids = batch.map((e) => e[0]);
-    const acked = await ackEntries(
-      this.deps.redis,
-      this.deps.keys,
-      this.stream,
-      INGEST_GROUP,
-      ids,
-      prepared.counters,
-    );
-    this.counts.batches += 1;
-    this.counts.rows += prepared.rows;
-    this.counts.acked += acked;
-    this.deps.log.debug({ rows: prepared.rows, entries: ids.length, acked }, 'batch stored');
-    if (prepared.apps.size > 0) {
-      await this.deps.spikes.notify(prepared.apps, ids[0]!).catch((err: unknown) => {
-        // Evaluation also runs after the app's next batch; a lost request only delays it.
-        this.deps.log.warn({ err }, 'could not enqueue spike evaluation');
-      });
-    }
-    return true;
-  }
-
-  /**
-   * Inserts with retries until it succeeds, or until stopping (then false: the entries stay pending).
-   * Returns the ids of entries ClickHouse refused as data (found by inserting the entries one by one), for
-   * the dead-letter stream: one bad entry must not hold up the stream behind it forever.
-   */
-  private async store(entries: StreamEntry[], batch: RawEntry[], last: boolean): Promise<string[] | false> {
-    let lastHeartbeat = Date.now();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const chunks = entries.filter((e) => e.rows > 0).map((e) => e.text);
-        if (chunks.length > 0) await insertRowTexts(this.deps.clickhouse, chunks);
-        return [];
-      } catch (err) {
-        let failure = err;
-        if (isDataError(err)) {
-          try {
-            return await this.isolate(entries);
-          } catch (inner) {
-            failure = inner;
-          }
-        }
-        this.counts.insertFailures += 1;
-        this.deps.log.error(
-          { err: failure, attempt, entries: entries.length },
-          'clickhouse insert failed; will retry',
-        );
-        if (this.stopping || last) return false;
-      }
-      await this.sleep(this.backoff(attempt));
-      if (Date.now() - lastHeartbeat > this.opts.claimIdleMs / 3) {
-        // Still alive: reset the entries' idle time so no other worker claims work this one still holds.
-        await this.group.refresh(batch.map((e) => e[0])).catch(() => {});
-        lastHeartbeat = Date.now();
-      }
-    }
-  }
-
-  /** Inserts entry by entry; an entry refused as data is returned, any other failure is thrown. */
-  private async isolate(entries: StreamEntry[]): Promise<string[]> {
-    const refused: string[] = [];
-    for (const entry of entries) {
-      if (entry.rows === 0) continue;
-      try {
-        await insertRowTexts(this.deps.clickhouse, [entry.text]);
-      } catch (err) {
-        if (!isDataError(err)) throw err;
-        refused.push(entry.entryId);
-      }
-    }
-    return refused;
+    if (batch.length > 0) await this.writer.flush(batch, true).catch(() => false);
   }
 
   private backoff(attempt: number): number {

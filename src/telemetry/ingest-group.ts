@@ -61,6 +61,19 @@ export class IngestGroup {
     await this.redis.xclaim(this.stream, INGEST_GROUP, this.consumer, 0, ...ids, 'JUSTID');
   }
 
+  /** Which of these entries are still in the stream (an operator may delete one). */
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.xrange(this.stream, id, id, 'COUNT', 1);
+    const replies = (await pipeline.exec()) ?? [];
+    const present = new Set<string>();
+    replies.forEach(([err, value], i) => {
+      if (err) throw err;
+      if (Array.isArray(value) && value.length > 0) present.add(ids[i]!);
+    });
+    return present;
+  }
+
   /** Removes consumers that own nothing and were idle longer than idleMs: their workers are gone. */
   async removeIdleConsumers(idleMs: number): Promise<void> {
     const list = (await this.redis.xinfo('CONSUMERS', this.stream, INGEST_GROUP)) as unknown[][];

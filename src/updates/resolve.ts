@@ -24,14 +24,15 @@ export function fitsShell(
  */
 export function resolveRelease(
   releases: readonly RoutedRelease[],
-  deviceId: string,
+  deviceId: string | undefined,
   fingerprint: string | undefined,
   appVersion?: string,
 ): RoutedRelease | null {
   for (const release of releases) {
     if (!fitsShell(release, fingerprint, appVersion)) continue;
-    if (release.rolloutPct >= 100 || admits(bucketOf(release.id, deviceId), release.rolloutPct))
-      return release;
+    if (release.rolloutPct >= 100) return release;
+    // A device without an id has no bucket: staged releases are not for it.
+    if (deviceId !== undefined && admits(bucketOf(release.id, deviceId), release.rolloutPct)) return release;
   }
   return null;
 }

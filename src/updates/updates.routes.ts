@@ -1,4 +1,4 @@
-import { deviceRateLimit } from '../http/device-rate-limit.js';
+import { deviceRoute } from '../http/device-edge.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { requireAppVersion } from '../releases/binary-range.js';
@@ -13,14 +13,17 @@ export async function updatesRoutes(app: App): Promise<void> {
   app.post(
     '/updates/check',
     {
-      config: { public: true, rateLimit: deviceRateLimit(app.deps.config.rateLimits.devicePerMinute) },
+      config: deviceRoute(app.deps.config.rateLimits.devicePerMinute),
       schema: {
         tags: ['devices'],
         summary: 'A device asks whether a release is waiting for it',
         description:
           'Answers the newest active release of the channel whose rollout bucket admits the device and whose ' +
           'fingerprint (if any) matches and whose target_binary_range (if any) admits `app_version`, or ' +
-          '`{update: null}`. A device over its workspace device cap gets `{update: null}`. No credential.',
+          '`{update: null}`. A device over its workspace device cap gets `{update: null}`, and so does a ' +
+          'device new to a capped workspace once its client address has added ' +
+          '`RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR` devices this hour (it is counted in a later hour). ' +
+          'Ids are read in lower case; `urn:uuid:` and braced forms are a 400. No credential.',
         security: [],
         body: CheckBody,
         response: { 200: CheckResponse, ...problems(400, 404, 413, 415, 429) },
@@ -31,6 +34,7 @@ export async function updatesRoutes(app: App): Promise<void> {
       const update = await updates.check({
         app_id: body.app_id,
         device_id: body.device_id,
+        client: request,
         channel: body.channel ?? undefined,
         fingerprint: body.fingerprint ?? undefined,
         current_module_id: body.current_module_id ?? undefined,

@@ -1,27 +1,40 @@
 import { type Static, Type } from '@sinclair/typebox';
+import {
+  CHANNEL_MAX_LENGTH,
+  CHANNEL_PATTERN,
+  DEVICE_ID_MAX_LENGTH,
+  DEVICE_ID_PATTERN,
+} from '../../shared/ids.js';
 import { Uuid } from '../http/schemas.js';
+import { CANONICAL_UUID } from '../http/validation.js';
 import { APP_VERSION_PATTERN } from '../releases/binary-range.js';
 
 /**
  * Device ids reach Redis (device-cap sets, HyperLogLog) as members, so they are bounded in length and
  * charset before anything else happens.
  */
-export const DEVICE_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
+export const DeviceId = Type.String({
+  minLength: 1,
+  maxLength: DEVICE_ID_MAX_LENGTH,
+  pattern: DEVICE_ID_PATTERN,
+});
 
 // Optional device fields accept null as "not sent": SDKs often serialise absent values that way.
 const optional = (schema: ReturnType<typeof Type.String>) => Type.Optional(Type.Union([schema, Type.Null()]));
 
 export const CheckBody = Type.Object({
   app_id: Uuid,
-  device_id: Type.String({ minLength: 1, maxLength: 128, pattern: DEVICE_ID_PATTERN }),
+  device_id: DeviceId,
   // The channel naming rule of releases: 1-64 of [a-z0-9._-].
-  channel: optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9._-]{1,64}$' })),
+  channel: optional(Type.String({ minLength: 1, maxLength: CHANNEL_MAX_LENGTH, pattern: CHANNEL_PATTERN })),
   fingerprint: optional(Type.String({ minLength: 1, maxLength: 256 })),
-  current_module_id: optional(Type.String({ maxLength: 128 })),
+  // A module id of the service is read in canonical (lower-case) form; other text is kept as sent.
+  current_module_id: optional(Type.String({ maxLength: 128, [CANONICAL_UUID]: true })),
   platform: optional(Type.String({ maxLength: 32 })),
   app_version: optional(
     Type.String({
       pattern: APP_VERSION_PATTERN,
+      maxLength: 64,
       description:
         'the native app version (semver; "1.2" and "3" read as 1.2.0 and 3.0.0), matched against the ' +
         'target_binary_range of releases; a release with a range is not served to a device that sends none',
@@ -37,6 +50,20 @@ export const UpdateSchema = Type.Object({
   url: Type.String(),
   mandatory: Type.Boolean(),
   notes: Type.String(),
+  signature: Type.Optional(
+    Type.Object(
+      {
+        manifest: Type.String({ description: 'the canonical manifest the signature covers (UTF-8)' }),
+        sig: Type.String({ description: 'base64 RSA-SHA256 (PKCS #1 v1.5) signature of manifest' }),
+        keyid: Type.String(),
+        alg: Type.Literal('rsa-v1_5-sha256'),
+      },
+      {
+        description:
+          'present when the release was signed on the developer machine (README "Signed releases")',
+      },
+    ),
+  ),
 });
 
 // `nullable` (OpenAPI 3.0) rather than anyOf: the serialiser writes it directly, without first testing

@@ -1,32 +1,48 @@
+import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import type { DeviceClient } from '../devices/client-address.js';
 import type { DeviceCapGate } from '../devices/device-cap.js';
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { capabilitiesOf } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
-import type { RoutingCache } from '../routing/routing.cache.js';
+import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../routing/routing.listener.js';
-import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
+import type { AppRoute, ReleaseSignature, RoutedRelease } from '../routing/routing.types.js';
 import type { CheckRecorder } from '../telemetry/check-recorder.js';
 import { resolveRelease } from './resolve.js';
 
-export const DEFAULT_CHANNEL = 'production';
-
 export interface CheckInput {
   app_id: string;
-  device_id: string;
+  /**
+   * Absent only for protocol adapters whose clients may not send one (Expo's eas-client-id): such a device
+   * gets releases at 100 % only, and none on a plan with a device cap, since it cannot be counted.
+   */
+  device_id?: string;
+  /**
+   * The request (its `ip`, see TRUST_PROXY): devices new to a capped workspace are limited per client
+   * address. Every device route passes it; it is read only for a device new to this process.
+   */
+  client: DeviceClient;
   channel?: string;
   fingerprint?: string;
   current_module_id?: string;
   /** The native app version, already normalised (normalizeAppVersion); matched against binary ranges. */
   app_version?: string;
+  /**
+   * The releases to choose from, newest first, instead of the channel's bundle releases: a protocol
+   * adapter's own list (the Expo releases of a platform). Read from the route the check loaded.
+   */
+  candidates?: (route: AppRoute, channel: string) => readonly RoutedRelease[];
 }
 
 /** What a protocol adapter needs of a check: the app's routing state and the release to serve (or null). */
 export interface CheckOutcome {
   route: AppRoute;
-  /** The release the device is to run; null when none fits or it already runs it, or at the device cap. */
+  /** The release the device is to run; null when none fits, when it already runs it, or at the cap. */
   release: RoutedRelease | null;
   /** False when the workspace's device cap refused the device (the answer is then "no update"). */
   admitted: boolean;
+  /** True when the release to run is the one the device runs already (`current_module_id`). */
+  upToDate: boolean;
 }
 
 export interface UpdateOffer {
@@ -37,6 +53,8 @@ export interface UpdateOffer {
   url: string;
   mandatory: boolean;
   notes: string;
+  /** Present when the release was signed on the developer's machine (README "Signed releases"). */
+  signature?: ReleaseSignature;
 }
 
 export interface UpdateCheckDeps {
@@ -63,7 +81,7 @@ export class UpdateCheckService {
   async check(input: CheckInput): Promise<UpdateOffer | null> {
     const { release } = await this.resolve(input);
     if (release === null) return null;
-    return {
+    const offer: UpdateOffer = {
       module_id: release.id,
       version: release.version,
       sha256: release.sha256,
@@ -72,6 +90,8 @@ export class UpdateCheckService {
       mandatory: release.mandatory,
       notes: release.notes,
     };
+    if (release.signature) offer.signature = release.signature;
+    return offer;
   }
 
   /**
@@ -84,31 +104,38 @@ export class UpdateCheckService {
     if (route === undefined) route = await routing.load(input.app_id);
     if (route === null) throw notFound('App', 'app_not_found');
     const channel = input.channel ?? DEFAULT_CHANNEL;
+    const deviceId = input.device_id;
 
     // Every checking device is an active device: it is counted (or refused at the cap) whether or not a
     // release is waiting, so a device already running the newest module keeps its place in the set.
     const cap = capabilitiesOf(route.plan).deviceCap;
-    const admitting = gate.admit(route.workspaceId, input.device_id, cap);
-    // Known devices are answered synchronously: no await, so no extra turn of the event loop.
-    const admitted = typeof admitting === 'boolean' ? admitting : await admitting;
-    if (!admitted) {
-      this.record(input, channel, input.current_module_id ?? null);
-      return { route, release: null, admitted: false };
+    let admitted: boolean;
+    if (deviceId === undefined) {
+      // Nothing to count it by: served only where nothing is counted.
+      admitted = cap === null;
+    } else {
+      const admitting = gate.admit(route.workspaceId, deviceId, cap, input.client);
+      // Known devices are answered synchronously: no await, so no extra turn of the event loop.
+      admitted = typeof admitting === 'boolean' ? admitting : await admitting;
     }
-    this.deps.devices.add(route.workspaceId, input.device_id);
+    // Only a release of the app is recorded as the module a device runs, never a string it made up.
+    const current = knownModule(route.modules, input.current_module_id);
+    if (!admitted) {
+      this.record(input, channel, current);
+      return { route, release: null, admitted: false, upToDate: false };
+    }
+    if (deviceId !== undefined) this.deps.devices.add(route.workspaceId, deviceId);
 
-    const release = resolveRelease(
-      route.channels.get(channel) ?? [],
-      input.device_id,
-      input.fingerprint,
-      input.app_version,
-    );
-    if (release === null || release.id === input.current_module_id) {
-      this.record(input, channel, input.current_module_id ?? null);
-      return { route, release: null, admitted: true };
+    const candidates = input.candidates
+      ? input.candidates(route, channel)
+      : (route.channels.get(channel) ?? []);
+    const release = resolveRelease(candidates, deviceId, input.fingerprint, input.app_version);
+    if (release === null || release.id === current) {
+      this.record(input, channel, current);
+      return { route, release: null, admitted: true, upToDate: release !== null };
     }
     this.record(input, channel, release.id);
-    return { route, release, admitted: true };
+    return { route, release, admitted: true, upToDate: false };
   }
 
   /** Subscribes to routing invalidations and starts the background writers (the API calls it once). */
@@ -124,6 +151,8 @@ export class UpdateCheckService {
 
   /** `moduleId` is the module the device runs after the check: the one offered, else its current one. */
   private record(input: CheckInput, channel: string, moduleId: string | null): void {
+    // A check without a device id cannot feed device counts; it is not recorded.
+    if (input.device_id === undefined) return;
     this.deps.recorder.record({
       appId: input.app_id,
       deviceId: input.device_id,
@@ -132,4 +161,11 @@ export class UpdateCheckService {
       at: this.now(),
     });
   }
+}
+
+/** The module a device says it runs, when it is a release of the app (canonical id); otherwise null. */
+function knownModule(modules: ReadonlySet<string>, moduleId: string | undefined): string | null {
+  if (!moduleId) return null;
+  const id = canonicalId(moduleId);
+  return modules.has(id) ? id : null;
 }

@@ -4,10 +4,11 @@ import { type ConsoleHarness, signInThroughUi, startConsole } from '../helpers/b
 
 let h: ConsoleHarness;
 let createdKey = '';
+const email = `keys-${Date.now()}@example.com`;
 
 beforeAll(async () => {
   h = await startConsole();
-  await signInThroughUi(h.page, h.baseUrl, `keys-${Date.now()}@example.com`, 'correct horse battery');
+  await signInThroughUi(h.page, h.baseUrl, email, 'correct horse battery');
 });
 
 afterAll(async () => {
@@ -31,6 +32,8 @@ describe('console: API keys', () => {
     const row = page.getByTestId('api-keys').getByRole('row', { name: /ci deploy/ });
     await row.waitFor();
     expect(await row.textContent()).toContain('developer');
+    // Whose key it is: removing that member revokes it.
+    expect(await row.getByTestId('key-creator').textContent()).toBe(email);
     await h.screenshot('api-key-created');
 
     const me = await h.client({ apiKey: key }).auth.me();
@@ -42,10 +45,9 @@ describe('console: API keys', () => {
     expect(await page.getByTestId('secret-value').count()).toBe(0);
     expect(await page.content()).not.toContain(key);
     await page.reload();
-    await page
-      .getByTestId('api-keys')
-      .getByRole('row', { name: /ci deploy/ })
-      .waitFor();
+    const reloaded = page.getByTestId('api-keys').getByRole('row', { name: /ci deploy/ });
+    await reloaded.waitFor();
+    expect(await reloaded.getByTestId('key-creator').textContent()).toBe(email);
     expect(await page.content()).not.toContain(key);
   });
 

@@ -75,7 +75,9 @@ describe('console: plan and members', () => {
     const signin = await other.auth.signin(`other-owner-${stamp}@example.com`, 'correct horse battery');
     other.setCredentials({ token: signin.token });
     await other.workspaces.setPlan(signin.workspace_id, 'team');
-    await other.members.invite(signin.workspace_id, { email: ownerEmail, role: 'admin' });
+    const invited = await other.members.invite(signin.workspace_id, { email: ownerEmail, role: 'admin' });
+    // Joining takes the invitee's own acceptance (test/browser/invitations.test.ts does it in the page).
+    await h.client({ token: (await session()).token }).invitations.accept(invited.invitation.token);
 
     await page.reload();
     const switcher = page.getByRole('combobox', { name: 'Workspace' });

@@ -7,7 +7,7 @@ import { OtaClient } from '../../client/index.js';
 import { projectRoot } from '../../src/platform/paths.js';
 import { WORKER_FACTORIES } from '../../workers/registry.js';
 import type { Worker } from '../../workers/worker.js';
-import { createTestContext, type TestContext, type TestContextOptions } from './context.js';
+import { createTestContext, freePort, type TestContext, type TestContextOptions } from './context.js';
 
 /** Debian's Chromium (scripts/services/chromium.mjs installs it); CHROMIUM_PATH overrides. */
 export function chromiumPath(): string {
@@ -56,7 +56,12 @@ export interface ConsoleOptions extends TestContextOptions {
  * roles asked for, and one headless Chromium with a fresh profile, for one test file.
  */
 export async function startConsole(options: ConsoleOptions = {}): Promise<ConsoleHarness> {
-  const ctx = await createTestContext(options);
+  // PUBLIC_URL names this server, so the links the API hands out (invitations, bundles) open here.
+  const port = await freePort();
+  const ctx = await createTestContext({
+    ...options,
+    env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...options.env },
+  });
   let browser: BrowserContext | undefined;
   const workers: Worker[] = [];
   const profile = await mkdtemp(join(tmpdir(), 'ota-chromium-'));
@@ -69,7 +74,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<Consol
       await worker.start();
       workers.push(worker);
     }
-    const address = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = await ctx.app.listen({ host: '127.0.0.1', port });
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: chromiumPath(),
       headless: true,

@@ -22,12 +22,12 @@ async function newestMtime(dir: string): Promise<number> {
 async function isFresh(): Promise<boolean> {
   const built = await stat(CLI_MAIN).catch(() => undefined);
   if (!built) return false;
-  const sources = await Promise.all(['cli', 'client', 'sdk'].map(newestMtime));
+  const sources = await Promise.all(['cli', 'client', 'sdk', 'shared'].map(newestMtime));
   return built.mtimeMs >= Math.max(...sources);
 }
 
 /**
- * Runs `npm run build` unless dist/ is newer than the CLI, client and SDK sources. A lock directory keeps
+ * Runs `npm run build` unless dist/ is newer than the CLI, client, SDK and shared sources. A lock directory keeps
  * test files running in parallel from compiling into dist/ at the same time.
  */
 export async function ensureCliBuilt(): Promise<string> {

@@ -12,6 +12,7 @@ import { buildApp } from '../../src/http/app.js';
 import type { App } from '../../src/http/types.js';
 import { migrateClickHouse } from '../../src/migrations/clickhouse-migrator.js';
 import { ensureClickHouseDatabase } from '../../src/platform/clickhouse.js';
+import { createPool, type Db } from '../../src/platform/postgres.js';
 import { keyspaceNodes } from '../../src/platform/redis.js';
 import { createTestDatabase, dropTestDatabase, requireEnv } from './test-databases.js';
 
@@ -22,6 +23,11 @@ export interface TestContext {
   id: string;
   config: Config;
   deps: Container;
+  /**
+   * The file's database as the schema owner (what migrations run as), for what the service itself may
+   * not do: tampering with the audit log behind its back, creating tables. `deps.db` is the service role.
+   */
+  ownerDb: Db;
   app: App;
   /** The environment a child process (API, worker, CLI) needs to use this file's databases and keys. */
   env: Record<string, string>;
@@ -56,7 +62,7 @@ export interface TestContextOptions {
  */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const id = randomBytes(5).toString('hex');
-  const databaseUrl = await createTestDatabase(id);
+  const database = await createTestDatabase(id);
   // A fault test may bring a ClickHouse of its own.
   const clickhouseUrl = options.env?.CLICKHOUSE_URL ?? requireEnv('CLICKHOUSE_URL');
   const chDatabase = `ota_test_${id}`;
@@ -64,7 +70,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const blobDir = await mkdtemp(join(tmpdir(), `ota-blobs-${id}-`));
   const port = options.listen ? await freePort() : undefined;
   const env: Record<string, string> = {
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: database.service,
+    DATABASE_MIGRATION_URL: database.owner,
     REDIS_URL: requireEnv('REDIS_URL'),
     REDIS_KEY_PREFIX: `ota_test_${id}`,
     CLICKHOUSE_URL: clickhouseUrl,
@@ -77,11 +84,16 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     // Test files sign up many accounts from one address; the limits get their own tests.
     RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
     RATE_LIMIT_DEVICE_PER_MINUTE: '1000000',
+    RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000',
+    RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: '1000000',
+    // Test traffic comes from one address; the per-address limit of new devices has its own tests.
+    RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '1000000',
     ...(port ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...options.env,
   };
   const config = loadConfig(env);
   const deps = createContainer(config, { name: 'test', poolSize: 5 });
+  const ownerDb = createPool(database.owner, 2);
   await migrateClickHouse(deps.clickhouse);
   const app = options.withoutApp ? (undefined as unknown as App) : await buildApp(deps);
   if (app) await app.ready();
@@ -94,12 +106,13 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     if (app) await app.close();
     await cleanRedis(deps, config.redisKeyPrefix);
     await deps.close();
+    await ownerDb.end();
     await dropTestDatabase(id);
     const admin = createClient({ url: clickhouseUrl });
     await admin.command({ query: `DROP DATABASE IF EXISTS ${chDatabase}` }).finally(() => admin.close());
     await rm(blobDir, { recursive: true, force: true });
   };
-  return { id, config, deps, app, env, url, close };
+  return { id, config, deps, ownerDb, app, env, url, close };
 }
 
 /** Removes the file's keys from every node (each master of a Redis Cluster holds some of them). */
@@ -149,6 +162,12 @@ export async function signUp(
     password,
     headers: { authorization: `Bearer ${body.token}` },
   };
+}
+
+/** The subject the service puts in a user's identity tokens (for tests that make tokens themselves). */
+export async function tokenSubjectOf(ctx: TestContext, userId: string): Promise<string> {
+  const { rows } = await ctx.deps.db.query('SELECT token_subject FROM users WHERE id = $1', [userId]);
+  return rows[0].token_subject;
 }
 
 /** Asserts a problem+json answer and returns its body. */

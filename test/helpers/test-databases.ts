@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { readMigrations } from '../../src/migrations/migration-files.js';
 import { migratePostgres } from '../../src/migrations/postgres-migrator.js';
+import { roleOfUrl, SERVICE_GRANTS } from '../../src/migrations/service-grants.js';
 import { createPool } from '../../src/platform/postgres.js';
 
-/** The service URL with another database name. */
+/** A database URL with another database name. */
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
@@ -18,11 +19,24 @@ export function requireEnv(name: string): string {
   return value;
 }
 
-/** Name of the migrated template database for the current set of migration files. */
+/**
+ * The two logins, as in production: the service role (DATABASE_URL) that the API, workers and tests'
+ * service calls use, and the schema owner (DATABASE_MIGRATION_URL) that creates, migrates and drops the
+ * test databases.
+ */
+export function serviceUrl(): string {
+  return requireEnv('DATABASE_URL');
+}
+export function ownerUrl(): string {
+  return requireEnv('DATABASE_MIGRATION_URL');
+}
+
+/** Name of the migrated template database for the current migration files and service grants. */
 export async function templateName(): Promise<string> {
   const files = await readMigrations('postgres');
   const hash = createHash('sha256');
   for (const f of files) hash.update(f.name).update(f.checksum);
+  hash.update(roleOfUrl(serviceUrl())).update(JSON.stringify(SERVICE_GRANTS));
   return `ota_test_tpl_${hash.digest('hex').slice(0, 12)}`;
 }
 
@@ -38,7 +52,7 @@ function assertTestName(name: string): void {
 export async function ensureTemplate(): Promise<string> {
   const name = await templateName();
   assertTestName(name);
-  const admin = new pg.Client({ connectionString: requireEnv('DATABASE_URL') });
+  const admin = new pg.Client({ connectionString: ownerUrl() });
   await admin.connect();
   try {
     await admin.query('SELECT pg_advisory_lock(7310022)');
@@ -46,9 +60,9 @@ export async function ensureTemplate(): Promise<string> {
     if (exists.rowCount === 0) {
       const building = `${name}_build_${randomBytes(3).toString('hex')}`;
       await admin.query(`CREATE DATABASE ${building}`);
-      const pool = createPool(withDatabase(requireEnv('DATABASE_URL'), building), 1);
+      const pool = createPool(withDatabase(ownerUrl(), building), 1);
       try {
-        await migratePostgres(pool);
+        await migratePostgres(pool, undefined, { serviceRole: roleOfUrl(serviceUrl()) });
       } finally {
         await pool.end();
       }
@@ -61,24 +75,25 @@ export async function ensureTemplate(): Promise<string> {
   }
 }
 
-export async function createTestDatabase(id: string): Promise<string> {
+/** A copy of the template; its URLs for the service role and for the schema owner. */
+export async function createTestDatabase(id: string): Promise<{ service: string; owner: string }> {
   const name = `ota_test_${id}`;
   assertTestName(name);
   const template = await templateName();
-  const admin = new pg.Client({ connectionString: requireEnv('DATABASE_URL') });
+  const admin = new pg.Client({ connectionString: ownerUrl() });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   } finally {
     await admin.end();
   }
-  return withDatabase(requireEnv('DATABASE_URL'), name);
+  return { service: withDatabase(serviceUrl(), name), owner: withDatabase(ownerUrl(), name) };
 }
 
 export async function dropTestDatabase(id: string): Promise<void> {
   const name = `ota_test_${id}`;
   assertTestName(name);
-  const admin = new pg.Client({ connectionString: requireEnv('DATABASE_URL') });
+  const admin = new pg.Client({ connectionString: ownerUrl() });
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -61,6 +61,18 @@ describe('BENCHMARKS.md table', () => {
     expect(table.trim().split('\n')).toHaveLength(2 + 4 + 3);
   });
 
+  it('adds the Expo scenario of the check benchmark beside the update check of the same round', () => {
+    const check = {
+      ...RESULTS.check,
+      expo: { requests_per_sec: 6000, latency_p99_ms: 20, vs_check: 0.67 },
+    };
+    const table = benchmarkTable({ check });
+    expect(table).toContain(
+      '| Expo manifests/s, 50 connections (baseline: update checks/s) | 6000 | 9000 | 0.67 |',
+    );
+    expect(table).toContain('| Expo manifest p99 latency, ms | 20 | 17 | 1.18 |');
+  });
+
   it('leaves out benchmarks without results', () => {
     const table = benchmarkTable({ check: RESULTS.check });
     expect(table).not.toContain('ingest');

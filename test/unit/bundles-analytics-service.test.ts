@@ -83,7 +83,9 @@ describe('AnalyticsService on a fake stats store', () => {
   it('reads the last day by hour by default, for any role of the app’s workspace only', async () => {
     const { stores, ws, app } = await withApp();
     const now = Date.parse('2030-01-02T10:30:00Z');
-    const directory = { workspaceOf: async (id: string) => (id.toLowerCase() === app.id ? ws.id : null) };
+    const directory = {
+      get: async (id: string) => (id.toLowerCase() === app.id ? { appId: app.id, workspaceId: ws.id } : null),
+    };
     const analytics = createAnalyticsService(stores, { apps: directory, now: () => now });
     stores.stats.points.set(app.id, [
       point('2030-01-01T09:00:00.000Z', 1),
@@ -104,7 +106,9 @@ describe('AnalyticsService on a fake stats store', () => {
 
   it('refuses empty, out-of-range and oversized ranges without reading', async () => {
     const { stores, ws, app } = await withApp();
-    const analytics = createAnalyticsService(stores, { apps: { workspaceOf: async () => ws.id } });
+    const analytics = createAnalyticsService(stores, {
+      apps: { get: async (id: string) => ({ appId: id, workspaceId: ws.id }) },
+    });
     const viewer = principal(ws.id, 'viewer');
     for (const [query, code] of [
       [{ from: '2030-01-02T00:00:00Z', to: '2030-01-01T00:00:00Z' }, 'invalid_range'],

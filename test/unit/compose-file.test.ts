@@ -1,8 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ENV_VARIABLES } from '../../src/config/config.js';
+import { ENV_VARIABLES, loadConfig } from '../../src/config/config.js';
+import { readmeBlocks } from '../helpers/readme.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -17,7 +20,8 @@ interface Service {
 }
 
 // Docker Compose is not on the test machines; these are the properties the README's scaling promises need.
-const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+const text = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
+const compose = parse(text, { merge: true }) as {
   services: Record<string, Service>;
 };
 const { services } = compose;
@@ -50,6 +54,25 @@ describe('docker-compose.yml', () => {
     expect(cfg).toMatch(/bind :8080\b/);
   });
 
+  it('gives the API the real client address: HAProxy sets X-Forwarded-For alone, the API believes it', () => {
+    const cfg = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
+    expect(cfg).toMatch(/^\s*option forwardfor\b/m);
+    expect(cfg).toMatch(/^\s*http-request del-header X-Forwarded-For\b/im);
+    const trust = services.api!.environment!.TRUST_PROXY!;
+    // The compose default, unless the shell sets TRUST_PROXY.
+    const value = /^\$\{TRUST_PROXY:-(.+)\}$/.exec(trust)?.[1] ?? trust;
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@h/db',
+      REDIS_URL: 'redis://h',
+      CLICKHOUSE_URL: 'http://h',
+      AUTH_TOKEN_SECRET: 's'.repeat(32),
+      WEBHOOK_SECRET_KEY: 'ab'.repeat(32),
+      TRUST_PROXY: value,
+    });
+    // Docker networks are private ranges: the balancer's address is trusted, public clients are not.
+    expect(config.http.trustProxy).toBe('uniquelocal');
+  });
+
   it('shares the bundle store between API copies and runs Redis with AOF and noeviction', () => {
     expect(services.api!.volumes).toContain('blobs:/data/blobs');
     expect(services.api!.environment!.BLOB_DIR).toBe('/data/blobs');
@@ -58,9 +81,44 @@ describe('docker-compose.yml', () => {
     expect(redis).toContain('--maxmemory-policy noeviction');
   });
 
+  it('has no default secrets: compose refuses to start until each one is set', () => {
+    // `${VAR:?message}` stops `docker compose up` with the message when VAR is unset or empty.
+    const required = (name: string) => new RegExp(`^\\$\\{${name}:\\?[^}]+\\}$`);
+    const env = services.api!.environment!;
+    expect(env.AUTH_TOKEN_SECRET).toMatch(required('AUTH_TOKEN_SECRET'));
+    expect(env.WEBHOOK_SECRET_KEY).toMatch(required('WEBHOOK_SECRET_KEY'));
+    expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(required('POSTGRES_PASSWORD'));
+    // No fallback value for any secret or password anywhere in the file.
+    expect(text).not.toMatch(/\$\{[A-Z_]*(SECRET|PASSWORD|KEY)[A-Z_]*:?-/);
+    expect(text).not.toMatch(/postgres:\/\/[^:]+:[a-z]+@/);
+  });
+
+  it('connects the API and workers as the service role, and only migrations as the schema owner', () => {
+    const owner = services.postgres!.environment!.POSTGRES_USER!;
+    const user = (url: string | undefined) => new URL(url!.replace(/\$\{[^}]+\}/g, 'x')).username;
+    for (const name of ['api', 'workers']) {
+      const env = services[name]!.environment!;
+      expect(user(env.DATABASE_URL), name).toBe('ota_service');
+      expect(env.DATABASE_MIGRATION_URL, name).toBeUndefined();
+    }
+    const migrate = services.migrate!;
+    expect(user(migrate.environment!.DATABASE_MIGRATION_URL)).toBe(owner);
+    expect(user(migrate.environment!.DATABASE_URL)).toBe('ota_service');
+    expect(migrate.depends_on?.['db-roles']?.condition).toBe('service_completed_successfully');
+    expect(services.api!.depends_on?.migrate?.condition).toBe('service_completed_successfully');
+    // The role is made by deploy/postgres-roles.sql, mounted into the one-shot `db-roles` step.
+    const roles = services['db-roles']!;
+    const mount = roles.volumes!.find((v) => v.includes('postgres-roles.sql'))!;
+    const sql = readFileSync(join(ROOT, mount.split(':')[0]!), 'utf8');
+    expect(sql).toContain('ALTER ROLE ota_service LOGIN NOSUPERUSER');
+    expect(sql).toContain("PASSWORD :'service_password'");
+  });
+
   it('sets only settings the service knows, and every one it needs without a default', () => {
     const env = services.api!.environment!;
     for (const name of Object.keys(env)) expect(ENV_VARIABLES, name).toContain(name);
+    for (const name of Object.keys(services.migrate!.environment!))
+      expect(ENV_VARIABLES, name).toContain(name);
     for (const name of [
       'DATABASE_URL',
       'REDIS_URL',
@@ -70,5 +128,36 @@ describe('docker-compose.yml', () => {
     ])
       expect(env[name], name).toBeTruthy();
     expect(services.workers!.environment).toEqual(env);
+  });
+
+  it('the README’s one command writes every secret compose requires, each one the service accepts', () => {
+    const required = [...new Set([...text.matchAll(/\$\{([A-Z_]+):\?/g)].map((m) => m[1]!))].sort();
+    expect(required).toEqual(
+      ['AUTH_TOKEN_SECRET', 'OTA_SERVICE_DB_PASSWORD', 'POSTGRES_PASSWORD', 'WEBHOOK_SECRET_KEY'].sort(),
+    );
+    const block = readmeBlocks('Operations', 'sh').find((b) => b.includes('> .env'))!;
+    const command = block.split('\n').find((l) => l.includes('> .env'))!;
+    const dir = mkdtempSync(join(tmpdir(), 'ota-env-'));
+    try {
+      execFileSync('bash', ['-c', command], { cwd: dir });
+      const env = Object.fromEntries(
+        readFileSync(join(dir, '.env'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => l.split('=') as [string, string]),
+      );
+      expect(Object.keys(env).sort()).toEqual(required);
+      for (const value of Object.values(env)) expect(value).toMatch(/^[0-9a-f]{48,64}$/);
+      const config = loadConfig({
+        DATABASE_URL: 'postgres://ota_service:x@postgres:5432/ota',
+        REDIS_URL: 'redis://redis:6379',
+        CLICKHOUSE_URL: 'http://clickhouse:8123',
+        AUTH_TOKEN_SECRET: env.AUTH_TOKEN_SECRET,
+        WEBHOOK_SECRET_KEY: env.WEBHOOK_SECRET_KEY,
+      });
+      expect(config.auth.tokenSecret).toBe(env.AUTH_TOKEN_SECRET);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

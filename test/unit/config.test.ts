@@ -47,4 +47,63 @@ describe('loadConfig', () => {
       'https://ota.example.com',
     );
   });
+
+  it('refuses a token secret shorter than 32 bytes, counted in bytes, and never echoes it', () => {
+    const message = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...VALID, ...env });
+        return '';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(message({ AUTH_TOKEN_SECRET: 'x'.repeat(31) })).toMatch(
+      /AUTH_TOKEN_SECRET: must be at least 32 bytes/,
+    );
+    expect(message({ AUTH_TOKEN_SECRET: '€'.repeat(10) })).toMatch(/AUTH_TOKEN_SECRET/); // 30 bytes
+    expect(message({ AUTH_TOKEN_SECRET: 'é'.repeat(16) })).toBe(''); // 16 characters, 32 bytes
+    const short = message({ AUTH_TOKEN_PREVIOUS_SECRETS: `${'p'.repeat(40)},too-short-${'q'.repeat(5)}` });
+    expect(short).toMatch(/AUTH_TOKEN_PREVIOUS_SECRETS: must be at least 32 bytes/);
+    expect(short).not.toContain('too-short');
+    expect(message({ OPERATOR_TOKEN: 'short-operator' })).toMatch(
+      /OPERATOR_TOKEN: must be at least 32 bytes/,
+    );
+    expect(loadConfig({ ...VALID, OPERATOR_TOKEN: 'o'.repeat(32) }).operatorToken).toBe('o'.repeat(32));
+    expect(loadConfig(VALID).operatorToken).toBeNull();
+  });
+
+  it('refuses the secrets this project once published as compose defaults', () => {
+    expect(() =>
+      loadConfig({ ...VALID, AUTH_TOKEN_SECRET: 'development-only-token-secret-change-me-0123456789' }),
+    ).toThrow(/AUTH_TOKEN_SECRET: is a value published with this project/);
+    expect(() =>
+      loadConfig({
+        ...VALID,
+        WEBHOOK_SECRET_KEY: '00112233445566778899AABBCCDDEEFF00112233445566778899aabbccddeeff',
+      }),
+    ).toThrow(/WEBHOOK_SECRET_KEY: is a value published with this project/);
+  });
+
+  it('reads the previous token secrets of a rotation', () => {
+    const previous = ['a'.repeat(32), 'b'.repeat(40)];
+    expect(
+      loadConfig({ ...VALID, AUTH_TOKEN_PREVIOUS_SECRETS: ` ${previous.join(' , ')} ` }).auth,
+    ).toMatchObject({
+      tokenSecret: VALID.AUTH_TOKEN_SECRET,
+      previousSecrets: previous,
+    });
+    expect(loadConfig(VALID).auth.previousSecrets).toEqual([]);
+  });
+
+  it('defaults invitations to 7 days and sends no mail without SMTP_URL', () => {
+    const c = loadConfig(VALID);
+    expect(c.invitations.ttlSeconds).toBe(7 * 86_400);
+    expect(c.smtp).toBeNull();
+    expect(loadConfig({ ...VALID, SMTP_URL: 'smtp://mail.example.com:587' }).smtp).toEqual({
+      url: 'smtp://mail.example.com:587',
+      from: 'OTA <no-reply@127.0.0.1>',
+      timeoutMs: 10_000,
+    });
+    expect(() => loadConfig({ ...VALID, SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL/);
+  });
 });

@@ -14,9 +14,12 @@ function sources(dir: string): string[] {
   );
 }
 
-/** The SDK runs in React Native and the client in browsers: no Node-only module or global may creep in. */
-describe('client/ and sdk/ stay portable', () => {
-  const files = [...sources('client'), ...sources('sdk')];
+/**
+ * The SDK runs in React Native and the client in browsers: no Node-only module or global may creep in.
+ * shared/ (the id and name rules every part uses) travels with them, so it is held to the same rule.
+ */
+describe('client/, sdk/ and shared/ stay portable', () => {
+  const files = [...sources('client'), ...sources('sdk'), ...sources('shared')];
 
   it('has files to check', () => {
     expect(files.length).toBeGreaterThan(5);
@@ -26,7 +29,8 @@ describe('client/ and sdk/ stay portable', () => {
     const text = readFileSync(join(root, file), 'utf8');
     const imports = [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
     for (const spec of imports) {
-      expect(spec.startsWith('./') || spec.startsWith('../client/'), `${file} imports ${spec}`).toBe(true);
+      const portable = ['./', '../client/', '../shared/'].some((prefix) => spec.startsWith(prefix));
+      expect(portable, `${file} imports ${spec}`).toBe(true);
     }
     const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     expect(code).not.toMatch(/\b(Buffer|process|require|__dirname)\b/);

@@ -3,7 +3,13 @@ import { RoutingCache } from '../../src/routing/routing.cache.js';
 import type { AppRoute, RoutingSource } from '../../src/routing/routing.types.js';
 
 function route(appId: string, workspaceId = 'ws-1', version = 1): AppRoute {
-  return { appId, workspaceId, plan: 'pro', channels: new Map([['production', [{ version } as never]]]) };
+  return {
+    appId,
+    workspaceId,
+    plan: 'pro',
+    channels: new Map([['production', [{ version } as never]]]),
+    modules: new Set(),
+  };
 }
 
 /** A source whose loads finish only when the test says so. */
@@ -129,5 +135,34 @@ describe('routing cache', () => {
     const afterDrop = cache.get('app-1');
     source.loads[2]!.reject(new Error('connection refused'));
     await expect(afterDrop).rejects.toThrow('connection refused');
+  });
+
+  it('keys apps by their canonical lower-case id: any letter case shares one entry, and one drop clears it', async () => {
+    const id = '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+    const source = new MapSource(new Map([[id, route(id)]]));
+    const cache = new RoutingCache(source, { ttlMs: 60_000 });
+    const upper = await cache.get(id.toUpperCase());
+    expect(upper?.appId).toBe(id);
+    expect(cache.peek(id)).toBe(upper);
+    expect(source.calls).toBe(1);
+    cache.drop(id);
+    expect(cache.peek(id.toUpperCase())).toBeUndefined();
+    await cache.get(id.toUpperCase());
+    cache.drop(id.toUpperCase());
+    expect(cache.peek(id)).toBeUndefined();
+  });
+
+  it('remembers unknown ids in a bounded structure of their own that never evicts a known app', async () => {
+    const source = new MapSource(new Map([['known', route('known')]]));
+    const cache = new RoutingCache(source, { ttlMs: 60_000, maxApps: 3, maxUnknownApps: 5 });
+    await cache.get('known');
+    for (let i = 0; i < 50; i++) expect(await cache.get(`stranger-${i}`)).toBeNull();
+    expect(cache.peek('known')?.appId).toBe('known');
+    // The newest unknown ids are still remembered (no query), the oldest were forgotten.
+    const calls = source.calls;
+    expect(await cache.get('stranger-49')).toBeNull();
+    expect(source.calls).toBe(calls);
+    expect(cache.peek('stranger-0')).toBeUndefined();
+    expect(cache.unknownSize).toBeLessThanOrEqual(5);
   });
 });

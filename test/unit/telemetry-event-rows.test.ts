@@ -77,23 +77,28 @@ describe('encodeEvents', () => {
     ]);
   });
 
-  it('collapses an id repeated within the batch and counts activations and errors per module and minute', () => {
+  it('collapses an id repeated within the batch and lists each device once per module, minute and kind', () => {
     const events: EventInput[] = [
       { id: 'a', device_id: 'd', module_id: 'm1', type: 'activation' },
       { id: 'a', device_id: 'd', module_id: 'm1', type: 'activation' },
+      { id: 'a2', device_id: 'd', module_id: 'm1', type: 'activation' },
       { id: 'b', device_id: 'd', module_id: 'm1', type: 'error' },
+      { id: 'b2', device_id: 'd2', module_id: 'm1', type: 'error' },
       { id: 'c', device_id: 'd', module_id: 'm1', type: 'error', ts: received - 120_000 },
       { id: 'd', device_id: 'd', module_id: 'm2', type: 'download' },
+      // The embedded bundle, and an event too old for any alert window: stored, counted nowhere.
+      { id: 'e', device_id: 'd', module_id: '', type: 'error' },
+      { id: 'f', device_id: 'd', module_id: 'm1', type: 'error', ts: received - 2 * DAY },
     ];
     const encoded = encodeEvents('app-1', received, events, 90);
-    expect(encoded.rows).toBe(4);
+    expect(encoded.rows).toBe(8);
     expect(encoded.counters).toEqual([
-      ['m1', minute, 1, 1],
-      ['m1', minute - 2, 0, 1],
+      ['m1', minute, ['d'], ['d', 'd2']],
+      ['m1', minute - 2, [], ['d']],
     ]);
   });
 
-  it('always yields one row per distinct id and counters adding up to its activations and errors', () => {
+  it('always yields one row per distinct id and counters listing its distinct devices per kind', () => {
     const event = fc.record({
       id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
       device_id: fc.string({ minLength: 1, maxLength: 8 }),
@@ -117,10 +122,12 @@ describe('encodeEvents', () => {
         expect(parsed.map((r) => [r.event_id, r.device_id, r.message ?? ''])).toEqual(
           [...first.values()].map((e) => [e.id, e.device_id, e.message ?? '']),
         );
-        const sum = (i: 2 | 3) => encoded.counters.reduce((n, c) => n + c[i], 0);
+        const sum = (i: 2 | 3) => encoded.counters.reduce((n, c) => n + c[i].length, 0);
         const firsts = [...first.values()];
-        expect(sum(2)).toBe(firsts.filter((e) => e.type === 'activation').length);
-        expect(sum(3)).toBe(firsts.filter((e) => e.type === 'error').length);
+        const distinct = (type: string) =>
+          new Set(firsts.filter((e) => e.type === type).map((e) => `${e.module_id}|${e.device_id}`)).size;
+        expect(sum(2)).toBe(distinct('activation'));
+        expect(sum(3)).toBe(distinct('error'));
       }),
       { numRuns: 60 },
     );
@@ -142,9 +149,16 @@ describe('stream entries and batches', () => {
       appId: 'app-1',
       receivedMs: received,
       rows: 1,
-      counters: [['m', minute, 0, 1]],
+      counters: [['m', minute, [], ['d']]],
       text: encoded.text,
     });
+  });
+
+  it('read the devices of an entry written before entries carried them back from its rows', () => {
+    const legacy = entryFields('app-1', received, encoded).map((v, i, all) =>
+      i % 2 === 0 && v === 'd' ? 'c' : i % 2 === 1 && all[i - 1] === 'd' ? '[["m",1,0,1]]' : v,
+    );
+    expect(parseEntry('1-0', legacy).counters).toEqual([['m', minute, [], ['d']]]);
   });
 
   it('refuse entries that are not ours', () => {
@@ -153,8 +167,10 @@ describe('stream entries and batches', () => {
     for (const name of ['a', 'r', 'n', 'e']) expect(() => parseEntry('1-0', without(name))).toThrow(/lacks/);
     const set = (name: string, value: string) =>
       good.map((v, i) => (i % 2 === 1 && good[i - 1] === name ? value : v));
-    expect(() => parseEntry('1-0', set('c', '{'))).toThrow(/counters/);
-    expect(() => parseEntry('1-0', set('c', '[["m", -1, 0, 0]]'))).toThrow(/counters/);
+    expect(() => parseEntry('1-0', set('d', '{'))).toThrow(/counters/);
+    expect(() => parseEntry('1-0', set('d', '[["m", 1, 0, 0]]'))).toThrow(/counters/);
+    expect(() => parseEntry('1-0', set('d', '[["m", 1, [], [""]]]'))).toThrow(/counters/);
+    expect(() => parseEntry('1-0', set('d', '[["", 1, [], ["d"]]]'))).toThrow(/counters/);
     expect(() => parseEntry('1-0', set('e', '{"ts":1'))).toThrow(/cut short/);
     expect(() => parseEntry('1-0', set('r', 'soon'))).toThrow(/lacks/);
   });
@@ -175,7 +191,7 @@ describe('stream entries and batches', () => {
     expect(batch.rows).toBe(2);
     expect([...batch.counters.keys()]).toEqual(['1-0']);
     expect(batch.counters.get('1-0')).toEqual([
-      { appId: 'app-1', moduleId: 'm', minute, activations: 0, errors: 1 },
+      { appId: 'app-1', moduleId: 'm', minute, receivedMinute: minute, activations: [], errors: ['d'] },
     ]);
     expect([...batch.apps]).toEqual(['app-1']);
   });

@@ -74,17 +74,23 @@ export function PlanBadge(props: { plan: Plan }) {
   );
 }
 
-/** A value the server shows only once (an API key, a signing secret): copy it now or lose it. */
-export function SecretOnce(props: { label: string; value: string; onDone: () => void }) {
+/** Copies `value` to the clipboard; `copied` says it worked (the page may not be allowed to). */
+function useCopy(value: string): { copied: boolean; copy: () => Promise<void> } {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(props.value);
+      await navigator.clipboard.writeText(value);
       setCopied(true);
     } catch {
       setCopied(false);
     }
   };
+  return { copied, copy };
+}
+
+/** A value the server shows only once (an API key, a signing secret): copy it now or lose it. */
+export function SecretOnce(props: { label: string; value: string; onDone: () => void }) {
+  const { copied, copy } = useCopy(props.value);
   return (
     <section class="secret" aria-label={props.label}>
       <p>
@@ -97,6 +103,33 @@ export function SecretOnce(props: { label: string; value: string; onDone: () => 
         </button>
         <button type="button" class="secondary" onClick={props.onDone}>
           I have stored it
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The link of a new invitation: shown once, to copy and send (and e-mailed too when the server can). */
+export function InvitationLink(props: {
+  invited: { email: string; role: string; invitation: { url: string; expires_at: string; emailed: boolean } };
+  onDone: () => void;
+}) {
+  const { email, role, invitation } = props.invited;
+  const { copied, copy } = useCopy(invitation.url);
+  return (
+    <section class="secret" aria-label={`Invitation link for ${email}`} data-testid="invitation-link">
+      <p>
+        <strong>Invitation link for {email}</strong> ({role}) — shown only this once.{' '}
+        {invitation.emailed ? 'It was also e-mailed to them.' : 'Send it to them:'} it works once, for that
+        address only, until {new Date(invitation.expires_at).toLocaleString()}.
+      </p>
+      <code data-testid="invitation-url">{invitation.url}</code>
+      <div class="row">
+        <button type="button" onClick={copy}>
+          {copied ? 'Copied' : 'Copy link'}
+        </button>
+        <button type="button" class="secondary" onClick={props.onDone}>
+          Done
         </button>
       </div>
     </section>

@@ -6,7 +6,7 @@ import { formatTime } from '../format.js';
 import { useResource } from '../hooks.js';
 import { useSession } from '../session.js';
 
-/** The audit actions of the specification (section 6), offered as the action filter. */
+/** The audit actions (the specification's, section 6, and the service's own), offered as the action filter. */
 export const AUDIT_ACTIONS = [
   'login',
   'account.create',
@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'member.role_change',
   'member.remove',
   'plan.change',
+  'device.release',
 ] as const;
 
 const PAGE_SIZE = 25;

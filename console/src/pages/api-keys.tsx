@@ -7,9 +7,12 @@ import { canManage, useSession } from '../session.js';
 
 const KEY_ROLES: KeyRole[] = ['admin', 'developer', 'viewer'];
 
-/** API keys for the CLI and SDKs: a new key is shown once, then only its name and role remain. */
+/**
+ * API keys for the CLI and SDKs: a new key is shown once, then only its name, role and the member it
+ * belongs to remain (removing that member revokes it).
+ */
 export function ApiKeysPanel() {
-  const { client, workspace } = useSession();
+  const { client, workspace, me } = useSession();
   const keys = useResource(() => client.apiKeys.list(workspace.id), [client, workspace.id]);
   const [name, setName] = useState('');
   const [role, setRole] = useState<KeyRole>('developer');
@@ -31,6 +34,7 @@ export function ApiKeysPanel() {
       role: result.role,
       created_at: new Date().toISOString(),
       last_used_at: null,
+      created_by: me.user ? { id: me.user.id, email: me.user.email } : null,
     };
     keys.mutate((current) => ({ api_keys: [listed, ...(current?.api_keys ?? [])] }));
   };
@@ -91,6 +95,7 @@ export function ApiKeysPanel() {
                   <tr>
                     <th scope="col">Name</th>
                     <th scope="col">Role</th>
+                    <th scope="col">Created by</th>
                     <th scope="col">Created</th>
                     <th scope="col">Last used</th>
                     <th scope="col">
@@ -103,6 +108,9 @@ export function ApiKeysPanel() {
                     <tr key={k.id}>
                       <td class="wrap">{k.name}</td>
                       <td>{k.role}</td>
+                      <td class="wrap" data-testid="key-creator">
+                        {k.created_by?.email ?? '—'}
+                      </td>
                       <td>{formatTime(k.created_at)}</td>
                       <td>{k.last_used_at ? formatTime(k.last_used_at) : 'never'}</td>
                       <td>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { Member, Role } from '../../../client/index.js';
-import { ActionError, Confirm, Show } from '../components/ui.js';
+import type { InvitedMember, Member, Role } from '../../../client/index.js';
+import { ActionError, Confirm, InvitationLink, Show } from '../components/ui.js';
 import { FAILED, useAction, useResource } from '../hooks.js';
 import { canManage, useSession } from '../session.js';
 
@@ -12,16 +12,22 @@ export function MembersPanel() {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Exclude<Role, 'owner'>>('developer');
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [invited, setInvited] = useState<InvitedMember | null>(null);
   const invite = useAction();
   const change = useAction();
   const manage = canManage(workspace.role);
 
+  /** Inviting an e-mail that is still invited answers a new link (the old one stops working). */
+  const sendInvitation = async (to: string, as: Exclude<Role, 'owner'>) => {
+    const result = await invite.run(() => client.members.invite(workspace.id, { email: to, role: as }));
+    if (result === FAILED) return false;
+    setInvited(result);
+    await members.reload();
+    return true;
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
-    const result = await invite.run(() => client.members.invite(workspace.id, { email: email.trim(), role }));
-    if (result === FAILED) return;
-    setEmail('');
-    await members.reload();
+    if (await sendInvitation(email.trim(), role)) setEmail('');
   };
   const setMemberRole = async (member: Member, next: Role) => {
     const result = await change.run(() => client.members.setRole(workspace.id, member.id, next));
@@ -78,6 +84,7 @@ export function MembersPanel() {
         </form>
       )}
       <ActionError error={invite.error} />
+      {invited && <InvitationLink invited={invited} onDone={() => setInvited(null)} />}
       <ActionError error={change.error} />
       <Show resource={members} label="Loading members…">
         {({ members: list }) => (
@@ -116,7 +123,17 @@ export function MembersPanel() {
                       )}
                     </td>
                     <td>{m.status}</td>
-                    <td>
+                    <td class="actions">
+                      {manage && m.status === 'invited' && (
+                        <button
+                          type="button"
+                          class="secondary small"
+                          disabled={invite.busy}
+                          onClick={() => void sendInvitation(m.email, m.role as Exclude<Role, 'owner'>)}
+                        >
+                          New link
+                        </button>
+                      )}
                       {manage && m.role !== 'owner' && (
                         <button type="button" class="danger small" onClick={() => setRemoving(m)}>
                           Remove
@@ -138,7 +155,10 @@ export function MembersPanel() {
           onConfirm={() => void remove()}
           onCancel={() => setRemoving(null)}
         >
-          <p>They lose access to this workspace at once; their signed-in sessions stop working.</p>
+          <p>
+            They lose access to this workspace at once; their signed-in sessions and the API keys they made
+            stop working. An invitation not yet accepted is withdrawn.
+          </p>
         </Confirm>
       )}
     </section>

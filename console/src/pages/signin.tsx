@@ -3,8 +3,15 @@ import { createClient, errorText } from '../api.js';
 import { ErrorBox } from '../components/ui.js';
 import type { StoredSession } from '../session.js';
 
-/** E-mail and password; the first sign-in with a new address creates the account and its workspace. */
-export function SignInPage(props: { notice: string | null; onSignedIn: (session: StoredSession) => void }) {
+/**
+ * E-mail and password; the first sign-in with a new address creates the account and its workspace. Opened
+ * from an invitation link, it says which address to use; the invitation page follows.
+ */
+export function SignInPage(props: {
+  notice: string | null;
+  invitation?: boolean;
+  onSignedIn: (session: StoredSession) => void;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -26,8 +33,15 @@ export function SignInPage(props: { notice: string | null; onSignedIn: (session:
   return (
     <main class="centered">
       <form class="card signin" onSubmit={submit} aria-labelledby="signin-title">
-        <h1 id="signin-title">Sign in</h1>
-        <p class="muted">A first sign-in with a new e-mail address creates your account and workspace.</p>
+        <h1 id="signin-title">{props.invitation ? 'Sign in to accept your invitation' : 'Sign in'}</h1>
+        {props.invitation ? (
+          <p class="muted">
+            Use the e-mail address the invitation was sent to. No account yet? Choose a password: the first
+            sign-in with an address creates its account.
+          </p>
+        ) : (
+          <p class="muted">A first sign-in with a new e-mail address creates your account and workspace.</p>
+        )}
         {props.notice && <p class="notice">{props.notice}</p>}
         <label>
           E-mail

@@ -2,7 +2,8 @@ import { Show } from '../components/ui.js';
 import { capShare, formatCount } from '../format.js';
 import { useResource } from '../hooks.js';
 import { Link } from '../router.js';
-import { useSession } from '../session.js';
+import { canManage, useSession } from '../session.js';
+import { CountedDevicesPanel } from './counted-devices.js';
 
 /** Distinct devices served over the active window, against the plan's cap; members against theirs. */
 export function UsagePage() {
@@ -25,8 +26,8 @@ export function UsagePage() {
                 <p class="muted small">Counted over the last {formatCount(u.window_days)} days.</p>
                 {full && (
                   <p class="hint">
-                    The cap is reached: new devices get “no update” until the plan is upgraded.{' '}
-                    <Link href="/plan">See plans</Link>
+                    The cap is reached: new devices get “no update” until the plan is upgraded or a counted
+                    device is released. <Link href="/plan">See plans</Link>
                   </p>
                 )}
               </div>
@@ -40,6 +41,9 @@ export function UsagePage() {
           );
         }}
       </Show>
+      {canManage(workspace.role) && usage.data?.device_cap != null && (
+        <CountedDevicesPanel onReleased={() => void usage.reload()} />
+      )}
       {workspace.plan === 'team' ? null : (
         <p class="muted small">
           Need more? <Link href="/plan">Compare plans</Link>.

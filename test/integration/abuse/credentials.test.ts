@@ -59,6 +59,7 @@ describe('refused credentials on every control endpoint', () => {
     expect(await code('no credential')).toBe('unauthorized');
     expect(await code('expired token')).toBe('token_expired');
     expect(await code('token signed with another key')).toBe('invalid_token');
+    expect(await code('token naming the user id')).toBe('invalid_token');
     expect(await code('token with alg none')).toBe('invalid_token');
     expect(await code('revoked API key')).toBe('invalid_api_key');
     expect(await code("a removed member's token")).toBe('membership_revoked');

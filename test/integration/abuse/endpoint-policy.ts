@@ -1,17 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../../src/auth/principal.js';
-import type { Plan, Tenant } from './tenant.js';
+import type { CallerName, Plan, Tenant } from './tenant.js';
 
-/** A valid request to one endpoint: path parameters, query, and a JSON body or raw bytes. */
+/** A valid request to one endpoint: path parameters, query, headers, and a JSON body or raw bytes. */
 export interface Req {
   params?: Record<string, string>;
   query?: Record<string, string>;
+  /** Headers the route reads (the Expo protocol's), beside the credential. */
+  headers?: Record<string, string>;
   body?: unknown;
   raw?: Buffer;
 }
 
-/** Builds a valid request against `t`'s own resources. Called for each request sent, so it may make fresh ones. */
-export type Build = (t: Tenant) => Promise<Req>;
+/**
+ * Builds a valid request against `t`'s own resources, for the caller `as` (the owner when not given; only
+ * requests about the caller itself, such as accepting an invitation, differ). Called for each request sent,
+ * so it may make fresh ones.
+ */
+export type Build = (t: Tenant, as?: CallerName) => Promise<Req>;
 
 export interface PublicPolicy {
   access: 'public';
@@ -63,6 +69,46 @@ const inApp: Build = async (t) => ({ params: { app_id: await appId(t) } });
 const inRelease: Build = async (t) => ({ params: { module_id: (await t.release()).id } });
 const samePlan: Build = async (t) => ({ params: ws(t), body: { plan: await planOf(t) } });
 const rollout: Build = async (t) => ({ ...(await inRelease(t)), body: { rollout_pct: 100 } });
+const expoPush =
+  (extra: Record<string, unknown>): Build =>
+  async (t) => {
+    const sha256 = await t.bundle();
+    return {
+      body: {
+        app_id: await appId(t),
+        version: `expo-${randomBytes(4).toString('hex')}`,
+        runtime_version: '1.0.0',
+        platforms: { ios: { bundle: sha256, assets: [{ sha256, ext: 'png' }] } },
+        ...extra,
+      },
+    };
+  };
+const expoManifest: Build = async (t) => ({
+  params: { app_id: await appId(t) },
+  headers: {
+    'expo-protocol-version': '1',
+    'expo-platform': 'ios',
+    'expo-runtime-version': '1.0.0',
+    'expo-channel-name': 'production',
+    'eas-client-id': 'device-1',
+    'expo-current-update-id': (await t.release()).id,
+    'expo-recent-failed-update-ids': `"${(await t.release()).id}"`,
+    accept: 'multipart/mixed, application/expo+json, application/json',
+  },
+});
+/** A fresh draft of the tenant (its owner starts it), to be completed with made-up signatures. */
+const signatures: Build = async (t) => {
+  const draft = await t.ok('POST', '/modules/drafts', {
+    app_id: await appId(t),
+    version: `signed-${randomBytes(4).toString('hex')}`,
+    sha256: await t.bundle(),
+    key_id: 'main',
+  });
+  return {
+    params: { module_id: draft.id as string },
+    body: { signatures: { check: randomBytes(256).toString('base64') } },
+  };
+};
 const push =
   (extra: Record<string, unknown>): Build =>
   async (t) => ({
@@ -93,6 +139,11 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'PUT /api/v1/workspaces/{id}/plan': control('owner', 'ids', samePlan),
   'PATCH /api/v1/workspaces/{id}/plan': control('owner', 'ids', samePlan),
   'GET /api/v1/workspaces/{id}/usage': control('viewer', 'ids', inWorkspace),
+  'GET /api/v1/workspaces/{id}/ingest': control('admin', 'ids', inWorkspace),
+  'GET /api/v1/workspaces/{id}/devices': control('admin', 'ids', inWorkspace),
+  'DELETE /api/v1/workspaces/{id}/devices/{device_id}': control('admin', 'ids', async (t) => ({
+    params: { ...ws(t), device_id: await t.countedDevice() },
+  })),
 
   'POST /api/v1/workspaces/{id}/api-keys': control('admin', 'ids', async (t) => ({
     params: ws(t),
@@ -104,6 +155,14 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   })),
 
   'GET /api/v1/workspaces/{id}/members': control('viewer', 'ids', inWorkspace),
+  // The caller accepts an invitation (to a workspace of its own) sent to its own e-mail. An invitation for
+  // someone else (another workspace's request) is a 403; used and expired ones: abuse/invitations.test.ts.
+  'POST /api/v1/invitations/accept': control(
+    'viewer',
+    'ids',
+    async (t, as = 'owner') => ({ body: { token: await t.invitationFor(as) } }),
+    { usersOnly: true },
+  ),
   // The seeded workspace already has four members; hobby allows one.
   'POST /api/v1/workspaces/{id}/members': control(
     'admin',
@@ -244,6 +303,18 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'POST /reportStatus/download': open(async (t) => ({
     body: { deploymentKey: await t.deploymentKey(), clientUniqueId: 'device-1', label: `v-${t.tag}` },
   })),
+
+  // The Expo Updates adapter and signed pushes.
+  'GET /api/v1/expo/{app_id}/manifest': open(expoManifest),
+  'GET /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: `${await t.bundle()}.png` } })),
+  'HEAD /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: `${await t.bundle()}.png` } })),
+  'POST /api/v1/expo/releases': control('developer', 'ids', expoPush({}), {
+    gate: { plan: 'pro', request: expoPush({ rollout_pct: 50 }) },
+  }),
+  'POST /api/v1/modules/drafts': control('developer', 'ids', push({ key_id: 'main' }), {
+    gate: { plan: 'pro', request: push({ key_id: 'main', channel: 'beta' }) },
+  }),
+  'PUT /api/v1/modules/{module_id}/signatures': control('developer', 'ids', signatures),
 
   'GET /api/v1/apps/{app_id}/alerts': control('viewer', 'ids', inApp),
   // Pausing on a spike sets a rollout below 100 %: the staged-rollout feature.

@@ -1,7 +1,15 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { assertHandled, fuzz } from './fuzz.js';
 import { HOSTILE_CONSTANTS, hostileBodies, pathsOf, splice } from './hostile.js';
+import {
+  ID_AND_LENGTH_KINDS,
+  jsonVariants,
+  replaceAt,
+  stringFieldBodies,
+  stringFields,
+} from './hostile-strings.js';
 import { type Covered, coveredRoutes, urlOf } from './routes.js';
 import { Tenant } from './tenant.js';
 
@@ -26,7 +34,11 @@ describe('fuzzed JSON bodies', () => {
       const req = await route.policy.request(t);
       const url = urlOf(route.path, req);
       const headers = route.policy.access === 'public' ? {} : t.owner.headers;
-      const failure = await fuzz(route.key, hostileBodies(req.body, route.jsonBody), async (text) => {
+      // Random breakage, and the route's own strings as ids in other forms or very long.
+      const variants = stringFieldBodies(req.body, route.jsonBody, ID_AND_LENGTH_KINDS);
+      const bodies = hostileBodies(req.body, route.jsonBody);
+      const input = variants ? fc.oneof(bodies, variants) : bodies;
+      const failure = await fuzz(route.key, input, async (text) => {
         const res = await ctx.app.inject({
           method: route.method as 'POST',
           url,
@@ -63,6 +75,34 @@ describe('fuzzed JSON bodies', () => {
         }
       }
     }
+    expect(failures).toEqual([]);
+  }, 180_000);
+
+  it('sweep: each string field as an id in another form (urn:uuid:, upper case, braces) and very long', async () => {
+    const failures: string[] = [];
+    let cases = 0;
+    for (const route of routes) {
+      const req = await route.policy.request(t);
+      const url = urlOf(route.path, req);
+      const headers = route.policy.access === 'public' ? {} : t.owner.headers;
+      for (const field of stringFields(req.body, route.jsonBody)) {
+        for (const variant of jsonVariants(field.base, ID_AND_LENGTH_KINDS)) {
+          cases += 1;
+          const res = await ctx.app.inject({
+            method: route.method as 'POST',
+            url,
+            headers: { ...headers, 'content-type': 'application/json' },
+            payload: replaceAt(req.body, field.path, variant.text),
+          });
+          try {
+            assertHandled(res, `${route.key} with ${field.path.join('.')} ${variant.label}`);
+          } catch (err) {
+            failures.push((err as Error).message);
+          }
+        }
+      }
+    }
+    expect(cases).toBeGreaterThan(100);
     expect(failures).toEqual([]);
   }, 180_000);
 

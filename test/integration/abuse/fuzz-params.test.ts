@@ -4,6 +4,7 @@ import { createTestContext, type TestContext } from '../../helpers/context.js';
 import type { Req } from './endpoint-policy.js';
 import { assertHandled, FUZZ_RUNS, fuzz } from './fuzz.js';
 import { HOSTILE_QUERY_VALUES, HOSTILE_SEGMENTS, hostileQuery, hostileSegment } from './hostile.js';
+import { ID_AND_LENGTH_KINDS, queryBase, urlVariants } from './hostile-strings.js';
 import { type Covered, coveredRoutes } from './routes.js';
 import { type Headers, Tenant } from './tenant.js';
 
@@ -34,7 +35,10 @@ async function inject(route: Covered, req: Req, target: string, headers: Headers
   return ctx.app.inject({
     method: route.method as 'GET',
     url: target,
-    headers: body === undefined ? headers : { ...headers, 'content-type': type },
+    headers:
+      body === undefined
+        ? { ...req.headers, ...headers }
+        : { ...req.headers, ...headers, 'content-type': type },
     ...(body === undefined ? {} : { payload: body }),
   });
 }
@@ -48,7 +52,14 @@ describe('fuzzed path parameters and query strings', () => {
     expect(withParams.length).toBeGreaterThan(5);
     for (const route of withParams) {
       const req = await route.policy.request(t);
-      const input = fc.tuple(fc.constantFrom(...route.pathParams), hostileSegment);
+      // Random segments, and the route's own valid ids in other forms (urn:uuid:, upper case) or too long.
+      const ownVariants = (name: string) =>
+        urlVariants(req.params?.[name] ?? '', ID_AND_LENGTH_KINDS).map((v) => v.text);
+      const input = fc
+        .constantFrom(...route.pathParams)
+        .chain((name) =>
+          fc.tuple(fc.constant(name), fc.oneof(hostileSegment, fc.constantFrom(...ownVariants(name)))),
+        );
       const failure = await fuzz(
         `${route.key} path`,
         input,
@@ -81,6 +92,41 @@ describe('fuzzed path parameters and query strings', () => {
       );
       if (failure) failures.push(failure);
     }
+    expect(failures).toEqual([]);
+  }, 180_000);
+
+  it('sweep: each path and query parameter as its valid value in another id form, or very long', async () => {
+    const failures: string[] = [];
+    let cases = 0;
+    for (const route of routes) {
+      const req = await route.policy.request(t);
+      const targets = [
+        ...route.pathParams.flatMap((name) =>
+          urlVariants(req.params?.[name] ?? '', ID_AND_LENGTH_KINDS).map((v) => ({
+            what: `${name} ${v.label}`,
+            target: url(route, req, { name, text: v.text }),
+          })),
+        ),
+        ...route.queryParams.flatMap((name) =>
+          urlVariants(queryBase(route, req, name), ID_AND_LENGTH_KINDS).map((v) => ({
+            what: `?${name} ${v.label}`,
+            target: url(route, req, undefined, `${name}=${v.text}`),
+          })),
+        ),
+      ];
+      for (const { what, target } of targets) {
+        cases += 1;
+        // A write acts on each request: build a fresh one, as the valid request may be used up.
+        const fresh = route.method === 'GET' || route.method === 'HEAD' ? req : await route.policy.request(t);
+        const res = await inject(route, fresh, target, credentialOf(route));
+        try {
+          assertHandled(res, `${route.key} with ${what}`);
+        } catch (err) {
+          failures.push((err as Error).message);
+        }
+      }
+    }
+    expect(cases).toBeGreaterThan(100);
     expect(failures).toEqual([]);
   }, 180_000);
 

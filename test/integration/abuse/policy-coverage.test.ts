@@ -28,6 +28,7 @@ describe('every endpoint has a policy', () => {
       path: '/api/v1/invented',
       pathParams: [],
       queryParams: [],
+      headerParams: [],
     };
     expect(unpoliced([routes[0]!, invented], ENDPOINT_POLICY)).toEqual(['POST /api/v1/invented']);
   });

@@ -31,7 +31,8 @@ describe('roles', () => {
     for (const route of control) {
       for (const caller of CALLERS) {
         // A fresh request each time: the allowed calls may consume what they act on (a key, a release).
-        const res = await send(ctx.app, route, await route.policy.request(t), t.callers[caller.name]);
+        const req = await route.policy.request(t, caller.name);
+        const res = await send(ctx.app, route, req, t.callers[caller.name]);
         const what = `${route.key} as ${caller.name}`;
         try {
           if (allowed(route.policy, caller)) {
@@ -60,7 +61,7 @@ describe('roles', () => {
       const gate = route.policy.gate!;
       expect(gate.plan).not.toBe('hobby');
       for (const caller of CALLERS) {
-        const req = await (gate.request ?? route.policy.request)(t);
+        const req = await (gate.request ?? route.policy.request)(t, caller.name);
         const res = await send(ctx.app, route, req, t.callers[caller.name]);
         const what = `${route.key} on hobby as ${caller.name}`;
         try {

@@ -19,12 +19,16 @@ export interface Route {
   path: string;
   pathParams: string[];
   queryParams: string[];
+  /** Each query parameter's schema. */
+  querySchemas?: Record<string, JsonSchema>;
+  /** Request headers the route documents (the Expo protocol's), with their schemas. */
+  headerParams: Array<{ name: string; schema: JsonSchema; required: boolean }>;
   /** The application/json request body schema, when the route takes one. */
   jsonBody?: JsonSchema;
 }
 
 interface Operation {
-  parameters?: Array<{ in: string; name: string }>;
+  parameters?: Array<{ in: string; name: string; schema?: JsonSchema; required?: boolean }>;
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
 }
 
@@ -46,6 +50,12 @@ export async function documentedRoutes(app: App): Promise<Route[]> {
         path,
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
+        querySchemas: Object.fromEntries(
+          params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema ?? {}]),
+        ),
+        headerParams: params
+          .filter((p) => p.in === 'header')
+          .map((p) => ({ name: p.name, schema: p.schema ?? {}, required: p.required === true })),
         jsonBody: op.requestBody?.content?.['application/json']?.schema,
       });
     }
@@ -83,7 +93,7 @@ export async function send(
   req: Req,
   headers: Headers = {},
 ): Promise<LightMyRequestResponse> {
-  const all: Headers = { ...headers };
+  const all: Headers = { ...req.headers, ...headers };
   let payload: string | Buffer | undefined;
   if (req.raw) {
     all['content-type'] = 'application/octet-stream';

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { IdentityTokens } from '../../../src/auth/identity-tokens.js';
 import type { Role } from '../../../src/auth/principal.js';
-import { type SignedIn, signUp, TEST_TOKEN_SECRET, type TestContext } from '../../helpers/context.js';
+import { DeviceCapGate } from '../../../src/devices/device-cap.js';
+import {
+  type SignedIn,
+  signUp,
+  TEST_TOKEN_SECRET,
+  type TestContext,
+  tokenSubjectOf,
+} from '../../helpers/context.js';
 
 export type Headers = Record<string, string>;
 export type Plan = 'hobby' | 'pro' | 'team';
@@ -22,6 +29,7 @@ export type CallerName = (typeof CALLERS)[number]['name'];
 /** The fields the fixture reads from the answers it gets. */
 interface Created {
   id: string;
+  invitation: { token: string };
   key: string;
   token: string;
   name: string;
@@ -108,13 +116,14 @@ export class Tenant {
     return this.memo.get(key) as Promise<T>;
   }
 
-  /** A new account invited with `role`, holding a token for this workspace. */
+  /** A new account invited with `role`, that accepted and holds a token for this workspace. */
   async addMember(role: 'admin' | 'developer' | 'viewer'): Promise<Member> {
     const user = await signUp(this.ctx.app);
     const invited = await this.ok('POST', `/workspaces/${this.workspaceId}/members`, {
       email: user.email,
       role,
     });
+    await this.ok('POST', '/invitations/accept', { token: invited.invitation.token }, user.headers);
     const { token } = await this.ok('POST', '/auth/token', { workspace_id: this.workspaceId }, user.headers);
     this.secrets.add(invited.id);
     return {
@@ -133,6 +142,25 @@ export class Tenant {
     });
     this.secrets.add(key.id);
     return { id: key.id, headers: { 'x-api-key': key.key } };
+  }
+
+  /**
+   * A fresh invitation token addressed to the e-mail of `caller` (an API key has none: the owner's), from a
+   * new pro workspace of its own, so it can be accepted every time. The token counts as this workspace's
+   * data.
+   */
+  async invitationFor(caller: CallerName): Promise<string> {
+    const user = caller in this.members ? this.members[caller as keyof Tenant['members']] : this.owner;
+    const host = await signUp(this.ctx.app);
+    await this.ctx.deps.db.query(`UPDATE workspaces SET plan = 'pro' WHERE id = $1`, [host.workspaceId]);
+    const invited = await this.ok(
+      'POST',
+      `/workspaces/${host.workspaceId}/members`,
+      { email: user.email, role: 'viewer' },
+      host.headers,
+    );
+    this.secrets.add(invited.invitation.token);
+    return invited.invitation.token;
   }
 
   /** An invitation nobody has accepted, to be removed. */
@@ -240,6 +268,19 @@ export class Tenant {
     });
   }
 
+  /**
+   * A fresh device counted in the workspace's device-cap set. Written to the set directly: the tenant's
+   * plan may keep no set, and a check from one test address would meet the per-address limit.
+   */
+  async countedDevice(): Promise<string> {
+    const device = `device-${this.tag}-${randomBytes(4).toString('hex')}`;
+    const { redis, keys } = this.ctx.deps;
+    const gate = new DeviceCapGate(redis, keys, { windowDays: this.ctx.config.devices.windowDays });
+    await redis.zadd(gate.setKey(this.workspaceId), Date.now(), device);
+    this.secrets.add(device);
+    return device;
+  }
+
   fingerprint(): Promise<string> {
     return this.once('fingerprint', async () => {
       const { id } = await this.app();
@@ -253,15 +294,19 @@ export class Tenant {
 /** Credentials that must each be refused with 401, whatever the endpoint. */
 export async function refusedCredentials(t: Tenant): Promise<Record<string, Headers>> {
   const { userId, workspaceId } = t.owner;
-  const otherKey = new IdentityTokens(`another-secret-${'x'.repeat(40)}`, 3600);
-  const sameKey = new IdentityTokens(TEST_TOKEN_SECRET, 3600);
-  const forged = (await otherKey.issue({ userId, workspaceId })).token;
-  const expired = (await sameKey.issue({ userId, workspaceId }, Date.now() - 2 * 3600_000)).token;
+  const subject = await tokenSubjectOf(t.ctx, userId);
+  const otherKey = new IdentityTokens({ current: `another-secret-${'x'.repeat(40)}` }, 3600);
+  const sameKey = new IdentityTokens({ current: TEST_TOKEN_SECRET }, 3600);
+  const forged = (await otherKey.issue({ subject, workspaceId })).token;
+  const expired = (await sameKey.issue({ subject, workspaceId }, Date.now() - 2 * 3600_000)).token;
+  // The right key, but the owner's user id (which the audit log shows) as subject: what a leaked secret
+  // let anyone do before subjects became unreadable.
+  const byUserId = (await sameKey.issue({ subject: userId, workspaceId })).token;
   const revoked = await t.apiKey('admin');
   await t.ok('DELETE', `/workspaces/${workspaceId}/api-keys/${revoked.id}`);
   const removed = await t.addMember('admin');
   await t.ok('DELETE', `/workspaces/${workspaceId}/members/${removed.memberId}`);
-  const [header, payload] = (await sameKey.issue({ userId, workspaceId })).token.split('.');
+  const [header, payload] = (await sameKey.issue({ subject, workspaceId })).token.split('.');
   const unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`;
   return {
     'no credential': {},
@@ -269,6 +314,7 @@ export async function refusedCredentials(t: Tenant): Promise<Record<string, Head
     'bearer with spaces': { authorization: 'Bearer a b c' },
     'basic scheme': { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
     'token signed with another key': { authorization: `Bearer ${forged}` },
+    'token naming the user id': { authorization: `Bearer ${byUserId}` },
     'token with alg none': { authorization: `Bearer ${unsigned}` },
     'token with a swapped header': { authorization: `Bearer ${header}.${payload}.c2lnbmF0dXJl` },
     'expired token': { authorization: `Bearer ${expired}` },

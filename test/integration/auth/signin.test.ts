@@ -6,6 +6,7 @@ import {
   signUp,
   TEST_TOKEN_SECRET,
   type TestContext,
+  tokenSubjectOf,
 } from '../../helpers/context.js';
 
 let ctx: TestContext;
@@ -118,14 +119,15 @@ describe('identity tokens', () => {
     const forged = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     forged.ws = '00000000-0000-4000-8000-000000000000';
     const tampered = [head, Buffer.from(JSON.stringify(forged)).toString('base64url'), sig].join('.');
-    const expired = await new IdentityTokens(TEST_TOKEN_SECRET, 60).issue(
-      { userId: user.userId, workspaceId: user.workspaceId },
+    const subject = await tokenSubjectOf(ctx, user.userId);
+    const expired = await new IdentityTokens({ current: TEST_TOKEN_SECRET }, 60).issue(
+      { subject, workspaceId: user.workspaceId },
       Date.now() - 3600_000,
     );
-    const otherKey = await new IdentityTokens('another-secret-another-secret-another-secret', 60).issue({
-      userId: user.userId,
-      workspaceId: user.workspaceId,
-    });
+    const otherKey = await new IdentityTokens(
+      { current: 'another-secret-another-secret-another-secret' },
+      60,
+    ).issue({ subject, workspaceId: user.workspaceId });
     const cases: Array<[Record<string, string>, string]> = [
       [{}, 'unauthorized'],
       [{ authorization: 'Basic abc' }, 'invalid_authorization'],

@@ -287,4 +287,44 @@ describe('the ota CLI story', () => {
       'member.invite:api-key',
     ]);
   });
+
+  it('lists the API keys with the member each belongs to', async () => {
+    const made = await ok<{ id: string }>(['keys', 'create', 'CI deploys', '--role', 'developer']);
+    const listed = await ok<{ api_keys: Array<{ id: string; created_by: { email: string } | null }> }>([
+      'keys',
+      'list',
+    ]);
+    expect(listed.api_keys.find((k) => k.id === made.id)?.created_by?.email).toBe(EMAIL);
+    const table = await ota(['keys', 'list']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/created by/);
+    const rows = table.stdout.split('\n').filter((l) => l.includes(EMAIL));
+    // This machine's key (made by `ota login`) and the one just made: both the logged-in member's.
+    expect(rows.length).toBe(2);
+    expect(rows.some((r) => r.includes('(this machine)'))).toBe(true);
+    expect(rows.some((r) => r.includes('CI deploys'))).toBe(true);
+  });
+
+  it('prints the invitation link, which the invitee accepts after signing up', async () => {
+    const email = `keen-${randomBytes(3).toString('hex')}@example.com`;
+    const printed = await ota(['members', 'invite', email, '--role', 'developer']);
+    expect(printed.code).toBe(0);
+    const url = printed.stdout.match(/^(http\S+\/invitation#token=(ota_inv_[\w-]+))$/m);
+    expect(url?.[1]?.startsWith(`${apiUrl}/invitation#token=`)).toBe(true);
+    expect(printed.stderr).toContain(`Send them this link: it works once, for ${email} only`);
+    const signin = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/signin',
+      payload: { email, password: 'keen password' },
+    });
+    const accepted = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/invitations/accept',
+      headers: { authorization: `Bearer ${signin.json().token}` },
+      payload: { token: url![2] },
+    });
+    expect(accepted.json()).toMatchObject({ role: 'developer' });
+    const list = await ok<{ members: Array<{ email: string; status: string }> }>(['members', 'list']);
+    expect(list.members.find((m) => m.email === email)?.status).toBe('active');
+  });
 });

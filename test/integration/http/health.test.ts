@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.js';
 import { createContainer } from '../../../src/container.js';
 import { buildApp } from '../../../src/http/app.js';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -12,41 +12,110 @@ afterAll(async () => {
   await ctx?.close();
 });
 
+const OPERATOR_TOKEN = 'operator-token-operator-token-0123456789';
+
+/** A process whose Redis and ClickHouse are stopped (nothing listens on these ports). */
+async function halfDown(env: Record<string, string> = {}) {
+  const config = loadConfig({
+    ...ctx.env,
+    REDIS_URL: 'redis://127.0.0.1:1',
+    CLICKHOUSE_URL: 'http://127.0.0.1:2',
+    ...env,
+  });
+  const deps = createContainer(config, { name: 'test' });
+  deps.redis.on('error', () => {});
+  const app = await buildApp(deps);
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      deps.redis.disconnect();
+      await deps.close();
+    },
+  };
+}
+
 describe('health and readiness', () => {
-  it('answers /healthz and /readyz when every dependency is up', async () => {
+  it('answers /healthz and /readyz when every dependency is up, saying only that to the world', async () => {
     const health = await ctx.app.inject({ method: 'GET', url: '/healthz' });
     expect(health.json()).toEqual({ status: 'ok' });
     const ready = await ctx.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({
-      status: 'ready',
-      checks: { postgres: 'ok', redis: 'ok', clickhouse: 'ok' },
-    });
+    expect(ready.json()).toEqual({ status: 'ready' });
   });
 
-  it('reports a stopped dependency with 503 and names it', async () => {
-    // A process whose Redis and ClickHouse are stopped: nothing listens on these ports.
-    const config = loadConfig({
-      ...ctx.env,
-      REDIS_URL: 'redis://127.0.0.1:1',
-      CLICKHOUSE_URL: 'http://127.0.0.1:2',
-    });
-    const deps = createContainer(config, { name: 'test' });
-    deps.redis.on('error', () => {});
-    const app = await buildApp(deps);
+  it('tells the world only "not ready" when a dependency is down: no names, no error texts', async () => {
+    const down = await halfDown({ OPERATOR_TOKEN });
     try {
-      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      for (const headers of [
+        {},
+        { authorization: 'Bearer wrong-operator-token-0123456789abcdef' },
+        // A workspace credential is not an operator's.
+        (await signUp(ctx.app)).headers,
+      ]) {
+        const res = await down.app.inject({ method: 'GET', url: '/readyz', headers });
+        const body = expectProblem(res, 503, 'not_ready');
+        expect(Object.keys(body).sort()).toEqual(['code', 'detail', 'status', 'title', 'type']);
+        for (const leak of ['redis', 'clickhouse', 'postgres', 'ECONNREFUSED', '127.0.0.1', 'unreachable'])
+          expect(res.body.toLowerCase()).not.toContain(leak.toLowerCase());
+      }
+    } finally {
+      await down.close();
+    }
+  }, 60_000);
+
+  it('gives operators (OPERATOR_TOKEN) each check with its error, and the details kept for them', async () => {
+    const down = await halfDown({ OPERATOR_TOKEN });
+    try {
+      const res = await down.app.inject({
+        method: 'GET',
+        url: '/readyz',
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      });
       const body = expectProblem(res, 503, 'not_ready');
       const checks = body.checks as Record<string, string>;
       expect(checks.postgres).toBe('ok');
       expect(checks.redis).toMatch(/^unreachable/);
       expect(checks.clickhouse).toMatch(/^unreachable/);
       expect(String(body.detail)).toContain('redis');
+      expect(body.details).toMatchObject({
+        database_role: { least_privilege: true, superuser: false, owned_objects: 0 },
+        ingest_dead_letters: { error: expect.stringMatching(/^redis connection/) },
+      });
     } finally {
-      await app.close();
-      deps.redis.disconnect();
-      await deps.close();
+      await down.close();
     }
+    const ready = await halfDown({
+      OPERATOR_TOKEN,
+      REDIS_URL: ctx.env.REDIS_URL!,
+      CLICKHOUSE_URL: ctx.env.CLICKHOUSE_URL!,
+    });
+    try {
+      const res = await ready.app.inject({
+        method: 'GET',
+        url: '/readyz',
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      });
+      expect(res.json()).toMatchObject({
+        status: 'ready',
+        checks: { postgres: 'ok', redis: 'ok', clickhouse: 'ok' },
+        details: {
+          database_role: { role: new URL(ctx.env.DATABASE_URL!).username },
+          ingest_dead_letters: { entries: 0, events: 0, held: 0 },
+        },
+      });
+    } finally {
+      await ready.close();
+    }
+  }, 60_000);
+
+  it('without OPERATOR_TOKEN no credential shows the details', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/readyz',
+      headers: { authorization: 'Bearer ' },
+    });
+    expect(res.json()).toEqual({ status: 'ready' });
   });
 
   it('serves the OpenAPI document with the auth routes', async () => {

@@ -25,9 +25,12 @@ async function teamWorkspace(): Promise<SignedIn> {
   return owner;
 }
 
-/** Runs statements as the superuser the tests connect as, with the append-only trigger switched off. */
+/**
+ * Runs statements as the schema owner (the service's own role cannot), with the append-only trigger
+ * switched off: what someone with the owner's password could do.
+ */
 async function behindTheServicesBack(sql: string, params: unknown[]): Promise<void> {
-  const client = await ctx.deps.db.connect();
+  const client = await ctx.ownerDb.connect();
   try {
     await client.query('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update');
     await client.query(sql, params);
@@ -45,7 +48,7 @@ async function seqs(workspaceId: string): Promise<number[]> {
 }
 
 describe('the audit log is append-only in the database', () => {
-  it('rejects UPDATE, DELETE and TRUNCATE from raw SQL, even for a superuser', async () => {
+  it('rejects UPDATE, DELETE and TRUNCATE from raw SQL, even for the table owner', async () => {
     const owner = await signUp(ctx.app);
     const statements = [
       `UPDATE audit_log SET details = '{"forged":true}' WHERE workspace_id = '${owner.workspaceId}'`,
@@ -55,8 +58,10 @@ describe('the audit log is append-only in the database', () => {
       'TRUNCATE audit_log',
       'TRUNCATE audit_log CASCADE',
     ];
+    // The owner holds every privilege on the table; the trigger still refuses. (The service role is not
+    // even allowed to try: test/integration/accounts/database-roles.test.ts.)
     for (const sql of statements) {
-      await expect(ctx.deps.db.query(sql), sql).rejects.toMatchObject({
+      await expect(ctx.ownerDb.query(sql), sql).rejects.toMatchObject({
         code: '42501',
         message: expect.stringMatching(/audit_log is append-only/),
       });

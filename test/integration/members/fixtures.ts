@@ -32,8 +32,8 @@ export interface Teammate extends SignedIn {
 }
 
 /**
- * A new account invited into the owner's workspace with `role`, holding a token for that workspace.
- * The workspace must allow another member (pro or team).
+ * A new account invited into the owner's workspace with `role`, that accepted the invitation and holds a
+ * token for that workspace. The workspace must allow another member (pro or team).
  */
 export async function addMember(ctx: TestContext, owner: SignedIn, role: string): Promise<Teammate> {
   const user = await signUp(ctx.app);
@@ -42,6 +42,10 @@ export async function addMember(ctx: TestContext, owner: SignedIn, role: string)
     role,
   });
   if (invited.statusCode !== 201) throw new Error(`invite failed: ${invited.statusCode} ${invited.body}`);
+  const accepted = await call(ctx, 'POST', '/invitations/accept', user.headers, {
+    token: invited.json().invitation.token,
+  });
+  if (accepted.statusCode !== 200) throw new Error(`accept failed: ${accepted.statusCode} ${accepted.body}`);
   const switched = await call(ctx, 'POST', '/auth/token', user.headers, { workspace_id: owner.workspaceId });
   if (switched.statusCode !== 200)
     throw new Error(`token switch failed: ${switched.statusCode} ${switched.body}`);

@@ -76,7 +76,13 @@ describe('who may do what with members', () => {
         actor: owner.email,
         action: 'member.role_change',
         app_id: null,
-        details: { member_id: id, email, old: { role: 'viewer' }, new: { role: 'admin' } },
+        details: {
+          member_id: id,
+          email,
+          old: { role: 'viewer' },
+          new: { role: 'admin' },
+          capped_api_keys: [],
+        },
       },
     ]);
     expect(await auditActions(ctx, owner.workspaceId, 'member.remove')).toEqual([
@@ -84,7 +90,7 @@ describe('who may do what with members', () => {
         actor: 'api-key',
         action: 'member.remove',
         app_id: null,
-        details: { member_id: id, email, old: { role: 'admin', status: 'invited' } },
+        details: { member_id: id, email, old: { role: 'admin', status: 'invited' }, revoked_api_keys: [] },
       },
     ]);
   });

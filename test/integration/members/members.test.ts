@@ -50,7 +50,7 @@ describe('the member cap of each plan', () => {
 });
 
 describe('invitations', () => {
-  it('an invitee without an account is listed as invited and joins on first sign-in with the same member id', async () => {
+  it('an invitee without an account is listed as invited and joins, with the same member id, when it accepts', async () => {
     const owner = await signUp(ctx.app);
     await setPlan(ctx, owner, 'pro');
     const email = uniqueEmail('newcomer');
@@ -78,6 +78,14 @@ describe('invitations', () => {
     ]);
 
     const invitee = await signUp(ctx.app, email);
+    // Signing up is not joining (test/integration/accounts/invitations.test.ts); accepting is.
+    expect(
+      (await call(ctx, 'GET', membersUrl(owner.workspaceId), owner.headers)).json().members[1].status,
+    ).toBe('invited');
+    const accepted = await call(ctx, 'POST', '/invitations/accept', invitee.headers, {
+      token: member.invitation.token,
+    });
+    expect(accepted.statusCode).toBe(200);
     const after = (await call(ctx, 'GET', membersUrl(owner.workspaceId), owner.headers)).json().members;
     expect(after[1]).toMatchObject({ id: member.id, email, status: 'active' });
     const me = await call(ctx, 'GET', '/me', invitee.headers);
@@ -91,68 +99,60 @@ describe('invitations', () => {
     expect(switched.statusCode).toBe(200);
   });
 
-  it('an invitee who already has an account is active at once and can switch to the workspace', async () => {
+  it('an invitee who already has an account stays invited until it accepts, then can switch to the workspace', async () => {
     const owner = await signUp(ctx.app);
     const existing = await signUp(ctx.app);
     await setPlan(ctx, owner, 'pro');
-    const before = await call(ctx, 'POST', '/auth/token', existing.headers, {
-      workspace_id: owner.workspaceId,
-    });
-    expectProblem(before, 403, 'not_a_member');
+    const switchTo = () =>
+      call(ctx, 'POST', '/auth/token', existing.headers, { workspace_id: owner.workspaceId });
+    expectProblem(await switchTo(), 403, 'not_a_member');
     const res = await call(ctx, 'POST', membersUrl(owner.workspaceId), owner.headers, {
       email: existing.email,
       role: 'viewer',
     });
-    expect(res.json()).toMatchObject({ email: existing.email, role: 'viewer', status: 'active' });
-    const switched = await call(ctx, 'POST', '/auth/token', existing.headers, {
-      workspace_id: owner.workspaceId,
-    });
+    expect(res.json()).toMatchObject({ email: existing.email, role: 'viewer', status: 'invited' });
+    expectProblem(await switchTo(), 403, 'not_a_member');
+    await call(ctx, 'POST', '/invitations/accept', existing.headers, { token: res.json().invitation.token });
+    const switched = await switchTo();
     expect(switched.statusCode).toBe(200);
     const me = await call(ctx, 'GET', '/me', { authorization: `Bearer ${switched.json().token}` });
     expect(me.json()).toMatchObject({ workspace_id: owner.workspaceId, role: 'viewer' });
   });
 
-  it('an invitation made while the invitee’s first sign-in is still uncommitted ends active', async () => {
+  it('one token accepted twice at once: one answer is 200, the other 410, and the member is bound once', async () => {
     const owner = await signUp(ctx.app);
     await setPlan(ctx, owner, 'team');
-    const email = uniqueEmail('race');
-    // The first sign-in's transaction: the user row exists but is not committed; its claim found nothing.
-    const signin = await ctx.deps.db.connect();
-    try {
-      await signin.query('BEGIN');
-      const user = await ctx.deps.stores.auth.insertUser(signin, email, 'scrypt$x');
-      expect(await ctx.deps.stores.auth.claimInvitations(signin, user!)).toEqual([]);
-      const invited = call(ctx, 'POST', membersUrl(owner.workspaceId), owner.headers, {
-        email,
-        role: 'viewer',
-      });
-      // The invitation waits for the sign-in (same per-e-mail lock) instead of missing the new account.
-      await expect
-        .poll(async () => {
-          const { rows } = await ctx.deps.db.query(
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
-          );
-          return rows[0].n;
-        })
-        .toBe(1);
-      await signin.query('COMMIT');
-      const res = await invited;
-      expect(res.statusCode).toBe(201);
-      expect(res.json().status).toBe('active');
-    } finally {
-      signin.release();
-    }
+    const invitee = await signUp(ctx.app);
+    const res = await call(ctx, 'POST', membersUrl(owner.workspaceId), owner.headers, {
+      email: invitee.email,
+      role: 'viewer',
+    });
+    const body = { token: res.json().invitation.token };
+    const answers = await Promise.all(
+      [1, 2].map(() => call(ctx, 'POST', '/invitations/accept', invitee.headers, body)),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 410]);
+    const { rows } = await ctx.deps.db.query(
+      'SELECT count(*)::int AS n FROM members WHERE workspace_id = $1 AND user_id = $2',
+      [owner.workspaceId, invitee.userId],
+    );
+    expect(rows[0].n).toBe(1);
   });
 
-  it('refuses a second invitation of the same e-mail (any case) and of the owner with 409', async () => {
+  it('invites an invited e-mail again with a new token, and refuses a member or the owner with 409', async () => {
     const owner = await signUp(ctx.app);
     await setPlan(ctx, owner, 'pro');
     const email = uniqueEmail('twice');
     const url = membersUrl(owner.workspaceId);
-    expect((await call(ctx, 'POST', url, owner.headers, { email, role: 'viewer' })).statusCode).toBe(201);
+    const first = await call(ctx, 'POST', url, owner.headers, { email, role: 'viewer' });
+    expect(first.statusCode).toBe(201);
+    const again = await call(ctx, 'POST', url, owner.headers, { email: email.toUpperCase(), role: 'admin' });
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toMatchObject({ id: first.json().id, role: 'admin', status: 'invited' });
+    const invitee = await signUp(ctx.app, email);
+    await call(ctx, 'POST', '/invitations/accept', invitee.headers, { token: again.json().invitation.token });
     expectProblem(
-      await call(ctx, 'POST', url, owner.headers, { email: email.toUpperCase(), role: 'admin' }),
+      await call(ctx, 'POST', url, owner.headers, { email, role: 'admin' }),
       409,
       'already_member',
     );
@@ -161,7 +161,7 @@ describe('invitations', () => {
       409,
       'already_member',
     );
-    expect(await auditActions(ctx, owner.workspaceId, 'member.invite')).toHaveLength(1);
+    expect(await auditActions(ctx, owner.workspaceId, 'member.invite')).toHaveLength(2);
   });
 
   it('refuses bad bodies with 400: the owner role, unknown roles, bad e-mails, missing or extra fields', async () => {

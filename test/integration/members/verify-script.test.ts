@@ -58,7 +58,8 @@ describe('scripts/verify-audit-chain.mjs (npm run audit:verify)', () => {
       'SELECT seq FROM audit_log WHERE workspace_id = $1 ORDER BY seq OFFSET 5 LIMIT 1',
       [a.workspaceId],
     );
-    const client = await ctx.deps.db.connect();
+    // Tampering needs the schema owner: the service role cannot switch the trigger off.
+    const client = await ctx.ownerDb.connect();
     try {
       await client.query('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update');
       await client.query(`UPDATE audit_log SET details = '{"n": -1}' WHERE seq = $1`, [rows[0].seq]);

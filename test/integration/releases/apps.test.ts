@@ -75,7 +75,9 @@ describe('apps', () => {
         headers: owner.headers,
         payload,
       });
-      expectProblem(res, 400, 'invalid_request');
+      // A NUL is refused before the schema, as a string no store can take, naming the field.
+      const nul = typeof payload.name === 'string' && payload.name.includes('\u0000');
+      expectProblem(res, 400, nul ? 'invalid_string' : 'invalid_request');
     }
     expect((await audit(ctx, owner.workspaceId, 'app.create')).length).toBe(0);
   });

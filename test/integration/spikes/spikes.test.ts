@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES, type SpikeJob } from '../../../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../../../src/platform/redis.js';
 import type { SpikeResult } from '../../../src/spikes/spike.evaluator.js';
-import { failureCounterKey, minuteOf } from '../../../src/telemetry/failure-counters.js';
+import { addDeviceCounts, minuteOf } from '../../../src/telemetry/failure-counters.js';
+import { bucketOf } from '../../../src/updates/bucket.js';
 import { createSpikesWorker, type SpikesWorker } from '../../../workers/spikes.worker.js';
 import { createWebhooksWorker, type WebhooksWorker } from '../../../workers/webhooks.worker.js';
 import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
@@ -52,11 +53,16 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** What ingest does after a batch: count into the current minute's bucket, then enqueue an evaluation. */
+let devices = 0;
+/** What ingest does after a batch: new devices into the current minute's counters (evaluated separately). */
 async function ingest(appId: string, moduleId: string, activations: number, errors: number) {
-  const key = failureCounterKey(ctx.deps.keys, appId, moduleId, minuteOf(now));
-  if (activations) await ctx.deps.redis.hincrby(key, 'activations', activations);
-  if (errors) await ctx.deps.redis.hincrby(key, 'errors', errors);
+  const fresh = (n: number) => Array.from({ length: n }, () => `device-${++devices}`);
+  await addDeviceCounts(
+    ctx.deps.redis,
+    ctx.deps.keys,
+    { appId, moduleId, minute: minuteOf(now) },
+    { activations: fresh(activations), errors: fresh(errors) },
+  );
 }
 
 async function evaluate(appId: string): Promise<SpikeResult | null> {
@@ -177,7 +183,9 @@ describe('error-spike alerts', () => {
     for (const bad of [older, canary, rolledBack]) await ingest(appId, bad, 0, 500);
     await ingest(appId, current, 1000, 10);
     const r = await evaluate(appId);
-    expect(r).toMatchObject({ releaseId: current, fired: false, sample: 1010 });
+    expect(r).toMatchObject({ releaseId: current, fired: false });
+    // Device counts past a hundred or so are HyperLogLog estimates (README, "Error-spike alerts").
+    expect(Math.abs(r!.sample - 1010) / 1010).toBeLessThan(0.02);
     expect(await spikesOf(appId)).toEqual([]);
 
     await ingest(appId, current, 0, 100);
@@ -211,6 +219,15 @@ describe('error-spike alerts', () => {
     );
     expect(audit.rows).toHaveLength(1);
     expect(audit.rows[0].actor).toBe('system');
+    // The same details as a rollback made by a person (one writer), with the reason added.
+    expect(audit.rows[0].details).toEqual({
+      channel: 'production',
+      rolled_back: { module_id: current, version: '3.1.0' },
+      active: { module_id: previous, version: '3.0.0', rollout_pct: 100 },
+      old: { active: true },
+      new: { active: false },
+      reason: 'error_spike',
+    });
     const [announced] = await waitFor(
       () => (received(appId, 'rollback').length ? received(appId, 'rollback') : undefined),
       10_000,
@@ -237,6 +254,19 @@ describe('error-spike alerts', () => {
       headers: owner.headers,
       payload: { action: 'pause' },
     });
+    // A device inside the 20 % is served the release, and the answer is cached.
+    const device = Array.from({ length: 200 }, (_, i) => `paused-${i}`).find(
+      (d) => bucketOf(current, d) < 20,
+    )!;
+    const check = async () =>
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/v1/updates/check',
+          payload: { app_id: appId, device_id: device },
+        })
+      ).json().update?.module_id ?? null;
+    expect(await check()).toBe(current);
     await ingest(appId, current, 40, 60);
     expect((await evaluate(appId))?.fired).toBe(true);
     const { rows } = await ctx.deps.db.query('SELECT rollout_pct, active FROM releases WHERE id = $1', [
@@ -253,6 +283,49 @@ describe('error-spike alerts', () => {
       rollout_pct: 0,
       version: '4.0.0',
     });
+    const audit = await ctx.deps.db.query(
+      "SELECT actor, details FROM audit_log WHERE app_id = $1 AND action = 'rollout.change'",
+      [appId],
+    );
+    expect(audit.rows).toEqual([
+      {
+        actor: 'system',
+        details: {
+          module_id: current,
+          version: '4.0.0',
+          channel: 'production',
+          old: { rollout_pct: 20 },
+          new: { rollout_pct: 0 },
+          reason: 'error_spike',
+        },
+      },
+    ]);
+    // Update checks see the pause well before the cache's backstop: it was announced after the commit.
+    await waitFor(async () => ((await check()) === null ? true : undefined), 10_000, 'paused release off');
+  });
+
+  it('on a plan without staged rollouts, a pause action leaves the release alone and only alerts', async () => {
+    const hobby = await signUp(ctx.app);
+    await ctx.deps.db.query("UPDATE workspaces SET plan = 'pro' WHERE id = $1", [hobby.workspaceId]);
+    const appId = await insertApp(ctx.deps.db, hobby.workspaceId, 'HobbyPause');
+    const current = await insertRelease(ctx.deps.db, hobby.workspaceId, appId, '5.0.0', { rolloutPct: 100 });
+    const set = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/v1/apps/${appId}/alerts`,
+      headers: hobby.headers,
+      payload: { action: 'pause' },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    await ctx.deps.db.query("UPDATE workspaces SET plan = 'hobby' WHERE id = $1", [hobby.workspaceId]);
+    await ingest(appId, current, 40, 60);
+    expect((await evaluate(appId))?.fired).toBe(true);
+    const { rows } = await ctx.deps.db.query('SELECT rollout_pct, active FROM releases WHERE id = $1', [
+      current,
+    ]);
+    expect(rows[0]).toEqual({ rollout_pct: 100, active: true });
+    const audit = await ctx.deps.db.query('SELECT action FROM audit_log WHERE app_id = $1', [appId]);
+    expect(audit.rows).toEqual([]);
+    expect(await spikesOf(appId)).toHaveLength(1);
   });
 
   it('refuses a malformed job without retrying it', async () => {

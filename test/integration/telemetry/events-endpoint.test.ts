@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStreamKey, parseEntry } from '../../../src/telemetry/event-stream.js';
 import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
-import { createApp, makeEvents, postEvents } from './fixtures.js';
+import { createApp, createRelease, makeEvents, postEvents } from './fixtures.js';
 
 let ctx: TestContext;
 let appId: string;
+let moduleId: string;
 beforeAll(async () => {
   ctx = await createTestContext();
   const owner = await signUp(ctx.app);
   appId = await createApp(ctx.deps, owner.workspaceId);
+  moduleId = await createRelease(ctx.deps, { workspaceId: owner.workspaceId, appId });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -25,11 +27,11 @@ describe('POST /api/v1/devices/events', () => {
     const before = (await streamEntries()).length;
     const anHourAgo = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000).toISOString();
     const events = [
-      ...makeEvents('ok', 'mod-1', 'download', 2),
+      ...makeEvents('ok', moduleId, 'download', 2),
       {
         id: 'ok-x',
         device_id: 'dev:1',
-        module_id: 'mod-1',
+        module_id: moduleId,
         type: 'error',
         ts: anHourAgo,
         message: 'boom',
@@ -37,7 +39,7 @@ describe('POST /api/v1/devices/events', () => {
     ];
     const res = await postEvents(ctx.app, appId, events);
     expect(res.statusCode).toBe(202);
-    expect(res.json()).toEqual({ accepted: 3 });
+    expect(res.json()).toEqual({ accepted: 3, refused: [] });
     const entries = await streamEntries();
     expect(entries).toHaveLength(before + 1);
     const entry = entries.at(-1)!;
@@ -120,10 +122,12 @@ describe('POST /api/v1/devices/events', () => {
   it('resolves the app from an in-process cache: a warm cache asks Postgres nothing', async () => {
     const owner = await signUp(ctx.app);
     const cached = await createApp(ctx.deps, owner.workspaceId, 'short-lived');
-    expect((await postEvents(ctx.app, cached, makeEvents('c1', 'm', 'download', 1))).statusCode).toBe(202);
+    // Events of the embedded bundle (no module): nothing to look up beyond the app.
+    const post = (tag: string) => postEvents(ctx.app, cached, makeEvents(tag, '', 'download', 1));
+    expect((await post('c1')).json()).toEqual({ accepted: 1, refused: [] });
     // With the row gone, only the cache can still know the app.
     await ctx.deps.db.query('DELETE FROM apps WHERE id = $1', [cached]);
-    expect((await postEvents(ctx.app, cached, makeEvents('c2', 'm', 'download', 1))).statusCode).toBe(202);
+    expect((await post('c2')).json()).toEqual({ accepted: 1, refused: [] });
   });
 
   it('records update checks in one entry per app, each with its own id, buffered off the request path', async () => {

@@ -2,7 +2,12 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '../../../src/platform/queues.js';
 import { recordChecks } from '../../../src/telemetry/check-recorder.js';
-import { failureCounterKey, minuteOf } from '../../../src/telemetry/failure-counters.js';
+import {
+  type CounterKind,
+  hourCounterKey,
+  minuteCounterKey,
+  minuteOf,
+} from '../../../src/telemetry/failure-counters.js';
 import { QueueSpikeNotifier, spikeJobId } from '../../../src/telemetry/spike-jobs.js';
 import {
   createTestContext,
@@ -168,17 +173,21 @@ describe('events to release statistics', () => {
     expect(await releaseStats()).toEqual(expected);
   });
 
-  it('updates the per-minute failure counters and asks for spike evaluation of the app', async () => {
+  it('adds the devices to each release’s failure counters, minute and hour, and asks for spike evaluation', async () => {
     const minute = minuteOf(at);
-    expect(await ctx.deps.redis.hgetall(failureCounterKey(ctx.deps.keys, appId, rel.r1, minute))).toEqual({
-      activations: '8',
-      errors: '2',
-    });
-    expect(await ctx.deps.redis.hgetall(failureCounterKey(ctx.deps.keys, appId, rel.r4, minute))).toEqual({
-      activations: '3',
-    });
-    const ttl = await ctx.deps.redis.ttl(failureCounterKey(ctx.deps.keys, appId, rel.r1, minute));
-    expect(ttl).toBeGreaterThan(24 * 3600);
+    const minuteKey = (module: string, kind: CounterKind) =>
+      minuteCounterKey(ctx.deps.keys, appId, module, minute, kind);
+    const hourKey = (module: string, kind: CounterKind) =>
+      hourCounterKey(ctx.deps.keys, appId, module, Math.floor(minute / 60), kind);
+    for (const key of [minuteKey, hourKey]) {
+      expect(await ctx.deps.redis.pfcount(key(rel.r1, 'activations'))).toBe(8);
+      expect(await ctx.deps.redis.pfcount(key(rel.r1, 'errors'))).toBe(2);
+      expect(await ctx.deps.redis.pfcount(key(rel.r4, 'activations'))).toBe(3);
+      expect(await ctx.deps.redis.exists(key(rel.r4, 'errors'))).toBe(0);
+      expect(await ctx.deps.redis.exists(key(rel.r2, 'activations'))).toBe(0);
+    }
+    expect(await ctx.deps.redis.ttl(minuteKey(rel.r1, 'errors'))).toBeGreaterThan(3600);
+    expect(await ctx.deps.redis.ttl(hourKey(rel.r1, 'errors'))).toBeGreaterThan(24 * 3600);
     expect(spikes.apps).toContain(appId);
   });
 

@@ -16,6 +16,8 @@ afterAll(async () => {
 
 const HOBBY_CAP = capabilitiesOf('hobby').deviceCap!;
 const DAY = 86_400_000;
+// Gates made here have no per-address limit (the option is off unless given): one address will do.
+const ADDRESS = { ip: '10.0.0.1' };
 
 async function hobbyAppWithRelease() {
   const workspaceId = await seedWorkspace(ctx, 'hobby');
@@ -131,11 +133,11 @@ describe('device cap gate (rolling window, several processes)', () => {
     const ws = workspace();
     const gates = [1, 2, 3].map(() => new DeviceCapGate(ctx.deps.redis, ctx.deps.keys, { windowDays: 30 }));
     const devices = deviceIds(60, 'multi');
-    const admitted = await Promise.all(devices.map((d, i) => gates[i % 3]!.admit(ws, d, 25)));
+    const admitted = await Promise.all(devices.map((d, i) => gates[i % 3]!.admit(ws, d, 25, ADDRESS)));
     expect(admitted.filter(Boolean)).toHaveLength(25);
     // A device admitted by one process is admitted by the others too.
     const first = devices[admitted.indexOf(true)]!;
-    for (const gate of gates) expect(await gate.admit(ws, first, 25)).toBe(true);
+    for (const gate of gates) expect(await gate.admit(ws, first, 25, ADDRESS)).toBe(true);
   });
 
   it('frees the place of a device not seen for the whole window, and not before', async () => {
@@ -148,18 +150,18 @@ describe('device cap gate (rolling window, several processes)', () => {
       cacheTtlMs: 1,
       now: () => now,
     });
-    expect(await gate.admit(ws, 'old', 2)).toBe(true);
+    expect(await gate.admit(ws, 'old', 2, ADDRESS)).toBe(true);
     now += 10 * DAY;
-    expect(await gate.admit(ws, 'recent', 2)).toBe(true);
+    expect(await gate.admit(ws, 'recent', 2, ADDRESS)).toBe(true);
     now += 19 * DAY;
-    expect(await gate.admit(ws, 'new', 2)).toBe(false);
+    expect(await gate.admit(ws, 'new', 2, ADDRESS)).toBe(false);
     now += DAY; // 'old' last seen exactly 30 days ago: still inside the window.
-    expect(await gate.admit(ws, 'new', 2)).toBe(false);
+    expect(await gate.admit(ws, 'new', 2, ADDRESS)).toBe(false);
     now += 1;
-    expect(await gate.admit(ws, 'new', 2)).toBe(true);
+    expect(await gate.admit(ws, 'new', 2, ADDRESS)).toBe(true);
     // 'old' is no longer counted: it must queue like any new device.
-    expect(await gate.admit(ws, 'old', 2)).toBe(false);
-    expect(await gate.admit(ws, 'recent', 2)).toBe(true);
+    expect(await gate.admit(ws, 'old', 2, ADDRESS)).toBe(false);
+    expect(await gate.admit(ws, 'recent', 2, ADDRESS)).toBe(true);
   });
 
   it('refreshes the last-seen time of a counted device, so an active device never ages out', async () => {
@@ -171,21 +173,21 @@ describe('device cap gate (rolling window, several processes)', () => {
       cacheTtlMs: 1,
       now: () => now,
     });
-    expect(await gate.admit(ws, 'active', 1)).toBe(true);
+    expect(await gate.admit(ws, 'active', 1, ADDRESS)).toBe(true);
     for (let day = 0; day < 90; day += 20) {
       now += 20 * DAY;
       // 'other' first: had the last check not refreshed 'active', it would have aged out by now.
-      expect(await gate.admit(ws, 'other', 1)).toBe(false);
-      expect(await gate.admit(ws, 'active', 1)).toBe(true);
+      expect(await gate.admit(ws, 'other', 1, ADDRESS)).toBe(false);
+      expect(await gate.admit(ws, 'active', 1, ADDRESS)).toBe(true);
     }
   });
 
   it('needs no Redis call for a device this process admitted recently', async () => {
     const ws = workspace();
     const gate = new DeviceCapGate(ctx.deps.redis, ctx.deps.keys, { windowDays: 30 });
-    expect(await gate.admit(ws, 'known', 5)).toBe(true);
-    expect(gate.admit(ws, 'known', 5)).toBe(true); // synchronous: answered from memory
-    expect(gate.admit(ws, 'unknown', 5)).toBeInstanceOf(Promise);
+    expect(await gate.admit(ws, 'known', 5, ADDRESS)).toBe(true);
+    expect(gate.admit(ws, 'known', 5, ADDRESS)).toBe(true); // synchronous: answered from memory
+    expect(gate.admit(ws, 'unknown', 5, ADDRESS)).toBeInstanceOf(Promise);
   });
 
   it('answers 503 for an unknown device while Redis is unreachable, and still admits known ones', async () => {
@@ -195,12 +197,12 @@ describe('device cap gate (rolling window, several processes)', () => {
     await new Promise((resolve) => client.once('ready', resolve));
     try {
       const gate = new DeviceCapGate(client, ctx.deps.keys, { windowDays: 30 });
-      expect(await gate.admit(ws, 'known', 5)).toBe(true);
+      expect(await gate.admit(ws, 'known', 5, ADDRESS)).toBe(true);
       client.disconnect();
-      const err = await Promise.resolve(gate.admit(ws, 'unknown', 5)).catch((e: unknown) => e);
+      const err = await Promise.resolve(gate.admit(ws, 'unknown', 5, ADDRESS)).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).status).toBe(503);
-      expect(gate.admit(ws, 'known', 5)).toBe(true);
+      expect(gate.admit(ws, 'known', 5, ADDRESS)).toBe(true);
     } finally {
       client.disconnect();
     }

@@ -135,11 +135,12 @@ describe('two APIs and two workers on shared services', () => {
       200,
     );
     const _hook = await world.hook(owner, '/spike', ['error_spike'], a);
-    // Batches through both APIs, errors well past the threshold in each: every batch lands a job.
+    // Batches through both APIs, errors well past the threshold in each: every batch lands a job. Alerts
+    // count devices, so each batch comes from devices of its own.
     for (let i = 0; i < 10; i++) {
       const events = Array.from({ length: 10 }, (_, k) => ({
         id: `spike-${i}-${k}`,
-        device_id: `spike-device-${k}`,
+        device_id: `spike-device-${i}-${k}`,
         module_id: release.id,
         type: k < 5 ? 'activation' : 'error',
       }));

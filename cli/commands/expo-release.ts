@@ -1,0 +1,62 @@
+import { stat } from 'node:fs/promises';
+import type { ExpoRelease, Release } from '../../client/types.js';
+import type { CliContext } from '../context.js';
+import { expoPushBody, exportFiles, readExpoExport } from '../expo-export.js';
+import { type SigningKey, signDraft } from '../signing.js';
+import { uploadBundle } from '../upload.js';
+
+export interface ExpoReleaseOptions {
+  appId: string;
+  dir: string;
+  runtimeVersion: string;
+  version: string;
+  channel: string;
+  rollout: number;
+  mandatory: boolean;
+  notes: string;
+  key?: SigningKey;
+}
+
+/**
+ * `ota release --expo-export <dir> --runtime-version <v>`: uploads every file of the export once (the
+ * service stores each by content), then pushes one release that serves each platform its own launch asset
+ * and assets. With a key, each platform's manifest and the release's directive are signed here, on the
+ * developer's machine, and the release exists once the signatures are stored.
+ */
+export async function releaseExpoExport(ctx: CliContext, options: ExpoReleaseOptions): Promise<void> {
+  const exported = await readExpoExport(options.dir);
+  const files = exportFiles(exported);
+  const uploaded = new Map<string, string>();
+  let bytes = 0;
+  for (const file of files) {
+    const bundle = await uploadBundle(ctx.client, options.appId, file, { progress: false });
+    uploaded.set(file, bundle.sha256);
+    bytes += (await stat(file)).size;
+  }
+  const body = expoPushBody(exported, uploaded, {
+    app_id: options.appId,
+    version: options.version,
+    runtime_version: options.runtimeVersion,
+    channel: options.channel,
+    rollout_pct: options.rollout,
+    mandatory: options.mandatory,
+    notes: options.notes,
+    ...(options.key ? { key_id: options.key.keyId } : {}),
+  });
+  const answer = await ctx.client.expo.push(body);
+  let release: Release | ExpoRelease;
+  if ('status' in answer && answer.status === 'awaiting_signatures') {
+    release = await ctx.client.modules.sign(answer.id, signDraft(answer, options.key!));
+  } else {
+    release = answer as ExpoRelease;
+  }
+  const platforms = Object.keys(exported.platforms);
+  const signed = options.key !== undefined;
+  ctx.out.result({ ...release, expo: { platforms, signed }, files: files.length }, () => {
+    ctx.out.line(
+      `Released ${release.version} (runtime ${options.runtimeVersion}) to ${release.channel} at ` +
+        `${release.rollout_pct} %${release.mandatory ? ' (mandatory)' : ''}${signed ? ', signed' : ''}.`,
+    );
+    ctx.out.line(`Module ${release.id}: ${platforms.join(' and ')}, ${files.length} files (${bytes} bytes).`);
+  });
+}

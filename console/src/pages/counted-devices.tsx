@@ -1,0 +1,94 @@
+import { useState } from 'preact/hooks';
+import type { CountedDevice } from '../../../client/index.js';
+import { ActionError, Confirm, Show } from '../components/ui.js';
+import { formatCount, formatTime } from '../format.js';
+import { FAILED, useAction, useResource } from '../hooks.js';
+import { useSession } from '../session.js';
+
+const SHOWN = 20;
+
+/**
+ * The devices counted against the device cap, most recently seen first, for owners and admins: a made-up
+ * or retired device can be released, and the next new device takes its place.
+ */
+export function CountedDevicesPanel(props: { onReleased: () => void }) {
+  const { client, workspace } = useSession();
+  const page = useResource(
+    () => client.workspaces.devices(workspace.id, { limit: SHOWN }),
+    [client, workspace.id],
+  );
+  const [releasing, setReleasing] = useState<CountedDevice | null>(null);
+  const release = useAction();
+
+  const doRelease = async () => {
+    const device = releasing;
+    if (!device) return;
+    const result = await release.run(() => client.workspaces.releaseDevice(workspace.id, device.device_id));
+    setReleasing(null);
+    if (result === FAILED) return;
+    await page.reload();
+    props.onReleased();
+  };
+
+  return (
+    <section class="panel" aria-labelledby="counted-title">
+      <h2 id="counted-title">Counted devices</h2>
+      <ActionError error={release.error} />
+      <Show resource={page} label="Loading counted devices…">
+        {(p) =>
+          p.devices.length === 0 ? (
+            <p class="empty">No device is counted.</p>
+          ) : (
+            <>
+              <div class="table-wrap">
+                <table data-testid="counted-devices">
+                  <thead>
+                    <tr>
+                      <th scope="col">Device</th>
+                      <th scope="col">Last seen</th>
+                      <th scope="col">
+                        <span class="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {p.devices.map((d) => (
+                      <tr key={d.device_id}>
+                        <td class="wrap">
+                          <code>{d.device_id}</code>
+                        </td>
+                        <td>{formatTime(d.last_seen_at)}</td>
+                        <td>
+                          <button type="button" class="danger small" onClick={() => setReleasing(d)}>
+                            Release
+                          </button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {p.total > p.devices.length && (
+                <p class="muted small">
+                  The {SHOWN} most recently seen of {formatCount(p.total)}; <code>ota devices list</code>{' '}
+                  pages through all.
+                </p>
+              )}
+            </>
+          )
+        }
+      </Show>
+      {releasing && (
+        <Confirm
+          title={`Release “${releasing.device_id}”?`}
+          confirmLabel="Release"
+          busy={release.busy}
+          onConfirm={() => void doRelease()}
+          onCancel={() => setReleasing(null)}
+        >
+          <p>Its place under the cap is free at once. If it checks for updates again, it is counted again.</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,184 @@
+import { createAnalyticsService } from './analytics/stats.service.js';
+import { ApiKeysService } from './api-keys/api-keys.service.js';
+import { createAppsService } from './apps/apps.service.js';
+import { createAuditService } from './audit/audit.service.js';
+import { AuthService } from './auth/auth.service.js';
+import { IdentityTokens } from './auth/identity-tokens.js';
+import { SigninThrottle } from './auth/signin-throttle.js';
+import { createBundlesService } from './bundles/bundles.service.js';
+import { CodePushService } from './codepush/codepush.service.js';
+import { DeploymentKeysService } from './codepush/deployment-keys.service.js';
+import { DeploymentKeyDirectory } from './codepush/key-directory.js';
+import { ReleaseHistories } from './codepush/release-history.js';
+import type { ApiContainer, Closers, Services, SharedContainer } from './container.js';
+import { DeviceCapGate } from './devices/device-cap.js';
+import { DevicesService } from './devices/devices.service.js';
+import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
+import { buildExpoRoute } from './expo/expo.route.js';
+import { ExpoReleasesService } from './expo/expo-releases.service.js';
+import { ExpoUpdatesService } from './expo/expo-updates.service.js';
+import { InvitationsService } from './invitations/invitations.service.js';
+import { ReleaseDraftsService } from './manifests/drafts.service.js';
+import { MembersService } from './members/members.service.js';
+import { createSmtpMailer } from './platform/mailer.js';
+import { createRedis } from './platform/redis.js';
+import { type Invalidation, invalidationChannel } from './routing/invalidation.js';
+import { RoutingCache } from './routing/routing.cache.js';
+import { RoutingInvalidationListener } from './routing/routing.listener.js';
+import { RoutingStore } from './routing/routing.store.js';
+import { AlertsService } from './spikes/alerts.service.js';
+import { CheckRecorder } from './telemetry/check-recorder.js';
+import { EventIngestService } from './telemetry/events.service.js';
+import { IngestStatusService } from './telemetry/ingest-status.service.js';
+import { UpdateCheckService } from './updates/updates.service.js';
+import { createWebhooksService } from './webhooks/webhooks.service.js';
+import { planOf } from './workspaces/workspace-plan.js';
+import { createWorkspacesService } from './workspaces/workspaces.service.js';
+
+/**
+ * The API half of the composition root: the services behind the routes, one entry each. Everything a
+ * service needs is passed to it here, built before it; nothing is late-bound.
+ */
+export function createApi(
+  c: SharedContainer,
+  closers: Closers,
+): Pick<ApiContainer, 'tokens' | 'mailer' | 'services'> {
+  const { config, db, redis, keys, log, stores, invalidate, releases } = c;
+  const windowDays = config.devices.windowDays;
+  const tokens = new IdentityTokens(
+    { current: config.auth.tokenSecret, previous: config.auth.previousSecrets },
+    config.auth.tokenTtlSeconds,
+  );
+  const mailer = config.smtp
+    ? createSmtpMailer(config.smtp.url, config.smtp.from, config.smtp.timeoutMs)
+    : undefined;
+  if (mailer) closers.clients.push(async () => mailer.close());
+
+  // Routing: one app cache (with the app's modules and its Expo answers, computed once per load).
+  const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
+  const loadExpo = async (appId: string) => ({
+    expo: buildExpoRoute(await stores.manifests.expoRouteRows(appId), bundleUrl),
+  });
+  const routing = new RoutingCache(new RoutingStore(db, bundleUrl, loadExpo), {
+    ttlMs: config.devices.routingCacheTtlMs,
+  });
+  // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
+  const invalidateNow = (message: Invalidation) => {
+    if (message.appId) routing.drop(message.appId);
+    return invalidate(message);
+  };
+
+  // The device edge: counted devices, the cap, update checks and device events.
+  const distinctDevices = new RedisDistinctDevices(redis, keys, { windowDays, log });
+  const deviceCap = new DeviceCapGate(redis, keys, {
+    windowDays,
+    newPerAddressPerHour: config.rateLimits.newDevicesPerAddressPerHour,
+  });
+  const checkRecorder = new CheckRecorder(redis, keys, log, { retentionDays: config.ingest.retentionDays });
+  closers.flushes.unshift(() => checkRecorder.flush());
+  const listener = new RoutingInvalidationListener(
+    // Waits for Redis however long it takes: the subscription must not give up while Redis is away.
+    () => createRedis(config.redis, { maxRetriesPerRequest: null }),
+    invalidationChannel(keys),
+    routing,
+    log,
+    (workspaceId, deviceId) => deviceCap.forget(workspaceId, deviceId),
+  );
+  const updates = new UpdateCheckService({
+    routing,
+    listener,
+    gate: deviceCap,
+    devices: distinctDevices,
+    recorder: checkRecorder,
+  });
+  const eventIngest = new EventIngestService(redis, keys, routing, config.ingest.retentionDays);
+
+  // Accounts.
+  const invitations = new InvitationsService(db, stores.invitations, stores.members, {
+    ttlSeconds: config.invitations.ttlSeconds,
+    publicUrl: config.publicUrl,
+    mailer,
+    log,
+  });
+  const signinThrottle = new SigninThrottle(redis, keys, {
+    maxFailures: config.rateLimits.signinFailuresPerAccount,
+    windowMs: config.rateLimits.signinFailureWindowMs,
+  });
+
+  // Releases and the adapters.
+  const apps = createAppsService(stores, { invalidate });
+  const drafts = new ReleaseDraftsService(
+    db,
+    stores.manifests,
+    releases,
+    stores.releases,
+    stores.apps,
+    stores.bundles,
+  );
+  const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
+
+  const services: Services = {
+    auth: new AuthService(db, stores.auth, stores.apiKeys, tokens, signinThrottle),
+    apiKeys: new ApiKeysService(db, stores.apiKeys, stores.members),
+    workspaces: createWorkspacesService(stores, {
+      invalidate,
+      devices: distinctDevices,
+      cap: deviceCap,
+      windowDays,
+    }),
+    members: new MembersService(db, stores.members, stores.workspaces, invitations, stores.apiKeys),
+    invitations,
+    audit: createAuditService(stores),
+    releaseStats: stores.stats,
+    distinctDevices,
+    devices: new DevicesService({
+      db,
+      gate: deviceCap,
+      planOf: (workspaceId) => planOf(stores.workspaces, workspaceId),
+      announceRelease: (workspaceId, deviceId) => invalidate({ releasedDevice: { workspaceId, deviceId } }),
+      windowDays,
+    }),
+    apps,
+    bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),
+    releases,
+    eventIngest,
+    ingestStatus: new IngestStatusService(redis, keys, stores.apps),
+    analytics: createAnalyticsService(stores, { apps: routing }),
+    checkRecorder,
+    routing,
+    updates,
+    webhooks: createWebhooksService(stores, {
+      scheduler: c.webhookScheduler,
+      secretKey: config.webhooks.secretKey,
+      allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    }),
+    alerts: new AlertsService(stores.alerts),
+    deploymentKeys: new DeploymentKeysService(
+      db,
+      stores.deploymentKeys,
+      stores.apps,
+      stores.releases,
+      invalidateNow,
+    ),
+    deploymentKeyDirectory,
+    codePush: new CodePushService({
+      keys: deploymentKeyDirectory,
+      routing,
+      updates,
+      events: eventIngest,
+      histories: new ReleaseHistories(stores.deploymentKeys),
+    }),
+    drafts,
+    expoReleases: new ExpoReleasesService({
+      releases,
+      drafts,
+      apps,
+      bundles: stores.bundles,
+      manifests: stores.manifests,
+      blobs: c.blobs,
+      publicUrl: config.publicUrl,
+    }),
+    expoUpdates: new ExpoUpdatesService(updates, (appId, events) => eventIngest.accept(appId, events), log),
+  };
+  return { tokens, mailer, services };
+}

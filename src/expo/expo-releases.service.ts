@@ -1,0 +1,160 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { AppsService } from '../apps/apps.service.js';
+import type { Principal } from '../auth/principal.js';
+import type { BlobStore } from '../bundles/blob-store.js';
+import type { BundlesStore } from '../bundles/bundles.store.js';
+import type { DraftAnswer, ReleaseDraftsService } from '../manifests/drafts.service.js';
+import type { ManifestPart, ManifestsStore } from '../manifests/manifests.store.js';
+import { badRequest } from '../platform/errors.js';
+import type { PushInput, ReleasesService } from '../releases/releases.service.js';
+import type { ReleaseRow } from '../releases/releases.store.js';
+import {
+  directiveBytes,
+  EXPO_PLATFORMS,
+  type ExpoPlatform,
+  type ExportFile,
+  manifestBytes,
+} from './expo.manifest.js';
+
+export interface ExpoPlatformFiles {
+  /** sha256 of the uploaded launch asset (the JavaScript or Hermes bundle). */
+  bundle: string;
+  assets: Array<{ sha256: string; ext: string }>;
+}
+
+export interface ExpoPushInput {
+  app_id: string;
+  version: string;
+  runtime_version: string;
+  channel?: string;
+  rollout_pct?: number;
+  mandatory?: boolean;
+  notes?: string;
+  platforms: Partial<Record<ExpoPlatform, ExpoPlatformFiles>>;
+  /** The manifest's `extra` (for example `{ expoClient: <the app config> }`). */
+  extra?: Record<string, unknown>;
+  /** Sign on the developer's machine with this key id: the answer is a draft to sign. */
+  key_id?: string;
+}
+
+export type ExpoPushResult = { kind: 'release'; release: ReleaseRow } | { kind: 'draft'; draft: DraftAnswer };
+
+/** The manifest's `extra` is kept small: it travels in every manifest answer. */
+export const MAX_EXTRA_BYTES = 64 * 1024;
+
+/**
+ * Pushes an `npx expo export` as one release (README "Use it from an Expo app"). Every file was uploaded
+ * as a bundle of the app; the service reads each once to take its md5 (the asset key expo-updates uses),
+ * builds each platform's manifest and the release's rollBackToEmbedded directive, and pushes the release
+ * through the releases service, so audit, webhook, plan gates and routing are those of any push. The
+ * runtime version is the release's fingerprint (registered for the app if new).
+ */
+export class ExpoReleasesService {
+  constructor(
+    private readonly deps: {
+      releases: ReleasesService;
+      drafts: ReleaseDraftsService;
+      apps: AppsService;
+      bundles: BundlesStore;
+      manifests: ManifestsStore;
+      blobs: BlobStore;
+      publicUrl: string;
+    },
+  ) {}
+
+  async push(principal: Principal, input: ExpoPushInput): Promise<ExpoPushResult> {
+    const platforms = EXPO_PLATFORMS.filter((p) => input.platforms[p] !== undefined);
+    const launchAsset = input.platforms[platforms[0]!]!.bundle.toLowerCase();
+    const push: PushInput = {
+      app_id: input.app_id,
+      version: input.version,
+      // The release's own bundle is the first platform's launch asset (iOS, else Android).
+      sha256: launchAsset,
+      fingerprint: input.runtime_version,
+      ...(input.channel !== undefined ? { channel: input.channel } : {}),
+      ...(input.rollout_pct !== undefined ? { rollout_pct: input.rollout_pct } : {}),
+      ...(input.mandatory !== undefined ? { mandatory: input.mandatory } : {}),
+      ...(input.notes !== undefined ? { notes: input.notes } : {}),
+    };
+    await this.deps.drafts.preflight(principal, push);
+    const extra = input.extra ?? {};
+    if (Buffer.byteLength(JSON.stringify(extra)) > MAX_EXTRA_BYTES) {
+      throw badRequest(`extra may hold at most ${MAX_EXTRA_BYTES} bytes of JSON.`, 'extra_too_large');
+    }
+    const files = await this.files(input);
+
+    await this.deps.apps.registerFingerprint(principal, input.app_id, input.runtime_version);
+    const id = randomUUID();
+    const createdAt = new Date();
+    const parts: Partial<Record<ManifestPart, Buffer>> = { directive: directiveBytes(createdAt) };
+    for (const platform of platforms) {
+      const { bundle, assets } = files.get(platform)!;
+      parts[platform] = manifestBytes(
+        { id, createdAt, runtimeVersion: input.runtime_version, launchAsset: bundle, assets, extra },
+        this.deps.publicUrl,
+      );
+    }
+
+    if (input.key_id !== undefined) {
+      const draft = await this.deps.drafts.create(principal, {
+        id,
+        createdAt,
+        keyId: input.key_id,
+        push,
+        parts,
+      });
+      return { kind: 'draft', draft };
+    }
+    const stored = Object.entries(parts).map(([part, body]) => ({
+      part: part as ManifestPart,
+      body,
+      signature: null,
+      keyId: null,
+    }));
+    const release = await this.deps.releases.push(
+      principal,
+      { ...push, id, created_at: createdAt },
+      { afterInsert: (tx, row) => this.deps.manifests.insertParts(tx, row.id, stored) },
+    );
+    return { kind: 'release', release };
+  }
+
+  /** Every file of every platform, checked to be an upload of the app, with its md5 (read once each). */
+  private async files(
+    input: ExpoPushInput,
+  ): Promise<Map<ExpoPlatform, { bundle: ExportFile; assets: ExportFile[] }>> {
+    const md5s = new Map<string, Promise<string>>();
+    const fileOf = async (sha: string, ext: string | null, what: string): Promise<ExportFile> => {
+      const sha256 = sha.toLowerCase();
+      let md5 = md5s.get(sha256);
+      if (!md5) {
+        md5 = this.md5Of(input.app_id, sha256, what);
+        md5s.set(sha256, md5);
+      }
+      return { sha256, md5: await md5, ext: ext === null ? null : ext.toLowerCase() };
+    };
+    const out = new Map<ExpoPlatform, { bundle: ExportFile; assets: ExportFile[] }>();
+    for (const platform of EXPO_PLATFORMS) {
+      const files = input.platforms[platform];
+      if (!files) continue;
+      const bundle = await fileOf(files.bundle, null, `the ${platform} bundle`);
+      const assets: ExportFile[] = [];
+      for (const [i, asset] of files.assets.entries())
+        assets.push(await fileOf(asset.sha256, asset.ext, `${platform} asset ${i}`));
+      out.set(platform, { bundle, assets });
+    }
+    return out;
+  }
+
+  private async md5Of(appId: string, sha256: string, what: string): Promise<string> {
+    if (!(await this.deps.bundles.find(appId, sha256))) {
+      throw badRequest(
+        `${what} (${sha256}) was not uploaded for this app; upload it with PUT /apps/{app_id}/bundles first.`,
+        'unknown_bundle',
+      );
+    }
+    const hash = createHash('md5');
+    for await (const chunk of this.deps.blobs.createReadStream(sha256)) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  }
+}

@@ -1,0 +1,132 @@
+import type { RoutedRelease } from '../routing/routing.types.js';
+import { EXPO_PLATFORMS, type ExpoPlatform } from './expo.manifest.js';
+import { expoSignatureHeader, type MultipartBody, multipartMixed } from './expo.multipart.js';
+
+/**
+ * An app's Expo releases as the routing cache holds them. Every answer that does not depend on the device
+ * is computed here, once per cache load, so a manifest request is a lookup plus a bucket: the manifest of
+ * each release and platform as multipart and as JSON with its expo-signature, and each release's
+ * rollBackToEmbedded directive.
+ */
+export interface ExpoPlatformAnswer {
+  /** The manifest bytes: the JSON answer's body and the multipart answer's manifest part. */
+  manifest: Buffer;
+  /** The expo-signature value, or null for an unsigned release. */
+  signature: string | null;
+  multipart: MultipartBody;
+}
+
+export interface ExpoRelease {
+  release: RoutedRelease;
+  channel: string;
+  active: boolean;
+  /** The manifest's createdAt: expo-updates orders updates by it. */
+  createdAtMs: number;
+  /** The signing key's id, or null for an unsigned release. */
+  keyId: string | null;
+  platforms: Partial<Record<ExpoPlatform, ExpoPlatformAnswer>>;
+  /** The multipart answer carrying this release's rollBackToEmbedded directive (signed like the release). */
+  directive: MultipartBody;
+}
+
+export interface ExpoRoute {
+  /** The app's Expo releases (the newest EXPO_ROUTE_LIMIT, active or not) by id. */
+  releases: ReadonlyMap<string, ExpoRelease>;
+  /** candidatesKey(channel, platform) -> the active releases serving that platform, newest first. */
+  candidates: ReadonlyMap<string, readonly RoutedRelease[]>;
+}
+
+/** How many of an app's Expo releases the cache holds; older ones are only ever superseded history. */
+export const EXPO_ROUTE_LIMIT = 200;
+
+export function candidatesKey(channel: string, platform: ExpoPlatform): string {
+  return `${channel}\n${platform}`;
+}
+
+/** One row per release and part, newest release first (ExpoStore.routeRows). */
+export interface ExpoRouteRow {
+  id: string;
+  channel: string;
+  version: string;
+  rollout_pct: number;
+  mandatory: boolean;
+  notes: string;
+  sha256: string;
+  size: number;
+  fingerprint: string | null;
+  active: boolean;
+  created_at: Date;
+  part: 'ios' | 'android' | 'directive';
+  body: Buffer;
+  signature: string | null;
+  key_id: string | null;
+}
+
+export function buildExpoRoute(
+  rows: readonly ExpoRouteRow[],
+  bundleUrl: (sha256: string) => string,
+): ExpoRoute | undefined {
+  if (rows.length === 0) return undefined;
+  const byId = new Map<string, ExpoRouteRow[]>();
+  for (const row of rows) {
+    const list = byId.get(row.id);
+    if (list) list.push(row);
+    else byId.set(row.id, [row]);
+  }
+  const releases = new Map<string, ExpoRelease>();
+  const candidates = new Map<string, RoutedRelease[]>();
+  // Map order is insertion order: newest release first, as the rows came.
+  for (const [id, parts] of byId) {
+    const first = parts[0]!;
+    const directive = parts.find((p) => p.part === 'directive');
+    if (!directive) continue;
+    const release: RoutedRelease = {
+      id,
+      version: first.version,
+      rolloutPct: first.rollout_pct,
+      fingerprint: first.fingerprint,
+      // Expo matches builds by runtime version (the fingerprint), never by native version ranges.
+      binaryRange: null,
+      mandatory: first.mandatory,
+      notes: first.notes,
+      sha256: first.sha256,
+      size: first.size,
+      url: bundleUrl(first.sha256),
+    };
+    const platforms: ExpoRelease['platforms'] = {};
+    for (const platform of EXPO_PLATFORMS) {
+      const row = parts.find((p) => p.part === platform);
+      if (!row) continue;
+      const signature = headerOf(row);
+      platforms[platform] = {
+        manifest: row.body,
+        signature,
+        multipart: multipartMixed([{ name: 'manifest', body: row.body, signature }]),
+      };
+      if (first.active) {
+        const key = candidatesKey(first.channel, platform);
+        const list = candidates.get(key);
+        if (list) list.push(release);
+        else candidates.set(key, [release]);
+      }
+    }
+    releases.set(id, {
+      release,
+      channel: first.channel,
+      active: first.active,
+      createdAtMs: first.created_at.getTime(),
+      keyId: directive.key_id,
+      platforms,
+      directive: multipartMixed([
+        { name: 'directive', body: directive.body, signature: headerOf(directive) },
+      ]),
+    });
+  }
+  return { releases, candidates };
+}
+
+function headerOf(row: Pick<ExpoRouteRow, 'signature' | 'key_id'>): string | null {
+  return row.signature !== null && row.key_id !== null
+    ? expoSignatureHeader(row.signature, row.key_id)
+    : null;
+}

@@ -1,0 +1,149 @@
+import { Type } from '@sinclair/typebox';
+import { sendBlob } from '../http/blob-response.js';
+import { deviceRoute } from '../http/device-edge.js';
+import { deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
+import { iso, problems } from '../http/schemas.js';
+import { type App, principalOf } from '../http/types.js';
+import type { DraftAnswer } from '../manifests/drafts.service.js';
+import { notFound } from '../platform/errors.js';
+import { releaseJson } from '../releases/releases.routes.js';
+import { contentTypeOf } from './expo.manifest.js';
+import {
+  ASSET_FILE_PATTERN,
+  AssetParams,
+  DraftSchema,
+  ExpoPushBody,
+  ExpoReleaseSchema,
+  ManifestHeaders,
+  ManifestParams,
+} from './expo.schemas.js';
+
+const ASSET_FILE = new RegExp(ASSET_FILE_PATTERN);
+
+export function draftJson(d: DraftAnswer) {
+  return { ...d, created_at: iso(d.created_at)!, expires_at: iso(d.expires_at)! };
+}
+
+/** The Expo Updates v1 adapter: manifest, assets, and pushing an `npx expo export` as a release. */
+export async function expoRoutes(app: App): Promise<void> {
+  const { expoUpdates, expoReleases } = app.deps.services;
+  const { blobs } = app.deps;
+
+  app.get(
+    '/expo/:app_id/manifest',
+    {
+      // A device route (device-edge.ts): limited per client address too, strings made safe by replacement.
+      config: {
+        ...deviceRoute(app.deps.config.rateLimits.devicePerMinute),
+        rateLimit: {
+          ...deviceRateLimit(app.deps.config.rateLimits.devicePerMinute),
+          // Per app and eas-client-id, as /updates/check counts per app and device_id.
+          keyGenerator: (request) =>
+            deviceRateLimitKey({
+              ip: request.ip,
+              body: {
+                app_id: (request.params as { app_id?: unknown }).app_id,
+                device_id: request.headers['eas-client-id'],
+              },
+            }),
+        },
+      },
+      schema: {
+        tags: ['devices'],
+        summary: 'Expo Updates protocol v1: the manifest (or directive) for an expo-updates client',
+        description:
+          'Set app.json `updates.url` to this URL. Answers multipart/mixed (a `manifest` or `directive` part) ' +
+          'when the client accepts it, else the JSON manifest (application/expo+json or application/json) ' +
+          'with `expo-signature`; 204 when there is nothing to do; 406 for another protocol version or an ' +
+          'accept that none of those meets. No credential.',
+        security: [],
+        params: ManifestParams,
+        headers: ManifestHeaders,
+        response: {
+          200: Type.Unsafe({
+            type: 'string',
+            format: 'binary',
+            description: 'multipart/mixed, or the manifest as application/expo+json or application/json',
+          }),
+          204: Type.Unsafe<void>({ description: 'no update and no directive' }),
+          ...problems(400, 404, 406, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const h = request.headers as Record<string, string | undefined>;
+      const answer = await expoUpdates.answer({
+        client: request,
+        appId: request.params.app_id,
+        protocolVersion: h['expo-protocol-version'],
+        platform: h['expo-platform'] as 'ios' | 'android',
+        runtimeVersion: h['expo-runtime-version']!,
+        channel: h['expo-channel-name'],
+        accept: h.accept,
+        easClientId: h['eas-client-id'],
+        currentUpdateId: h['expo-current-update-id'],
+        expectSignature: h['expo-expect-signature'],
+        failedUpdateIds: h['expo-recent-failed-update-ids'],
+      });
+      reply
+        .header('expo-protocol-version', '1')
+        .header('expo-sfv-version', '0')
+        .header('cache-control', 'private, max-age=0');
+      if (answer.status === 204) return reply.code(204).send();
+      if (answer.signature) reply.header('expo-signature', answer.signature);
+      return reply.code(200).type(answer.contentType).send(answer.body);
+    },
+  );
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/expo/assets/:file',
+    config: { public: true },
+    schema: {
+      tags: ['devices'],
+      summary: 'An asset of an Expo release (immutable; supports Range and If-None-Match)',
+      description: 'The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.',
+      security: [],
+      params: AssetParams,
+      response: {
+        200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the asset bytes' }),
+        206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
+        304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
+        ...problems(400, 404, 416),
+      },
+    },
+    handler: async (request, reply) => {
+      const [, sha256, ext] = ASSET_FILE.exec((request.params as { file: string }).file)!;
+      return sendBlob(
+        blobs,
+        request,
+        reply,
+        sha256!,
+        contentTypeOf(ext!),
+        notFound('Asset', 'asset_not_found'),
+      );
+    },
+  });
+
+  app.post(
+    '/expo/releases',
+    {
+      schema: {
+        tags: ['releases'],
+        summary: 'Push an `npx expo export` (its uploaded files) as one release; developer or above',
+        description:
+          'Without `key_id`: 201, the release. With `key_id`: 202, a draft holding the exact bytes to sign ' +
+          "(each platform's manifest and the rollBackToEmbedded directive); the release exists once " +
+          'PUT /modules/{id}/signatures brings every signature.',
+        body: ExpoPushBody,
+        response: { 201: ExpoReleaseSchema, 202: DraftSchema, ...problems(400, 401, 402, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const result = await expoReleases.push(principalOf(request), request.body);
+      if (result.kind === 'draft') return reply.status(202).send(draftJson(result.draft));
+      const platforms = Object.keys(request.body.platforms).filter((p) => p === 'ios' || p === 'android');
+      return reply.status(201).send({ ...releaseJson(result.release), expo: { platforms, signed: false } });
+    },
+  );
+}

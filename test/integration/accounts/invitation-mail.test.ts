@@ -1,0 +1,119 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestContext,
+  freePort,
+  type SignedIn,
+  signUp,
+  type TestContext,
+} from '../../helpers/context.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  data: string;
+}
+
+/** A local SMTP server (no TLS, no auth) that keeps every message it is given. */
+async function startSmtp(): Promise<{ url: string; messages: Received[]; close(): Promise<void> }> {
+  const messages: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let ctx: TestContext;
+let owner: SignedIn;
+beforeAll(async () => {
+  smtp = await startSmtp();
+  ctx = await createTestContext({
+    env: { SMTP_URL: smtp.url, SMTP_FROM: 'OTA <ota@example.com>', PUBLIC_URL: 'https://ota.example.com' },
+  });
+  owner = await signUp(ctx.app);
+});
+afterAll(async () => {
+  await ctx?.close();
+  await smtp?.close();
+});
+
+/** A new team workspace in `c` whose owner invites `email`; the answer. */
+async function inviteIn(c: TestContext, email: string, inviter?: SignedIn) {
+  const by = inviter ?? (await signUp(c.app));
+  await c.deps.db.query(`UPDATE workspaces SET plan = 'team' WHERE id = $1`, [by.workspaceId]);
+  return c.app.inject({
+    method: 'POST',
+    url: `/api/v1/workspaces/${by.workspaceId}/members`,
+    headers: by.headers,
+    payload: { email, role: 'developer' },
+  });
+}
+
+describe('invitation e-mail (SMTP_URL set)', () => {
+  it('sends the link to the invitee, from SMTP_FROM, and says so in the answer', async () => {
+    const res = await inviteIn(ctx, 'mailed@example.com', owner);
+    expect(res.statusCode).toBe(201);
+    const { invitation } = res.json();
+    expect(invitation.emailed).toBe(true);
+    expect(invitation.url).toMatch(/^https:\/\/ota\.example\.com\/invitation#token=ota_inv_/);
+    expect(smtp.messages).toHaveLength(1);
+    const [message] = smtp.messages;
+    expect(message!.from).toBe('ota@example.com');
+    expect(message!.to).toEqual(['mailed@example.com']);
+    expect(message!.data).toMatch(/^Subject: You are invited to /m);
+    // Quoted-printable may wrap long lines: compare without soft line breaks.
+    const body = message!.data.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    expect(body).toContain(invitation.url);
+    expect(body).toContain(`invited you to the workspace "${owner.email}'s workspace" as developer`);
+  });
+
+  it('still invites, with the link in the answer, when the mail server is away', async () => {
+    const away = await createTestContext({
+      env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, SMTP_TIMEOUT_MS: '2000' },
+    });
+    try {
+      const res = await inviteIn(away, 'unmailed@example.com');
+      expect(res.statusCode).toBe(201);
+      expect(res.json().invitation).toMatchObject({
+        emailed: false,
+        url: expect.stringContaining('#token='),
+      });
+    } finally {
+      await away.close();
+    }
+  });
+
+  it('sends nothing without SMTP_URL', async () => {
+    const before = smtp.messages.length;
+    const plain = await createTestContext();
+    try {
+      const res = await inviteIn(plain, 'quiet@example.com');
+      expect(res.json().invitation.emailed).toBe(false);
+      expect(smtp.messages.length).toBe(before);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,120 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
+import { createTestContext, type TestContext } from '../../helpers/context.js';
+import {
+  checkAssets,
+  type ExpoWorld,
+  expoHeaders,
+  expoWorld,
+  FIXTURE,
+  getManifest,
+  makeSigningFiles,
+  partsOf,
+  verifyExpoSignature,
+} from './expo-world.js';
+
+/** `ota release --expo-export` as a developer runs it, against a live API. */
+let ctx: TestContext;
+let world: ExpoWorld;
+let home: string;
+let signing: ReturnType<typeof makeSigningFiles>;
+
+beforeAll(async () => {
+  await ensureCliBuilt();
+  ctx = await createTestContext({ listen: true });
+  world = await expoWorld(ctx, 'pro');
+  home = await mkdtemp(join(tmpdir(), 'ota-expo-cli-'));
+  signing = makeSigningFiles();
+}, 180_000);
+
+afterAll(async () => {
+  signing?.remove();
+  await ctx?.close();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+const ota = (args: string[]) =>
+  runCli([...args, '--json'], { configDir: home, apiUrl: ctx.url!, env: { OTA_API_KEY: world.apiKey } });
+
+describe('ota release --expo-export', () => {
+  it('pushes an npx expo export as one release serving both platforms', async () => {
+    const run = await ota([
+      'release',
+      '--expo-export',
+      FIXTURE,
+      '--runtime-version',
+      '1.0.0',
+      '--app',
+      'Expo App',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const release = jsonOf<{
+      id: string;
+      fingerprint: string;
+      expo: { platforms: string[]; signed: boolean };
+    }>(run);
+    expect(release).toMatchObject({
+      fingerprint: '1.0.0',
+      expo: { platforms: ['ios', 'android'], signed: false },
+    });
+    for (const platform of ['ios', 'android'] as const) {
+      const headers = expoHeaders(platform, { 'eas-client-id': 'cli-device' });
+      const { manifest } = await partsOf(await getManifest(ctx, world.appId, headers));
+      expect(manifest!.json.id).toBe(release.id);
+      expect(await checkAssets(manifest!.json)).toBe(2);
+    }
+  });
+
+  it('signs each manifest with --private-key and --key-id, on this machine', async () => {
+    const run = await ota([
+      ...['release', '--expo-export', FIXTURE, '--runtime-version', '1.0.0', '--app', world.appId],
+      ...['--private-key', signing.key, '--key-id', 'main', '--channel', 'staging', '--rollout', '50'],
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const release = jsonOf<{ id: string; channel: string; rollout_pct: number }>(run);
+    expect(release).toMatchObject({ channel: 'staging', rollout_pct: 50 });
+    const headers = expoHeaders('android', {
+      'expo-channel-name': 'staging',
+      'expo-expect-signature': 'sig, keyid="main", alg="rsa-v1_5-sha256"',
+    });
+    // Find a device inside the 50 % rollout.
+    for (let i = 0; ; i++) {
+      const res = await getManifest(ctx, world.appId, { ...headers, 'eas-client-id': `cli-device-${i}` });
+      if (res.status === 204) continue;
+      const { manifest } = await partsOf(res);
+      expect(manifest!.json.id).toBe(release.id);
+      expect(verifyExpoSignature(manifest!.signature!, manifest!.body, signing.cert)).toBe(true);
+      break;
+    }
+  });
+
+  it('explains what is missing, without a request', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['release', '--expo-export', FIXTURE, '--app', world.appId], /--runtime-version/],
+      [['release', '--expo-export', home, '--runtime-version', '1', '--app', world.appId], /metadata\.json/],
+      [['release', '--app', world.appId], /bundle file/],
+      [
+        [
+          'release',
+          '--expo-export',
+          FIXTURE,
+          '--runtime-version',
+          '1',
+          '--app',
+          world.appId,
+          '--private-key',
+          home,
+        ],
+        /private key/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const run = await ota(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(run.stderr).error.detail ?? run.stderr).toMatch(message);
+    }
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { clientBucket } from '../../src/devices/client-address.js';
+
+describe('client address buckets (the unit per-address limits count)', () => {
+  it('keeps an IPv4 address as it is', () => {
+    expect(clientBucket('198.51.100.9')).toBe('198.51.100.9');
+    expect(clientBucket('127.0.0.1')).toBe('127.0.0.1');
+  });
+
+  it('reads an IPv4-mapped IPv6 address as its IPv4 form', () => {
+    expect(clientBucket('::ffff:198.51.100.9')).toBe('198.51.100.9');
+    expect(clientBucket('::FFFF:c633:6409')).toBe('198.51.100.9');
+  });
+
+  it('counts an IPv6 address by its /64, whatever its spelling', () => {
+    const bucket = '2001:db8:aa:bb::/64';
+    for (const address of [
+      '2001:db8:aa:bb::1',
+      '2001:0db8:00aa:00bb:ffff:ffff:ffff:ffff',
+      '2001:DB8:AA:BB:1:2:3:4',
+      '2001:db8:aa:bb::192.0.2.1',
+      '[2001:db8:aa:bb::7]',
+      'fe80::1%eth0'.replace('fe80::1', '2001:db8:aa:bb::1'),
+    ]) {
+      expect(clientBucket(address), address).toBe(bucket);
+    }
+    expect(clientBucket('2001:db8:aa:bc::1')).toBe('2001:db8:aa:bc::/64');
+    expect(clientBucket('::1')).toBe('0:0:0:0::/64');
+    expect(clientBucket('2001:db8::')).toBe('2001:db8:0:0::/64');
+  });
+
+  it('puts what is not an address into one shared bucket', () => {
+    for (const value of [undefined, '', 'unknown', '300.1.1.1', '2001:db8::g']) {
+      expect(clientBucket(value)).toBe('-');
+    }
+  });
+});
