@@ -14,10 +14,15 @@ export const MAX_KEYS_PER_APP = 50;
 
 /**
  * A new deployment key: 32 characters of [A-Za-z0-9_-] (24 random bytes). Keys ship inside app binaries,
- * so they are identifiers, not secrets; they only need to be unguessable enough not to collide.
+ * so they are identifiers, not secrets; they only need to be unguessable enough not to collide. The first
+ * character is a letter or digit: a key starting with `-` reads as an option on a command line
+ * (`ota deployment-keys rm -Xy…` fails), one key in 32 of plain base64url would.
  */
 export function newDeploymentKey(): string {
-  return randomBytes(24).toString('base64url');
+  for (;;) {
+    const key = randomBytes(24).toString('base64url');
+    if (/^[A-Za-z0-9]/.test(key)) return key;
+  }
 }
 
 /**
