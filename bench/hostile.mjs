@@ -34,7 +34,8 @@ import { Pool } from 'undici';
 import { ensureDependencies, ensureServices } from '../scripts/bootstrap.mjs';
 import { buildIfStale } from '../scripts/build.mjs';
 import { localSecrets } from '../scripts/local-secrets.mjs';
-import { hostileRequests, LagTracker, StatusMix, send, startNormal } from './hostile-traffic.mjs';
+import { LagTracker } from './hostile-lag.mjs';
+import { hostileRequests, StatusMix, send, startNormal } from './hostile-traffic.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
