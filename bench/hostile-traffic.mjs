@@ -212,6 +212,7 @@ export async function send(pool, path, body, address) {
 export class StatusMix {
   constructor() {
     this.byKind = {};
+    this.byVariant = {};
     this.total = {};
     this.server5xx = [];
     this.notProblem = 0;
@@ -234,6 +235,11 @@ export class StatusMix {
     if ((!answer && !overLimit) || answer?.status >= 500) {
       if (this.server5xx.length < 20)
         this.server5xx.push({ kind, status: answer?.status ?? 'network', ...detail });
+    }
+    // Poison requests are also counted by field and variant, to see which ones were taken.
+    if (detail?.variant) {
+      this.byVariant[detail.variant] ??= {};
+      this.byVariant[detail.variant][outcome] = (this.byVariant[detail.variant][outcome] ?? 0) + 1;
     }
     this.byKind[kind] ??= {};
     this.byKind[kind][outcome] = (this.byKind[kind][outcome] ?? 0) + 1;
