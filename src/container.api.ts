@@ -1,8 +1,8 @@
 import { createAnalyticsService } from './analytics/stats.service.js';
-import { ApiKeysService } from './api-keys/api-keys.service.js';
+import { createApiKeysService } from './api-keys/api-keys.service.js';
 import { createAppsService } from './apps/apps.service.js';
 import { createAuditService } from './audit/audit.service.js';
-import { AuthService } from './auth/auth.service.js';
+import { createAuthService } from './auth/auth.service.js';
 import { IdentityTokens } from './auth/identity-tokens.js';
 import { SigninThrottle } from './auth/signin-throttle.js';
 import { createBundlesService } from './bundles/bundles.service.js';
@@ -17,9 +17,9 @@ import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
 import { buildExpoRoute } from './expo/expo.route.js';
 import { ExpoReleasesService } from './expo/expo-releases.service.js';
 import { ExpoUpdatesService } from './expo/expo-updates.service.js';
-import { InvitationsService } from './invitations/invitations.service.js';
+import { createInvitationsService } from './invitations/invitations.service.js';
 import { ReleaseDraftsService } from './manifests/drafts.service.js';
-import { MembersService } from './members/members.service.js';
+import { createMembersService } from './members/members.service.js';
 import { createSmtpMailer } from './platform/mailer.js';
 import { createRedis } from './platform/redis.js';
 import { type Invalidation, invalidationChannel } from './routing/invalidation.js';
@@ -94,7 +94,7 @@ export function createApi(
   const eventIngest = new EventIngestService(redis, keys, routing, config.ingest.retentionDays);
 
   // Accounts.
-  const invitations = new InvitationsService(db, stores.invitations, stores.members, {
+  const invitations = createInvitationsService(stores, {
     ttlSeconds: config.invitations.ttlSeconds,
     publicUrl: config.publicUrl,
     mailer,
@@ -118,15 +118,15 @@ export function createApi(
   const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
 
   const services: Services = {
-    auth: new AuthService(db, stores.auth, stores.apiKeys, tokens, signinThrottle),
-    apiKeys: new ApiKeysService(db, stores.apiKeys, stores.members),
+    auth: createAuthService(stores, { tokens, throttle: signinThrottle }),
+    apiKeys: createApiKeysService(stores),
     workspaces: createWorkspacesService(stores, {
       invalidate,
       devices: distinctDevices,
       cap: deviceCap,
       windowDays,
     }),
-    members: new MembersService(db, stores.members, stores.workspaces, invitations, stores.apiKeys),
+    members: createMembersService(stores, { invitations }),
     invitations,
     audit: createAuditService(stores),
     releaseStats: stores.stats,

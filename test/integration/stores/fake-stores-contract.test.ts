@@ -1,65 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppsStore } from '../../../src/apps/apps.store.js';
-import type { AuditStore } from '../../../src/audit/audit.store.js';
-import type { Transactional } from '../../../src/platform/postgres.js';
-import type { DeliveriesStore } from '../../../src/webhooks/deliveries.store.js';
-import type { OutboxStore } from '../../../src/webhooks/outbox.store.js';
-import type { WebhooksStore } from '../../../src/webhooks/webhooks.store.js';
-import type { WorkspacesStore } from '../../../src/workspaces/workspaces.store.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
-import { createFakeStores } from '../../helpers/fakes.js';
+import { describe, expect, it } from 'vitest';
+import { Refused, storeSubjects } from './subjects.js';
 
-/**
- * The same scenarios against the Postgres stores and their fakes: what a unit test on fakes relies on holds
- * for the real thing too. A difference found here is a bug of the fake (or of the interface's comment).
- */
-interface Subject {
-  transaction: Transactional;
-  apps: AppsStore;
-  audit: AuditStore;
-  workspaces: WorkspacesStore;
-  webhooks: WebhooksStore;
-  deliveries: DeliveriesStore;
-  outbox: OutboxStore;
-  /** A new workspace on the hobby plan, with its owner as its one member. */
-  newWorkspace(): Promise<string>;
-  /** Lets time pass between two writes (the fakes' clock stands still otherwise). */
-  tick(): void;
-}
-
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
-
-const subjects: Array<[string, () => Subject]> = [
-  [
-    'postgres',
-    () => ({
-      ...ctx.deps.stores,
-      newWorkspace: async () => (await signUp(ctx.app)).workspaceId,
-      tick: () => {},
-    }),
-  ],
-  [
-    'fake',
-    () => {
-      const fakes = createFakeStores();
-      return {
-        ...fakes,
-        newWorkspace: async () => fakes.workspaces.add().id,
-        tick: () => {
-          fakes.clock.now += 1000;
-        },
-      };
-    },
-  ],
-];
-
-class Refused extends Error {}
+/** The same scenarios against the Postgres stores and their fakes (subjects.ts); accounts: *-accounts. */
+const subjects = storeSubjects();
 
 describe.each(subjects)('%s stores', (_name, make) => {
   it('apps: scoped to their workspace, newest first, fingerprints registered once', async () => {
