@@ -26,7 +26,7 @@ import { type Invalidation, invalidationChannel } from './routing/invalidation.j
 import { RoutingCache } from './routing/routing.cache.js';
 import { RoutingInvalidationListener } from './routing/routing.listener.js';
 import { RoutingStore } from './routing/routing.store.js';
-import { AlertsService } from './spikes/alerts.service.js';
+import { createAlertsService } from './spikes/alerts.service.js';
 import { CheckRecorder } from './telemetry/check-recorder.js';
 import { EventIngestService } from './telemetry/events.service.js';
 import { IngestStatusService } from './telemetry/ingest-status.service.js';
@@ -152,7 +152,7 @@ export function createApi(
       secretKey: config.webhooks.secretKey,
       allowPrivateTargets: config.webhooks.allowPrivateTargets,
     }),
-    alerts: new AlertsService(stores.alerts),
+    alerts: createAlertsService(stores),
     deploymentKeys: new DeploymentKeysService(
       db,
       stores.deploymentKeys,

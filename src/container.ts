@@ -48,8 +48,9 @@ import { ReleasesService } from './releases/releases.service.js';
 import { ReleasesStore } from './releases/releases.store.js';
 import { type Invalidation, publishInvalidation } from './routing/invalidation.js';
 import type { RoutingCache } from './routing/routing.cache.js';
+import { PostgresAlertsStore } from './spikes/alerts.postgres-store.js';
 import type { AlertsService } from './spikes/alerts.service.js';
-import { AlertsStore } from './spikes/alerts.store.js';
+import type { AlertsStore } from './spikes/alerts.store.js';
 import type { CheckRecorder } from './telemetry/check-recorder.js';
 import type { EventIngestService } from './telemetry/events.service.js';
 import type { IngestStatusService } from './telemetry/ingest-status.service.js';
@@ -248,7 +249,7 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     deliveries: new PostgresDeliveriesStore(db),
     outbox: new PostgresOutboxStore(db),
     stats: new ClickHouseStatsStore(clickhouse, config.devices.windowDays),
-    alerts: new AlertsStore(db),
+    alerts: new PostgresAlertsStore(db),
     deploymentKeys: new DeploymentKeysStore(db),
     manifests: new ManifestsStore(db),
   };

@@ -9,6 +9,7 @@ import { FakeBundlesStore } from '../../src/bundles/bundles.fake-store.js';
 import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-store.js';
 import { FakeMembersStore } from '../../src/members/members.fake-store.js';
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
+import { FakeAlertsStore } from '../../src/spikes/alerts.fake-store.js';
 import { FakeDeliveriesStore } from '../../src/webhooks/deliveries.fake-store.js';
 import { FakeOutboxStore } from '../../src/webhooks/outbox.fake-store.js';
 import { FakeWebhooksStore } from '../../src/webhooks/webhooks.fake-store.js';
@@ -44,6 +45,7 @@ export function createFakeStores() {
     deliveries,
     outbox: new FakeOutboxStore(webhooks, deliveries, now),
     stats: new FakeStatsStore(),
+    alerts: new FakeAlertsStore(),
   };
 }
 

@@ -174,4 +174,30 @@ describe.each(subjects)('%s stores', (_name, make) => {
     });
     expect(await s.outbox.fanOut(100)).toEqual({ claimed: 0, jobs: [] });
   });
+
+  it('alerts: the defaults until changed, then only the fields given change', async () => {
+    const s = make();
+    const ws = await s.newWorkspace();
+    const app = await s.transaction((tx) => s.apps.insert(tx, ws, 'Alerted'));
+    const defaults = {
+      threshold: 0.05,
+      windowMinutes: 15,
+      minSample: 50,
+      cooldownMinutes: 60,
+      action: 'none',
+    };
+    expect(await s.alerts.get(app.id)).toEqual(defaults);
+    expect(await s.alerts.update(app.id, { threshold: 0.2, action: 'pause' })).toEqual({
+      ...defaults,
+      threshold: 0.2,
+      action: 'pause',
+    });
+    await s.alerts.update(app.id, { minSample: 10, threshold: undefined });
+    expect(await s.alerts.get(app.id)).toEqual({
+      ...defaults,
+      threshold: 0.2,
+      action: 'pause',
+      minSample: 10,
+    });
+  });
 });
