@@ -12,7 +12,7 @@ import { DeploymentKeyDirectory } from './codepush/key-directory.js';
 import { ReleaseHistories } from './codepush/release-history.js';
 import type { ApiContainer, Closers, Services, SharedContainer } from './container.js';
 import { DeviceCapGate } from './devices/device-cap.js';
-import { DevicesService } from './devices/devices.service.js';
+import { createDevicesService } from './devices/devices.service.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
 import { buildExpoRoute } from './expo/expo.route.js';
 import { ExpoReleasesService } from './expo/expo-releases.service.js';
@@ -32,7 +32,6 @@ import { EventIngestService } from './telemetry/events.service.js';
 import { IngestStatusService } from './telemetry/ingest-status.service.js';
 import { UpdateCheckService } from './updates/updates.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
-import { planOf } from './workspaces/workspace-plan.js';
 import { createWorkspacesService } from './workspaces/workspaces.service.js';
 
 /**
@@ -131,13 +130,7 @@ export function createApi(
     audit: createAuditService(stores),
     releaseStats: stores.stats,
     distinctDevices,
-    devices: new DevicesService({
-      db,
-      gate: deviceCap,
-      planOf: (workspaceId) => planOf(stores.workspaces, workspaceId),
-      announceRelease: (workspaceId, deviceId) => invalidate({ releasedDevice: { workspaceId, deviceId } }),
-      windowDays,
-    }),
+    devices: createDevicesService(stores, { counted: deviceCap, invalidate, windowDays }),
     apps,
     bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),
     releases,

@@ -200,4 +200,24 @@ describe.each(subjects)('%s stores', (_name, make) => {
       minSample: 10,
     });
   });
+
+  it('counted devices: most recently seen first, paged, released once, scoped to their workspace', async () => {
+    const s = make();
+    const [ws, other] = [await s.newWorkspace(), await s.newWorkspace()];
+    await s.countedDevices.seen(ws, 'device-a');
+    s.tick();
+    await s.countedDevices.seen(ws, 'device-b');
+    expect(await s.countedDevices.counted(ws)).toBe(2);
+    expect((await s.countedDevices.list(ws, 0, 10)).map((d) => d.device_id)).toEqual([
+      'device-b',
+      'device-a',
+    ]);
+    expect((await s.countedDevices.list(ws, 1, 1)).map((d) => d.device_id)).toEqual(['device-a']);
+    expect(await s.countedDevices.lastSeen(ws, 'device-a')).toEqual(expect.any(Number));
+    expect(await s.countedDevices.lastSeen(other, 'device-a')).toBeNull();
+    expect(await s.countedDevices.remove(other, 'device-a')).toBe(false);
+    expect(await s.countedDevices.remove(ws, 'device-a')).toBe(true);
+    expect(await s.countedDevices.remove(ws, 'device-a')).toBe(false);
+    expect(await s.countedDevices.counted(ws)).toBe(1);
+  });
 });

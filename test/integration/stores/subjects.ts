@@ -1,5 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Stores } from '../../../src/container.js';
+import { DeviceCapGate } from '../../../src/devices/device-cap.js';
+import type { CountedDevicesStore } from '../../../src/devices/devices.store.js';
 import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
 import { createFakeStores, type FakeStores } from '../../helpers/fakes.js';
 
@@ -11,6 +13,8 @@ import { createFakeStores, type FakeStores } from '../../helpers/fakes.js';
 export type Subject = Pick<Stores, Exclude<keyof Stores & keyof FakeStores, 'stats'>> & {
   /** A new workspace on the hobby plan, with its owner as its one member. */
   newWorkspace(): Promise<string>;
+  /** The counted devices (Redis) and how a device gets counted: an admitted update check. */
+  countedDevices: CountedDevicesStore & { seen(workspaceId: string, deviceId: string): unknown };
   /** Lets time pass between two writes (the fakes' clock stands still otherwise). */
   tick(): void;
 };
@@ -27,11 +31,18 @@ export function storeSubjects(): Array<[string, () => Subject]> {
   return [
     [
       'postgres',
-      () => ({
-        ...ctx.deps.stores,
-        newWorkspace: async () => (await signUp(ctx.app)).workspaceId,
-        tick: () => {},
-      }),
+      () => {
+        const gate = new DeviceCapGate(ctx.deps.redis, ctx.deps.keys, { windowDays: 30 });
+        return {
+          ...ctx.deps.stores,
+          countedDevices: Object.assign(gate, {
+            seen: (workspaceId: string, deviceId: string) =>
+              gate.admit(workspaceId, deviceId, 1000, { ip: '127.0.0.1' }),
+          }),
+          newWorkspace: async () => (await signUp(ctx.app)).workspaceId,
+          tick: () => {},
+        };
+      },
     ],
     [
       'fake',
