@@ -7,7 +7,7 @@ import { IdentityTokens } from './auth/identity-tokens.js';
 import { SigninThrottle } from './auth/signin-throttle.js';
 import { createBundlesService } from './bundles/bundles.service.js';
 import { CodePushService } from './codepush/codepush.service.js';
-import { DeploymentKeysService } from './codepush/deployment-keys.service.js';
+import { createDeploymentKeysService } from './codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from './codepush/key-directory.js';
 import { ReleaseHistories } from './codepush/release-history.js';
 import type { ApiContainer, Closers, Services, SharedContainer } from './container.js';
@@ -146,13 +146,7 @@ export function createApi(
       allowPrivateTargets: config.webhooks.allowPrivateTargets,
     }),
     alerts: createAlertsService(stores),
-    deploymentKeys: new DeploymentKeysService(
-      db,
-      stores.deploymentKeys,
-      stores.apps,
-      stores.releases,
-      invalidateNow,
-    ),
+    deploymentKeys: createDeploymentKeysService(stores, { invalidate: invalidateNow }),
     deploymentKeyDirectory,
     codePush: new CodePushService({
       keys: deploymentKeyDirectory,

@@ -21,8 +21,9 @@ import type { BundlesService } from './bundles/bundles.service.js';
 import type { BundlesStore } from './bundles/bundles.store.js';
 import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
 import type { CodePushService } from './codepush/codepush.service.js';
+import { PostgresDeploymentKeysStore } from './codepush/deployment-keys.postgres-store.js';
 import type { DeploymentKeysService } from './codepush/deployment-keys.service.js';
-import { DeploymentKeysStore } from './codepush/deployment-keys.store.js';
+import type { DeploymentKeysStore } from './codepush/deployment-keys.store.js';
 import type { DeploymentKeyDirectory } from './codepush/key-directory.js';
 import type { Config } from './config/config.js';
 import { createApi } from './container.api.js';
@@ -250,7 +251,7 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     outbox: new PostgresOutboxStore(db),
     stats: new ClickHouseStatsStore(clickhouse, config.devices.windowDays),
     alerts: new PostgresAlertsStore(db),
-    deploymentKeys: new DeploymentKeysStore(db),
+    deploymentKeys: new PostgresDeploymentKeysStore(db),
     manifests: new ManifestsStore(db),
   };
 }

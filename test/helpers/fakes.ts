@@ -6,6 +6,7 @@ import { FakeAuditStore } from '../../src/audit/audit.fake-store.js';
 import { FakeAuthStore } from '../../src/auth/auth.fake-store.js';
 import type { Principal, Role } from '../../src/auth/principal.js';
 import { FakeBundlesStore } from '../../src/bundles/bundles.fake-store.js';
+import { FakeDeploymentKeysStore } from '../../src/codepush/deployment-keys.fake-store.js';
 import { FakeCountedDevicesStore } from '../../src/devices/devices.fake-store.js';
 import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-store.js';
 import { FakeMembersStore } from '../../src/members/members.fake-store.js';
@@ -47,6 +48,7 @@ export function createFakeStores() {
     outbox: new FakeOutboxStore(webhooks, deliveries, now),
     stats: new FakeStatsStore(),
     alerts: new FakeAlertsStore(),
+    deploymentKeys: new FakeDeploymentKeysStore(now),
     /** Not a container store (Redis, beside the admission script): handed to the devices service. */
     countedDevices: new FakeCountedDevicesStore(now),
   };

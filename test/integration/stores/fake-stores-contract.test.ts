@@ -220,4 +220,28 @@ describe.each(subjects)('%s stores', (_name, make) => {
     expect(await s.countedDevices.remove(ws, 'device-a')).toBe(false);
     expect(await s.countedDevices.counted(ws)).toBe(1);
   });
+
+  it('deployment keys: oldest first, counted per app, gone when deleted, no history for a new app', async () => {
+    const s = make();
+    const ws = await s.newWorkspace();
+    const app = await s.transaction((tx) => s.apps.insert(tx, ws, 'Keys'));
+    const key = (n: number) => `contract-key-${n}-${app.id.slice(0, 8)}`;
+    const first = await s.transaction((tx) => s.deploymentKeys.insert(tx, key(1), app.id, 'production'));
+    s.tick();
+    await s.transaction((tx) => s.deploymentKeys.insert(tx, key(2), app.id, 'beta'));
+    expect(first).toMatchObject({ key: key(1), app_id: app.id, channel: 'production' });
+    expect((await s.deploymentKeys.list(app.id)).map((k) => k.key)).toEqual([key(1), key(2)]);
+    expect(await s.transaction((tx) => s.deploymentKeys.countForApp(tx, app.id))).toBe(2);
+    expect(await s.deploymentKeys.appOf(key(2))).toBe(app.id);
+    const doomed = s.transaction(async (tx) => {
+      await s.deploymentKeys.delete(tx, app.id, key(1));
+      throw new Refused();
+    });
+    await expect(doomed).rejects.toBeInstanceOf(Refused);
+    expect(await s.deploymentKeys.appOf(key(1))).toBe(app.id);
+    expect(await s.transaction((tx) => s.deploymentKeys.delete(tx, app.id, key(1)))).toBe(true);
+    expect(await s.transaction((tx) => s.deploymentKeys.delete(tx, app.id, key(1)))).toBe(false);
+    expect(await s.deploymentKeys.appOf(key(1))).toBeNull();
+    expect(await s.deploymentKeys.releaseHistory(app.id, 'production')).toEqual([]);
+  });
 });
