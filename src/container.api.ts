@@ -15,10 +15,10 @@ import { DeviceCapGate } from './devices/device-cap.js';
 import { createDevicesService } from './devices/devices.service.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
 import { buildExpoRoute } from './expo/expo.route.js';
-import { ExpoReleasesService } from './expo/expo-releases.service.js';
+import { createExpoReleasesService } from './expo/expo-releases.service.js';
 import { ExpoUpdatesService } from './expo/expo-updates.service.js';
 import { createInvitationsService } from './invitations/invitations.service.js';
-import { ReleaseDraftsService } from './manifests/drafts.service.js';
+import { createReleaseDraftsService } from './manifests/drafts.service.js';
 import { createMembersService } from './members/members.service.js';
 import { createSmtpMailer } from './platform/mailer.js';
 import { createRedis } from './platform/redis.js';
@@ -106,14 +106,7 @@ export function createApi(
 
   // Releases and the adapters.
   const apps = createAppsService(stores, { invalidate });
-  const drafts = new ReleaseDraftsService(
-    db,
-    stores.manifests,
-    releases,
-    stores.releases,
-    stores.apps,
-    stores.bundles,
-  );
+  const drafts = createReleaseDraftsService(stores, { releases });
   const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
 
   const services: Services = {
@@ -156,12 +149,10 @@ export function createApi(
       histories: new ReleaseHistories(stores.deploymentKeys),
     }),
     drafts,
-    expoReleases: new ExpoReleasesService({
+    expoReleases: createExpoReleasesService(stores, {
       releases,
       drafts,
       apps,
-      bundles: stores.bundles,
-      manifests: stores.manifests,
       blobs: c.blobs,
       publicUrl: config.publicUrl,
     }),

@@ -36,7 +36,8 @@ import { PostgresInvitationsStore } from './invitations/invitations.postgres-sto
 import type { InvitationsService } from './invitations/invitations.service.js';
 import type { InvitationsStore } from './invitations/invitations.store.js';
 import type { ReleaseDraftsService } from './manifests/drafts.service.js';
-import { ManifestsStore } from './manifests/manifests.store.js';
+import { PostgresManifestsStore } from './manifests/manifests.postgres-store.js';
+import type { ManifestsStore } from './manifests/manifests.store.js';
 import { PostgresMembersStore } from './members/members.postgres-store.js';
 import type { MembersService } from './members/members.service.js';
 import type { MembersStore } from './members/members.store.js';
@@ -252,6 +253,6 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     stats: new ClickHouseStatsStore(clickhouse, config.devices.windowDays),
     alerts: new PostgresAlertsStore(db),
     deploymentKeys: new PostgresDeploymentKeysStore(db),
-    manifests: new ManifestsStore(db),
+    manifests: new PostgresManifestsStore(db),
   };
 }

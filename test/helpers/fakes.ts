@@ -9,6 +9,7 @@ import { FakeBundlesStore } from '../../src/bundles/bundles.fake-store.js';
 import { FakeDeploymentKeysStore } from '../../src/codepush/deployment-keys.fake-store.js';
 import { FakeCountedDevicesStore } from '../../src/devices/devices.fake-store.js';
 import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-store.js';
+import { FakeManifestsStore } from '../../src/manifests/manifests.fake-store.js';
 import { FakeMembersStore } from '../../src/members/members.fake-store.js';
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
 import { FakeAlertsStore } from '../../src/spikes/alerts.fake-store.js';
@@ -49,6 +50,7 @@ export function createFakeStores() {
     stats: new FakeStatsStore(),
     alerts: new FakeAlertsStore(),
     deploymentKeys: new FakeDeploymentKeysStore(now),
+    manifests: new FakeManifestsStore(now),
     /** Not a container store (Redis, beside the admission script): handed to the devices service. */
     countedDevices: new FakeCountedDevicesStore(now),
   };

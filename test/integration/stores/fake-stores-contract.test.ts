@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Refused, storeSubjects } from './subjects.js';
 
@@ -243,5 +244,33 @@ describe.each(subjects)('%s stores', (_name, make) => {
     expect(await s.transaction((tx) => s.deploymentKeys.delete(tx, app.id, key(1)))).toBe(false);
     expect(await s.deploymentKeys.appOf(key(1))).toBeNull();
     expect(await s.deploymentKeys.releaseHistory(app.id, 'production')).toEqual([]);
+  });
+
+  it('drafts: found in their workspace until taken once or expired; parts of an unknown release: none', async () => {
+    const s = make();
+    const [ws, other] = [await s.newWorkspace(), await s.newWorkspace()];
+    const app = await s.transaction((tx) => s.apps.insert(tx, ws, 'Signed'));
+    const draft = (id: string) => ({
+      id,
+      workspace_id: ws,
+      app_id: app.id,
+      key_id: 'main',
+      push: { app_id: app.id, version: '1.0.0', notes: 'line\u0000break' },
+      parts: { check: Buffer.from('{"a":1}').toString('base64') },
+      created_at: new Date('2030-01-01T00:00:00Z'),
+    });
+    const [live, spent] = [randomUUID(), randomUUID()];
+    const stored = await s.transaction((tx) => s.manifests.insertDraft(tx, draft(live), 3600));
+    expect(stored).toMatchObject({ ...draft(live), expires_at: expect.any(Date) });
+    expect(await s.manifests.findDraft(ws, live)).toEqual(stored);
+    expect(await s.manifests.findDraft(other, live)).toBeUndefined();
+    await s.transaction((tx) => s.manifests.insertDraft(tx, draft(spent), 0));
+    s.tick();
+    expect(await s.manifests.findDraft(ws, spent)).toBeUndefined();
+    expect(await s.transaction((tx) => s.manifests.takeDraft(tx, ws, spent))).toBe(false);
+    expect(await s.transaction((tx) => s.manifests.takeDraft(tx, other, live))).toBe(false);
+    expect(await s.transaction((tx) => s.manifests.takeDraft(tx, ws, live))).toBe(true);
+    expect(await s.transaction((tx) => s.manifests.takeDraft(tx, ws, live))).toBe(false);
+    expect(await s.manifests.parts(randomUUID())).toEqual([]);
   });
 });
