@@ -5,8 +5,8 @@ import type { AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import { requireFeature } from '../plans/plans.js';
 import { conflict, notFound } from '../platform/errors.js';
-import { type Db, transaction } from '../platform/postgres.js';
-import type { ReleasesStore } from '../releases/releases.store.js';
+import type { Transactional } from '../platform/postgres.js';
+import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import type { DeploymentKeyRow, DeploymentKeysStore } from './deployment-keys.store.js';
 
 /** Enough for every channel an app uses and a few being rotated; a runaway script stops here. */
@@ -25,27 +25,49 @@ export function newDeploymentKey(): string {
   }
 }
 
+/** The stores the deployment keys service works on. */
+export interface DeploymentKeysStores {
+  deploymentKeys: DeploymentKeysStore;
+  apps: AppsStore;
+  workspaces: WorkspacesStore;
+  transaction: Transactional;
+}
+
+/** `invalidate` drops the app's routing state (in this process at once, in the others by message). */
+export function createDeploymentKeysService(
+  stores: DeploymentKeysStores,
+  options: { invalidate: PublishInvalidation },
+): DeploymentKeysService {
+  return new DeploymentKeysService(stores, options.invalidate);
+}
+
 /**
  * CodePush deployment keys of an app (API.md, "CodePush acquisition API"). A key names the app and one
  * channel; a channel other than production needs a plan with channels (402 on hobby). After a change the
  * app's routing state is invalidated, so update checks see a new key at once and refuse a deleted one.
  */
 export class DeploymentKeysService {
+  private readonly store: DeploymentKeysStore;
+  private readonly apps: AppsStore;
+
   constructor(
-    private readonly db: Db,
-    private readonly store: DeploymentKeysStore,
-    private readonly apps: AppsStore,
-    private readonly releases: Pick<ReleasesStore, 'planOf'>,
+    private readonly stores: DeploymentKeysStores,
     private readonly invalidate: PublishInvalidation,
-  ) {}
+  ) {
+    this.store = stores.deploymentKeys;
+    this.apps = stores.apps;
+  }
 
   async create(principal: Principal, appId: string, channel: string): Promise<DeploymentKeyRow> {
     requireRole(principal, 'developer', 'Creating deployment keys');
-    const row = await transaction(this.db, async (tx) => {
+    const row = await this.stores.transaction(async (tx) => {
       const app = await this.apps.lock(tx, principal.workspaceId, appId);
       if (!app) throw notFound('App', 'app_not_found');
-      if (channel !== DEFAULT_CHANNEL)
-        requireFeature(await this.releases.planOf(tx, principal.workspaceId), 'extraChannels');
+      if (channel !== DEFAULT_CHANNEL) {
+        const workspace = await this.stores.workspaces.find(principal.workspaceId, tx);
+        if (!workspace) throw notFound('Workspace');
+        requireFeature(workspace.plan, 'extraChannels');
+      }
       if ((await this.store.countForApp(tx, app.id)) >= MAX_KEYS_PER_APP) {
         throw conflict(
           `An app has at most ${MAX_KEYS_PER_APP} deployment keys; delete one it no longer uses first.`,
@@ -68,7 +90,7 @@ export class DeploymentKeysService {
   /** Devices using the key are refused from the next check on (404). */
   async remove(principal: Principal, appId: string, key: string): Promise<void> {
     requireRole(principal, 'developer', 'Deleting deployment keys');
-    await transaction(this.db, async (tx) => {
+    await this.stores.transaction(async (tx) => {
       const app = await this.apps.lock(tx, principal.workspaceId, appId);
       if (!app) throw notFound('App', 'app_not_found');
       if (!(await this.store.delete(tx, app.id, key)))
