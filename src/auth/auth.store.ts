@@ -1,3 +1,4 @@
+import type { Plan } from '../plans/plans.js';
 import type { Queryable } from '../platform/postgres.js';
 import type { Role } from './principal.js';
 
@@ -25,7 +26,8 @@ export interface TokenMembershipRow {
 export interface WorkspaceMembershipRow {
   id: string;
   name: string;
-  plan: string;
+  /** The workspaces table allows only the plans of the capability table (CHECK constraint). */
+  plan: Plan;
   role: Role;
 }
 
