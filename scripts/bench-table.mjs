@@ -14,6 +14,43 @@ const ratio = (a, b) => {
 const HEADLINES = {
   check: (r) => [
     ['update checks/s, 50 connections', r.api.requests_per_sec, r.baseline.requests_per_sec, r.ratio],
+    // The goal's baseline: the bare server's GET /hello of the same rounds (results from before it lack it).
+    ...(r.hello
+      ? [
+          [
+            'update checks/s against bare GET /hello (goal ≥ 0.6)',
+            r.api.requests_per_sec,
+            r.hello.requests_per_sec,
+            r.ratio_hello,
+          ],
+          [
+            'CPU µs per check against GET /hello (ratio: GET /hello / API)',
+            r.api.cpu_us_per_request,
+            r.hello.cpu_us_per_request,
+            r.cpu_ratio_hello,
+          ],
+          ...(r.codepush?.ratio_hello !== undefined
+            ? [
+                [
+                  'CodePush checks/s against GET /hello',
+                  r.codepush.api.requests_per_sec,
+                  r.hello.requests_per_sec,
+                  r.codepush.ratio_hello,
+                ],
+              ]
+            : []),
+          ...(r.expo?.ratio_hello !== undefined
+            ? [
+                [
+                  'Expo manifests/s against GET /hello',
+                  r.expo.requests_per_sec,
+                  r.hello.requests_per_sec,
+                  r.expo.ratio_hello,
+                ],
+              ]
+            : []),
+        ]
+      : []),
     [
       'p99 latency, ms',
       r.api.latency_p99_ms,

@@ -40,6 +40,17 @@ describe('BENCHMARKS.md table', () => {
     expect(table).toContain('| stored = accepted, events | 10 = 10 |');
   });
 
+  it('puts the update check beside the bare GET /hello of the same run when the results carry it', () => {
+    const hello = { requests_per_sec: 20000, cpu_us_per_request: 15 };
+    const check = { ...RESULTS.check, hello, ratio_hello: 0.45, cpu_ratio_hello: 0.15 };
+    const table = benchmarkTable({ check });
+    expect(table).toContain('| update checks/s against bare GET /hello (goal ≥ 0.6) | 9000 | 20000 | 0.45 |');
+    expect(table).toContain(
+      '| CPU µs per check against GET /hello (ratio: GET /hello / API) | 100 | 15 | 0.15 |',
+    );
+    expect(benchmarkTable(RESULTS)).not.toContain('GET /hello');
+  });
+
   it('keeps two significant digits of a small ratio rather than rounding it to 0', () => {
     expect(benchmarkTable(RESULTS)).toMatch(/plain OFFSET\) \| 1\.2 \| 276 \| 0\.0043 \|/);
   });
