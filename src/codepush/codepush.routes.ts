@@ -3,14 +3,14 @@ import type { FastifyRequest } from 'fastify';
 import { type DeviceRateLimit, deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
+import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';
+import { codePushAnswer } from './answer-bytes.js';
 import {
   type Casing,
-  camelAnswer,
   DEPLOY_REPORT_FIELDS,
   DOWNLOAD_REPORT_FIELDS,
   fromWire,
   LegacyUpdateCheckAnswer,
-  snakeAnswer,
   UPDATE_CHECK_FIELDS,
   UpdateCheckAnswer,
   wireSchema,
@@ -81,9 +81,9 @@ export async function codePushRoutes(app: App): Promise<void> {
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const q = fromWire(UPDATE_CHECK_FIELDS, casing, request.query as Record<string, unknown>);
-        const info = await codePush.updateCheck({
+        const { info, source } = await codePush.updateCheck({
           client: request,
           deploymentKey: q.deploymentKey!,
           appVersion: q.appVersion!,
@@ -91,7 +91,9 @@ export async function codePushRoutes(app: App): Promise<void> {
           ...(q.label !== undefined ? { label: q.label } : {}),
           ...(q.packageHash !== undefined ? { packageHash: q.packageHash } : {}),
         });
-        return casing === 'snake' ? snakeAnswer(info) : camelAnswer(info);
+        // Bytes made once per release, version and casing (answer-bytes.ts); the schemas document them.
+        const bytes = codePushAnswer(info, casing, source);
+        return reply.header('content-type', JSON_CONTENT_TYPE).send(bytes as never);
       },
     );
 
