@@ -11,52 +11,54 @@ export interface DeviceLimiterOptions {
   now?: () => number;
 }
 
-interface Bucket {
-  tokens: number;
-  /** When `tokens` was last brought up to date (ms). */
-  at: number;
-}
+/** The map is swept of full buckets whenever it has doubled since the last sweep, and never below this. */
+const FIRST_SWEEP = 1024;
 
 /**
  * The device rate limit, decided in process: a token bucket per key holding this copy's share of the
  * per-minute allowance, refilled continuously. Deciding costs a map lookup and no round trip, so an admitted
- * device reaches its route without waiting on Redis. A key absent from the map is a full bucket, which is
- * why full buckets may be forgotten whenever room is needed.
+ * device reaches its route without waiting on Redis.
+ *
+ * The bucket is kept as one number, the time at which it is full again (the "theoretical arrival time" of
+ * the generic cell rate algorithm): each request pushes it one interval (60 s / share) later, and a
+ * request is refused when that time lies more than the bucket's depth ahead. A key whose time has passed
+ * holds a full bucket, the same as no entry at all, so such entries are swept whenever the map has
+ * doubled: with the default figures a device's entry is dead weight 100 ms after its request, and the map
+ * holds only the devices busy right now rather than every device seen.
  */
 export class DeviceLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  /** key -> when its bucket is full again (ms). */
+  private readonly fullAt = new Map<string, number>();
   private readonly capacity: number;
-  /** Tokens per millisecond. */
-  private readonly rate: number;
+  /** Milliseconds one token takes to come back. */
+  private readonly interval: number;
+  /** How far ahead of now `fullAt` may be once a request is admitted: the bucket's depth. */
+  private readonly depth: number;
   private readonly maxKeys: number;
   private readonly now: () => number;
+  private sweepAt: number;
 
   constructor(options: DeviceLimiterOptions) {
     const copies = Math.max(1, Math.floor(options.copies ?? 1));
     // Rounded up, so a small limit never becomes zero on a copy; N copies may then allow up to N - 1 more.
     this.capacity = Math.max(1, Math.ceil(options.perMinute / copies));
-    this.rate = this.capacity / 60_000;
+    this.interval = 60_000 / this.capacity;
+    this.depth = this.capacity * this.interval;
     this.maxKeys = Math.max(1, options.maxKeys ?? 200_000);
     this.now = options.now ?? Date.now;
+    this.sweepAt = Math.min(this.maxKeys, FIRST_SWEEP);
   }
 
   /** Takes one token; 0 when the request may pass, otherwise the seconds until the key has one again. */
   take(key: string): number {
     const now = this.now();
-    let bucket = this.buckets.get(key);
-    if (bucket === undefined) {
-      if (this.buckets.size >= this.maxKeys) this.makeRoom(now);
-      bucket = { tokens: this.capacity, at: now };
-      this.buckets.set(key, bucket);
-    } else if (now > bucket.at) {
-      bucket.tokens = Math.min(this.capacity, bucket.tokens + (now - bucket.at) * this.rate);
-      bucket.at = now;
-    }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.rate / 1000));
+    const before = this.fullAt.get(key);
+    const from = before === undefined || before < now ? now : before;
+    const next = from + this.interval;
+    if (next - now > this.depth) return Math.max(1, Math.ceil((next - now - this.depth) / 1000));
+    if (before === undefined && this.fullAt.size >= this.sweepAt) this.makeRoom(now);
+    this.fullAt.set(key, next);
+    return 0;
   }
 
   /** This copy's share of the per-minute allowance (the bucket's size). */
@@ -65,20 +67,20 @@ export class DeviceLimiter {
   }
 
   get size(): number {
-    return this.buckets.size;
+    return this.fullAt.size;
   }
 
   private makeRoom(now: number): void {
-    // A bucket that has refilled is the same as no bucket: forgetting it changes no decision.
-    for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + (now - bucket.at) * this.rate >= this.capacity) this.buckets.delete(key);
+    for (const [key, fullAt] of this.fullAt) if (fullAt <= now) this.fullAt.delete(key);
+    // Only when more keys than maxKeys are busy at once: the oldest-made go (each then starts again from a
+    // full bucket), down to nine tenths so this is not repeated on every new key.
+    if (this.fullAt.size >= this.maxKeys) {
+      const target = Math.floor(this.maxKeys * 0.9);
+      for (const key of this.fullAt.keys()) {
+        if (this.fullAt.size <= target) break;
+        this.fullAt.delete(key);
+      }
     }
-    // Only when more keys than maxKeys were busy within a minute: the oldest-made go (each then starts
-    // again from a full bucket), down to nine tenths so the sweep is not repeated on every new key.
-    const target = Math.floor(this.maxKeys * 0.9);
-    for (const key of this.buckets.keys()) {
-      if (this.buckets.size <= target) break;
-      this.buckets.delete(key);
-    }
+    this.sweepAt = Math.min(this.maxKeys, Math.max(FIRST_SWEEP, 2 * this.fullAt.size));
   }
 }

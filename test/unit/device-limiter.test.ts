@@ -65,3 +65,17 @@ describe('DeviceLimiter', () => {
     expect(limiter.take('busy')).toBeGreaterThan(0);
   });
 });
+
+describe('DeviceLimiter memory', () => {
+  it('forgets devices whose bucket has refilled, so it holds only the devices busy right now', () => {
+    let now = 0;
+    const limiter = new DeviceLimiter({ perMinute: 600, now: () => now });
+    // A fleet of 100,000 devices checking once each, a thousand per second: each bucket is full again
+    // 100 ms after its request.
+    for (let i = 0; i < 100_000; i++) {
+      now = i;
+      expect(limiter.take(`device-${i}`)).toBe(0);
+    }
+    expect(limiter.size).toBeLessThan(5_000);
+  });
+});
