@@ -219,3 +219,25 @@ export function benchmarkTable(results) {
   }
   return table;
 }
+
+/**
+ * Earlier results (bench/results/before/) beside the latest: each headline figure and its same-run ratio,
+ * before and after, for the benchmarks present in both. Rows are matched by their label.
+ */
+export function beforeAfterTable(before, after) {
+  let table =
+    '| benchmark | figure | before | ratio before | after | ratio after |\n|---|---|---|---|---|---|\n';
+  const cell = (x) => (typeof x === 'number' ? r1(x) : (x ?? '–'));
+  for (const [name, rows] of Object.entries(HEADLINES)) {
+    if (!before[name] || !after[name]) continue;
+    const earlier = new Map(rows(before[name]).map(([what, value, , r]) => [what, [value, r]]));
+    let first = true;
+    for (const [what, value, , r] of rows(after[name])) {
+      const [was, wasRatio] = earlier.get(what) ?? ['–', '–'];
+      const label = first ? `${name} (\`${COMMANDS[name] ?? `npm run bench:${name}`}\`)` : '';
+      table += `| ${label} | ${what} | ${cell(was)} | ${wasRatio} | ${cell(value)} | ${r} |\n`;
+      first = false;
+    }
+  }
+  return table;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchmarkTable } from '../../scripts/bench-table.mjs';
+import { beforeAfterTable, benchmarkTable } from '../../scripts/bench-table.mjs';
 
 // The smallest results of each benchmark that carry the fields the table reads, as the scripts write them.
 const RESULTS = {
@@ -49,6 +49,17 @@ describe('BENCHMARKS.md table', () => {
       '| CPU µs per check against GET /hello (ratio: GET /hello / API) | 100 | 15 | 0.15 |',
     );
     expect(benchmarkTable(RESULTS)).not.toContain('GET /hello');
+  });
+
+  it('puts earlier figures beside the latest, row by row, for the benchmarks both hold', () => {
+    const before = {
+      check: { ...RESULTS.check, api: { ...RESULTS.check.api, requests_per_sec: 3000 }, ratio: 0.2 },
+    };
+    const table = beforeAfterTable(before, RESULTS);
+    expect(table).toContain(
+      '| check (`npm run bench:check`) | update checks/s, 50 connections | 3000 | 0.2 | 9000 | 0.6 |',
+    );
+    expect(table).not.toContain('ingest');
   });
 
   it('keeps two significant digits of a small ratio rather than rounding it to 0', () => {
