@@ -5,6 +5,7 @@
 // (bench/hello-server.mjs) that parses each batch and answers 202 without validating or storing anything;
 // `ratio` is the API's events/s over the baseline's, `cpu_ratio` the baseline's CPU per event over the API's.
 // Writes bench/results/ingest.json. Needs DATABASE_URL, REDIS_URL and CLICKHOUSE_URL.
+// BENCH_API_NODE_ARGS / BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profile them.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -70,8 +71,8 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-function start(script, env) {
-  const child = spawn(process.execPath, [join(root, script)], {
+function start(script, env, nodeArgs = '') {
+  const child = spawn(process.execPath, [...nodeArgs.split(' ').filter(Boolean), join(root, script)], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -151,8 +152,12 @@ async function main() {
     INGEST_BATCH_SIZE: process.env.INGEST_BATCH_SIZE ?? '100000',
     INGEST_FLUSH_MS: process.env.INGEST_FLUSH_MS ?? '1000',
   };
-  const api = start('dist/src/main.js', env);
-  const worker = start('dist/workers/main.js', { ...env, WORKERS: 'ingest' });
+  const api = start('dist/src/main.js', env, process.env.BENCH_API_NODE_ARGS);
+  const worker = start(
+    'dist/workers/main.js',
+    { ...env, WORKERS: 'ingest' },
+    process.env.BENCH_WORKER_NODE_ARGS,
+  );
   children.push(api, worker);
 
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: 1 });

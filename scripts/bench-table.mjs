@@ -14,6 +14,43 @@ const ratio = (a, b) => {
 const HEADLINES = {
   check: (r) => [
     ['update checks/s, 50 connections', r.api.requests_per_sec, r.baseline.requests_per_sec, r.ratio],
+    // The goal's baseline: the bare server's GET /hello of the same rounds (results from before it lack it).
+    ...(r.hello
+      ? [
+          [
+            'update checks/s against bare GET /hello (goal ≥ 0.6)',
+            r.api.requests_per_sec,
+            r.hello.requests_per_sec,
+            r.ratio_hello,
+          ],
+          [
+            'CPU µs per check against GET /hello (ratio: GET /hello / API)',
+            r.api.cpu_us_per_request,
+            r.hello.cpu_us_per_request,
+            r.cpu_ratio_hello,
+          ],
+          ...(r.codepush?.ratio_hello !== undefined
+            ? [
+                [
+                  'CodePush checks/s against GET /hello',
+                  r.codepush.api.requests_per_sec,
+                  r.hello.requests_per_sec,
+                  r.codepush.ratio_hello,
+                ],
+              ]
+            : []),
+          ...(r.expo?.ratio_hello !== undefined
+            ? [
+                [
+                  'Expo manifests/s against GET /hello',
+                  r.expo.requests_per_sec,
+                  r.hello.requests_per_sec,
+                  r.expo.ratio_hello,
+                ],
+              ]
+            : []),
+        ]
+      : []),
     [
       'p99 latency, ms',
       r.api.latency_p99_ms,
@@ -211,6 +248,28 @@ export function benchmarkTable(results) {
     for (const [what, value, baseline, r] of rows(result)) {
       const label = first ? `${name} (\`${COMMANDS[name] ?? `npm run bench:${name}`}\`)` : '';
       table += `| ${label} | ${what} | ${typeof value === 'number' ? r1(value) : value} | ${typeof baseline === 'number' ? r1(baseline) : (baseline ?? '–')} | ${r} |\n`;
+      first = false;
+    }
+  }
+  return table;
+}
+
+/**
+ * Earlier results (bench/results/before/) beside the latest: each headline figure and its same-run ratio,
+ * before and after, for the benchmarks present in both. Rows are matched by their label.
+ */
+export function beforeAfterTable(before, after) {
+  let table =
+    '| benchmark | figure | before | ratio before | after | ratio after |\n|---|---|---|---|---|---|\n';
+  const cell = (x) => (typeof x === 'number' ? r1(x) : (x ?? '–'));
+  for (const [name, rows] of Object.entries(HEADLINES)) {
+    if (!before[name] || !after[name]) continue;
+    const earlier = new Map(rows(before[name]).map(([what, value, , r]) => [what, [value, r]]));
+    let first = true;
+    for (const [what, value, , r] of rows(after[name])) {
+      const [was, wasRatio] = earlier.get(what) ?? ['–', '–'];
+      const label = first ? `${name} (\`${COMMANDS[name] ?? `npm run bench:${name}`}\`)` : '';
+      table += `| ${label} | ${what} | ${cell(was)} | ${wasRatio} | ${cell(value)} | ${r} |\n`;
       first = false;
     }
   }

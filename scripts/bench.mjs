@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchmarkTable } from './bench-table.mjs';
+import { beforeAfterTable, benchmarkTable } from './bench-table.mjs';
 import { ensureDependencies, ensureServices } from './bootstrap.mjs';
 import { buildIfStale } from './build.mjs';
 import { localSecrets } from './local-secrets.mjs';
@@ -29,6 +29,19 @@ if (unknown.length > 0) {
 ensureDependencies();
 const env = reportOnly ? process.env : { ...process.env, ...(await ensureServices()), ...localSecrets(root) };
 if (!reportOnly) buildIfStale(root);
+
+/** Results kept from before a change (bench/results/before/<name>.json, with a README.md saying which). */
+function beforeAfter(latest) {
+  const dir = join(root, 'bench', 'results', 'before');
+  const before = {};
+  for (const name of [...ALL, 'soak']) {
+    const file = join(dir, `${name}.json`);
+    if (existsSync(file)) before[name] = JSON.parse(readFileSync(file, 'utf8'));
+  }
+  if (Object.keys(before).length === 0) return '';
+  const about = existsSync(join(dir, 'README.md')) ? readFileSync(join(dir, 'README.md'), 'utf8').trim() : '';
+  return `\n## Before and after\n\n${about}\n\n${beforeAfterTable(before, latest)}`;
+}
 
 const failed = [];
 for (const name of wanted) {
@@ -70,7 +83,7 @@ query against the keyset page (audit), the second quarter of the soak against it
 of each script in \`bench/\` gives the details; README "Operations" explains the soak's verdict. Every
 figure comes from \`bench/results/*.json\` (combined in \`bench/results/all.json\`).
 
-${benchmarkTable(combined.results)}`,
+${benchmarkTable(combined.results)}${beforeAfter(combined.results)}`,
 );
 console.error(
   `[bench] wrote bench/results/all.json and BENCHMARKS.md${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,

@@ -1,17 +1,16 @@
-import type { RateLimitOptions } from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
+import { type DeviceRateLimit, deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
+import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';
+import { codePushAnswer } from './answer-bytes.js';
 import {
   type Casing,
-  camelAnswer,
   DEPLOY_REPORT_FIELDS,
   DOWNLOAD_REPORT_FIELDS,
   fromWire,
   LegacyUpdateCheckAnswer,
-  snakeAnswer,
   UPDATE_CHECK_FIELDS,
   UpdateCheckAnswer,
   wireSchema,
@@ -33,7 +32,7 @@ const PATHS = {
  * /updates/check (deviceRateLimitKey) once the deployment key is known to this process; until then per
  * client address. The key is only looked up in memory, so a made-up key never becomes a counter of its own.
  */
-export function codePushRateLimit(perMinute: number, keys: DeploymentKeyDirectory): RateLimitOptions {
+export function codePushRateLimit(perMinute: number, keys: DeploymentKeyDirectory): DeviceRateLimit {
   return {
     ...deviceRateLimit(perMinute),
     keyGenerator: (request: FastifyRequest) => {
@@ -55,9 +54,9 @@ const OK = {
 /** GET update_check and POST report_status/{deploy,download}, in both spellings. No credential. */
 export async function codePushRoutes(app: App): Promise<void> {
   const { codePush, deploymentKeyDirectory } = app.deps.services;
-  const rateLimit = codePushRateLimit(app.deps.config.rateLimits.devicePerMinute, deploymentKeyDirectory);
+  const deviceLimit = codePushRateLimit(app.deps.config.rateLimits.devicePerMinute, deploymentKeyDirectory);
   // A device route (device-edge.ts): limited per client address too, strings made safe by replacement.
-  const config = { public: true, device: true, strings: 'replace' as const, rateLimit };
+  const config = { public: true, device: true, strings: 'replace' as const, deviceLimit };
 
   for (const casing of ['snake', 'camel'] as const satisfies Casing[]) {
     const paths = PATHS[casing];
@@ -82,9 +81,9 @@ export async function codePushRoutes(app: App): Promise<void> {
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const q = fromWire(UPDATE_CHECK_FIELDS, casing, request.query as Record<string, unknown>);
-        const info = await codePush.updateCheck({
+        const { info, source } = await codePush.updateCheck({
           client: request,
           deploymentKey: q.deploymentKey!,
           appVersion: q.appVersion!,
@@ -92,7 +91,9 @@ export async function codePushRoutes(app: App): Promise<void> {
           ...(q.label !== undefined ? { label: q.label } : {}),
           ...(q.packageHash !== undefined ? { packageHash: q.packageHash } : {}),
         });
-        return casing === 'snake' ? snakeAnswer(info) : camelAnswer(info);
+        // Bytes made once per release, version and casing (answer-bytes.ts); the schemas document them.
+        const bytes = codePushAnswer(info, casing, source);
+        return reply.header('content-type', JSON_CONTENT_TYPE).send(bytes as never);
       },
     );
 

@@ -21,6 +21,12 @@ export interface UpdateCheckRequest {
   packageHash?: string;
 }
 
+/** An update check's answer, and the routing object it was made from (its bytes are kept while it lives). */
+export interface CodePushCheck {
+  info: UpdateInfo;
+  source: object;
+}
+
 export interface DeployReport {
   deploymentKey: string;
   appVersion: string;
@@ -54,7 +60,7 @@ type ReportKind = 'download' | 'activation' | 'error';
 export class CodePushService {
   constructor(private readonly deps: CodePushDeps) {}
 
-  async updateCheck(request: UpdateCheckRequest): Promise<UpdateInfo> {
+  async updateCheck(request: UpdateCheckRequest): Promise<CodePushCheck> {
     const appVersion = requireAppVersion(request.appVersion);
     const { route, channel } = await this.resolveKey(request.deploymentKey);
     const releases = route.channels.get(channel) ?? [];
@@ -83,7 +89,7 @@ export class CodePushService {
             appVersion,
           )
         : false;
-    return updateInfoOf({
+    const info = updateInfoOf({
       served,
       releases,
       sentAppVersion: request.appVersion,
@@ -91,6 +97,7 @@ export class CodePushService {
       admitted: outcome.admitted,
       skipsMandatory,
     });
+    return { info, source: served ?? releases };
   }
 
   /**

@@ -57,6 +57,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: Type.String({ pattern: '^[0-9]+$', default: '10' }),
   RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES: Type.String({ pattern: '^[0-9]+$', default: '15' }),
   RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Type.String({ pattern: '^[0-9]+$', default: '10' }),
+  API_COPIES: Type.String({ pattern: '^[0-9]+$', default: '1' }),
   TRUST_PROXY: Type.String({ default: 'false' }),
   SHUTDOWN_GRACE_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
   OPERATOR_TOKEN: Type.Optional(Type.String()),
@@ -120,8 +121,10 @@ export interface Config {
   };
   rateLimits: {
     signinPerMinute: number;
-    /** Device requests per app and device id, shared by every API process through Redis. */
+    /** Device requests per app and device id; each API process allows its share (`apiCopies`). */
     devicePerMinute: number;
+    /** API processes behind the balancer, among which `devicePerMinute` is divided. */
+    apiCopies: number;
     /** Device requests per client address (an IPv6 /64), whatever ids they name; counted per API process. */
     deviceAddressPerMinute: number;
     /** Failed sign-ins of one account within the window, after which its sign-ins wait; 0 = no limit. */
@@ -220,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: {
       signinPerMinute: Math.max(1, int(e.RATE_LIMIT_SIGNIN_PER_MINUTE)),
       devicePerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_PER_MINUTE)),
+      apiCopies: Math.max(1, int(e.API_COPIES)),
       deviceAddressPerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE)),
       signinFailuresPerAccount: int(e.RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT),
       signinFailureWindowMs: Math.max(1, int(e.RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES)) * 60_000,

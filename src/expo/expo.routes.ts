@@ -35,7 +35,7 @@ export async function expoRoutes(app: App): Promise<void> {
       // A device route (device-edge.ts): limited per client address too, strings made safe by replacement.
       config: {
         ...deviceRoute(app.deps.config.rateLimits.devicePerMinute),
-        rateLimit: {
+        deviceLimit: {
           ...deviceRateLimit(app.deps.config.rateLimits.devicePerMinute),
           // Per app and eas-client-id, as /updates/check counts per app and device_id.
           keyGenerator: (request) =>

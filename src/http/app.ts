@@ -87,7 +87,10 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
   app.removeContentTypeParser('text/plain');
   // Every JSON body, query string and path parameter: well-formed Unicode without NUL, before validation.
   installStringSafety(app);
-  installDeviceEdge(app, { addressPerMinute: deps.config.rateLimits.deviceAddressPerMinute });
+  installDeviceEdge(app, {
+    addressPerMinute: deps.config.rateLimits.deviceAddressPerMinute,
+    copies: deps.config.rateLimits.apiCopies,
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   // A page path of the web console (a deep link) answers its index.html; anything else is a 404 problem.
@@ -97,13 +100,17 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
       consolePage?.(request, reply) ??
       sendProblem(reply, 404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
   );
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback hooks, not async ones, on every request: an async hook costs a promise per request even when
+  // it has nothing to do (the profile in bench/profiles.md).
+  app.addHook('onResponse', (request, reply, done) => {
     if (reply.statusCode >= 500)
       request.log.warn({ url: request.url, status: reply.statusCode }, 'server error');
+    done();
   });
 
-  // Limits are declared per route (config.rateLimit) and counted in Redis, so all API copies share them.
-  // If Redis is down the limit is skipped rather than failing the request.
+  // Sign-in limits are declared per route (config.rateLimit) and counted in Redis, so all API copies share
+  // them; if Redis is down the limit is skipped rather than failing the request. Device routes are limited
+  // in process instead (config.deviceLimit, device-edge.ts): no round trip on the hot path.
   await app.register(rateLimit, {
     global: false,
     redis: deps.redis,
@@ -125,12 +132,18 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
   await app.register(
     async (api) => {
       const typed = api as unknown as App;
-      typed.addHook('onRequest', async (request) => {
-        if (request.routeOptions.config?.public) return;
-        request.principal = await deps.services.auth.authenticate({
-          authorization: request.headers.authorization,
-          apiKey: headerValue(request.headers['x-api-key']),
-        });
+      typed.addHook('onRequest', (request, _reply, done) => {
+        // Public routes (devices among them) pass straight on, without a promise.
+        if (request.routeOptions.config?.public) return done();
+        deps.services.auth
+          .authenticate({
+            authorization: request.headers.authorization,
+            apiKey: headerValue(request.headers['x-api-key']),
+          })
+          .then((principal) => {
+            request.principal = principal;
+            done();
+          }, done);
       });
       typed.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),

@@ -1,4 +1,4 @@
-import type { RateLimitOptions } from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
 import { canonicalUuid, isDeviceId } from '../../shared/ids.js';
 
 interface KeyedRequest {
@@ -20,11 +20,17 @@ export function deviceRateLimitKey(request: KeyedRequest): string {
   return `device:${app}:${device ?? `ip:${request.ip}`}`;
 }
 
-/**
- * Route config of the device endpoints: `perMinute` requests per app and device, counted just before the
- * handler, once the body (which holds the key) is parsed.
- */
-export function deviceRateLimit(perMinute: number): RateLimitOptions {
+/** A device endpoint's rate limit (route config `deviceLimit`), decided in process by device-edge.ts. */
+export interface DeviceRateLimit {
+  max: number;
+  timeWindow: 60_000;
+  /** Counted just before the handler, once the body (which holds the key) is parsed and validated. */
+  hook: 'preHandler';
+  keyGenerator: (request: FastifyRequest) => string;
+}
+
+/** Route config of the device endpoints: `perMinute` requests per app and device. */
+export function deviceRateLimit(perMinute: number): DeviceRateLimit {
   return { max: perMinute, timeWindow: 60_000, hook: 'preHandler', keyGenerator: deviceRateLimitKey };
 }
 

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Principal } from '../auth/principal.js';
 import type { ApiContainer } from '../container.js';
 import { unauthorized } from '../platform/errors.js';
+import type { DeviceRateLimit } from './device-rate-limit.js';
 import type { StringPolicy } from './string-safety.js';
 
 /** The Fastify instance every route plugin receives (TypeBox schemas give typed requests). */
@@ -28,6 +29,8 @@ declare module 'fastify' {
     public?: boolean;
     /** A device endpoint: limited per client address too (device-edge.ts). */
     device?: boolean;
+    /** The per-app-and-device limit of a device endpoint, decided in process (device-edge.ts). */
+    deviceLimit?: DeviceRateLimit;
     /** What a NUL or lone surrogate in a JSON body string becomes (string-safety.ts); default `refuse`. */
     strings?: StringPolicy;
   }

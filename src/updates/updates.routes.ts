@@ -4,6 +4,7 @@ import { answer, ref, withExample } from '../http/openapi.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { requireAppVersion } from '../releases/binary-range.js';
+import { checkAnswer, JSON_CONTENT_TYPE } from './answer-bytes.js';
 import { CheckBody, CheckResponse } from './updates.schemas.js';
 
 /** POST /updates/check: no credential; the app id names the app. */
@@ -35,9 +36,9 @@ export async function updatesRoutes(app: App): Promise<void> {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
-      const update = await updates.check({
+      const { release } = await updates.resolve({
         app_id: body.app_id,
         device_id: body.device_id,
         client: request,
@@ -46,7 +47,9 @@ export async function updatesRoutes(app: App): Promise<void> {
         current_module_id: body.current_module_id ?? undefined,
         ...(typeof body.app_version === 'string' ? { app_version: requireAppVersion(body.app_version) } : {}),
       });
-      return { update };
+      // The answer's bytes are the release's, made once (answer-bytes.ts).
+      // Sent as bytes, which the schema serializer leaves as they are (the schema still documents them).
+      return reply.header('content-type', JSON_CONTENT_TYPE).send(checkAnswer(release) as never);
     },
   );
 }

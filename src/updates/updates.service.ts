@@ -6,7 +6,7 @@ import { capabilitiesOf } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
 import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../routing/routing.listener.js';
-import type { AppRoute, ReleaseSignature, RoutedRelease } from '../routing/routing.types.js';
+import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
 import type { CheckRecorder } from '../telemetry/check-recorder.js';
 import { resolveRelease } from './resolve.js';
 
@@ -45,18 +45,6 @@ export interface CheckOutcome {
   upToDate: boolean;
 }
 
-export interface UpdateOffer {
-  module_id: string;
-  version: string;
-  sha256: string;
-  size: number;
-  url: string;
-  mandatory: boolean;
-  notes: string;
-  /** Present when the release was signed on the developer's machine (README "Signed releases"). */
-  signature?: ReleaseSignature;
-}
-
 export interface UpdateCheckDeps {
   routing: RoutingCache;
   listener: RoutingInvalidationListener;
@@ -76,22 +64,6 @@ export class UpdateCheckService {
 
   constructor(private readonly deps: UpdateCheckDeps) {
     this.now = deps.now ?? Date.now;
-  }
-
-  async check(input: CheckInput): Promise<UpdateOffer | null> {
-    const { release } = await this.resolve(input);
-    if (release === null) return null;
-    const offer: UpdateOffer = {
-      module_id: release.id,
-      version: release.version,
-      sha256: release.sha256,
-      size: release.size,
-      url: release.url,
-      mandatory: release.mandatory,
-      notes: release.notes,
-    };
-    if (release.signature) offer.signature = release.signature;
-    return offer;
   }
 
   /**

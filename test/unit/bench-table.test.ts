@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchmarkTable } from '../../scripts/bench-table.mjs';
+import { beforeAfterTable, benchmarkTable } from '../../scripts/bench-table.mjs';
 
 // The smallest results of each benchmark that carry the fields the table reads, as the scripts write them.
 const RESULTS = {
@@ -38,6 +38,28 @@ describe('BENCHMARKS.md table', () => {
     );
     expect(table).toContain('| device events/s accepted (batches of 100) | 150000 | 500000 | 0.3 |');
     expect(table).toContain('| stored = accepted, events | 10 = 10 |');
+  });
+
+  it('puts the update check beside the bare GET /hello of the same run when the results carry it', () => {
+    const hello = { requests_per_sec: 20000, cpu_us_per_request: 15 };
+    const check = { ...RESULTS.check, hello, ratio_hello: 0.45, cpu_ratio_hello: 0.15 };
+    const table = benchmarkTable({ check });
+    expect(table).toContain('| update checks/s against bare GET /hello (goal ≥ 0.6) | 9000 | 20000 | 0.45 |');
+    expect(table).toContain(
+      '| CPU µs per check against GET /hello (ratio: GET /hello / API) | 100 | 15 | 0.15 |',
+    );
+    expect(benchmarkTable(RESULTS)).not.toContain('GET /hello');
+  });
+
+  it('puts earlier figures beside the latest, row by row, for the benchmarks both hold', () => {
+    const before = {
+      check: { ...RESULTS.check, api: { ...RESULTS.check.api, requests_per_sec: 3000 }, ratio: 0.2 },
+    };
+    const table = beforeAfterTable(before, RESULTS);
+    expect(table).toContain(
+      '| check (`npm run bench:check`) | update checks/s, 50 connections | 3000 | 0.2 | 9000 | 0.6 |',
+    );
+    expect(table).not.toContain('ingest');
   });
 
   it('keeps two significant digits of a small ratio rather than rounding it to 0', () => {

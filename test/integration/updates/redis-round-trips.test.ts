@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { waitFor } from '../../helpers/wait.js';
+import { offered, seedApp, seedRelease, seedWorkspace } from './seed.js';
+
+// The hot path's promise: an admitted device costs no Redis round trip; a device new to a capped workspace
+// costs exactly one atomic script (the cap). Background writers (distinct devices, the check recorder) send
+// plain commands in batches on their own schedule, so the scripts run on behalf of requests are what counts.
+let ctx: TestContext;
+let monitor: Socket;
+/** Lines of the MONITOR feed naming this file's keys: `<time> [<db> <client>] "<command>" "<arg>" …`. */
+const seen: string[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  // A bare connection of its own: MONITOR turns it into a feed of every command the server runs, one
+  // `+line` each. Read by hand, since a client library's reply queue is not made for a feed that starts
+  // before the OK of the command that asked for it.
+  const url = new URL(ctx.config.redis.url);
+  monitor = connect(Number(url.port || 6379), url.hostname);
+  if (url.password) {
+    const user = decodeURIComponent(url.username);
+    const password = decodeURIComponent(url.password);
+    monitor.write(user ? `AUTH ${user} ${password}\r\n` : `AUTH ${password}\r\n`);
+  }
+  monitor.write('MONITOR\r\n');
+  let rest = '';
+  monitor.setEncoding('utf8');
+  monitor.on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\r\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) if (line.includes(ctx.config.redisKeyPrefix)) seen.push(line);
+  });
+  await waitFor('the monitor feed', async () => {
+    await ctx.deps.redis.exists(`${ctx.config.redisKeyPrefix}monitor-up`);
+    return seen.length > 0;
+  });
+});
+afterAll(async () => {
+  monitor?.destroy();
+  await ctx?.close();
+});
+
+/**
+ * A command of our own through the service's connection, once the feed shows it: everything the server ran
+ * before it has been seen. Returns the feed's length at that point.
+ */
+async function mark(): Promise<number> {
+  const sentinel = `${ctx.config.redisKeyPrefix}sentinel:${randomBytes(4).toString('hex')}`;
+  await ctx.deps.redis.exists(sentinel);
+  const at = await waitFor('the monitor to see the sentinel', () => {
+    const i = seen.findIndex((line) => line.includes(sentinel));
+    return i === -1 ? undefined : i + 1;
+  });
+  return at;
+}
+
+/** Scripts run against this file's keys while `work` runs, between two marks. */
+async function scriptsDuring(work: () => Promise<void>): Promise<string[]> {
+  const from = await mark();
+  await work();
+  const to = await mark();
+  // Scripts called by clients only: the commands a script runs itself show up as `[0 lua]`.
+  return seen.slice(from, to).filter((line) => /\] "eval(sha)?" /i.test(line) && !line.includes(' lua] '));
+}
+
+describe('Redis round trips of the update check', () => {
+  it('costs a device new to a capped workspace one script, and the same device none afterwards', async () => {
+    const workspaceId = await seedWorkspace(ctx, 'hobby');
+    const appId = await seedApp(ctx, workspaceId);
+    const release = await seedRelease(ctx, appId);
+    // The app's routing state is loaded by a first check of another device, outside the count.
+    await offered(ctx, { app_id: appId, device_id: 'warm-up' });
+
+    const first = await scriptsDuring(async () => {
+      expect(await offered(ctx, { app_id: appId, device_id: 'phone-1' })).toBe(release.id);
+    });
+    expect(first, 'scripts of the first check').toHaveLength(1);
+
+    const later = await scriptsDuring(async () => {
+      for (let i = 0; i < 20; i++) {
+        expect(await offered(ctx, { app_id: appId, device_id: 'phone-1' })).toBe(release.id);
+      }
+    });
+    expect(later, 'scripts of 20 later checks').toEqual([]);
+  });
+
+  it('costs a device of an uncapped workspace no script at all', async () => {
+    const workspaceId = await seedWorkspace(ctx, 'team');
+    const appId = await seedApp(ctx, workspaceId);
+    const release = await seedRelease(ctx, appId);
+    await offered(ctx, { app_id: appId, device_id: 'warm-up' });
+    const scripts = await scriptsDuring(async () => {
+      for (let i = 0; i < 10; i++) {
+        expect(await offered(ctx, { app_id: appId, device_id: `tablet-${i}` })).toBe(release.id);
+      }
+    });
+    expect(scripts).toEqual([]);
+  });
+});
