@@ -1,14 +1,8 @@
-import type {
-  FastifyContextConfig,
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-  RouteOptions,
-} from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
 import { AddressLimiter } from './address-limiter.js';
 import { deviceRateLimit } from './device-rate-limit.js';
 import { sendProblem } from './error-handler.js';
+import { addRouteHook, type CallbackHook } from './route-hooks.js';
 
 /**
  * Route config of a device endpoint (no credential; the app id names the app): public, strings made safe
@@ -29,8 +23,7 @@ export function installDeviceEdge(
   options: { addressPerMinute: number },
 ): AddressLimiter {
   const limiter = new AddressLimiter({ max: options.addressPerMinute, windowMs: 60_000 });
-  // A callback hook, not an async one: an admitted request costs no promise.
-  const limit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  const limit: CallbackHook = (request, reply, done) => {
     const retryAfter = limiter.hit(request.ip);
     if (retryAfter === 0) return done();
     reply.header('retry-after', String(retryAfter));
@@ -42,9 +35,7 @@ export function installDeviceEdge(
     );
   };
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!route.config?.device) return;
-    const existing = route.onRequest;
-    route.onRequest = existing ? [limit, ...(Array.isArray(existing) ? existing : [existing])] : [limit];
+    if (route.config?.device) addRouteHook(route, 'onRequest', limit, 'first');
   });
   return limiter;
 }

@@ -95,12 +95,7 @@ export class FakeMembersStore implements MembersStore {
     return strip(row);
   }
 
-  async activate(
-    tx: Queryable,
-    workspaceId: string,
-    memberId: string,
-    userId: string,
-  ): Promise<MemberRow | undefined> {
+  async activate(tx: Queryable, workspaceId: string, memberId: string, userId: string) {
     const row = this.row(workspaceId, memberId);
     if (!row || row.user_id) return undefined;
     Object.assign(row, { user_id: userId, status: 'active' });
