@@ -33,19 +33,6 @@ export class FakeAuthStore implements AuthStore {
     return { ...user };
   }
 
-  async createPersonalWorkspace(q: Queryable, user: UserRow): Promise<string> {
-    const workspace = this.workspaces.add({ name: `${user.email}'s workspace` });
-    const owner = this.members.addActive(workspace.id, user.email, 'owner', user.id);
-    onRollback(q, () => {
-      this.workspaces.rows.delete(workspace.id);
-      this.members.rows.splice(
-        this.members.rows.findIndex((m) => m.id === owner.id),
-        1,
-      );
-    });
-    return workspace.id;
-  }
-
   async defaultWorkspace(userId: string): Promise<string | undefined> {
     const mine = this.memberships(userId);
     return (mine.find((m) => m.role === 'owner') ?? mine[0])?.workspace_id;
