@@ -156,7 +156,7 @@ export function createApi(
       blobs: c.blobs,
       publicUrl: config.publicUrl,
     }),
-    expoUpdates: new ExpoUpdatesService(updates, (appId, events) => eventIngest.accept(appId, events), log),
+    expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
   };
   return { tokens, mailer, services };
 }

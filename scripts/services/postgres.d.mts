@@ -2,7 +2,7 @@
 export const PG_OWNER: { name: string; password: string };
 export const PG_SERVICE: { name: string; password: string };
 export function postgresRolesSql(): string;
-export function ensurePostgresRoles(options?: { port?: number; socketDir?: string }): {
+export function ensurePostgresRoles(options?: { port?: number; socketDir?: string }): Promise<{
   DATABASE_URL: string;
   DATABASE_MIGRATION_URL: string;
-};
+}>;

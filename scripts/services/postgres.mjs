@@ -86,14 +86,20 @@ const ROLE_CHECKS = [
   ],
 ];
 
-function pgCheckRoles(port) {
+/** Logs in as each role over TCP with the pg client and asks whether its attributes are as they must be. */
+async function pgCheckRoles(port) {
   for (const [role, sql] of ROLE_CHECKS) {
-    const r = run('psql', ['-X', '-w', '-tA', pgUrl(role, port), '-c', sql], {
-      env: { PGCONNECT_TIMEOUT: '5' },
-      timeoutMs: 15_000,
-    });
-    if (!(r.ok && r.stdout.trim() === 't'))
-      return { ok: false, detail: `${role.name}: ${(r.stderr || r.stdout).trim() || 'attributes differ'}` };
+    const client = new pg.Client({ connectionString: pgUrl(role, port), connectionTimeoutMillis: 5000 });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const { rows } = await client.query({ text: sql, rowMode: 'array' });
+      if (rows[0]?.[0] !== true) return { ok: false, detail: `${role.name}: attributes differ` };
+    } catch (e) {
+      return { ok: false, detail: `${role.name}: ${e.message}` };
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
   return { ok: true, detail: '' };
 }
@@ -126,10 +132,10 @@ ALTER DATABASE ${DB_NAME} OWNER TO ${o.name};
  * Both roles as they must be on the cluster at `port` (superuser work through the local socket in
  * `socketDir` as the postgres OS user); returns the two URLs.
  */
-export function ensurePostgresRoles({ port = POSTGRES_PORT, socketDir } = {}) {
+export async function ensurePostgresRoles({ port = POSTGRES_PORT, socketDir } = {}) {
   const urls = { DATABASE_URL: pgUrl(PG_SERVICE, port), DATABASE_MIGRATION_URL: pgUrl(PG_OWNER, port) };
   // Fast path: both logins work and have the attributes they should.
-  if (pgCheckRoles(port).ok) {
+  if ((await pgCheckRoles(port)).ok) {
     log(`postgres: ready on ${port} (database ${DB_NAME}, roles ${PG_OWNER.name} and ${PG_SERVICE.name})`);
     return urls;
   }
@@ -149,7 +155,7 @@ export function ensurePostgresRoles({ port = POSTGRES_PORT, socketDir } = {}) {
   log(
     `postgres: roles ${PG_OWNER.name} (owner) and ${PG_SERVICE.name} (service), database ${DB_NAME} ensured`,
   );
-  const check = pgCheckRoles(port);
+  const check = await pgCheckRoles(port);
   if (!check.ok) throw new BootstrapError(`postgres: roles not as expected: ${check.detail}`);
   log(`postgres: ready on ${port}`);
   return urls;

@@ -3,13 +3,8 @@ import type { AuthStore } from '../auth/auth.store.js';
 import type { FakeMembersStore } from '../members/members.fake-store.js';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
-import {
-  type ApiKeyRow,
-  type ApiKeysStore,
-  KEY_ROLES_RANKED,
-  type KeyRole,
-  type LiveKey,
-} from './api-keys.store.js';
+import type { ApiKeyRow, ApiKeysStore, KeyRole, LiveKey } from './api-keys.store.js';
+import { KEY_ROLES_RANKED } from './api-keys.store.js';
 
 interface Stored extends LiveKey {
   name: string;

@@ -83,10 +83,11 @@ export async function appsRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
+      const { params, body } = request;
       const registered = await apps.registerFingerprint(
         principalOf(request),
-        request.params.app_id,
-        request.body.fingerprint,
+        params.app_id,
+        body.fingerprint,
       );
       return reply.status(201).send(fingerprintJson(registered));
     },

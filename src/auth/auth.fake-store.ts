@@ -4,13 +4,7 @@ import type { FakeMembersStore } from '../members/members.fake-store.js';
 import { onRollback } from '../platform/fake-transaction.js';
 import { PG_INVALID_TEXT, type Queryable } from '../platform/postgres.js';
 import type { FakeWorkspacesStore } from '../workspaces/workspaces.fake-store.js';
-import type {
-  AuthStore,
-  MembershipRow,
-  TokenMembershipRow,
-  UserRow,
-  WorkspaceMembershipRow,
-} from './auth.store.js';
+import type { AuthStore, UserRow } from './auth.store.js';
 
 /** Users in memory; workspaces and memberships are the workspaces and members fakes' rows. */
 export class FakeAuthStore implements AuthStore {
@@ -39,34 +33,18 @@ export class FakeAuthStore implements AuthStore {
     return { ...user };
   }
 
-  async createPersonalWorkspace(q: Queryable, user: UserRow): Promise<string> {
-    const workspace = this.workspaces.add({ name: `${user.email}'s workspace` });
-    const owner = this.members.addActive(workspace.id, user.email, 'owner', user.id);
-    onRollback(q, () => {
-      this.workspaces.rows.delete(workspace.id);
-      this.members.rows.splice(
-        this.members.rows.findIndex((m) => m.id === owner.id),
-        1,
-      );
-    });
-    return workspace.id;
-  }
-
   async defaultWorkspace(userId: string): Promise<string | undefined> {
     const mine = this.memberships(userId);
     return (mine.find((m) => m.role === 'owner') ?? mine[0])?.workspace_id;
   }
 
-  async membership(userId: string, workspaceId: string): Promise<MembershipRow | undefined> {
+  async membership(userId: string, workspaceId: string) {
     const user = this.users.find((u) => u.id === userId);
     const found = this.memberships(userId).find((m) => m.workspace_id === workspaceId);
     return user && found && { workspace_id: workspaceId, role: found.role, email: user.email };
   }
 
-  async membershipByTokenSubject(
-    subject: string,
-    workspaceId: string,
-  ): Promise<TokenMembershipRow | undefined> {
+  async membershipByTokenSubject(subject: string, workspaceId: string) {
     if (!isUuid(workspaceId)) throw Object.assign(new Error('invalid uuid'), { code: PG_INVALID_TEXT });
     const user = this.users.find((u) => u.token_subject === subject);
     if (!user) return undefined;
@@ -77,7 +55,7 @@ export class FakeAuthStore implements AuthStore {
     return this.users.find((u) => u.id === userId)?.token_subject;
   }
 
-  async workspacesOf(userId: string): Promise<WorkspaceMembershipRow[]> {
+  async workspacesOf(userId: string) {
     return this.memberships(userId).map((m) => {
       const ws = this.workspaces.rows.get(m.workspace_id)!;
       return { id: ws.id, name: ws.name, plan: ws.plan, role: m.role };

@@ -27,20 +27,6 @@ export class PostgresAuthStore implements AuthStore {
     return rows[0];
   }
 
-  async createPersonalWorkspace(q: Queryable, user: UserRow): Promise<string> {
-    const { rows } = await q.query<{ id: string }>(
-      `INSERT INTO workspaces (name, owner_id) VALUES ($1, $2) RETURNING id`,
-      [`${user.email}'s workspace`, user.id],
-    );
-    const workspaceId = rows[0]!.id;
-    await q.query(`INSERT INTO members (workspace_id, email, user_id, role) VALUES ($1, $2, $3, 'owner')`, [
-      workspaceId,
-      user.email,
-      user.id,
-    ]);
-    return workspaceId;
-  }
-
   /** The workspace a sign-in lands in: the user's own (oldest owned), else the oldest membership. */
   async defaultWorkspace(userId: string): Promise<string | undefined> {
     const { rows } = await this.db.query<{ workspace_id: string }>(

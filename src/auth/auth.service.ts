@@ -1,5 +1,6 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
+import type { MembersStore } from '../members/members.store.js';
 import { forbidden, unauthorized } from '../platform/errors.js';
 import { PG_INVALID_TEXT, pgCode, type Transactional } from '../platform/postgres.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
@@ -28,6 +29,7 @@ export interface AuthStores {
   auth: AuthStore;
   apiKeys: ApiKeysStore;
   workspaces: WorkspacesStore;
+  members: MembersStore;
   audit: AuditStore;
   transaction: Transactional;
 }
@@ -69,7 +71,12 @@ export class AuthService {
       const user = await this.store.insertUser(tx, email, passwordHash);
       if (!user) return undefined; // another first sign-in for this e-mail won the race
       // Invitations are not claimed here: signing in proves nothing about the address (invitations/).
-      const workspaceId = await this.store.createPersonalWorkspace(tx, user);
+      const { id: workspaceId } = await this.stores.workspaces.insert(
+        tx,
+        `${user.email}'s workspace`,
+        user.id,
+      );
+      await this.stores.members.insertOwner(tx, workspaceId, user.email, user.id);
       const actor = user.email;
       await this.stores.audit.append(tx, {
         workspaceId,

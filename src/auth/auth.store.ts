@@ -36,8 +36,6 @@ export interface AuthStore {
   findUserByEmail(email: string, q?: Queryable): Promise<UserRow | undefined>;
   /** Inserts the user unless the e-mail exists (a concurrent first sign-in); undefined in that case. */
   insertUser(q: Queryable, email: string, passwordHash: string): Promise<UserRow | undefined>;
-  /** The user's own workspace with the user as its owner member; its id. */
-  createPersonalWorkspace(q: Queryable, user: UserRow): Promise<string>;
   /** The workspace a sign-in lands in: the user's own (oldest owned), else the oldest membership. */
   defaultWorkspace(userId: string): Promise<string | undefined>;
   membership(userId: string, workspaceId: string): Promise<MembershipRow | undefined>;

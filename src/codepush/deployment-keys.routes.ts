@@ -32,11 +32,8 @@ export async function deploymentKeysRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const row = await deploymentKeys.create(
-        principalOf(request),
-        request.params.app_id,
-        request.body.channel,
-      );
+      const { params, body } = request;
+      const row = await deploymentKeys.create(principalOf(request), params.app_id, body.channel);
       return reply.status(201).send(toJson(row));
     },
   );

@@ -8,6 +8,8 @@ import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
  * Environment variables are documented in README.md ("Configuration").
  */
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
+/** A whole number of zero or more, as the environment spells it, with its default. */
+const Count = (fallback: string) => Type.String({ pattern: '^[0-9]+$', default: fallback });
 
 const EnvSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1' }),
@@ -27,39 +29,39 @@ const EnvSchema = Type.Object({
   // At least 32 bytes (checked below, in bytes rather than characters).
   AUTH_TOKEN_SECRET: Type.String({ minLength: 1 }),
   AUTH_TOKEN_PREVIOUS_SECRETS: Type.Optional(Type.String()),
-  AUTH_TOKEN_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '43200' }),
-  INVITATION_TTL_SECONDS: Type.String({ pattern: '^[0-9]+$', default: '604800' }),
+  AUTH_TOKEN_TTL_SECONDS: Count('43200'),
+  INVITATION_TTL_SECONDS: Count('604800'),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
-  SMTP_TIMEOUT_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
+  SMTP_TIMEOUT_MS: Count('10000'),
   WEBHOOK_SECRET_KEY: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Union([Bool], { default: 'false' }),
-  WEBHOOK_TIMEOUT_MS: Type.String({ pattern: '^[0-9]+$', default: '15000' }),
-  WEBHOOK_CONCURRENCY: Type.String({ pattern: '^[0-9]+$', default: '64' }),
-  WEBHOOK_PER_ENDPOINT_CONCURRENCY: Type.String({ pattern: '^[0-9]+$', default: '4' }),
-  WEBHOOK_RETRY_BASE_MS: Type.String({ pattern: '^[0-9]+$', default: '5000' }),
-  WEBHOOK_RETRY_MAX_DELAY_MS: Type.String({ pattern: '^[0-9]+$', default: '21600000' }),
-  WEBHOOK_MAX_ATTEMPTS: Type.String({ pattern: '^[0-9]+$', default: '12' }),
-  WEBHOOK_DISPATCH_POLL_MS: Type.String({ pattern: '^[0-9]+$', default: '1000' }),
-  BODY_LIMIT_BYTES: Type.String({ pattern: '^[0-9]+$', default: '1048576' }),
-  BUNDLE_MAX_BYTES: Type.String({ pattern: '^[0-9]+$', default: '104857600' }),
+  WEBHOOK_TIMEOUT_MS: Count('15000'),
+  WEBHOOK_CONCURRENCY: Count('64'),
+  WEBHOOK_PER_ENDPOINT_CONCURRENCY: Count('4'),
+  WEBHOOK_RETRY_BASE_MS: Count('5000'),
+  WEBHOOK_RETRY_MAX_DELAY_MS: Count('21600000'),
+  WEBHOOK_MAX_ATTEMPTS: Count('12'),
+  WEBHOOK_DISPATCH_POLL_MS: Count('1000'),
+  BODY_LIMIT_BYTES: Count('1048576'),
+  BUNDLE_MAX_BYTES: Count('104857600'),
   BLOB_DIR: Type.String({ default: '.local/blobs' }),
-  DEVICE_WINDOW_DAYS: Type.String({ pattern: '^[0-9]+$', default: '30' }),
-  ROUTING_CACHE_TTL_MS: Type.String({ pattern: '^[0-9]+$', default: '30000' }),
-  INGEST_BATCH_SIZE: Type.String({ pattern: '^[0-9]+$', default: '20000' }),
-  INGEST_FLUSH_MS: Type.String({ pattern: '^[0-9]+$', default: '1000' }),
-  INGEST_CLAIM_IDLE_MS: Type.String({ pattern: '^[0-9]+$', default: '30000' }),
-  INGEST_DEAD_LETTER_MAX_ENTRIES: Type.String({ pattern: '^[0-9]+$', default: '0' }),
-  EVENTS_RETENTION_DAYS: Type.String({ pattern: '^[0-9]+$', default: '90' }),
-  RATE_LIMIT_SIGNIN_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '20' }),
-  RATE_LIMIT_DEVICE_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '600' }),
-  RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: Type.String({ pattern: '^[0-9]+$', default: '6000' }),
-  RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: Type.String({ pattern: '^[0-9]+$', default: '10' }),
-  RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES: Type.String({ pattern: '^[0-9]+$', default: '15' }),
-  RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Type.String({ pattern: '^[0-9]+$', default: '10' }),
-  API_COPIES: Type.String({ pattern: '^[0-9]+$', default: '1' }),
+  DEVICE_WINDOW_DAYS: Count('30'),
+  ROUTING_CACHE_TTL_MS: Count('30000'),
+  INGEST_BATCH_SIZE: Count('20000'),
+  INGEST_FLUSH_MS: Count('1000'),
+  INGEST_CLAIM_IDLE_MS: Count('30000'),
+  INGEST_DEAD_LETTER_MAX_ENTRIES: Count('0'),
+  EVENTS_RETENTION_DAYS: Count('90'),
+  RATE_LIMIT_SIGNIN_PER_MINUTE: Count('20'),
+  RATE_LIMIT_DEVICE_PER_MINUTE: Count('600'),
+  RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: Count('6000'),
+  RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: Count('10'),
+  RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES: Count('15'),
+  RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Count('10'),
+  API_COPIES: Count('1'),
   TRUST_PROXY: Type.String({ default: 'false' }),
-  SHUTDOWN_GRACE_MS: Type.String({ pattern: '^[0-9]+$', default: '10000' }),
+  SHUTDOWN_GRACE_MS: Count('10000'),
   OPERATOR_TOKEN: Type.Optional(Type.String()),
 });
 
@@ -162,6 +164,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (port < 1 || port > 65535)
     throw new ConfigError(`Invalid configuration:\n  PORT: must be 1-65535 (got ${port})`);
   const int = (v: string) => Number.parseInt(v, 10);
+  // Values below these floors would stop the service working (no retries, a zero window): raised to them.
+  const atLeast = (floor: number, v: string) => Math.max(floor, int(v));
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   if (typeof trustProxy === 'object')
     throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${trustProxy.error}`);
@@ -184,24 +188,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       previousSecrets: listOf(e.AUTH_TOKEN_PREVIOUS_SECRETS),
       tokenTtlSeconds: int(e.AUTH_TOKEN_TTL_SECONDS),
     },
-    invitations: { ttlSeconds: Math.max(60, int(e.INVITATION_TTL_SECONDS)) },
+    invitations: { ttlSeconds: atLeast(60, e.INVITATION_TTL_SECONDS) },
     smtp: e.SMTP_URL
       ? {
           url: e.SMTP_URL,
           from: e.SMTP_FROM ?? `OTA <no-reply@${new URL(publicUrl).hostname}>`,
-          timeoutMs: Math.max(100, int(e.SMTP_TIMEOUT_MS)),
+          timeoutMs: atLeast(100, e.SMTP_TIMEOUT_MS),
         }
       : null,
     webhooks: {
       secretKey: Buffer.from(e.WEBHOOK_SECRET_KEY, 'hex'),
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
       timeoutMs: int(e.WEBHOOK_TIMEOUT_MS),
-      concurrency: Math.max(1, int(e.WEBHOOK_CONCURRENCY)),
-      perEndpointConcurrency: Math.max(1, int(e.WEBHOOK_PER_ENDPOINT_CONCURRENCY)),
-      retryBaseMs: Math.max(1, int(e.WEBHOOK_RETRY_BASE_MS)),
-      retryMaxDelayMs: Math.max(1, int(e.WEBHOOK_RETRY_MAX_DELAY_MS)),
-      maxAttempts: Math.max(1, int(e.WEBHOOK_MAX_ATTEMPTS)),
-      dispatchPollMs: Math.max(10, int(e.WEBHOOK_DISPATCH_POLL_MS)),
+      concurrency: atLeast(1, e.WEBHOOK_CONCURRENCY),
+      perEndpointConcurrency: atLeast(1, e.WEBHOOK_PER_ENDPOINT_CONCURRENCY),
+      retryBaseMs: atLeast(1, e.WEBHOOK_RETRY_BASE_MS),
+      retryMaxDelayMs: atLeast(1, e.WEBHOOK_RETRY_MAX_DELAY_MS),
+      maxAttempts: atLeast(1, e.WEBHOOK_MAX_ATTEMPTS),
+      dispatchPollMs: atLeast(10, e.WEBHOOK_DISPATCH_POLL_MS),
     },
     http: {
       bodyLimitBytes: int(e.BODY_LIMIT_BYTES),
@@ -210,23 +214,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     bundles: { maxBytes: int(e.BUNDLE_MAX_BYTES), blobDir: e.BLOB_DIR },
     devices: {
-      windowDays: Math.max(1, int(e.DEVICE_WINDOW_DAYS)),
+      windowDays: atLeast(1, e.DEVICE_WINDOW_DAYS),
       routingCacheTtlMs: int(e.ROUTING_CACHE_TTL_MS),
     },
     ingest: {
-      batchSize: Math.max(1, int(e.INGEST_BATCH_SIZE)),
-      flushMs: Math.max(10, int(e.INGEST_FLUSH_MS)),
-      claimIdleMs: Math.max(1000, int(e.INGEST_CLAIM_IDLE_MS)),
-      retentionDays: Math.max(1, int(e.EVENTS_RETENTION_DAYS)),
+      batchSize: atLeast(1, e.INGEST_BATCH_SIZE),
+      flushMs: atLeast(10, e.INGEST_FLUSH_MS),
+      claimIdleMs: atLeast(1000, e.INGEST_CLAIM_IDLE_MS),
+      retentionDays: atLeast(1, e.EVENTS_RETENTION_DAYS),
       deadLetterMaxEntries: int(e.INGEST_DEAD_LETTER_MAX_ENTRIES),
     },
     rateLimits: {
-      signinPerMinute: Math.max(1, int(e.RATE_LIMIT_SIGNIN_PER_MINUTE)),
-      devicePerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_PER_MINUTE)),
-      apiCopies: Math.max(1, int(e.API_COPIES)),
-      deviceAddressPerMinute: Math.max(1, int(e.RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE)),
+      signinPerMinute: atLeast(1, e.RATE_LIMIT_SIGNIN_PER_MINUTE),
+      devicePerMinute: atLeast(1, e.RATE_LIMIT_DEVICE_PER_MINUTE),
+      apiCopies: atLeast(1, e.API_COPIES),
+      deviceAddressPerMinute: atLeast(1, e.RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE),
       signinFailuresPerAccount: int(e.RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT),
-      signinFailureWindowMs: Math.max(1, int(e.RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES)) * 60_000,
+      signinFailureWindowMs: atLeast(1, e.RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES) * 60_000,
       newDevicesPerAddressPerHour: int(e.RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR),
     },
     operatorToken: e.OPERATOR_TOKEN ?? null,

@@ -38,8 +38,10 @@ export type ManifestAnswer =
 
 const NO_UPDATE: ManifestAnswer = { status: 204 };
 
-/** Hands accepted device events to the event intake (the same one as POST /devices/events). */
-export type ReportEvents = (appId: string, events: DeviceEventInput[]) => Promise<unknown>;
+/** The event intake (the same one as POST /devices/events) that failure reports are handed to. */
+export interface EventIntake {
+  accept(appId: string, events: DeviceEventInput[]): Promise<unknown>;
+}
 
 /** Distinct (app, device, update) failure reports remembered in process, so repeats skip the intake. */
 const REPORTED_LIMIT = 100_000;
@@ -55,7 +57,7 @@ export class ExpoUpdatesService {
 
   constructor(
     private readonly updates: Pick<UpdateCheckService, 'resolve'>,
-    private readonly report: ReportEvents,
+    private readonly intake: EventIntake,
     private readonly log: Logger,
   ) {}
 
@@ -145,7 +147,7 @@ export class ExpoUpdatesService {
       });
     }
     if (events.length === 0) return;
-    this.report(appId, events).then(
+    this.intake.accept(appId, events).then(
       () => {
         if (this.reported.size + keys.length > REPORTED_LIMIT) this.reported.clear();
         for (const key of keys) this.reported.add(key);

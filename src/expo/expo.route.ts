@@ -1,3 +1,4 @@
+import type { ReleaseRow } from '../releases/releases.store.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
 import { EXPO_PLATFORMS, type ExpoPlatform } from './expo.manifest.js';
 import { expoSignatureHeader, type MultipartBody, multipartMixed } from './expo.multipart.js';
@@ -44,18 +45,8 @@ export function candidatesKey(channel: string, platform: ExpoPlatform): string {
 }
 
 /** One row per release and part, newest release first (ExpoStore.routeRows). */
-export interface ExpoRouteRow {
-  id: string;
-  channel: string;
-  version: string;
-  rollout_pct: number;
-  mandatory: boolean;
-  notes: string;
-  sha256: string;
-  size: number;
-  fingerprint: string | null;
-  active: boolean;
-  created_at: Date;
+export interface ExpoRouteRow
+  extends Omit<ReleaseRow, 'seq' | 'workspace_id' | 'app_id' | 'target_binary_range' | 'rolled_back_at'> {
   part: 'ios' | 'android' | 'directive';
   body: Buffer;
   signature: string | null;

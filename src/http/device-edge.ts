@@ -1,15 +1,9 @@
-import type {
-  FastifyContextConfig,
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-  RouteOptions,
-} from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
 import { AddressLimiter } from './address-limiter.js';
 import { DeviceLimiter } from './device-limiter.js';
 import { type DeviceRateLimit, deviceRateLimit } from './device-rate-limit.js';
 import { sendProblem } from './error-handler.js';
+import { addRouteHook, type CallbackHook } from './route-hooks.js';
 
 /**
  * Route config of a device endpoint (no credential; the app id names the app): public, strings made safe
@@ -34,8 +28,7 @@ export interface DeviceEdgeOptions {
  */
 export function installDeviceEdge(app: FastifyInstance, options: DeviceEdgeOptions): AddressLimiter {
   const limiter = new AddressLimiter({ max: options.addressPerMinute, windowMs: 60_000 });
-  // A callback hook, not an async one: an admitted request costs no promise.
-  const limit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  const limit: CallbackHook = (request, reply, done) => {
     const retryAfter = limiter.hit(request.ip);
     if (retryAfter === 0) return done();
     reply.header('retry-after', String(retryAfter));
@@ -48,21 +41,16 @@ export function installDeviceEdge(app: FastifyInstance, options: DeviceEdgeOptio
   };
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!route.config?.device) return;
-    const existing = route.onRequest;
-    route.onRequest = existing ? [limit, ...(Array.isArray(existing) ? existing : [existing])] : [limit];
+    addRouteHook(route, 'onRequest', limit, 'first');
     const perDevice = route.config.deviceLimit;
-    if (perDevice) {
-      const handler = devicePreHandler(perDevice, options.copies);
-      const before = route.preHandler;
-      route.preHandler = before ? [...(Array.isArray(before) ? before : [before]), handler] : [handler];
-    }
+    if (perDevice) addRouteHook(route, 'preHandler', devicePreHandler(perDevice, options.copies), 'last');
   });
   return limiter;
 }
 
-function devicePreHandler(settings: DeviceRateLimit, copies: number | undefined) {
+function devicePreHandler(settings: DeviceRateLimit, copies: number | undefined): CallbackHook {
   const buckets = new DeviceLimiter({ perMinute: settings.max, ...(copies ? { copies } : {}) });
-  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  return (request, reply, done) => {
     const retryAfter = buckets.take(settings.keyGenerator(request));
     if (retryAfter === 0) return done();
     reply.header('retry-after', String(retryAfter));

@@ -1,11 +1,6 @@
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-  RouteOptions,
-} from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { badRequest } from '../platform/errors.js';
+import { addRouteHook, type CallbackHook } from './route-hooks.js';
 
 /**
  * Every string a client sends must be something Postgres, Redis and ClickHouse (18.16 and current) all
@@ -156,12 +151,11 @@ export function installStringSafety(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
     if (!schema?.querystring && !schema?.params) return;
-    const check = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const check: CallbackHook = (request, _reply, done) => {
       makeFlatSafe(request.params);
       makeFlatSafe(request.query);
       done();
     };
-    const existing = route.preValidation;
-    route.preValidation = existing ? [...(Array.isArray(existing) ? existing : [existing]), check] : [check];
+    addRouteHook(route, 'preValidation', check, 'last');
   });
 }

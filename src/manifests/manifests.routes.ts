@@ -68,11 +68,8 @@ export async function manifestsRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const release = await drafts.complete(
-        principalOf(request),
-        request.params.module_id,
-        request.body.signatures,
-      );
+      const { params, body } = request;
+      const release = await drafts.complete(principalOf(request), params.module_id, body.signatures);
       return reply.status(201).send(releaseJson(release));
     },
   );

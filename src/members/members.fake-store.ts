@@ -21,6 +21,17 @@ export class FakeMembersStore implements MembersStore {
     private readonly now: () => number = Date.now,
   ) {}
 
+  async insertOwner(tx: Queryable, workspaceId: string, email: string, userId: string): Promise<MemberRow> {
+    const owner = this.addActive(workspaceId, email, 'owner', userId);
+    onRollback(tx, () =>
+      this.rows.splice(
+        this.rows.findIndex((m) => m.id === owner.id),
+        1,
+      ),
+    );
+    return owner;
+  }
+
   /** A member as it is after acceptance (or the owner made at sign-up); counted by the caller's setup. */
   addActive(workspaceId: string, email: string, role: Role, userId: string): MemberRow {
     const row: Stored = {
@@ -95,12 +106,7 @@ export class FakeMembersStore implements MembersStore {
     return strip(row);
   }
 
-  async activate(
-    tx: Queryable,
-    workspaceId: string,
-    memberId: string,
-    userId: string,
-  ): Promise<MemberRow | undefined> {
+  async activate(tx: Queryable, workspaceId: string, memberId: string, userId: string) {
     const row = this.row(workspaceId, memberId);
     if (!row || row.user_id) return undefined;
     Object.assign(row, { user_id: userId, status: 'active' });

@@ -67,6 +67,14 @@ export class PostgresMembersStore implements MembersStore {
     return rows[0]!;
   }
 
+  async insertOwner(tx: Queryable, workspaceId: string, email: string, userId: string): Promise<MemberRow> {
+    const { rows } = await tx.query<MemberRow>(
+      `INSERT INTO members (workspace_id, email, user_id, role) VALUES ($1, $2, $3, 'owner') RETURNING ${COLUMNS}`,
+      [workspaceId, email, userId],
+    );
+    return rows[0]!;
+  }
+
   /** Binds an invited member to the user who accepted; undefined when it is not (or no longer) invited. */
   async activate(
     tx: Queryable,

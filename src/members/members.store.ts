@@ -35,6 +35,8 @@ export interface MembersStore {
    * of the workspace fails with the unique-violation code (23505).
    */
   insert(tx: Queryable, workspaceId: string, email: string, role: Role): Promise<MemberRow>;
+  /** The owner of a new workspace, an active member from the start (counted with the workspace). */
+  insertOwner(tx: Queryable, workspaceId: string, email: string, userId: string): Promise<MemberRow>;
   /** Binds an invited member to the user who accepted; undefined when it is not (or no longer) invited. */
   activate(
     tx: Queryable,

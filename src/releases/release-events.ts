@@ -5,13 +5,20 @@ import type { ReleaseRow } from './releases.store.js';
  * Webhook `data` payloads and audit details of release changes, as fixed by the API contract
  * ("Webhooks": release.pushed, rollout.changed, rollback).
  */
+/** The app a webhook names, by id and name. */
+function appOf(app: AppRow) {
+  return { app_id: app.id, app_name: app.name };
+}
+
+/** The release an event or an entry is about: its id (module_id), version and channel. */
+function moduleOf(r: ReleaseRow) {
+  return { module_id: r.id, version: r.version, channel: r.channel };
+}
+
 export function releasePushedData(app: AppRow, r: ReleaseRow) {
   return {
-    app_id: app.id,
-    app_name: app.name,
-    module_id: r.id,
-    version: r.version,
-    channel: r.channel,
+    ...appOf(app),
+    ...moduleOf(r),
     rollout_pct: r.rollout_pct,
     mandatory: r.mandatory,
     sha256: r.sha256,
@@ -20,21 +27,12 @@ export function releasePushedData(app: AppRow, r: ReleaseRow) {
 }
 
 export function rolloutChangedData(app: AppRow, r: ReleaseRow, oldPct: number) {
-  return {
-    app_id: app.id,
-    app_name: app.name,
-    module_id: r.id,
-    version: r.version,
-    channel: r.channel,
-    old_rollout_pct: oldPct,
-    rollout_pct: r.rollout_pct,
-  };
+  return { ...appOf(app), ...moduleOf(r), old_rollout_pct: oldPct, rollout_pct: r.rollout_pct };
 }
 
 export function rollbackData(app: AppRow, rolledBack: ReleaseRow, active: ReleaseRow) {
   return {
-    app_id: app.id,
-    app_name: app.name,
+    ...appOf(app),
     channel: rolledBack.channel,
     rolled_back: { module_id: rolledBack.id, version: rolledBack.version },
     active: { module_id: active.id, version: active.version },
@@ -43,9 +41,7 @@ export function rollbackData(app: AppRow, rolledBack: ReleaseRow, active: Releas
 
 export function pushAudit(r: ReleaseRow) {
   return {
-    module_id: r.id,
-    version: r.version,
-    channel: r.channel,
+    ...moduleOf(r),
     rollout_pct: r.rollout_pct,
     mandatory: r.mandatory,
     sha256: r.sha256,
@@ -55,13 +51,7 @@ export function pushAudit(r: ReleaseRow) {
 }
 
 export function rolloutAudit(r: ReleaseRow, oldPct: number) {
-  return {
-    module_id: r.id,
-    version: r.version,
-    channel: r.channel,
-    old: { rollout_pct: oldPct },
-    new: { rollout_pct: r.rollout_pct },
-  };
+  return { ...moduleOf(r), old: { rollout_pct: oldPct }, new: { rollout_pct: r.rollout_pct } };
 }
 
 export function rollbackAudit(rolledBack: ReleaseRow, active: ReleaseRow) {

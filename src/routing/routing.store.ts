@@ -2,6 +2,7 @@ import { isUuid } from '../../shared/ids.js';
 import { isPlan } from '../plans/plans.js';
 import type { Queryable } from '../platform/postgres.js';
 import { binaryRangeOf } from '../releases/binary-range.js';
+import type { ReleaseRow } from '../releases/releases.store.js';
 import type { AppRoute, ReleaseSignature, RoutedRelease, RoutingSource } from './routing.types.js';
 
 /**
@@ -11,19 +12,16 @@ import type { AppRoute, ReleaseSignature, RoutedRelease, RoutingSource } from '.
  */
 export const MAX_KNOWN_MODULES = 10_000;
 
-interface Row {
+/** The app's row, joined with each active bundle release (a release's columns are null when it has none). */
+interface Row
+  extends Omit<
+    ReleaseRow,
+    'id' | 'channel' | 'seq' | 'workspace_id' | 'app_id' | 'active' | 'rolled_back_at' | 'created_at'
+  > {
   workspace_id: string;
   plan: string;
   id: string | null;
   channel: string | null;
-  version: string;
-  rollout_pct: number;
-  mandatory: boolean;
-  notes: string;
-  sha256: string;
-  size: number;
-  fingerprint: string | null;
-  target_binary_range: string | null;
   signed_manifest: Buffer | null;
   signature: string | null;
   key_id: string | null;

@@ -1,24 +1,11 @@
 import type { Queryable } from '../platform/postgres.js';
 import type { AlertsStore } from './alerts.store.js';
-import { type AlertSettings, DEFAULT_ALERT_SETTINGS } from './spike-state.js';
-
-interface SettingsRow {
-  threshold: number;
-  window_minutes: number;
-  min_sample: number;
-  cooldown_minutes: number;
-  action: AlertSettings['action'];
-}
-
-export function toSettings(r: SettingsRow): AlertSettings {
-  return {
-    threshold: r.threshold,
-    windowMinutes: r.window_minutes,
-    minSample: r.min_sample,
-    cooldownMinutes: r.cooldown_minutes,
-    action: r.action,
-  };
-}
+import {
+  type AlertSettings,
+  DEFAULT_ALERT_SETTINGS,
+  type AlertSettingsColumns as SettingsRow,
+  toSettings,
+} from './spike-state.js';
 
 const D = DEFAULT_ALERT_SETTINGS;
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { problems, Uuid } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
-import { type AlertSettings, SPIKE_ACTIONS } from './spike-state.js';
+import { SPIKE_ACTIONS, toColumns } from './spike-state.js';
 
 const Action = Type.Union(SPIKE_ACTIONS.map((a) => Type.Literal(a)));
 const Settings = Type.Object({
@@ -23,16 +23,6 @@ const SettingsInput = Type.Object(
 );
 const Params = Type.Object({ app_id: Uuid });
 
-function json(s: AlertSettings) {
-  return {
-    threshold: s.threshold,
-    window_minutes: s.windowMinutes,
-    min_sample: s.minSample,
-    cooldown_minutes: s.cooldownMinutes,
-    action: s.action,
-  };
-}
-
 export async function alertsRoutes(app: App): Promise<void> {
   const { alerts } = app.deps.services;
 
@@ -46,7 +36,7 @@ export async function alertsRoutes(app: App): Promise<void> {
         response: { 200: Settings, ...problems(400, 401, 404) },
       },
     },
-    async (request) => json(await alerts.get(principalOf(request), request.params.app_id)),
+    async (request) => toColumns(await alerts.get(principalOf(request), request.params.app_id)),
   );
 
   app.put(
@@ -69,7 +59,7 @@ export async function alertsRoutes(app: App): Promise<void> {
         cooldownMinutes: b.cooldown_minutes,
         action: b.action,
       });
-      return json(updated);
+      return toColumns(updated);
     },
   );
 }

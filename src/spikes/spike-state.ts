@@ -26,6 +26,30 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   action: 'none',
 };
 
+/** The settings as their columns in app_alert_settings spell them, which is also their JSON in the API. */
+export interface AlertSettingsColumns {
+  threshold: number;
+  window_minutes: number;
+  min_sample: number;
+  cooldown_minutes: number;
+  action: SpikeAction;
+}
+
+export function toSettings(r: AlertSettingsColumns): AlertSettings {
+  return {
+    threshold: r.threshold,
+    windowMinutes: r.window_minutes,
+    minSample: r.min_sample,
+    cooldownMinutes: r.cooldown_minutes,
+    action: r.action,
+  };
+}
+
+export function toColumns(s: AlertSettings): AlertSettingsColumns {
+  const { windowMinutes, minSample, cooldownMinutes, ...same } = s;
+  return { ...same, window_minutes: windowMinutes, min_sample: minSample, cooldown_minutes: cooldownMinutes };
+}
+
 export interface SpikeState {
   releaseId: string | null;
   firing: boolean;

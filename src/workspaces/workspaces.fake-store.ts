@@ -17,6 +17,15 @@ export class FakeWorkspacesStore implements WorkspacesStore {
     return row;
   }
 
+  async insert(tx: Queryable, name: string, _ownerId: string): Promise<WorkspaceRow> {
+    const row = this.add({ name });
+    onRollback(tx, () => {
+      this.rows.delete(row.id);
+      this.members.delete(row.id);
+    });
+    return { ...row };
+  }
+
   setMembers(workspaceId: string, count: number): void {
     this.members.set(workspaceId, count);
   }

@@ -5,6 +5,14 @@ import type { WorkspaceRow, WorkspacesStore } from './workspaces.store.js';
 export class PostgresWorkspacesStore implements WorkspacesStore {
   constructor(private readonly db: Queryable) {}
 
+  async insert(tx: Queryable, name: string, ownerId: string): Promise<WorkspaceRow> {
+    const { rows } = await tx.query<WorkspaceRow>(
+      'INSERT INTO workspaces (name, owner_id) VALUES ($1, $2) RETURNING id, name, plan',
+      [name, ownerId],
+    );
+    return rows[0]!;
+  }
+
   async find(workspaceId: string, q: Queryable = this.db): Promise<WorkspaceRow | undefined> {
     const { rows } = await q.query<WorkspaceRow>('SELECT id, name, plan FROM workspaces WHERE id = $1', [
       workspaceId,

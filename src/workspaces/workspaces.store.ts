@@ -9,6 +9,8 @@ export interface WorkspaceRow {
 
 /** Workspace records: the plan and the member count the plan gates ask about. */
 export interface WorkspacesStore {
+  /** A new workspace on the hobby plan; its owner becomes its member through the members store. */
+  insert(tx: Queryable, name: string, ownerId: string): Promise<WorkspaceRow>;
   find(workspaceId: string, q?: Queryable): Promise<WorkspaceRow | undefined>;
   /**
    * Reads the workspace and holds it until the transaction ends, so a plan change and a gated action (an

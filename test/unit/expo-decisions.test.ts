@@ -70,7 +70,7 @@ function service(pick: (candidates: readonly { id: string }[], input: CheckInput
     const upToDate = release !== null && release.id === input.current_module_id;
     return { route, release: upToDate ? null : release, admitted: true, upToDate };
   };
-  return { svc: new ExpoUpdatesService({ resolve }, report, pino({ level: 'silent' })), report };
+  return { svc: new ExpoUpdatesService({ resolve }, { accept: report }, pino({ level: 'silent' })), report };
 }
 
 const request = (extra: Partial<ManifestRequest> = {}): ManifestRequest => ({

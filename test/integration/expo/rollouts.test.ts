@@ -169,7 +169,7 @@ describe('Expo devices: caps and failure reports', () => {
     // Another API process (or this one restarted) hears the same report again: still one per device.
     const other = new ExpoUpdatesService(
       ctx.deps.services.updates,
-      (appId, events) => ctx.deps.services.eventIngest.accept(appId, events),
+      ctx.deps.services.eventIngest,
       ctx.deps.log,
     );
     await other.answer({

@@ -9,12 +9,14 @@ async function newUser(s: Subject) {
   const email = `u-${randomUUID().slice(0, 8)}@example.com`;
   return s.transaction(async (tx) => {
     const user = (await s.auth.insertUser(tx, email, 'hash'))!;
-    return { user, workspaceId: await s.auth.createPersonalWorkspace(tx, user) };
+    const workspace = await s.workspaces.insert(tx, `${email}'s workspace`, user.id);
+    await s.members.insertOwner(tx, workspace.id, email, user.id);
+    return { user, workspaceId: workspace.id };
   });
 }
 
 describe.each(subjects)('%s account stores', (_name, make) => {
-  it('auth: one user per e-mail, a personal workspace it owns, memberships by token subject', async () => {
+  it('auth: one user per e-mail, a workspace it owns, memberships by token subject', async () => {
     const s = make();
     const { user, workspaceId } = await newUser(s);
     expect(await s.transaction((tx) => s.auth.insertUser(tx, user.email, 'other'))).toBeUndefined();

@@ -60,7 +60,7 @@ const expectedRoles = [
 describe('the bootstrap’s Postgres roles', () => {
   it('on a fresh cluster: creates the owner, the service role and the database; migrations run as the owner', async () => {
     cluster = await PrivatePostgres.start();
-    const urls = ensurePostgresRoles({ port: cluster.port, socketDir: cluster.socketDir });
+    const urls = await ensurePostgresRoles({ port: cluster.port, socketDir: cluster.socketDir });
     expect(roleOfUrl(urls.DATABASE_URL)).toBe(PG_SERVICE.name);
     expect(roleOfUrl(urls.DATABASE_MIGRATION_URL)).toBe(PG_OWNER.name);
     expect(await query(urls.DATABASE_MIGRATION_URL, ROLE_ATTRIBUTES)).toEqual(expectedRoles);
@@ -74,7 +74,7 @@ describe('the bootstrap’s Postgres roles', () => {
     await query(urls.DATABASE_MIGRATION_URL, 'DROP DATABASE ota_test_scratch WITH (FORCE)');
     await user.end().catch(() => {});
     // A second run finds everything in place and changes nothing.
-    expect(ensurePostgresRoles({ port: cluster.port, socketDir: cluster.socketDir })).toEqual(urls);
+    expect(await ensurePostgresRoles({ port: cluster.port, socketDir: cluster.socketDir })).toEqual(urls);
   }, 120_000);
 
   it('converges from the old set-up: the superuser `ota` that owned everything becomes the plain owner', async () => {
@@ -101,10 +101,10 @@ describe('the bootstrap’s Postgres roles', () => {
       await client.end();
     }
 
-    const urls = ensurePostgresRoles({ port: cluster.port, socketDir: cluster.socketDir });
+    const urls = await ensurePostgresRoles({ port: cluster.port, socketDir: cluster.socketDir });
     expect(await query(urls.DATABASE_MIGRATION_URL, ROLE_ATTRIBUTES)).toEqual(expectedRoles);
     await migrateAndProbe(urls);
-    expect(ensurePostgresRoles({ port: cluster.port, socketDir: cluster.socketDir })).toEqual(urls);
+    expect(await ensurePostgresRoles({ port: cluster.port, socketDir: cluster.socketDir })).toEqual(urls);
   }, 120_000);
 
   it('docker-compose.yml’s db-roles step (deploy/postgres-roles.sql) makes the service role, and again', async () => {
