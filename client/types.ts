@@ -155,6 +155,22 @@ export interface Release {
   created_at: string;
 }
 
+/** POST /modules/preflight: the push's fields known before the upload, and the bundle's size in bytes. */
+export interface PushPreflight {
+  app_id: string;
+  version?: string;
+  channel?: string;
+  rollout_pct?: number;
+  size?: number;
+}
+
+export interface PushPreflightAnswer {
+  allowed: true;
+  app_id: string;
+  channel: string;
+  rollout_pct: number;
+}
+
 export interface ReleaseWithStats extends Release {
   stats: ReleaseStats;
 }

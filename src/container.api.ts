@@ -22,6 +22,7 @@ import { ReleaseDraftsService } from './manifests/drafts.service.js';
 import { MembersService } from './members/members.service.js';
 import { createSmtpMailer } from './platform/mailer.js';
 import { createRedis } from './platform/redis.js';
+import { ReleaseRefsService } from './releases/release-refs.service.js';
 import { type Invalidation, invalidationChannel } from './routing/invalidation.js';
 import { RoutingCache } from './routing/routing.cache.js';
 import { RoutingInvalidationListener } from './routing/routing.listener.js';
@@ -141,6 +142,9 @@ export function createApi(
     apps,
     bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),
     releases,
+    releaseRefs: new ReleaseRefsService(stores.releases, stores.apps, {
+      bundleMaxBytes: config.bundles.maxBytes,
+    }),
     eventIngest,
     ingestStatus: new IngestStatusService(redis, keys, stores.apps),
     analytics: createAnalyticsService(stores, { apps: routing }),

@@ -1,5 +1,5 @@
 import { appendAudit } from '../audit/audit.writer.js';
-import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
+import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import { capabilitiesOf, type Plan } from '../plans/plans.js';
 import { AppError } from '../platform/errors.js';
 import { type Db, transaction } from '../platform/postgres.js';
@@ -78,7 +78,7 @@ export class DevicesService {
       if (lastSeen === null) throw notCounted(deviceId);
       await appendAudit(tx, {
         workspaceId,
-        actor: principal.actor,
+        ...auditActor(principal),
         action: 'device.release',
         details: { device_id: deviceId, last_seen_at: new Date(lastSeen).toISOString() },
       });

@@ -1,6 +1,6 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import { appendAudit } from '../audit/audit.writer.js';
-import { type Principal, type Role, requireOwnWorkspace } from '../auth/principal.js';
+import { auditActor, type Principal, type Role, requireOwnWorkspace } from '../auth/principal.js';
 import type { InvitationsService, IssuedInvitation } from '../invitations/invitations.service.js';
 import { requireFeature } from '../plans/plans.js';
 import { conflict, notFound } from '../platform/errors.js';
@@ -72,7 +72,7 @@ export class MembersService {
       });
       await appendAudit(tx, {
         workspaceId,
-        actor: principal.actor,
+        ...auditActor(principal),
         action: 'member.invite',
         details: {
           member_id: member.id,
@@ -122,7 +122,7 @@ export class MembersService {
           : [];
       await appendAudit(tx, {
         workspaceId,
-        actor: principal.actor,
+        ...auditActor(principal),
         action: 'member.role_change',
         details: {
           member_id: memberId,
@@ -151,7 +151,7 @@ export class MembersService {
       const revoked = member.user_id ? await this.apiKeys.revokeMadeBy(tx, workspaceId, member.user_id) : [];
       await appendAudit(tx, {
         workspaceId,
-        actor: principal.actor,
+        ...auditActor(principal),
         action: 'member.remove',
         details: {
           member_id: memberId,
