@@ -26,7 +26,7 @@ export function statusRow(release: ReleaseWithStats): Array<string | number> {
     release.channel,
     release.active ? 'active' : 'rolled back',
     percent(s.targeted_pct, 0),
-    percent(s.received_pct),
+    `${percent(s.received_pct)}${aboveTarget(release) ? '*' : ''}`,
     ratio(s.adoption),
     ratio(s.failure_rate, 2),
     s.downloads,
