@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { OtaClient } from '../client/client.js';
+import { DEFAULT_CHANNEL } from '../shared/ids.js';
 import { type CliConfig, type Env, loadCliConfig } from './config.js';
 import { CliError } from './errors.js';
 import { Output } from './output.js';
+import { findProject, type ProjectFile } from './project.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:8080';
 
@@ -19,6 +21,7 @@ export class CliContext {
   readonly client: OtaClient;
   readonly out: Output;
   private workspace: string | undefined;
+  private projectFile: Promise<ProjectFile | undefined> | undefined;
 
   constructor(
     readonly config: CliConfig,
@@ -50,6 +53,17 @@ export class CliContext {
     this.requireKey();
     this.workspace ??= (await this.client.auth.me()).workspace_id;
     return this.workspace;
+  }
+
+  /** The `.ota.json` of this folder or one above it, if any (read once). */
+  project(): Promise<ProjectFile | undefined> {
+    this.projectFile ??= findProject();
+    return this.projectFile;
+  }
+
+  /** The channel a release goes to: --channel, else the project file's, else production. */
+  async defaultChannel(): Promise<string> {
+    return (await this.project())?.channel ?? DEFAULT_CHANNEL;
   }
 
   /** A client with no stored credential, for sign-in. */

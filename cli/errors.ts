@@ -32,7 +32,7 @@ export interface ErrorReport {
 export function describeError(err: unknown): ErrorReport {
   if (err instanceof ApiError) {
     const json = { error: { status: err.status, code: err.code, detail: err.detail } };
-    // A plan gate's message is written for people already ("... Upgrade the plan to continue."): as is.
+    // A plan gate's message is written for people already ("... Upgrade with `ota plan set pro` …"): as is.
     if (err.status === 402) return { exitCode: EXIT.refused, text: err.detail, json };
     let text = `Error: ${err.detail} (HTTP ${err.status}, ${err.code})`;
     if (err.status === 401) text += '\nRun `ota login` to sign in again.';

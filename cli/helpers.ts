@@ -15,10 +15,16 @@ export function act<A extends unknown[]>(handler: (ctx: CliContext, ...args: A) 
   };
 }
 
-/** `--app` takes an app id or an app's exact name. */
+/** `--app` takes an app id or an app's exact name; without it, the app of the project file (`ota init`). */
 export async function resolveApp(ctx: CliContext, value: string | undefined): Promise<string> {
-  if (!value) throw new CliError('--app <id or name> is required.');
   ctx.requireKey();
+  if (!value) {
+    const project = await ctx.project();
+    if (project) return project.app_id;
+    throw new CliError(
+      '--app <id or name> is required here, or run `ota init --app <id or name>` once in this folder.',
+    );
+  }
   if (isUuid(value)) return value;
   const { apps } = await ctx.client.apps.list();
   const matches = apps.filter((a) => a.name === value);

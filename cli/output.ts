@@ -5,11 +5,17 @@ import Table from 'cli-table3';
  * tables for people. Notes and hints go to stderr so they never mix into piped output.
  */
 export class Output {
+  /** Terminal width: the terminal's own, else $COLUMNS, else 100 (pipes and logs). */
+  readonly width: number;
+
   constructor(
     readonly json: boolean,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
     private readonly stderr: NodeJS.WritableStream = process.stderr,
-  ) {}
+  ) {
+    const columns = (stdout as { columns?: number }).columns ?? Number(process.env.COLUMNS);
+    this.width = Number.isInteger(columns) && columns > 0 ? columns : 100;
+  }
 
   /** The command's result: `data` as JSON, or `human()` for people. */
   result(data: unknown, human: () => void): void {
@@ -35,6 +41,11 @@ export class Output {
     for (const row of rows) table.push(row.map((cell) => String(cell)));
     this.line(table.toString());
   }
+}
+
+/** Text clipped to `max` characters, the last one an ellipsis when something was cut. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
 export function percent(value: number, digits = 1): string {

@@ -4,6 +4,7 @@ import { registerAuditCommand } from './commands/audit.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerDeploymentKeyCommands } from './commands/deployment-keys.js';
 import { registerDevicesCommands } from './commands/devices.js';
+import { registerInitCommand } from './commands/init.js';
 import { registerReleaseCommands } from './commands/release.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerTeamCommands } from './commands/team.js';
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerAuthCommands(program);
   registerAppCommands(program);
+  registerInitCommand(program);
   registerReleaseCommands(program);
   registerDeploymentKeyCommands(program);
   registerStatusCommand(program);

@@ -1,5 +1,5 @@
 import type { ReleaseWithStats } from '../client/types.js';
-import { percent, ratio } from './output.js';
+import { clip, percent, ratio, shortTime } from './output.js';
 
 /** The specification's CLI hint: roll back once a release's failure rate climbs past 2 %. */
 export const ROLLBACK_HINT_THRESHOLD = 0.02;
@@ -26,13 +26,70 @@ export function statusRow(release: ReleaseWithStats): Array<string | number> {
     release.channel,
     release.active ? 'active' : 'rolled back',
     percent(s.targeted_pct, 0),
-    percent(s.received_pct),
+    `${percent(s.received_pct)}${aboveTarget(release) ? '*' : ''}`,
     ratio(s.adoption),
     ratio(s.failure_rate, 2),
     s.downloads,
     s.activations,
     s.errors,
   ];
+}
+
+/** The columns that fit a 100-column terminal: short id, clipped version and channel, no raw counts. */
+export const STATUS_COLUMNS_NARROW = [
+  'release',
+  'version',
+  'channel',
+  'state',
+  'rollout',
+  'received',
+  'adoption',
+  'failing',
+];
+
+/** A terminal at least this wide gets every column (`--wide` asks for them anywhere). */
+export const WIDE_STATUS_WIDTH = 170;
+
+export function statusRowNarrow(release: ReleaseWithStats): string[] {
+  const s = release.stats;
+  return [
+    release.id.slice(0, 8),
+    // 15 holds the default version (2026.11.22.0613); with the widest other cells the table is 100 wide.
+    clip(release.version, 15),
+    clip(release.channel, 10),
+    release.active ? 'active' : 'rolled back',
+    percent(s.targeted_pct, 0),
+    `${percent(s.received_pct)}${aboveTarget(release) ? '*' : ''}`,
+    ratio(s.adoption),
+    ratio(s.failure_rate, 2),
+  ];
+}
+
+/**
+ * received % is a share of the devices the rollout targets, so it can read higher than the rollout
+ * percentage itself (51 % received on a 30 % rollout: half of that 30 %). Those rows are marked.
+ */
+function aboveTarget(release: ReleaseWithStats): boolean {
+  return release.stats.received_pct > release.stats.targeted_pct;
+}
+
+/** The lines under the table: what a marked received % means, and when the statistics were read. */
+export function statusNotes(releases: readonly ReleaseWithStats[], statsAsOf: string | undefined): string[] {
+  const notes: string[] = [];
+  const marked = releases.find(aboveTarget);
+  if (marked) {
+    const channelShare = (marked.stats.received_pct * marked.stats.targeted_pct) / 100;
+    notes.push(
+      `* received counts devices within the rollout: ${percent(marked.stats.received_pct)} of the ` +
+        `${percent(marked.stats.targeted_pct, 0)} targeted, about ${percent(channelShare)} of the channel.`,
+    );
+  }
+  if (statsAsOf) {
+    notes.push(
+      `Stats as of ${shortTime(statsAsOf)}; device events count once stored, normally within seconds.`,
+    );
+  }
+  return notes;
 }
 
 export interface RollbackHint {

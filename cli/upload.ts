@@ -5,6 +5,7 @@ import cliProgress from 'cli-progress';
 import type { OtaClient } from '../client/client.js';
 import type { Bundle } from '../client/types.js';
 import { CliError } from './errors.js';
+import { transferText } from './progress.js';
 
 /** Size of a bundle file, with clear errors for a missing, empty or non-regular file. */
 export async function bundleSize(path: string): Promise<number> {
@@ -21,7 +22,7 @@ export async function bundleSize(path: string): Promise<number> {
 
 /**
  * Streams the file to PUT /apps/{id}/bundles (never loaded whole into memory) while a progress bar on
- * stderr counts the bytes sent. Each attempt re-opens the file, so a retried upload starts clean.
+ * stderr shows megabytes sent, speed and time left. Each attempt re-opens the file, so a retried upload starts clean.
  */
 export async function uploadBundle(
   client: OtaClient,
@@ -33,7 +34,7 @@ export async function uploadBundle(
   const bar = options.progress
     ? new cliProgress.SingleBar(
         {
-          format: 'Uploading |{bar}| {percentage}% {value}/{total} bytes',
+          format: 'Uploading |{bar}| {percentage}% {transfer}',
           hideCursor: true,
           clearOnComplete: false,
         },
@@ -42,11 +43,12 @@ export async function uploadBundle(
     : undefined;
   const open = () => {
     let sent = 0;
-    bar?.start(size, 0);
+    const started = Date.now();
+    bar?.start(size, 0, { transfer: transferText(0, size, 0) });
     const counter = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         sent += chunk.byteLength;
-        bar?.update(sent);
+        bar?.update(sent, { transfer: transferText(sent, size, Date.now() - started) });
         controller.enqueue(chunk);
       },
     });

@@ -24,6 +24,8 @@ import type {
   Member,
   Plan,
   PushExpoRelease,
+  PushPreflight,
+  PushPreflightAnswer,
   PushRelease,
   Release,
   ReleaseDraft,
@@ -149,7 +151,11 @@ export class OtaClient {
         retries: typeof body === 'function' || !isStream(body) ? undefined : 0,
       }),
     modules: (appId: string, query: { channel?: string } = {}) =>
-      this.http.request<{ modules: ReleaseWithStats[] }>('GET', `/apps/${seg(appId)}/modules`, { query }),
+      this.http.request<{ modules: ReleaseWithStats[]; stats_as_of?: string }>(
+        'GET',
+        `/apps/${seg(appId)}/modules`,
+        { query },
+      ),
     stats: (
       appId: string,
       query: { from?: string; to?: string; interval?: 'minute' | 'hour' | 'day' } = {},
@@ -173,6 +179,12 @@ export class OtaClient {
 
   readonly modules = {
     push: (input: PushRelease) => this.http.request<Release>('POST', '/modules', { json: input }),
+    /** Whether a push would be taken, asked before its bundle is uploaded (a 402 or 409 comes first). */
+    preflight: (input: PushPreflight) =>
+      this.http.request<PushPreflightAnswer>('POST', '/modules/preflight', { json: input }),
+    /** Releases named by an exact version or an id prefix (6+ characters), newest first. */
+    lookup: (query: { ref: string; app_id?: string; channel?: string }) =>
+      this.http.request<{ matches: Release[] }>('GET', '/modules/lookup', { query }),
     get: (moduleId: string) => this.http.request<ReleaseWithStats>('GET', `/modules/${seg(moduleId)}`),
     setRollout: (moduleId: string, rolloutPct: number) =>
       this.http.request<Release>('PUT', `/modules/${seg(moduleId)}/rollout`, {

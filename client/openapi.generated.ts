@@ -17,7 +17,7 @@ export interface paths {
         /** The apps of the caller’s workspace, newest first */
         get: operations["getApps"];
         put?: never;
-        /** Create an app in the caller’s workspace; developer or above */
+        /** Create an app in the caller’s workspace; developer or above. Names are unique per workspace (409) */
         post: operations["postApps"];
         delete?: never;
         options?: never;
@@ -371,7 +371,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Push a release of an uploaded bundle to a channel; developer or above */
+        /** Push a release of an uploaded bundle to a channel; developer or above. A version the app already has on the channel is a 409 */
         post: operations["pushRelease"];
         delete?: never;
         options?: never;
@@ -462,6 +462,40 @@ export interface paths {
          * @description The fields of POST /modules plus `key_id`. Answers the canonical manifest to sign (part `check`); the release exists once PUT /modules/{id}/signatures brings the signature, and /updates/check then sends it with the release.
          */
         post: operations["postModulesDrafts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modules/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Releases of the workspace named by an exact version or an id prefix (6+ characters), newest first, at most 20; `app_id` and `channel` narrow the search */
+        get: operations["lookupReleases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modules/preflight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask whether a push would be taken before uploading its bundle: role, app, plan gates (402), a version already on the channel (409), the size limit (413); developer or above */
+        post: operations["preflightRelease"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1012,7 +1046,7 @@ export interface components {
             app_id: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description old and new values */
+            /** @description old and new values; for the actor `api-key`, also `api_key: {id, name, created_by: {id, email} | null}`, the key that made the change and its maker */
             details: {
                 [key: string]: unknown;
             };
@@ -1083,6 +1117,11 @@ export interface components {
             modules: components["schemas"]["ReleaseWithStats"][];
             next_offset: number | null;
             offset: number;
+            /**
+             * Format: date-time
+             * @description when the statistics were read; device events count once ingested, normally within seconds
+             */
+            stats_as_of: string;
         };
         ReleaseStats: {
             activations: number;
@@ -1268,6 +1307,15 @@ export interface operations {
             };
             /** @description The credential may not do this (role, or another workspace) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3275,6 +3323,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A backing service is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3911,6 +3968,199 @@ export interface operations {
             };
             /** @description Unknown id, or an id of another workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    lookupReleases: {
+        parameters: {
+            query: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id?: string;
+                /** @description 1-64 of [a-z0-9._-] */
+                channel?: string;
+                /** @description an exact release version, or the first 6 or more characters of a release id */
+                ref: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        matches: components["schemas"]["Release"][];
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preflightRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    app_id: string;
+                    /** @description 1-64 of [a-z0-9._-] */
+                    channel?: string;
+                    rollout_pct?: number;
+                    /** @description bytes to be uploaded */
+                    size?: number;
+                    /** @description the version the push will use */
+                    version?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        allowed: true;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        app_id: string;
+                        channel: string;
+                        rollout_pct: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -59,6 +59,9 @@ export type ReleaseStats = Schemas['ReleaseStats'];
 export type ReleaseWithStats = Answer<'getRelease', 200>;
 export type ReleasePage = Schemas['ReleasePage'];
 export type PushRelease = Body<'pushRelease'>;
+/** POST /modules/preflight: the push's fields known before the upload, and the bundle's size in bytes. */
+export type PushPreflight = Body<'preflightRelease'>;
+export type PushPreflightAnswer = Answer<'preflightRelease', 200>;
 export type Rollback = Schemas['Rollback'];
 
 /** A CodePush deployment key: it names an app and a channel (README "Use it from react-native-code-push"). */

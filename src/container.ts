@@ -46,6 +46,7 @@ import { createLogger, type Logger } from './platform/logger.js';
 import type { Mailer } from './platform/mailer.js';
 import { createPool, type Db, type Transactional, transactional } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
+import type { ReleaseRefsService } from './releases/release-refs.service.js';
 import { ReleasesService } from './releases/releases.service.js';
 import { ReleasesStore } from './releases/releases.store.js';
 import { type Invalidation, publishInvalidation } from './routing/invalidation.js';
@@ -136,6 +137,8 @@ export interface Services {
   apps: AppsService;
   bundles: BundlesService;
   releases: ReleasesService;
+  /** Release versions and id prefixes, and the push's preflight. */
+  releaseRefs: ReleaseRefsService;
   eventIngest: EventIngestService;
   ingestStatus: IngestStatusService;
   analytics: AnalyticsService;

@@ -37,9 +37,9 @@ export function registerAppCommands(program: Command): void {
   fingerprints
     .command('add <fingerprint>')
     .description('Register a native-shell fingerprint for an app')
-    .requiredOption('--app <app>', 'app id or name')
+    .option('--app <app>', 'app id or name (default: the app of .ota.json)')
     .action(
-      act(async (ctx: CliContext, fingerprint: string, options: { app: string }) => {
+      act(async (ctx: CliContext, fingerprint: string, options: { app?: string }) => {
         const appId = await resolveApp(ctx, options.app);
         const added = await ctx.client.apps.addFingerprint(appId, fingerprint);
         ctx.out.result({ app_id: appId, ...added }, () =>

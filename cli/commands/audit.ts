@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
 import type { AuditQuery } from '../../client/types.js';
+import { auditTable, WIDE_AUDIT_WIDTH } from '../audit-report.js';
 import type { CliContext } from '../context.js';
 import { act, parseNonNegativeInt, resolveApp } from '../helpers.js';
-import { shortTime } from '../output.js';
 
 interface AuditOptions {
   action?: string;
   app?: string;
   limit?: string;
   offset?: string;
+  wide?: boolean;
 }
 
 export function registerAuditCommand(program: Command): void {
@@ -19,6 +20,13 @@ export function registerAuditCommand(program: Command): void {
     .option('--app <app>', 'only entries of this app (id or name)')
     .option('--limit <n>', 'entries per page, 1-200 (default 50)')
     .option('--offset <n>', 'entries to skip')
+    .option('--wide', 'the app column and full actors, whatever the terminal width')
+    .addHelpText(
+      'after',
+      '\nChanges made with an API key show as "api-key (key name, created by e-mail)": the actor stays' +
+        "\n`api-key` and the entry's details.api_key names the key and the member who made it." +
+        `\nThe table fits 100 columns; a terminal of ${WIDE_AUDIT_WIDTH} or more, or --wide, adds the app.`,
+    )
     .action(act(audit));
 }
 
@@ -32,22 +40,9 @@ async function audit(ctx: CliContext, options: AuditOptions): Promise<void> {
   if (options.offset !== undefined) query.offset = parseNonNegativeInt(options.offset, '--offset');
   const page = await ctx.client.audit.list(query);
   ctx.out.result(page, () => {
-    ctx.out.table(
-      ['time', 'actor', 'action', 'app', 'details'],
-      page.entries.map((e) => [
-        shortTime(e.created_at),
-        e.actor,
-        e.action,
-        e.app_id ?? '-',
-        compact(e.details),
-      ]),
-    );
+    const wide = options.wide === true || ctx.out.width >= WIDE_AUDIT_WIDTH;
+    const table = auditTable(page.entries, ctx.out.width, wide);
+    ctx.out.table(table.head, table.rows);
     if (page.next_offset !== null) ctx.out.line(`More entries: ota audit --offset ${page.next_offset}`);
   });
-}
-
-function compact(details: unknown): string {
-  if (details === null || details === undefined) return '';
-  const text = JSON.stringify(details);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

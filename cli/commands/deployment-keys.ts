@@ -15,10 +15,10 @@ export function registerDeploymentKeyCommands(program: Command): void {
     .description(
       'Make a deployment key for a channel of the app (put it in the app as CodePushDeploymentKey)',
     )
-    .requiredOption('--app <app>', 'app id or name')
+    .option('--app <app>', 'app id or name (default: the app of .ota.json)')
     .option('--channel <channel>', 'channel the key serves', DEFAULT_CHANNEL)
     .action(
-      act(async (ctx: CliContext, options: { app: string; channel: string }) => {
+      act(async (ctx: CliContext, options: { app?: string; channel: string }) => {
         const appId = await resolveApp(ctx, options.app);
         const created = await ctx.client.deploymentKeys.create(appId, options.channel);
         ctx.out.result({ app_id: appId, ...created }, () =>
@@ -30,9 +30,9 @@ export function registerDeploymentKeyCommands(program: Command): void {
   keys
     .command('list')
     .description('List the deployment keys of an app')
-    .requiredOption('--app <app>', 'app id or name')
+    .option('--app <app>', 'app id or name (default: the app of .ota.json)')
     .action(
-      act(async (ctx: CliContext, options: { app: string }) => {
+      act(async (ctx: CliContext, options: { app?: string }) => {
         const appId = await resolveApp(ctx, options.app);
         const { deployment_keys: list } = await ctx.client.deploymentKeys.list(appId);
         ctx.out.result({ deployment_keys: list }, () =>
@@ -47,9 +47,9 @@ export function registerDeploymentKeyCommands(program: Command): void {
   keys
     .command('rm <key>')
     .description('Delete a deployment key; apps using it are refused from their next check')
-    .requiredOption('--app <app>', 'app id or name')
+    .option('--app <app>', 'app id or name (default: the app of .ota.json)')
     .action(
-      act(async (ctx: CliContext, key: string, options: { app: string }) => {
+      act(async (ctx: CliContext, key: string, options: { app?: string }) => {
         const appId = await resolveApp(ctx, options.app);
         await ctx.client.deploymentKeys.remove(appId, key);
         ctx.out.result({ deleted: key }, () => ctx.out.line(`Deleted deployment key ${key}.`));

@@ -21,7 +21,8 @@ export interface ExpoReleaseOptions {
  * `ota release --expo-export <dir> --runtime-version <v>`: uploads every file of the export once (the
  * service stores each by content), then pushes one release that serves each platform its own launch asset
  * and assets. With a key, each platform's manifest and the release's directive are signed here, on the
- * developer's machine, and the release exists once the signatures are stored.
+ * developer's machine, and the release exists once the signatures are stored. The caller has asked the
+ * service's preflight first, so a plan gate or a taken version comes before any upload.
  */
 export async function releaseExpoExport(ctx: CliContext, options: ExpoReleaseOptions): Promise<void> {
   const exported = await readExpoExport(options.dir);

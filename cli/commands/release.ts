@@ -1,16 +1,18 @@
 import type { Command } from 'commander';
-import type { PushRelease } from '../../client/types.js';
+import { ApiError } from '../../client/errors.js';
+import type { PushPreflight, PushRelease } from '../../client/types.js';
 import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { act, defaultVersion, parsePercent, resolveApp } from '../helpers.js';
+import { resolveModule } from '../refs.js';
 import { loadSigningKey, type SigningKey, signDraft } from '../signing.js';
-import { uploadBundle } from '../upload.js';
+import { bundleSize, uploadBundle } from '../upload.js';
 import { releaseExpoExport } from './expo-release.js';
 
 interface ReleaseOptions {
-  app: string;
-  channel: string;
+  app?: string;
+  channel?: string;
   rollout: string;
   mandatory?: boolean;
   notes: string;
@@ -23,18 +25,31 @@ interface ReleaseOptions {
   keyId: string;
 }
 
+interface RefScope {
+  app?: string;
+  channel?: string;
+}
+
+const RELEASE_REF_HELP = `
+<release> is a release id, its first 6 or more characters, or its version (versions are unique per app
+and channel). A prefix matching several releases is refused with the list of matches.
+Examples: ota rollout 1.0.2 50    ota rollback 3f9c2a`;
+
 export function registerReleaseCommands(program: Command): void {
   program
     .command('release [bundle]')
     .description(
       'Upload a bundle file and push it as a release, or with --expo-export an `npx expo export` folder',
     )
-    .requiredOption('--app <app>', 'app id or name')
-    .option('--channel <channel>', 'channel to release to', DEFAULT_CHANNEL)
+    .option('--app <app>', 'app id or name (default: the app of .ota.json, see `ota init`)')
+    .option('--channel <channel>', `channel to release to (default: .ota.json's, else ${DEFAULT_CHANNEL})`)
     .option('--rollout <pct>', 'percentage of devices to reach, 0-100', '100')
     .option('--mandatory', 'devices must install it before running the app', false)
     .option('--notes <text>', 'release notes', '')
-    .option('--version <version>', 'version label (default: UTC date and time, e.g. 2026.11.22.0613)')
+    .option(
+      '--version <version>',
+      'version label, unique per app and channel (default: UTC date and time, e.g. 2026.11.22.0613; .2, .3… when that minute already has one)',
+    )
     .option('--fingerprint <fingerprint>', 'only devices with this native-shell fingerprint get it')
     .option(
       '--target-binary-range <range>',
@@ -47,12 +62,15 @@ export function registerReleaseCommands(program: Command): void {
     .action(act(release));
 
   program
-    .command('rollout <module> <pct>')
+    .command('rollout <release> <pct>')
     .description("Change a release's rollout percentage (0-100)")
+    .addHelpText('after', RELEASE_REF_HELP)
+    .option('--app <app>', 'look the version up in this app (default: the app of .ota.json)')
+    .option('--channel <channel>', 'look the version up on this channel')
     .action(
-      act(async (ctx: CliContext, moduleId: string, pct: string) => {
+      act(async (ctx: CliContext, ref: string, pct: string, scope: RefScope) => {
         const rollout = parsePercent(pct);
-        ctx.requireKey();
+        const moduleId = await resolveModule(ctx, ref, scope);
         const updated = await ctx.client.modules.setRollout(moduleId, rollout);
         ctx.out.result(updated, () =>
           ctx.out.line(
@@ -63,11 +81,14 @@ export function registerReleaseCommands(program: Command): void {
     );
 
   program
-    .command('rollback <module>')
+    .command('rollback <release>')
     .description('Roll a release back; the previous release of its channel becomes active again')
+    .addHelpText('after', RELEASE_REF_HELP)
+    .option('--app <app>', 'look the version up in this app (default: the app of .ota.json)')
+    .option('--channel <channel>', 'look the version up on this channel')
     .action(
-      act(async (ctx: CliContext, moduleId: string) => {
-        ctx.requireKey();
+      act(async (ctx: CliContext, ref: string, scope: RefScope) => {
+        const moduleId = await resolveModule(ctx, ref, scope);
         const result = await ctx.client.modules.rollback(moduleId);
         ctx.out.result(result, () =>
           ctx.out.line(
@@ -85,6 +106,7 @@ async function release(
   options: ReleaseOptions,
 ): Promise<void> {
   const rollout = parsePercent(options.rollout);
+  const channel = options.channel ?? (await ctx.defaultChannel());
   const key = options.privateKey ? await loadSigningKey(options.privateKey, options.keyId) : undefined;
   if (options.expoExport !== undefined) {
     if (bundlePath !== undefined) throw new CliError('Give either a bundle file or --expo-export, not both.');
@@ -92,12 +114,13 @@ async function release(
       throw new CliError('An Expo release is matched by --runtime-version, not --fingerprint.');
     if (!options.runtimeVersion) throw new CliError('--expo-export needs --runtime-version <version>.');
     const appId = await resolveApp(ctx, options.app);
+    const version = await preflight(ctx, { app_id: appId, channel, rollout_pct: rollout }, options.version);
     return releaseExpoExport(ctx, {
       appId,
       dir: options.expoExport,
       runtimeVersion: options.runtimeVersion,
-      version: options.version ?? defaultVersion(),
-      channel: options.channel,
+      version,
+      channel,
       rollout,
       mandatory: options.mandatory === true,
       notes: options.notes,
@@ -108,13 +131,19 @@ async function release(
     throw new CliError('Give the bundle file to release (or --expo-export <dir>).');
   if (options.runtimeVersion) throw new CliError('--runtime-version goes with --expo-export.');
   const appId = await resolveApp(ctx, options.app);
+  const size = await bundleSize(bundlePath);
+  const version = await preflight(
+    ctx,
+    { app_id: appId, channel, rollout_pct: rollout, size },
+    options.version,
+  );
   const progress = !ctx.json && process.stderr.isTTY === true;
   const bundle = await uploadBundle(ctx.client, appId, bundlePath, { progress });
   const input: PushRelease = {
     app_id: appId,
-    version: options.version ?? defaultVersion(),
+    version,
     sha256: bundle.sha256,
-    channel: options.channel,
+    channel,
     rollout_pct: rollout,
     mandatory: options.mandatory === true,
     notes: options.notes,
@@ -130,6 +159,30 @@ async function release(
     );
     ctx.out.line(`Module ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
   });
+}
+
+/**
+ * Asks the service whether the push would be taken before any byte is uploaded (plan gates, a version
+ * already on the channel, the size limit), and answers the version to push. The default version is the
+ * minute's; when the channel already has a release of that minute, `.2`, `.3`… is appended, while a
+ * version given with --version is refused as it is.
+ */
+async function preflight(
+  ctx: CliContext,
+  push: Omit<PushPreflight, 'version'>,
+  given: string | undefined,
+): Promise<string> {
+  const base = given ?? defaultVersion();
+  for (let n = 1; ; n++) {
+    const version = n === 1 ? base : `${base}.${n}`;
+    try {
+      await ctx.client.modules.preflight({ ...push, version });
+      return version;
+    } catch (err) {
+      const taken = err instanceof ApiError && err.code === 'version_exists';
+      if (!taken || given !== undefined || n >= 20) throw err;
+    }
+  }
 }
 
 /** A signed push: the service hands over the bytes to sign; the signature is made here and sent back. */

@@ -1,24 +1,56 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { act, resolveApp } from '../helpers.js';
-import { rollbackHints, STATUS_COLUMNS, statusRow } from '../status-report.js';
+import {
+  rollbackHints,
+  STATUS_COLUMNS,
+  STATUS_COLUMNS_NARROW,
+  statusNotes,
+  statusRow,
+  statusRowNarrow,
+  WIDE_STATUS_WIDTH,
+} from '../status-report.js';
+
+const STATUS_HELP = `
+Columns:
+  rollout    the rollout percentage: the share of the channel's devices the release targets
+  received   devices that activated the release, as a share of the devices it targets (not of the
+             whole channel): 51 % on a 30 % rollout means about half of that 30 %, some 15 % of the
+             channel. A value above the rollout percentage is marked * and explained under the table.
+  adoption   activations / downloads
+  failing    errors / (activations + errors); past 2 % a hint names the rollback command
+The table fits 100 columns; a terminal of ${WIDE_STATUS_WIDTH} or more, or --wide, adds the full id, downloads,
+activations and errors. Statistics count the device events stored when the table is read ("Stats as of").`;
+
+interface StatusOptions {
+  app?: string;
+  channel?: string;
+  wide?: boolean;
+}
 
 export function registerStatusCommand(program: Command): void {
   program
     .command('status')
-    .description("Each release's rollout and health: targeted and received %, adoption, failure rate, counts")
-    .requiredOption('--app <app>', 'app id or name')
+    .description("Each release's rollout and health: targeted and received %, adoption, failure rate")
+    .option('--app <app>', 'app id or name (default: the app of .ota.json)')
     .option('--channel <channel>', 'only this channel')
+    .option('--wide', 'every column, whatever the terminal width')
+    .addHelpText('after', STATUS_HELP)
     .action(
-      act(async (ctx: CliContext, options: { app: string; channel?: string }) => {
+      act(async (ctx: CliContext, options: StatusOptions) => {
         const appId = await resolveApp(ctx, options.app);
-        const { modules } = await ctx.client.apps.modules(
+        const page = await ctx.client.apps.modules(
           appId,
           options.channel ? { channel: options.channel } : {},
         );
+        const { modules } = page;
         const hints = rollbackHints(modules);
-        ctx.out.result({ app_id: appId, releases: modules, hints }, () => {
-          ctx.out.table(STATUS_COLUMNS, modules.map(statusRow));
+        const result = { app_id: appId, releases: modules, hints, stats_as_of: page.stats_as_of ?? null };
+        ctx.out.result(result, () => {
+          const wide = options.wide === true || ctx.out.width >= WIDE_STATUS_WIDTH;
+          if (wide) ctx.out.table(STATUS_COLUMNS, modules.map(statusRow));
+          else ctx.out.table(STATUS_COLUMNS_NARROW, modules.map(statusRowNarrow));
+          for (const note of statusNotes(modules, page.stats_as_of)) ctx.out.line(note);
           for (const hint of hints) ctx.out.line(hint.message);
         });
       }),

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../client/types.js';
+import { isUuid } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { act } from '../helpers.js';
 import { shortTime } from '../output.js';
+import { matchPrefix } from '../refs.js';
 
 export function parseEvents(value: string): WebhookEvent[] {
   const events = value
@@ -20,8 +22,21 @@ export function parseEvents(value: string): WebhookEvent[] {
   return [...new Set(events)] as WebhookEvent[];
 }
 
+/** A webhook named by its id or an id prefix (6+ characters), matched against the workspace's list. */
+async function webhookId(ctx: CliContext, workspaceId: string, ref: string): Promise<string> {
+  if (isUuid(ref)) return ref;
+  const { webhooks } = await ctx.client.webhooks.list(workspaceId);
+  return matchPrefix(webhooks, ref, 'webhook').id;
+}
+
 export function registerWebhookCommands(program: Command): void {
-  const webhooks = program.command('webhooks').description('Signed webhook endpoints of the workspace');
+  const webhooks = program
+    .command('webhooks')
+    .description('Signed webhook endpoints of the workspace')
+    .addHelpText(
+      'after',
+      '\nWebhooks and deliveries are named by their id or its first 6 or more characters.',
+    );
 
   webhooks
     .command('add <url>')
@@ -65,8 +80,9 @@ export function registerWebhookCommands(program: Command): void {
     .command('rm <id>')
     .description('Delete a webhook; delivery stops at once')
     .action(
-      act(async (ctx: CliContext, id: string) => {
+      act(async (ctx: CliContext, ref: string) => {
         const ws = await ctx.workspaceId();
+        const id = await webhookId(ctx, ws, ref);
         await ctx.client.webhooks.remove(ws, id);
         ctx.out.result({ id, deleted: true }, () => ctx.out.line(`Deleted webhook ${id}.`));
       }),
@@ -76,8 +92,9 @@ export function registerWebhookCommands(program: Command): void {
     .command('test <id>')
     .description('Send a ping delivery to the endpoint')
     .action(
-      act(async (ctx: CliContext, id: string) => {
+      act(async (ctx: CliContext, ref: string) => {
         const ws = await ctx.workspaceId();
+        const id = await webhookId(ctx, ws, ref);
         const answer = await ctx.client.webhooks.test(ws, id);
         ctx.out.result(answer ?? { id, ping: 'sent' }, () =>
           ctx.out.line(`Ping sent to webhook ${id}; see \`ota webhooks deliveries ${id}\`.`),
@@ -89,8 +106,9 @@ export function registerWebhookCommands(program: Command): void {
     .command('deliveries <id>')
     .description('Recent deliveries of a webhook and their attempts')
     .action(
-      act(async (ctx: CliContext, id: string) => {
+      act(async (ctx: CliContext, ref: string) => {
         const ws = await ctx.workspaceId();
+        const id = await webhookId(ctx, ws, ref);
         const { deliveries } = await ctx.client.webhooks.deliveries(ws, id);
         ctx.out.result({ deliveries }, () =>
           ctx.out.table(
@@ -113,8 +131,13 @@ export function registerWebhookCommands(program: Command): void {
     .command('redeliver <id> <delivery>')
     .description('Send a finished delivery again')
     .action(
-      act(async (ctx: CliContext, id: string, delivery: string) => {
+      act(async (ctx: CliContext, ref: string, deliveryRef: string) => {
         const ws = await ctx.workspaceId();
+        const id = await webhookId(ctx, ws, ref);
+        const delivery = isUuid(deliveryRef)
+          ? deliveryRef
+          : matchPrefix((await ctx.client.webhooks.deliveries(ws, id)).deliveries, deliveryRef, 'delivery')
+              .id;
         await ctx.client.webhooks.redeliver(ws, id, delivery);
         ctx.out.result({ id, delivery, redelivered: true }, () =>
           ctx.out.line(`Delivery ${delivery} queued again.`),

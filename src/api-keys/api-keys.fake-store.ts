@@ -3,7 +3,7 @@ import type { AuthStore } from '../auth/auth.store.js';
 import type { FakeMembersStore } from '../members/members.fake-store.js';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
-import type { ApiKeyRow, ApiKeysStore, KeyRole, LiveKey } from './api-keys.store.js';
+import type { ApiKeyRow, ApiKeysStore, AuthenticatedKey, KeyRole, LiveKey } from './api-keys.store.js';
 import { KEY_ROLES_RANKED } from './api-keys.store.js';
 
 interface Stored extends LiveKey {
@@ -78,14 +78,15 @@ export class FakeApiKeysStore implements ApiKeysStore {
     return row && live(row, row.role);
   }
 
-  async findLive(keyHash: string): Promise<LiveKey | undefined> {
+  async findLive(keyHash: string): Promise<AuthenticatedKey | undefined> {
     const row = this.rows.find((r) => r.key_hash === keyHash && !r.revoked);
     if (!row) return undefined;
-    if (!row.created_by) return live(row, row.role);
+    if (!row.created_by) return { ...live(row, row.role), name: row.name, creator_email: null };
     const makerRole = this.members.roleOf(row.workspace_id, row.created_by);
     if (!makerRole) return undefined;
     const capped = makerRole === 'owner' || rank(row.role) <= rank(makerRole) ? row.role : makerRole;
-    return live(row, capped as KeyRole);
+    const maker = await this.users.userById(row.created_by);
+    return { ...live(row, capped as KeyRole), name: row.name, creator_email: maker?.email ?? null };
   }
 
   async touch(keyId: string): Promise<void> {

@@ -2,6 +2,7 @@ import type { Queryable } from '../platform/postgres.js';
 import {
   type ApiKeyRow,
   type ApiKeysStore,
+  type AuthenticatedKey,
   KEY_ROLES_RANKED,
   type KeyRole,
   type LiveKey,
@@ -85,14 +86,15 @@ export class PostgresApiKeysStore implements ApiKeysStore {
    * with the maker's role: removal and role changes already revoke and cap keys, and this holds even for
    * keys older than that rule.
    */
-  async findLive(keyHash: string): Promise<LiveKey | undefined> {
-    const { rows } = await this.db.query<LiveKey>(
-      `SELECT k.id, k.workspace_id, k.created_by,
+  async findLive(keyHash: string): Promise<AuthenticatedKey | undefined> {
+    const { rows } = await this.db.query<AuthenticatedKey>(
+      `SELECT k.id, k.workspace_id, k.created_by, k.name, u.email AS creator_email,
               CASE WHEN m.role IS NULL OR m.role = 'owner'
                      OR array_position(${RANKED}, k.role) <= array_position(${RANKED}, m.role)
                    THEN k.role ELSE m.role END AS role
          FROM api_keys k
          LEFT JOIN members m ON m.workspace_id = k.workspace_id AND m.user_id = k.created_by
+         LEFT JOIN users u ON u.id = k.created_by
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.created_by IS NULL OR m.id IS NOT NULL)`,
       [keyHash],
     );

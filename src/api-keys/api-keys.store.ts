@@ -23,6 +23,12 @@ export interface LiveKey {
   created_by: string | null;
 }
 
+/** A live key as authentication reads it: with its name and its maker's e-mail, for the audit log. */
+export interface AuthenticatedKey extends LiveKey {
+  name: string;
+  creator_email: string | null;
+}
+
 /** API keys (their hashes), scoped to a workspace, revoked rather than deleted. */
 export interface ApiKeysStore {
   insert(
@@ -44,7 +50,7 @@ export interface ApiKeysStore {
    * with the maker's role: removal and role changes already revoke and cap keys, and this holds even for
    * keys older than that rule.
    */
-  findLive(keyHash: string): Promise<LiveKey | undefined>;
+  findLive(keyHash: string): Promise<AuthenticatedKey | undefined>;
   /** Records use at most once a minute per key, so authentication is not a write per request. */
   touch(keyId: string): Promise<void>;
 }

@@ -18,7 +18,8 @@ export class FakeAppsStore implements AppsStore {
     this.releaseChannels.set(appId, set);
   }
 
-  async insert(tx: Queryable, workspaceId: string, name: string): Promise<AppRow> {
+  async insert(tx: Queryable, workspaceId: string, name: string): Promise<AppRow | undefined> {
+    if (this.rows.some((r) => r.workspace_id === workspaceId && r.name === name)) return undefined;
     const row: AppRow = {
       id: randomUUID(),
       workspace_id: workspaceId,

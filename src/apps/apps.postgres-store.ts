@@ -7,12 +7,14 @@ const APP_COLUMNS = 'id, workspace_id, name, created_at';
 export class PostgresAppsStore implements AppsStore {
   constructor(private readonly db: Queryable) {}
 
-  async insert(q: Queryable, workspaceId: string, name: string): Promise<AppRow> {
+  async insert(q: Queryable, workspaceId: string, name: string): Promise<AppRow | undefined> {
+    // The unique index decides, so two people creating "Shop" at once cannot both succeed.
     const { rows } = await q.query<AppRow>(
-      `INSERT INTO apps (workspace_id, name) VALUES ($1, $2) RETURNING ${APP_COLUMNS}`,
+      `INSERT INTO apps (workspace_id, name) VALUES ($1, $2)
+       ON CONFLICT (workspace_id, name) DO NOTHING RETURNING ${APP_COLUMNS}`,
       [workspaceId, name],
     );
-    return rows[0]!;
+    return rows[0];
   }
 
   async list(workspaceId: string): Promise<AppRow[]> {

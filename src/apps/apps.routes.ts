@@ -28,9 +28,10 @@ export async function appsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags: ['apps'],
-        summary: 'Create an app in the caller’s workspace; developer or above',
+        summary:
+          'Create an app in the caller’s workspace; developer or above. Names are unique per workspace (409)',
         body: CreateAppBody,
-        response: { 201: ref(AppSchema), ...problems(400, 401, 403) },
+        response: { 201: ref(AppSchema), ...problems(400, 401, 403, 409) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { AuditStore } from '../audit/audit.store.js';
-import { type Principal, requireRole } from '../auth/principal.js';
-import { notFound } from '../platform/errors.js';
+import { auditActor, type Principal, requireRole } from '../auth/principal.js';
+import { conflict, notFound } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';
 import type { Invalidation } from '../routing/invalidation.js';
 import type { AppRow, AppsStore, FingerprintRow } from './apps.store.js';
@@ -38,10 +38,16 @@ export class AppsService {
     const { apps, audit, transaction } = this.stores;
     const app = await transaction(async (tx) => {
       const row = await apps.insert(tx, principal.workspaceId, input.name);
+      if (!row) {
+        throw conflict(
+          `This workspace already has an app named "${input.name}"; choose another name.`,
+          'app_name_taken',
+        );
+      }
       await audit.append(tx, {
         workspaceId: principal.workspaceId,
         appId: row.id,
-        actor: principal.actor,
+        ...auditActor(principal),
         action: 'app.create',
         details: { app_id: row.id, name: row.name },
       });
@@ -96,7 +102,7 @@ export class AppsService {
       await audit.append(tx, {
         workspaceId: principal.workspaceId,
         appId: app.id,
-        actor: principal.actor,
+        ...auditActor(principal),
         action: 'fingerprint.register',
         details: { fingerprint },
       });

@@ -14,7 +14,8 @@ export interface FingerprintRow {
 
 /** Apps and their native-shell fingerprints. Every lookup is scoped to a workspace. */
 export interface AppsStore {
-  insert(tx: Queryable, workspaceId: string, name: string): Promise<AppRow>;
+  /** Undefined when the workspace already has an app of that name (names are unique per workspace). */
+  insert(tx: Queryable, workspaceId: string, name: string): Promise<AppRow | undefined>;
   /** The workspace's apps, newest first. */
   list(workspaceId: string): Promise<AppRow[]>;
   find(workspaceId: string, appId: string, q?: Queryable): Promise<AppRow | undefined>;

@@ -10,7 +10,7 @@ import {
   checkLinks,
 } from './audit.chain.js';
 import type { AuditEntryRow, AuditFilter, AuditStore } from './audit.store.js';
-import type { AuditEntryInput } from './audit.writer.js';
+import { type AuditEntryInput, storedDetails } from './audit.writer.js';
 
 interface StoredEntry extends AuditEntryRow {
   prev_hash: string;
@@ -37,7 +37,7 @@ export class FakeAuditStore implements AuditStore {
       action: entry.action,
       workspace_id: entry.workspaceId,
       app_id: entry.appId ?? null,
-      details: structuredClone(entry.details ?? {}),
+      details: structuredClone(storedDetails(entry)),
       created_at: new Date(this.now()),
     };
     const prev = previous?.hash ?? '';

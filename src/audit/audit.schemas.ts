@@ -44,7 +44,14 @@ export const AuditEntry = Type.Object(
     action: Type.String(),
     workspace_id: Uuid,
     app_id: Type.Union([Uuid, Type.Null()]),
-    details: Type.Object({}, { additionalProperties: true, description: 'old and new values' }),
+    details: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'old and new values; for the actor `api-key`, also `api_key: {id, name, created_by: {id, email} | null}`, the key that made the change and its maker',
+      },
+    ),
     created_at: Timestamp,
   },
   { $id: 'AuditEntry' },

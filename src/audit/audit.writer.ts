@@ -1,3 +1,4 @@
+import type { ApiKeyRef } from '../auth/principal.js';
 import type { Queryable } from '../platform/postgres.js';
 import type { AuditAction } from './audit.actions.js';
 
@@ -7,6 +8,13 @@ export interface AuditEntryInput {
   actor: string;
   action: AuditAction;
   details?: Record<string, unknown>;
+  /** The API key of an `api-key` actor: written as `details.api_key`. */
+  apiKey?: ApiKeyRef | undefined;
+}
+
+/** The details as stored: the change's own, plus `api_key` when an API key made it. */
+export function storedDetails(entry: AuditEntryInput): Record<string, unknown> {
+  return entry.apiKey ? { ...entry.details, api_key: entry.apiKey } : (entry.details ?? {});
 }
 
 /**
@@ -28,6 +36,6 @@ export async function appendAudit(tx: Queryable, entry: AuditEntryInput): Promis
      SELECT e.ws, e.app, e.actor, e.action, e.details, e.at, p.hash,
             audit_entry_hash(p.hash, e.ws, e.app, e.actor, e.action, e.details, e.at)
        FROM entry e, prev p`,
-    [entry.workspaceId, entry.appId ?? null, entry.actor, entry.action, JSON.stringify(entry.details ?? {})],
+    [entry.workspaceId, entry.appId ?? null, entry.actor, entry.action, JSON.stringify(storedDetails(entry))],
   );
 }

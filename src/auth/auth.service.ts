@@ -238,6 +238,12 @@ export class AuthService {
       email: null,
       apiKeyId: row.id,
       actor: 'api-key',
+      apiKey: {
+        id: row.id,
+        name: row.name,
+        created_by:
+          row.created_by && row.creator_email ? { id: row.created_by, email: row.creator_email } : null,
+      },
     };
   }
 }

@@ -13,6 +13,24 @@ export interface Principal {
   apiKeyId: string | null;
   /** The audit actor: the user's e-mail, or the literal `api-key` (specification, section 5). */
   actor: string;
+  /** The key an `api-key` principal called with, named in its audit entries. */
+  apiKey?: ApiKeyRef;
+}
+
+/** Which key made a change and whose it is: `details.api_key` of an entry whose actor is `api-key`. */
+export interface ApiKeyRef {
+  id: string;
+  name: string;
+  /** The member who made the key; null for a key whose maker is unknown. */
+  created_by: { id: string; email: string } | null;
+}
+
+/**
+ * The audit fields of a change made by `principal`: the actor the specification fixes, and for an API key
+ * the key itself, so a team's log tells people apart although every key's actor is `api-key`.
+ */
+export function auditActor(principal: Principal): { actor: string; apiKey?: ApiKeyRef } {
+  return principal.apiKey ? { actor: principal.actor, apiKey: principal.apiKey } : { actor: principal.actor };
 }
 
 export function isRole(value: unknown): value is Role {

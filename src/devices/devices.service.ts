@@ -1,5 +1,5 @@
 import type { AuditStore } from '../audit/audit.store.js';
-import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
+import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import { capabilitiesOf } from '../plans/plans.js';
 import { AppError } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';
@@ -93,7 +93,7 @@ export class DevicesService {
       if (lastSeen === null) throw notCounted(deviceId);
       await this.stores.audit.append(tx, {
         workspaceId,
-        actor: principal.actor,
+        ...auditActor(principal),
         action: 'device.release',
         details: { device_id: deviceId, last_seen_at: new Date(lastSeen).toISOString() },
       });

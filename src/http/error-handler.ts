@@ -52,7 +52,8 @@ export function errorHandler(
         ? String((first.params as { missingProperty?: string }).missingProperty)
         : '';
     const field = [path, missing].filter(Boolean).join('.');
-    const detail = `Invalid ${where}${field ? ` field "${field}"` : ''}: ${first?.message ?? fe.message}.`;
+    const message = allowedValues(fe.validation, first?.instancePath) ?? first?.message ?? fe.message;
+    const detail = `Invalid ${where}${field ? ` field "${field}"` : ''}: ${message}.`;
     return sendProblem(
       reply,
       400,
@@ -86,6 +87,24 @@ export function errorHandler(
   }
   request.log.error({ err: error }, 'request failed');
   return sendProblem(reply, 500, 'internal_error', 'An unexpected error occurred; it has been logged.');
+}
+
+type ValidationIssue = NonNullable<FastifyError['validation']>[number];
+
+/**
+ * A field that takes one of a list (a union of literals fails as one `const` error per branch, an `enum`
+ * as one error) is answered with the list: "must be equal to constant" tells a person nothing.
+ */
+function allowedValues(issues: ValidationIssue[], path: string | undefined): string | undefined {
+  const values: unknown[] = [];
+  for (const issue of issues) {
+    if (issue.instancePath !== path) continue;
+    const params = issue.params as { allowedValue?: unknown; allowedValues?: unknown[] };
+    if (issue.keyword === 'const') values.push(params.allowedValue);
+    if (issue.keyword === 'enum') values.push(...(params.allowedValues ?? []));
+  }
+  if (values.length === 0) return undefined;
+  return `must be one of: ${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
 }
 
 function cleanMessage(message: string): string {

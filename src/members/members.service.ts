@@ -1,6 +1,6 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { type Principal, type Role, requireOwnWorkspace } from '../auth/principal.js';
+import { auditActor, type Principal, type Role, requireOwnWorkspace } from '../auth/principal.js';
 import type { InvitationsService, IssuedInvitation } from '../invitations/invitations.service.js';
 import { requireFeature } from '../plans/plans.js';
 import { conflict, notFound } from '../platform/errors.js';
@@ -95,7 +95,7 @@ export class MembersService {
         });
         await this.stores.audit.append(tx, {
           workspaceId,
-          actor: principal.actor,
+          ...auditActor(principal),
           action: 'member.invite',
           details: {
             member_id: member.id,
@@ -146,7 +146,7 @@ export class MembersService {
           : [];
       await this.stores.audit.append(tx, {
         workspaceId,
-        actor: principal.actor,
+        ...auditActor(principal),
         action: 'member.role_change',
         details: {
           member_id: memberId,
@@ -177,7 +177,7 @@ export class MembersService {
         : [];
       await this.stores.audit.append(tx, {
         workspaceId,
-        actor: principal.actor,
+        ...auditActor(principal),
         action: 'member.remove',
         details: {
           member_id: memberId,

@@ -76,14 +76,23 @@ function allows(plan: Plan, feature: Feature, memberCount = 1): boolean {
   return caps[feature];
 }
 
-/** The plain-language message of a 402, naming the plan that unlocks the feature. */
+/**
+ * The plain-language message of a 402, naming the plan that unlocks the feature. Every subject in
+ * FEATURE_TEXT is plural or compound, hence "need". It ends with the two ways a person upgrades (the CLI
+ * command and the console page), so nobody has to look up how.
+ */
 export function upgradeMessage(plan: Plan, feature: Feature): string {
   const target = planUnlocking(feature);
   const limit =
     feature === 'members'
       ? ` The ${CAPABILITIES[plan].tier} plan allows ${CAPABILITIES[plan].memberCap} member.`
       : '';
-  return `${FEATURE_TEXT[feature]} ${feature === 'members' ? 'need' : 'needs'} the ${CAPABILITIES[target].tier} (${target}) plan or higher; this workspace is on ${CAPABILITIES[plan].tier} (${plan}).${limit} Upgrade the plan to continue.`;
+  return `${FEATURE_TEXT[feature]} need the ${CAPABILITIES[target].tier} (${target}) plan or higher; this workspace is on ${CAPABILITIES[plan].tier} (${plan}).${limit} ${upgradeHint(target)}`;
+}
+
+/** Where a person upgrades to `target`: the owner's CLI command, or the console's Plan page. */
+export function upgradeHint(target: Plan): string {
+  return `Upgrade with \`ota plan set ${target}\` or in the console under Plan.`;
 }
 
 /** Throws the 402 when the plan lacks the feature. `memberCount` is the current count for the members gate. */

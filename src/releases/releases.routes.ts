@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { AppParams } from '../apps/apps.schemas.js';
 import { pushExample, releaseExample, rollbackExample, rolloutExample } from '../http/examples.js';
 import { answer, ref, withExample } from '../http/openapi.js';
@@ -5,7 +6,10 @@ import { iso, problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import {
   ListQuery,
+  LookupQuery,
   ModuleParams,
+  PreflightBody,
+  PreflightSchema,
   PushBody,
   ReleasePageSchema,
   ReleaseSchema,
@@ -38,19 +42,57 @@ export function releaseJson(r: ReleaseRow) {
 const withStatsJson = (r: ReleaseWithStats) => ({ ...releaseJson(r), stats: r.stats });
 
 export async function releasesRoutes(app: App): Promise<void> {
-  const { releases } = app.deps.services;
+  const { releases, releaseRefs } = app.deps.services;
+
+  app.post(
+    '/modules/preflight',
+    {
+      schema: {
+        tags: ['releases'],
+        summary:
+          'Ask whether a push would be taken before uploading its bundle: role, app, plan gates (402), a ' +
+          'version already on the channel (409), the size limit (413); developer or above',
+        operationId: 'preflightRelease',
+        body: PreflightBody,
+        response: { 200: PreflightSchema, ...problems(400, 401, 402, 403, 404, 409, 413) },
+      },
+    },
+    async (request) => releaseRefs.preflight(principalOf(request), request.body),
+  );
+
+  app.get(
+    '/modules/lookup',
+    {
+      schema: {
+        tags: ['releases'],
+        summary:
+          'Releases of the workspace named by an exact version or an id prefix (6+ characters), newest ' +
+          'first, at most 20; `app_id` and `channel` narrow the search',
+        operationId: 'lookupReleases',
+        querystring: LookupQuery,
+        response: {
+          200: Type.Object({ matches: Type.Array(ref(ReleaseSchema)) }),
+          ...problems(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) => ({
+      matches: (await releaseRefs.lookup(principalOf(request), request.query)).map(releaseJson),
+    }),
+  );
 
   app.post(
     '/modules',
     {
       schema: {
         tags: ['releases'],
-        summary: 'Push a release of an uploaded bundle to a channel; developer or above',
+        summary:
+          'Push a release of an uploaded bundle to a channel; developer or above. A version the app already has on the channel is a 409',
         operationId: 'pushRelease',
         body: withExample(PushBody, pushExample),
         response: {
           201: answer('The release, active', ref(ReleaseSchema), releaseExample),
-          ...problems(400, 401, 402, 403, 404),
+          ...problems(400, 401, 402, 403, 404, 409),
         },
       },
     },
@@ -74,7 +116,7 @@ export async function releasesRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const page = await releases.list(principalOf(request), request.params.app_id, request.query);
-      return { ...page, modules: page.modules.map(withStatsJson) };
+      return { ...page, modules: page.modules.map(withStatsJson), stats_as_of: iso(page.stats_as_of)! };
     },
   );
 

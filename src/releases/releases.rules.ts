@@ -1,5 +1,6 @@
 import { CHANNEL_PATTERN, DEFAULT_CHANNEL } from '../../shared/ids.js';
 import { type Plan, requireFeature } from '../plans/plans.js';
+import { type AppError, conflict } from '../platform/errors.js';
 
 /**
  * Channel names (CHANNEL_PATTERN): 1-64 characters of lowercase letters, digits, dot, underscore and hyphen
@@ -20,6 +21,14 @@ export const FULL_ROLLOUT = 100;
 export function requirePushAllowed(plan: Plan, push: { channel: string; rollout_pct: number }): void {
   if (push.rollout_pct !== FULL_ROLLOUT) requireFeature(plan, 'stagedRollouts');
   if (push.channel !== DEFAULT_CHANNEL) requireFeature(plan, 'extraChannels');
+}
+
+/** The 409 of a push whose version the app already has on the channel (versions name releases in the CLI). */
+export function versionTaken(version: string, channel: string, existingId: string): AppError {
+  return conflict(
+    `Version ${version} already exists on channel "${channel}" (release ${existingId}); push with another version.`,
+    'version_exists',
+  );
 }
 
 /** Adjusting a rollout is itself the staged-rollout feature, whatever the new value. */

@@ -48,6 +48,42 @@ export const PushBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** What `POST /modules/preflight` asks: the push's fields known before the upload, and the file's size. */
+export const PreflightBody = Type.Object(
+  {
+    app_id: Uuid,
+    version: Type.Optional(
+      Type.String({ maxLength: 64, pattern: VERSION_PATTERN, description: 'the version the push will use' }),
+    ),
+    channel: Type.Optional(Channel),
+    rollout_pct: Type.Optional(RolloutPct),
+    size: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'bytes to be uploaded' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PreflightSchema = Type.Object({
+  allowed: Type.Literal(true),
+  app_id: Uuid,
+  channel: Type.String(),
+  rollout_pct: Type.Number(),
+});
+
+export const LookupQuery = Type.Object(
+  {
+    ref: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'an exact release version, or the first 6 or more characters of a release id',
+    }),
+    app_id: Type.Optional(Uuid),
+    channel: Type.Optional(Channel),
+  },
+  { additionalProperties: false },
+);
+
 export const RolloutBody = Type.Object({ rollout_pct: RolloutPct }, { additionalProperties: false });
 
 export const ModuleParams = Type.Object({ module_id: Uuid });
@@ -106,6 +142,11 @@ export const ReleaseWithStatsSchema = Type.Intersect(
 export const ReleasePageSchema = Type.Object(
   {
     modules: Type.Array(ref(ReleaseWithStatsSchema)),
+    stats_as_of: Type.String({
+      format: 'date-time',
+      description:
+        'when the statistics were read; device events count once ingested, normally within seconds',
+    }),
     limit: Type.Integer(),
     offset: Type.Integer(),
     next_offset: Type.Union([Type.Integer(), Type.Null()]),

@@ -3,7 +3,7 @@ import { emptyStats, type ReleaseStats, type ReleaseStatsProvider } from '../ana
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AppRow, AppsStore } from '../apps/apps.store.js';
 import { appendAudit } from '../audit/audit.writer.js';
-import { type Principal, requireRole } from '../auth/principal.js';
+import { type ApiKeyRef, auditActor, type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { type Db, type Tx, transaction } from '../platform/postgres.js';
@@ -17,7 +17,12 @@ import {
   rolloutAudit,
   rolloutChangedData,
 } from './release-events.js';
-import { FULL_ROLLOUT, requirePushAllowed, requireRolloutChangeAllowed } from './releases.rules.js';
+import {
+  FULL_ROLLOUT,
+  requirePushAllowed,
+  requireRolloutChangeAllowed,
+  versionTaken,
+} from './releases.rules.js';
 import type { ReleaseRow, ReleasesStore } from './releases.store.js';
 
 export interface PushInput {
@@ -52,15 +57,19 @@ export type ReleaseWithStats = ReleaseRow & { stats: ReleaseStats };
 export interface ChangeActor {
   workspaceId: string;
   actor: string;
+  /** The API key that made the change, when one did. */
+  apiKey?: ApiKeyRef;
 }
 
 const actorOf = (principal: Principal): ChangeActor => ({
   workspaceId: principal.workspaceId,
-  actor: principal.actor,
+  ...auditActor(principal),
 });
 
 export interface ReleasePage {
   modules: ReleaseWithStats[];
+  /** When the statistics were read: they count the device events stored by then. */
+  stats_as_of: Date;
   limit: number;
   offset: number;
   next_offset: number | null;
@@ -109,6 +118,9 @@ export class ReleasesService {
         channel,
         rollout_pct: rolloutPct,
       });
+      // Under the app's lock, so two pushes of one version cannot both pass.
+      const taken = await this.store.findVersion(tx, app.id, channel, input.version);
+      if (taken) throw versionTaken(input.version, channel, taken.id);
       await hooks.beforeInsert?.(tx);
       const row = await this.store.insert(tx, {
         workspaceId: principal.workspaceId,
@@ -151,8 +163,10 @@ export class ReleasesService {
     if (!app) throw notFound('App', 'app_not_found');
     const rows = await this.store.list(app.id, query.channel, query.limit, query.offset);
     const page = rows.slice(0, query.limit);
+    const statsAsOf = new Date();
     return {
       modules: await this.withStats(page),
+      stats_as_of: statsAsOf,
       limit: query.limit,
       offset: query.offset,
       next_offset: rows.length > query.limit ? query.offset + query.limit : null,
@@ -272,6 +286,7 @@ export class ReleasesService {
       workspaceId: actor.workspaceId,
       appId: app.id,
       actor: actor.actor,
+      apiKey: actor.apiKey,
       action,
       details,
     });

@@ -44,7 +44,7 @@ const COLUMNS = `id, seq, workspace_id, app_id, version, channel, rollout_pct, m
 export class ReleasesStore {
   constructor(private readonly db: Queryable) {}
 
-  async planOf(q: Queryable, workspaceId: string): Promise<Plan> {
+  async planOf(q: Queryable = this.db, workspaceId: string): Promise<Plan> {
     const { rows } = await q.query<{ plan: Plan }>('SELECT plan FROM workspaces WHERE id = $1', [
       workspaceId,
     ]);
@@ -83,6 +83,43 @@ export class ReleasesStore {
       [id, workspaceId],
     );
     return rows[0];
+  }
+
+  /** A release of the app and channel with exactly this version, old or new (versions are unique there). */
+  async findVersion(
+    q: Queryable = this.db,
+    appId: string,
+    channel: string,
+    version: string,
+  ): Promise<ReleaseRow | undefined> {
+    const { rows } = await q.query<ReleaseRow>(
+      `SELECT ${COLUMNS} FROM releases WHERE app_id = $1 AND channel = $2 AND version = $3
+        ORDER BY seq DESC LIMIT 1`,
+      [appId, channel, version],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Releases of the workspace whose version is `ref` or whose id starts with `ref` (lower-case), newest
+   * first, at most `limit`; narrowed to an app and a channel when given.
+   */
+  async lookup(
+    workspaceId: string,
+    ref: { version: string; idPrefix: string | null },
+    scope: { appId?: string | undefined; channel?: string | undefined },
+    limit: number,
+  ): Promise<ReleaseRow[]> {
+    // left(…) = prefix rather than LIKE: the prefix is matched as text, never as a pattern.
+    const { rows } = await this.db.query<ReleaseRow>(
+      `SELECT ${COLUMNS} FROM releases
+        WHERE workspace_id = $1
+          AND (version = $2 OR ($3::text IS NOT NULL AND left(id::text, length($3)) = $3))
+          AND ($4::uuid IS NULL OR app_id = $4) AND ($5::text IS NULL OR channel = $5)
+        ORDER BY seq DESC LIMIT $6`,
+      [workspaceId, ref.version, ref.idPrefix, scope.appId ?? null, scope.channel ?? null, limit],
+    );
+    return rows;
   }
 
   /** Newest first; `limit + 1` rows are read so the caller knows whether another page exists. */

@@ -1,6 +1,6 @@
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
+import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import type { DistinctDeviceCounter } from '../devices/distinct-devices.js';
 import { capabilitiesOf, type Plan } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
@@ -74,7 +74,7 @@ export class WorkspacesService {
       await workspaces.setPlan(tx, workspaceId, plan);
       await audit.append(tx, {
         workspaceId,
-        actor: principal.actor,
+        ...auditActor(principal),
         action: 'plan.change',
         details: { old: { plan: current.plan }, new: { plan } },
       });

@@ -69,6 +69,8 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Written to standard input (for --password-stdin). */
   input?: string;
+  /** The folder it runs in (where `ota init` writes .ota.json); default: the test's own. */
+  cwd?: string;
 }
 
 /** Runs the built `ota` as a subprocess with a clean environment (no inherited OTA_* variables). */
@@ -82,7 +84,11 @@ export function runCli(args: string[], options: CliOptions): Promise<CliResult> 
     ...options.env,
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_MAIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], {
+      env,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {

@@ -5,7 +5,7 @@ import { createFakeStores, principal } from '../helpers/fakes.js';
 async function world(plan: 'hobby' | 'pro' = 'pro') {
   const stores = createFakeStores();
   const ws = stores.workspaces.add({ plan });
-  const app = await stores.transaction((tx) => stores.apps.insert(tx, ws.id, 'Shop'));
+  const app = (await stores.transaction((tx) => stores.apps.insert(tx, ws.id, 'Shop')))!;
   return { stores, ws, app, service: createAlertsService(stores) };
 }
 

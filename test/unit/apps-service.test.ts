@@ -32,6 +32,35 @@ describe('AppsService on fake stores', () => {
     });
   });
 
+  it('refuses a second app of the same name with 409, writing nothing; another workspace may use it', async () => {
+    const { stores, ws, apps } = world();
+    const dev = principal(ws.id, 'developer');
+    await apps.create(dev, { name: 'Shop' });
+    await expect(apps.create(dev, { name: 'Shop' })).rejects.toMatchObject({
+      status: 409,
+      code: 'app_name_taken',
+    });
+    expect(stores.apps.rows).toHaveLength(1);
+    expect(stores.audit.entries).toHaveLength(1);
+    const other = stores.workspaces.add();
+    await expect(apps.create(principal(other.id, 'developer'), { name: 'Shop' })).resolves.toMatchObject({
+      name: 'Shop',
+    });
+  });
+
+  it('names the API key of an api-key principal in its audit entry', async () => {
+    const { stores, ws, apps } = world();
+    const apiKey = { id: 'k-1', name: 'CI deploys', created_by: { id: 'u-1', email: 'ana@example.com' } };
+    await apps.create(
+      { ...principal(ws.id, 'developer'), kind: 'api-key', actor: 'api-key', apiKey },
+      { name: 'Shop' },
+    );
+    expect(stores.audit.entries[0]).toMatchObject({
+      actor: 'api-key',
+      details: { name: 'Shop', api_key: apiKey },
+    });
+  });
+
   it('refuses a viewer before writing anything', async () => {
     const { stores, invalidate, ws, apps } = world();
     await expect(apps.create(principal(ws.id, 'viewer'), { name: 'x' })).rejects.toMatchObject({

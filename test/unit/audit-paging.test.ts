@@ -8,7 +8,7 @@ import { createFakeStores, principal } from '../helpers/fakes.js';
 async function world(total: number, plan: Plan = 'team') {
   const stores = createFakeStores();
   const ws = stores.workspaces.add({ plan });
-  const app = await stores.transaction((tx) => stores.apps.insert(tx, ws.id, 'Shop'));
+  const app = (await stores.transaction((tx) => stores.apps.insert(tx, ws.id, 'Shop')))!;
   await stores.transaction(async (tx) => {
     for (let i = 0; i < total; i++)
       await stores.audit.append(tx, { workspaceId: ws.id, actor: 'a', action: 'login' });
@@ -57,7 +57,7 @@ describe('AuditService.list', () => {
   it('refuses app ids that are not apps of the workspace, without querying the log', async () => {
     const { stores, audit, page, viewer, app } = await world(3);
     const theirs = stores.workspaces.add().id;
-    const elsewhere = await stores.transaction((tx) => stores.apps.insert(tx, theirs, 'Theirs'));
+    const elsewhere = (await stores.transaction((tx) => stores.apps.insert(tx, theirs, 'Theirs')))!;
     for (const appId of ['junk', '', elsewhere.id, '33333333-3333-4333-8333-333333333333', `${app.id}x`]) {
       const err = await audit.list(viewer, { limit: 1, offset: 0, app_id: appId }).catch((e) => e);
       expect(err).toBeInstanceOf(AppError);

@@ -9,7 +9,7 @@ import { createFakeStores, principal } from '../helpers/fakes.js';
 async function withApp() {
   const stores = createFakeStores();
   const ws = stores.workspaces.add();
-  const app = await stores.transaction((tx) => stores.apps.insert(tx, ws.id, 'Shop'));
+  const app = (await stores.transaction((tx) => stores.apps.insert(tx, ws.id, 'Shop')))!;
   return { stores, ws, app };
 }
 

@@ -5,7 +5,7 @@ import { createFakeStores, principal } from '../helpers/fakes.js';
 async function world(plan: 'hobby' | 'pro' = 'hobby') {
   const stores = createFakeStores();
   const ws = stores.workspaces.add({ plan });
-  const app = await stores.transaction((tx) => stores.apps.insert(tx, ws.id, 'Shop'));
+  const app = (await stores.transaction((tx) => stores.apps.insert(tx, ws.id, 'Shop')))!;
   const invalidate = vi.fn(async () => {});
   return { stores, ws, app, invalidate, service: createDeploymentKeysService(stores, { invalidate }) };
 }

@@ -9,7 +9,7 @@ const SHA = 'a'.repeat(64);
 async function world(plan: 'hobby' | 'pro' = 'hobby') {
   const stores = createFakeStores();
   const ws = stores.workspaces.add({ plan });
-  const app = await stores.transaction((tx) => stores.apps.insert(tx, ws.id, 'Shop'));
+  const app = (await stores.transaction((tx) => stores.apps.insert(tx, ws.id, 'Shop')))!;
   await stores.bundles.record(app.id, SHA, 1234);
   // The releases service's push, run the way it runs the hooks: inside the change's transaction.
   const push = vi.fn(async (_p, input: PushInput, hooks) =>

@@ -47,6 +47,24 @@ describe('plan capabilities (specification, section 2)', () => {
     expect(() => requireFeature('pro', 'auditLog')).toThrow(/Enterprise \(team\)/);
     expect(() => requireFeature('hobby', 'members', 1)).toThrow(/allows 1 member/);
     expect(() => requireFeature('pro', 'members', 500)).not.toThrow();
-    expect(upgradeMessage('hobby', 'extraChannels')).toMatch(/^Channels other than production needs/);
+  });
+
+  it('agrees in number and ends with the exact way to upgrade', () => {
+    expect(upgradeMessage('hobby', 'extraChannels')).toMatch(/^Channels other than production need the /);
+    expect(upgradeMessage('hobby', 'stagedRollouts')).toMatch(/rollouts \(.*\) need the Startup/);
+    expect(upgradeMessage('hobby', 'auditLog')).toMatch(
+      /^The audit log and activity feed need the Enterprise/,
+    );
+    expect(upgradeMessage('hobby', 'members')).toMatch(/^More team members need /);
+    for (const [plan, feature, target] of [
+      ['hobby', 'extraChannels', 'pro'],
+      ['hobby', 'auditLog', 'team'],
+      ['pro', 'auditLog', 'team'],
+      ['hobby', 'members', 'pro'],
+    ] as const) {
+      expect(upgradeMessage(plan, feature)).toMatch(
+        new RegExp(`Upgrade with \`ota plan set ${target}\` or in the console under Plan\\.$`),
+      );
+    }
   });
 });

@@ -112,7 +112,13 @@ const signatures: Build = async (t) => {
 const push =
   (extra: Record<string, unknown>): Build =>
   async (t) => ({
-    body: { app_id: await appId(t), version: '2.0.0', sha256: await t.bundle(), ...extra },
+    // Versions are unique per app and channel: each request pushes a new one.
+    body: {
+      app_id: await appId(t),
+      version: `2.0.0-${randomBytes(4).toString('hex')}`,
+      ...extra,
+      sha256: await t.bundle(),
+    },
   });
 
 /**
@@ -185,7 +191,10 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
     gate: { plan: 'team' },
   }),
 
-  'POST /api/v1/apps': control('developer', 'credential', async () => ({ body: { name: 'Another app' } })),
+  'POST /api/v1/apps': control('developer', 'credential', async () => ({
+    // App names are unique per workspace.
+    body: { name: `Another app ${randomBytes(4).toString('hex')}` },
+  })),
   'GET /api/v1/apps': control('viewer', 'credential', none),
   'GET /api/v1/apps/{app_id}': control('viewer', 'ids', inApp),
   'POST /api/v1/apps/{app_id}/fingerprints': control('developer', 'ids', async (t) => ({
@@ -200,6 +209,15 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'POST /api/v1/modules': control('developer', 'ids', push({}), {
     gate: { plan: 'pro', request: push({ rollout_pct: 50 }) },
   }),
+  'POST /api/v1/modules/preflight': control(
+    'developer',
+    'ids',
+    async (t) => ({ body: { app_id: await appId(t), version: `pre-${randomBytes(4).toString('hex')}` } }),
+    { gate: { plan: 'pro', request: async (t) => ({ body: { app_id: await appId(t), rollout_pct: 50 } }) } },
+  ),
+  'GET /api/v1/modules/lookup': control('viewer', 'ids', async (t) => ({
+    query: { ref: (await t.release()).id.slice(0, 8), app_id: await appId(t) },
+  })),
   'GET /api/v1/apps/{app_id}/modules': control('viewer', 'ids', inApp),
   'GET /api/v1/modules/{module_id}': control('viewer', 'ids', inRelease),
   'PUT /api/v1/modules/{module_id}/rollout': control('developer', 'ids', rollout, { gate: { plan: 'pro' } }),

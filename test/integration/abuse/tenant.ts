@@ -196,7 +196,9 @@ export class Tenant {
   }
 
   /** Pushes a fresh bundle at 100 % on production. */
-  async push(version = `v-${this.tag}`): Promise<{ id: string; sha256: string }> {
+  async push(
+    version = `v-${this.tag}-${randomBytes(3).toString('hex')}`,
+  ): Promise<{ id: string; sha256: string }> {
     const { id: appId } = await this.app();
     const sha256 = await this.bundle();
     const release = await this.ok('POST', '/modules', {
@@ -217,7 +219,7 @@ export class Tenant {
   /** A release that can be rolled back: an earlier active one exists below it. */
   async rollbackable(): Promise<string> {
     await this.release();
-    return (await this.push(`v-next-${this.tag}`)).id;
+    return (await this.push(`v-next-${this.tag}-${randomBytes(3).toString('hex')}`)).id;
   }
 
   /** A webhook to a loopback address (allowed in tests); its signing secret counts as this workspace's data. */

@@ -174,7 +174,8 @@ describe('the ota CLI story', () => {
       adoption: 1,
     });
 
-    const table = await ota(['status', '--app', 'Story App']);
+    // Every column with --wide; the default layout fits 100 columns (human-ids.test.ts).
+    const table = await ota(['status', '--app', 'Story App', '--wide']);
     expect(table.code).toBe(0);
     for (const text of ['version', 'targeted', 'received', 'adoption', 'failure rate', '2.0.0', '50 %']) {
       expect(table.stdout).toContain(text);

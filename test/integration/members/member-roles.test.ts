@@ -90,7 +90,17 @@ describe('who may do what with members', () => {
         actor: 'api-key',
         action: 'member.remove',
         app_id: null,
-        details: { member_id: id, email, old: { role: 'admin', status: 'invited' }, revoked_api_keys: [] },
+        details: {
+          member_id: id,
+          email,
+          old: { role: 'admin', status: 'invited' },
+          revoked_api_keys: [],
+          api_key: {
+            id: expect.any(String),
+            name: 'admin key',
+            created_by: { id: owner.userId, email: owner.email },
+          },
+        },
       },
     ]);
   });

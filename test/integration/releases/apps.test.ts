@@ -116,9 +116,15 @@ describe('fingerprints', () => {
     await register('android-77');
 
     const entries = await audit(ctx, ws.workspaceId, 'fingerprint.register');
+    // The key is named in each entry made with it (details.api_key), beside the actor `api-key`.
+    const byKey = {
+      id: expect.any(String),
+      name: 'developer key',
+      created_by: { id: ws.userId, email: ws.email },
+    };
     expect(entries.map((e) => [e.actor, e.app_id, e.details])).toEqual([
-      ['api-key', ws.appId, { fingerprint: 'ios-2.3.1+45' }],
-      ['api-key', ws.appId, { fingerprint: 'android-77' }],
+      ['api-key', ws.appId, { fingerprint: 'ios-2.3.1+45', api_key: byKey }],
+      ['api-key', ws.appId, { fingerprint: 'android-77', api_key: byKey }],
     ]);
     const app = await ctx.app.inject({ method: 'GET', url: `/api/v1/apps/${ws.appId}`, headers: ws.headers });
     expect(app.json().fingerprints.map((f: { fingerprint: string }) => f.fingerprint)).toEqual([

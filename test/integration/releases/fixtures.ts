@@ -75,7 +75,12 @@ export async function push(
   return ctx.app.inject({ method: 'POST', url: '/api/v1/modules', headers, payload: body });
 }
 
-/** Uploads a bundle and pushes it; asserts success and returns the release. */
+const pushedPerApp = new Map<string, number>();
+
+/**
+ * Uploads a bundle and pushes it; asserts success and returns the release. Without a version the app's
+ * first release is 1.0.0 and each later one the next patch (versions are unique per app and channel).
+ */
 export async function release(
   ctx: TestContext,
   ws: Workspace,
@@ -83,7 +88,9 @@ export async function release(
   headers: Headers = ws.headers,
 ): Promise<Record<string, unknown> & { id: string }> {
   const sha256 = await bundle(ctx, headers, ws.appId);
-  const res = await push(ctx, headers, { app_id: ws.appId, version: '1.0.0', sha256, ...extra });
+  const n = pushedPerApp.get(ws.appId) ?? 0;
+  pushedPerApp.set(ws.appId, n + 1);
+  const res = await push(ctx, headers, { app_id: ws.appId, version: `1.0.${n}`, sha256, ...extra });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }

@@ -36,7 +36,7 @@ describe('plan gates on hobby (402 with an upgrade message)', () => {
     const before = await writes(ctx, ws.workspaceId);
     const res = await push(ctx, ws.headers, { app_id: ws.appId, version: '1', sha256, ...extra });
     const problem = expectProblem(res, 402, 'plan_upgrade_required');
-    expect(problem.detail).toMatch(/Startup \(pro\) plan or higher.*Upgrade the plan/);
+    expect(problem.detail).toMatch(/Startup \(pro\) plan or higher.*Upgrade with `ota plan set pro`/);
     expect(problem).toMatchObject({ plan: 'hobby', required_plan: 'pro' });
     expect(await writes(ctx, ws.workspaceId)).toEqual(before);
   });

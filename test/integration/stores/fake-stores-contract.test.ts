@@ -9,9 +9,12 @@ describe.each(subjects)('%s stores', (_name, make) => {
   it('apps: scoped to their workspace, newest first, fingerprints registered once', async () => {
     const s = make();
     const [ws, other] = [await s.newWorkspace(), await s.newWorkspace()];
-    const first = await s.transaction((tx) => s.apps.insert(tx, ws, 'First'));
+    const first = (await s.transaction((tx) => s.apps.insert(tx, ws, 'First')))!;
     s.tick();
-    const second = await s.transaction((tx) => s.apps.insert(tx, ws, 'Second'));
+    const second = (await s.transaction((tx) => s.apps.insert(tx, ws, 'Second')))!;
+    // Names are unique per workspace, never across workspaces.
+    expect(await s.transaction((tx) => s.apps.insert(tx, ws, 'First'))).toBeUndefined();
+    expect(await s.transaction((tx) => s.apps.insert(tx, other, 'First'))).toMatchObject({ name: 'First' });
     expect((await s.apps.list(ws)).map((a) => a.id)).toEqual([second.id, first.id]);
     expect(await s.apps.find(ws, first.id)).toEqual(first);
     expect(await s.apps.find(other, first.id)).toBeUndefined();
@@ -29,7 +32,7 @@ describe.each(subjects)('%s stores', (_name, make) => {
     const s = make();
     const ws = await s.newWorkspace();
     const attempt = s.transaction(async (tx) => {
-      const app = await s.apps.insert(tx, ws, 'Doomed');
+      const app = (await s.apps.insert(tx, ws, 'Doomed'))!;
       await s.apps.insertFingerprint(tx, app.id, 'fp');
       await s.audit.append(tx, {
         workspaceId: ws,
@@ -49,7 +52,7 @@ describe.each(subjects)('%s stores', (_name, make) => {
   it('audit: newest first, filtered, paged, and a chain that verifies', async () => {
     const s = make();
     const ws = await s.newWorkspace();
-    const app = await s.transaction((tx) => s.apps.insert(tx, ws, 'Shop'));
+    const app = (await s.transaction((tx) => s.apps.insert(tx, ws, 'Shop')))!;
     await s.transaction(async (tx) => {
       await s.audit.append(tx, { workspaceId: ws, actor: 'o@example.com', action: 'plan.change' });
       await s.audit.append(tx, { workspaceId: ws, appId: app.id, actor: 'api-key', action: 'module.push' });
@@ -179,7 +182,7 @@ describe.each(subjects)('%s stores', (_name, make) => {
   it('alerts: the defaults until changed, then only the fields given change', async () => {
     const s = make();
     const ws = await s.newWorkspace();
-    const app = await s.transaction((tx) => s.apps.insert(tx, ws, 'Alerted'));
+    const app = (await s.transaction((tx) => s.apps.insert(tx, ws, 'Alerted')))!;
     const defaults = {
       threshold: 0.05,
       windowMinutes: 15,
@@ -225,7 +228,7 @@ describe.each(subjects)('%s stores', (_name, make) => {
   it('deployment keys: oldest first, counted per app, gone when deleted, no history for a new app', async () => {
     const s = make();
     const ws = await s.newWorkspace();
-    const app = await s.transaction((tx) => s.apps.insert(tx, ws, 'Keys'));
+    const app = (await s.transaction((tx) => s.apps.insert(tx, ws, 'Keys')))!;
     const key = (n: number) => `contract-key-${n}-${app.id.slice(0, 8)}`;
     const first = await s.transaction((tx) => s.deploymentKeys.insert(tx, key(1), app.id, 'production'));
     s.tick();
@@ -249,7 +252,7 @@ describe.each(subjects)('%s stores', (_name, make) => {
   it('drafts: found in their workspace until taken once or expired; parts of an unknown release: none', async () => {
     const s = make();
     const [ws, other] = [await s.newWorkspace(), await s.newWorkspace()];
-    const app = await s.transaction((tx) => s.apps.insert(tx, ws, 'Signed'));
+    const app = (await s.transaction((tx) => s.apps.insert(tx, ws, 'Signed')))!;
     const draft = (id: string) => ({
       id,
       workspace_id: ws,

@@ -10,7 +10,12 @@ import type { SpikeNotifier } from '../../../src/telemetry/spike-jobs.js';
 import { waitFor as waitUntil } from '../../helpers/wait.js';
 
 /** Apps and releases are written straight to Postgres here: these tests are about their telemetry. */
-export async function createApp(deps: Container, workspaceId: string, name = 'app'): Promise<string> {
+export async function createApp(
+  deps: Container,
+  workspaceId: string,
+  // App names are unique per workspace.
+  name = `app-${randomBytes(4).toString('hex')}`,
+): Promise<string> {
   const { rows } = await deps.db.query<{ id: string }>(
     'INSERT INTO apps (workspace_id, name) VALUES ($1, $2) RETURNING id',
     [workspaceId, name],

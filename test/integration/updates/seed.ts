@@ -31,8 +31,9 @@ export async function seedWorkspace(ctx: TestContext, plan: Plan = 'hobby'): Pro
 
 export async function seedApp(ctx: TestContext, workspaceId: string): Promise<string> {
   const { rows } = await ctx.deps.db.query<{ id: string }>(
-    `INSERT INTO apps (workspace_id, name) VALUES ($1, 'app') RETURNING id`,
-    [workspaceId],
+    `INSERT INTO apps (workspace_id, name) VALUES ($1, $2) RETURNING id`,
+    // App names are unique per workspace.
+    [workspaceId, `app-${randomBytes(4).toString('hex')}`],
   );
   return rows[0]!.id;
 }

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// A device for trying the service out: it asks for an update as an app with the SDK would, downloads and
+// verifies the bundle, reports the download and the activation (and an error with --fail), and remembers
+// what it runs in a small state file, so running it again after a release shows the next update arrive.
+// It uses the built SDK (dist/sdk, made by `npm start` or `npm run build`).
+//
+//   node scripts/simulate-device.mjs [--app <app id>] [--device <id>] [--channel <name>] [--fail]
+//                                    [--api-url <url>] [--state <file>] [--json]
+//
+// --app defaults to the app of .ota.json (`ota init`) in this folder or one above; --api-url to
+// OTA_API_URL, else http://127.0.0.1:8080. Exit 0 when the check was answered, 1 otherwise.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+
+const { values: args } = parseArgs({
+  options: {
+    app: { type: 'string' },
+    device: { type: 'string', default: 'demo-device-1' },
+    channel: { type: 'string' },
+    fail: { type: 'boolean', default: false },
+    'api-url': { type: 'string' },
+    state: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+function projectFile(start) {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    const path = join(dir, '.ota.json');
+    if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8'));
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function say(text) {
+  if (!args.json) console.log(text);
+}
+
+const sdkPath = join(ROOT, 'dist/sdk/index.js');
+if (!existsSync(sdkPath)) {
+  console.error('The SDK is not built yet: run `npm run build` (npm start does it) first.');
+  process.exit(1);
+}
+const { OtaUpdates } = await import(sdkPath);
+
+const project = projectFile(process.cwd());
+const appId = args.app ?? project?.app_id;
+if (!appId) {
+  console.error('Which app? Give --app <app id>, or run `npx ota init` in this folder first.');
+  process.exit(1);
+}
+const apiUrl = (args['api-url'] ?? process.env.OTA_API_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+const channel = args.channel ?? project?.channel ?? 'production';
+const statePath = resolve(args.state ?? join(ROOT, '.local', `simulated-device-${args.device}.json`));
+const state = existsSync(statePath) ? JSON.parse(readFileSync(statePath, 'utf8')) : {};
+
+const updates = new OtaUpdates({ apiUrl, appId, deviceId: args.device, channel, platform: 'ios' });
+const summary = { device: args.device, app_id: appId, channel, running: state.running ?? null, update: null };
+try {
+  say(`Device ${args.device} runs ${state.version ?? 'the bundle it shipped with'}; checking ${channel}…`);
+  const update = await updates.checkForUpdate(state.running);
+  if (!update) {
+    say('No update for this device (it runs the newest release it is targeted by).');
+  } else {
+    say(`Update offered: ${update.version} (${update.module_id}), ${update.size} bytes.`);
+    const bytes = await updates.download(update);
+    say(`Downloaded and verified ${bytes.byteLength} bytes (sha256 ${update.sha256.slice(0, 12)}…).`);
+    await updates.reportActivation(update.module_id);
+    say(`Running ${update.version} now; activation reported.`);
+    if (args.fail) {
+      await updates.reportError(update.module_id, 'Simulated crash on start');
+      say('Reported an error, as a crash of the new bundle would.');
+    }
+    mkdirSync(dirname(statePath), { recursive: true });
+    writeFileSync(statePath, `${JSON.stringify({ running: update.module_id, version: update.version })}\n`);
+    summary.update = { module_id: update.module_id, version: update.version };
+    summary.running = update.module_id;
+  }
+  await updates.flush();
+  if (args.json) console.log(JSON.stringify(summary));
+} catch (err) {
+  console.error(`The device could not complete the check: ${err instanceof Error ? err.message : err}`);
+  process.exitCode = 1;
+} finally {
+  // The event queue keeps a retry timer; the simulated app ends here.
+  updates.dispose();
+}
