@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ApiKey, CreatedApiKey, KeyRole } from '../../../client/index.js';
+import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, SecretOnce, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
 import { FAILED, useAction, useResource } from '../hooks.js';
@@ -89,42 +90,33 @@ export function ApiKeysPanel() {
           api_keys.length === 0 ? (
             <p class="empty">No API keys.</p>
           ) : (
-            <div class="table-wrap">
-              <table data-testid="api-keys">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Created by</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {api_keys.map((k) => (
-                    <tr key={k.id}>
-                      <td class="wrap">{k.name}</td>
-                      <td>{k.role}</td>
-                      <td class="wrap" data-testid="key-creator">
-                        {k.created_by?.email ?? '—'}
-                      </td>
-                      <td>{formatTime(k.created_at)}</td>
-                      <td>{k.last_used_at ? formatTime(k.last_used_at) : 'never'}</td>
-                      <td>
-                        {manage && (
-                          <button type="button" class="danger small" onClick={() => setRevoking(k)}>
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="api-keys"
+              rows={api_keys}
+              rowKey={(k) => k.id}
+              columns={[
+                { label: 'Name', wrap: true, cell: (k) => k.name },
+                { label: 'Role', cell: (k) => k.role },
+                {
+                  label: 'Created by',
+                  wrap: true,
+                  testId: 'key-creator',
+                  cell: (k) => k.created_by?.email ?? '—',
+                },
+                { label: 'Created', cell: (k) => formatTime(k.created_at) },
+                { label: 'Last used', cell: (k) => (k.last_used_at ? formatTime(k.last_used_at) : 'never') },
+                {
+                  label: 'Actions',
+                  hideLabel: true,
+                  cell: (k) =>
+                    manage && (
+                      <button type="button" class="danger small" onClick={() => setRevoking(k)}>
+                        Revoke
+                      </button>
+                    ),
+                },
+              ]}
+            />
           )
         }
       </Show>

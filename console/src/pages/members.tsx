@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { InvitedMember, Member, Role } from '../../../client/index.js';
+import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, InvitationLink, Show } from '../components/ui.js';
 import { FAILED, useAction, useResource } from '../hooks.js';
 import { canManage, useSession } from '../session.js';
@@ -88,63 +89,59 @@ export function MembersPanel() {
       <ActionError error={change.error} />
       <Show resource={members} label="Loading members…">
         {({ members: list }) => (
-          <div class="table-wrap">
-            <table data-testid="members">
-              <thead>
-                <tr>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((m) => (
-                  <tr key={m.id}>
-                    <td class="wrap">{m.email}</td>
-                    <td>
-                      {manage && m.role !== 'owner' ? (
-                        <select
-                          aria-label={`Role of ${m.email}`}
-                          value={m.role}
-                          disabled={change.busy}
-                          onChange={(e) => void setMemberRole(m, e.currentTarget.value as Role)}
-                        >
-                          {ASSIGNABLE.map((r) => (
-                            <option key={r} value={r}>
-                              {r}
-                            </option>
-                          ))}
-                        </select>
-                      ) : (
-                        m.role
-                      )}
-                    </td>
-                    <td>{m.status}</td>
-                    <td class="actions">
-                      {manage && m.status === 'invited' && (
-                        <button
-                          type="button"
-                          class="secondary small"
-                          disabled={invite.busy}
-                          onClick={() => void sendInvitation(m.email, m.role as Exclude<Role, 'owner'>)}
-                        >
-                          New link
-                        </button>
-                      )}
-                      {manage && m.role !== 'owner' && (
-                        <button type="button" class="danger small" onClick={() => setRemoving(m)}>
-                          Remove
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="members"
+            rows={list}
+            rowKey={(m) => m.id}
+            columns={[
+              { label: 'E-mail', wrap: true, cell: (m) => m.email },
+              {
+                label: 'Role',
+                cell: (m) =>
+                  manage && m.role !== 'owner' ? (
+                    <select
+                      aria-label={`Role of ${m.email}`}
+                      value={m.role}
+                      disabled={change.busy}
+                      onChange={(e) => void setMemberRole(m, e.currentTarget.value as Role)}
+                    >
+                      {ASSIGNABLE.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    m.role
+                  ),
+              },
+              { label: 'Status', cell: (m) => m.status },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                class: 'actions',
+                cell: (m) => (
+                  <>
+                    {manage && m.status === 'invited' && (
+                      <button
+                        type="button"
+                        class="secondary small"
+                        disabled={invite.busy}
+                        onClick={() => void sendInvitation(m.email, m.role as Exclude<Role, 'owner'>)}
+                      >
+                        New link
+                      </button>
+                    )}
+                    {manage && m.role !== 'owner' && (
+                      <button type="button" class="danger small" onClick={() => setRemoving(m)}>
+                        Remove
+                      </button>
+                    )}
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </Show>
       {removing && (
