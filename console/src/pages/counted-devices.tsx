@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { CountedDevice } from '../../../client/index.js';
+import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, Show } from '../components/ui.js';
 import { formatCount, formatTime } from '../format.js';
 import { FAILED, useAction, useResource } from '../hooks.js';
@@ -40,34 +41,24 @@ export function CountedDevicesPanel(props: { onReleased: () => void }) {
             <p class="empty">No device is counted.</p>
           ) : (
             <>
-              <div class="table-wrap">
-                <table data-testid="counted-devices">
-                  <thead>
-                    <tr>
-                      <th scope="col">Device</th>
-                      <th scope="col">Last seen</th>
-                      <th scope="col">
-                        <span class="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {p.devices.map((d) => (
-                      <tr key={d.device_id}>
-                        <td class="wrap">
-                          <code>{d.device_id}</code>
-                        </td>
-                        <td>{formatTime(d.last_seen_at)}</td>
-                        <td>
-                          <button type="button" class="danger small" onClick={() => setReleasing(d)}>
-                            Release
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                testId="counted-devices"
+                rows={p.devices}
+                rowKey={(d) => d.device_id}
+                columns={[
+                  { label: 'Device', wrap: true, cell: (d) => <code>{d.device_id}</code> },
+                  { label: 'Last seen', cell: (d) => formatTime(d.last_seen_at) },
+                  {
+                    label: 'Actions',
+                    hideLabel: true,
+                    cell: (d) => (
+                      <button type="button" class="danger small" onClick={() => setReleasing(d)}>
+                        Release
+                      </button>
+                    ),
+                  },
+                ]}
+              />
               {p.total > p.devices.length && (
                 <p class="muted small">
                   The {SHOWN} most recently seen of {formatCount(p.total)}; <code>ota devices list</code>{' '}

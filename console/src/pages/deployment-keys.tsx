@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { DeploymentKey } from '../../../client/index.js';
+import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
 import { FAILED, useAction, useResource } from '../hooks.js';
@@ -72,38 +73,26 @@ export function DeploymentKeysPanel(props: { appId: string; channels: string[] }
           deployment_keys.length === 0 ? (
             <p class="empty">No deployment keys yet.</p>
           ) : (
-            <div class="table-wrap">
-              <table data-testid="deployment-keys">
-                <thead>
-                  <tr>
-                    <th scope="col">Key</th>
-                    <th scope="col">Channel</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {deployment_keys.map((k) => (
-                    <tr key={k.key}>
-                      <td>
-                        <code>{k.key}</code>
-                      </td>
-                      <td>{k.channel}</td>
-                      <td>{formatTime(k.created_at)}</td>
-                      <td>
-                        {write && (
-                          <button type="button" class="danger small" onClick={() => setDeleting(k)}>
-                            Delete
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="deployment-keys"
+              rows={deployment_keys}
+              rowKey={(k) => k.key}
+              columns={[
+                { label: 'Key', wrap: true, cell: (k) => <code>{k.key}</code> },
+                { label: 'Channel', cell: (k) => k.channel },
+                { label: 'Created', cell: (k) => formatTime(k.created_at) },
+                {
+                  label: 'Actions',
+                  hideLabel: true,
+                  cell: (k) =>
+                    write && (
+                      <button type="button" class="danger small" onClick={() => setDeleting(k)}>
+                        Delete
+                      </button>
+                    ),
+                },
+              ]}
+            />
           )
         }
       </Show>
