@@ -3,7 +3,7 @@ import type { ApiKey, CreatedApiKey, KeyRole } from '../../../client/index.js';
 import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, SecretOnce, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
-import { FAILED, useAction, useResource } from '../hooks.js';
+import { FAILED, useAction, useConfirmed, useResource } from '../hooks.js';
 import { canManage, useSession } from '../session.js';
 
 const KEY_ROLES: KeyRole[] = ['admin', 'developer', 'viewer'];
@@ -18,7 +18,6 @@ export function ApiKeysPanel() {
   const [name, setName] = useState('');
   const [role, setRole] = useState<KeyRole>('developer');
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const create = useAction();
   const revoke = useAction();
   const manage = canManage(workspace.role);
@@ -39,16 +38,14 @@ export function ApiKeysPanel() {
     };
     keys.mutate((current) => ({ api_keys: [listed, ...(current?.api_keys ?? [])] }));
   };
-  const doRevoke = async () => {
-    const key = revoking;
-    if (!key) return;
-    const result = await revoke.run(() => client.apiKeys.revoke(workspace.id, key.id));
-    setRevoking(null);
-    if (result === FAILED) return;
-    keys.mutate((current) =>
-      current ? { api_keys: current.api_keys.filter((k) => k.id !== key.id) } : current,
-    );
-  };
+  const revoking = useConfirmed(
+    revoke,
+    (key: ApiKey) => client.apiKeys.revoke(workspace.id, key.id),
+    (key) =>
+      keys.mutate((current) =>
+        current ? { api_keys: current.api_keys.filter((k) => k.id !== key.id) } : current,
+      ),
+  );
 
   return (
     <section class="panel" aria-labelledby="keys-title">
@@ -110,7 +107,7 @@ export function ApiKeysPanel() {
                   hideLabel: true,
                   cell: (k) =>
                     manage && (
-                      <button type="button" class="danger small" onClick={() => setRevoking(k)}>
+                      <button type="button" class="danger small" onClick={() => revoking.ask(k)}>
                         Revoke
                       </button>
                     ),
@@ -120,13 +117,13 @@ export function ApiKeysPanel() {
           )
         }
       </Show>
-      {revoking && (
+      {revoking.pending && (
         <Confirm
-          title={`Revoke “${revoking.name}”?`}
+          title={`Revoke “${revoking.pending.name}”?`}
           confirmLabel="Revoke"
           busy={revoke.busy}
-          onConfirm={() => void doRevoke()}
-          onCancel={() => setRevoking(null)}
+          onConfirm={() => void revoking.confirm()}
+          onCancel={() => revoking.cancel()}
         >
           <p>The key stops working at once; tools using it must get a new one.</p>
         </Confirm>

@@ -1,9 +1,8 @@
-import { useState } from 'preact/hooks';
 import type { CountedDevice } from '../../../client/index.js';
 import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, Show } from '../components/ui.js';
 import { formatCount, formatTime } from '../format.js';
-import { FAILED, useAction, useResource } from '../hooks.js';
+import { useAction, useConfirmed, useResource } from '../hooks.js';
 import { useSession } from '../session.js';
 
 const SHOWN = 20;
@@ -18,18 +17,16 @@ export function CountedDevicesPanel(props: { onReleased: () => void }) {
     () => client.workspaces.devices(workspace.id, { limit: SHOWN }),
     [client, workspace.id],
   );
-  const [releasing, setReleasing] = useState<CountedDevice | null>(null);
   const release = useAction();
 
-  const doRelease = async () => {
-    const device = releasing;
-    if (!device) return;
-    const result = await release.run(() => client.workspaces.releaseDevice(workspace.id, device.device_id));
-    setReleasing(null);
-    if (result === FAILED) return;
-    await page.reload();
-    props.onReleased();
-  };
+  const releasing = useConfirmed(
+    release,
+    (device: CountedDevice) => client.workspaces.releaseDevice(workspace.id, device.device_id),
+    async () => {
+      await page.reload();
+      props.onReleased();
+    },
+  );
 
   return (
     <section class="panel" aria-labelledby="counted-title">
@@ -52,7 +49,7 @@ export function CountedDevicesPanel(props: { onReleased: () => void }) {
                     label: 'Actions',
                     hideLabel: true,
                     cell: (d) => (
-                      <button type="button" class="danger small" onClick={() => setReleasing(d)}>
+                      <button type="button" class="danger small" onClick={() => releasing.ask(d)}>
                         Release
                       </button>
                     ),
@@ -69,13 +66,13 @@ export function CountedDevicesPanel(props: { onReleased: () => void }) {
           )
         }
       </Show>
-      {releasing && (
+      {releasing.pending && (
         <Confirm
-          title={`Release “${releasing.device_id}”?`}
+          title={`Release “${releasing.pending.device_id}”?`}
           confirmLabel="Release"
           busy={release.busy}
-          onConfirm={() => void doRelease()}
-          onCancel={() => setReleasing(null)}
+          onConfirm={() => void releasing.confirm()}
+          onCancel={() => releasing.cancel()}
         >
           <p>Its place under the cap is free at once. If it checks for updates again, it is counted again.</p>
         </Confirm>

@@ -3,7 +3,7 @@ import type { DeploymentKey } from '../../../client/index.js';
 import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
-import { FAILED, useAction, useResource } from '../hooks.js';
+import { FAILED, useAction, useConfirmed, useResource } from '../hooks.js';
 import { canWrite, useSession } from '../session.js';
 
 /**
@@ -14,7 +14,6 @@ export function DeploymentKeysPanel(props: { appId: string; channels: string[] }
   const { client, workspace } = useSession();
   const keys = useResource(() => client.deploymentKeys.list(props.appId), [client, props.appId]);
   const [channel, setChannel] = useState('production');
-  const [deleting, setDeleting] = useState<DeploymentKey | null>(null);
   const create = useAction();
   const remove = useAction();
   const write = canWrite(workspace.role);
@@ -25,16 +24,14 @@ export function DeploymentKeysPanel(props: { appId: string; channels: string[] }
     if (made === FAILED) return;
     keys.mutate((current) => ({ deployment_keys: [...(current?.deployment_keys ?? []), made] }));
   };
-  const doDelete = async () => {
-    const key = deleting;
-    if (!key) return;
-    const result = await remove.run(() => client.deploymentKeys.remove(props.appId, key.key));
-    setDeleting(null);
-    if (result === FAILED) return;
-    keys.mutate((current) =>
-      current ? { deployment_keys: current.deployment_keys.filter((k) => k.key !== key.key) } : current,
-    );
-  };
+  const deleting = useConfirmed(
+    remove,
+    (key: DeploymentKey) => client.deploymentKeys.remove(props.appId, key.key),
+    (key) =>
+      keys.mutate((current) =>
+        current ? { deployment_keys: current.deployment_keys.filter((k) => k.key !== key.key) } : current,
+      ),
+  );
 
   return (
     <section class="panel" aria-labelledby="deployment-keys-title">
@@ -86,7 +83,7 @@ export function DeploymentKeysPanel(props: { appId: string; channels: string[] }
                   hideLabel: true,
                   cell: (k) =>
                     write && (
-                      <button type="button" class="danger small" onClick={() => setDeleting(k)}>
+                      <button type="button" class="danger small" onClick={() => deleting.ask(k)}>
                         Delete
                       </button>
                     ),
@@ -96,13 +93,13 @@ export function DeploymentKeysPanel(props: { appId: string; channels: string[] }
           )
         }
       </Show>
-      {deleting && (
+      {deleting.pending && (
         <Confirm
-          title={`Delete the ${deleting.channel} key?`}
+          title={`Delete the ${deleting.pending.channel} key?`}
           confirmLabel="Delete"
           busy={remove.busy}
-          onConfirm={() => void doDelete()}
-          onCancel={() => setDeleting(null)}
+          onConfirm={() => void deleting.confirm()}
+          onCancel={() => deleting.cancel()}
         >
           <p>Apps built with this key are refused from their next update check on.</p>
         </Confirm>

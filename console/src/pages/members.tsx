@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { InvitedMember, Member, Role } from '../../../client/index.js';
 import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, InvitationLink, Show } from '../components/ui.js';
-import { FAILED, useAction, useResource } from '../hooks.js';
+import { FAILED, useAction, useConfirmed, useResource } from '../hooks.js';
 import { canManage, useSession } from '../session.js';
 
 const ASSIGNABLE: Array<Exclude<Role, 'owner'>> = ['admin', 'developer', 'viewer'];
@@ -12,7 +12,6 @@ export function MembersPanel() {
   const members = useResource(() => client.members.list(workspace.id), [client, workspace.id]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Exclude<Role, 'owner'>>('developer');
-  const [removing, setRemoving] = useState<Member | null>(null);
   const [invited, setInvited] = useState<InvitedMember | null>(null);
   const invite = useAction();
   const change = useAction();
@@ -39,16 +38,14 @@ export function MembersPanel() {
         : current,
     );
   };
-  const remove = async () => {
-    const member = removing;
-    if (!member) return;
-    const result = await change.run(() => client.members.remove(workspace.id, member.id));
-    setRemoving(null);
-    if (result === FAILED) return;
-    members.mutate((current) =>
-      current ? { members: current.members.filter((m) => m.id !== member.id) } : current,
-    );
-  };
+  const removing = useConfirmed(
+    change,
+    (member: Member) => client.members.remove(workspace.id, member.id),
+    (member) =>
+      members.mutate((current) =>
+        current ? { members: current.members.filter((m) => m.id !== member.id) } : current,
+      ),
+  );
 
   return (
     <section class="panel" aria-labelledby="members-title">
@@ -133,7 +130,7 @@ export function MembersPanel() {
                       </button>
                     )}
                     {manage && m.role !== 'owner' && (
-                      <button type="button" class="danger small" onClick={() => setRemoving(m)}>
+                      <button type="button" class="danger small" onClick={() => removing.ask(m)}>
                         Remove
                       </button>
                     )}
@@ -144,13 +141,13 @@ export function MembersPanel() {
           />
         )}
       </Show>
-      {removing && (
+      {removing.pending && (
         <Confirm
-          title={`Remove ${removing.email}?`}
+          title={`Remove ${removing.pending.email}?`}
           confirmLabel="Remove"
           busy={change.busy}
-          onConfirm={() => void remove()}
-          onCancel={() => setRemoving(null)}
+          onConfirm={() => void removing.confirm()}
+          onCancel={() => removing.cancel()}
         >
           <p>
             They lose access to this workspace at once; their signed-in sessions and the API keys they made
