@@ -83,3 +83,24 @@ export function useAction() {
   );
   return { busy, error, run, clearError: () => setError(null) };
 }
+
+/**
+ * A destructive action on one row of a list (revoke a key, remove a member, release a device), done after
+ * a confirmation dialog: `ask(row)` opens it, `confirm()` runs `perform` through `action` (its busy state and
+ * error show as usual) and then `after` updates the list; `pending` is the row the dialog is about.
+ */
+export function useConfirmed<T>(
+  action: ReturnType<typeof useAction>,
+  perform: (row: T) => Promise<unknown>,
+  after: (row: T) => void | Promise<void>,
+) {
+  const [pending, setPending] = useState<T | null>(null);
+  const confirm = async () => {
+    const row = pending;
+    if (row === null) return;
+    const result = await action.run(() => perform(row));
+    setPending(null);
+    if (result !== FAILED) await after(row);
+  };
+  return { pending, ask: (row: T) => setPending(row), cancel: () => setPending(null), confirm };
+}

@@ -16,6 +16,12 @@ export interface ChartData {
   x: number[];
   activations: number[];
   errors: number[];
+  /**
+   * Errors / (activations + errors) per bucket, in percent; null where a bucket has neither (a gap, not a
+   * 0 % that never happened). Drawn on its own axis: a 20 % failure rate is a small count next to many
+   * activations, and would be a flat line on their axis.
+   */
+  errorRate: Array<number | null>;
 }
 
 /**
@@ -51,5 +57,9 @@ export function toChartData(
     activations[i]! += Number(point.activations) || 0;
     errors[i]! += Number(point.errors) || 0;
   }
-  return { x, activations, errors };
+  const errorRate = activations.map((a, i) => {
+    const total = a + errors[i]!;
+    return total === 0 ? null : (errors[i]! / total) * 100;
+  });
+  return { x, activations, errors, errorRate };
 }

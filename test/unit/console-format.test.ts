@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeDetails } from '../../console/src/audit-details.js';
+import { describeActor, describeDetails } from '../../console/src/audit-details.js';
 import {
   capShare,
   formatCount,
@@ -158,9 +158,34 @@ describe('console audit details', () => {
     ]);
     expect(describeDetails({ version: '1.0', meta: { a: 1 } })).toEqual([
       ['version', '1.0'],
-      ['meta', '{"a":1}'],
+      ['meta', 'a: 1'],
     ]);
     expect(describeDetails(null)).toEqual([]);
     expect(describeDetails([1, 2])).toEqual([]);
+  });
+
+  it('reads nested values as text, never as JSON, and keeps the key that names the actor out of them', () => {
+    const pairs = describeDetails({
+      module_id: 'm1',
+      channels: ['production', 'staging'],
+      target: { version: '1.2.0', mandatory: true },
+      api_key: { id: 'k1', name: 'ci', created_by: { email: 'dev@example.com' } },
+    });
+    expect(pairs).toEqual([
+      ['module_id', 'm1'],
+      ['channels', 'production, staging'],
+      ['target', 'version: 1.2.0; mandatory: yes'],
+    ]);
+    for (const [, text] of pairs) expect(text).not.toMatch(/[{}"]/);
+  });
+
+  it('names an API-key actor with the key and the member who made it', () => {
+    const details = { api_key: { id: 'k1', name: 'ci deploy', created_by: { email: 'dev@example.com' } } };
+    expect(describeActor('api-key', details)).toBe('api-key (ci deploy, created by dev@example.com)');
+    expect(describeActor('api-key', { api_key: { id: 'k1', name: 'old', created_by: null } })).toBe(
+      'api-key (old)',
+    );
+    expect(describeActor('api-key', {})).toBe('api-key');
+    expect(describeActor('dev@example.com', details)).toBe('dev@example.com');
   });
 });

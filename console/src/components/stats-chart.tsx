@@ -27,7 +27,7 @@ export function StatsChart(props: { appId: string; releases: ReleaseWithStats[];
   return (
     <section class="card chart-card" aria-labelledby="chart-title">
       <div class="chart-head">
-        <h2 id="chart-title">Activations and errors</h2>
+        <h2 id="chart-title">Activations and error rate</h2>
         <label>
           <span class="visually-hidden">Release</span>
           <select
@@ -66,8 +66,8 @@ function Chart(props: { data: ChartData }) {
   const plot = useRef<uPlot | null>(null);
   const { data } = props;
   const columns = useMemo(
-    () => [data.x, data.activations, data.errors] as uPlot.AlignedData,
-    [data.x, data.activations, data.errors],
+    () => [data.x, data.activations, data.errorRate] as uPlot.AlignedData,
+    [data.x, data.activations, data.errorRate],
   );
 
   useEffect(() => {
@@ -77,12 +77,25 @@ function Chart(props: { data: ChartData }) {
       width: Math.max(240, el.clientWidth),
       height: 220,
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true } },
-      axes: [{}, { label: 'events', size: 50 }],
+      // Error rate has a percentage scale of its own (right axis), at least 0-5 % so that noise near zero
+      // does not fill the height.
+      scales: { x: { time: true }, pct: { range: (_u, _min, max) => [0, Math.max(5, Math.ceil(max ?? 0))] } },
+      axes: [
+        {},
+        { label: 'activations', size: 50 },
+        { scale: 'pct', side: 1, label: 'error rate', size: 50, grid: { show: false }, values: percentTicks },
+      ],
       series: [
         { label: 'time (UTC)' },
         { label: 'Activations', stroke: '#1f6feb', width: 2, fill: 'rgba(31,111,235,0.08)' },
-        { label: 'Errors', stroke: '#d1242f', width: 2 },
+        {
+          label: 'Error rate',
+          scale: 'pct',
+          stroke: '#d1242f',
+          width: 2,
+          spanGaps: false,
+          value: (_u, v) => (v === null ? '—' : `${v.toFixed(1)} %`),
+        },
       ],
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     };
@@ -106,6 +119,7 @@ function Chart(props: { data: ChartData }) {
 
   const activations = data.activations.reduce((a, b) => a + b, 0);
   const errors = data.errors.reduce((a, b) => a + b, 0);
+  const peakRate = Math.max(0, ...data.errorRate.map((r) => r ?? 0));
   return (
     <div>
       <div
@@ -114,8 +128,13 @@ function Chart(props: { data: ChartData }) {
         data-testid="stats-chart"
         data-activations={activations}
         data-errors={errors}
+        data-peak-error-rate={peakRate.toFixed(1)}
       />
       {activations + errors === 0 && <p class="muted small">No activations or errors in this range yet.</p>}
     </div>
   );
+}
+
+function percentTicks(_u: uPlot, ticks: number[]): string[] {
+  return ticks.map((t) => `${t} %`);
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { AUDIT_ACTIONS, type AuditEntry } from '../../../client/index.js';
-import { describeDetails } from '../audit-details.js';
+import { describeActor, describeDetails } from '../audit-details.js';
 import { Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
 import { useResource } from '../hooks.js';
@@ -118,7 +118,9 @@ function FeedEntry(props: { entry: AuditEntry; appName: string }) {
     <li class="feed-entry" data-testid="activity-entry" data-action={entry.action}>
       <div class="feed-head">
         <code class="tag">{entry.action}</code>
-        <span class="wrap">{entry.actor}</span>
+        <span class="wrap" data-testid="activity-actor">
+          {describeActor(entry.actor, entry.details)}
+        </span>
         {props.appName && <span class="chip">{props.appName}</span>}
         <span class="muted small">{formatTime(entry.created_at)}</span>
       </div>

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { ApiKey, CreatedApiKey, KeyRole } from '../../../client/index.js';
+import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, SecretOnce, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
-import { FAILED, useAction, useResource } from '../hooks.js';
+import { FAILED, useAction, useConfirmed, useResource } from '../hooks.js';
 import { canManage, useSession } from '../session.js';
 
 const KEY_ROLES: KeyRole[] = ['admin', 'developer', 'viewer'];
@@ -17,7 +18,6 @@ export function ApiKeysPanel() {
   const [name, setName] = useState('');
   const [role, setRole] = useState<KeyRole>('developer');
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const create = useAction();
   const revoke = useAction();
   const manage = canManage(workspace.role);
@@ -38,16 +38,14 @@ export function ApiKeysPanel() {
     };
     keys.mutate((current) => ({ api_keys: [listed, ...(current?.api_keys ?? [])] }));
   };
-  const doRevoke = async () => {
-    const key = revoking;
-    if (!key) return;
-    const result = await revoke.run(() => client.apiKeys.revoke(workspace.id, key.id));
-    setRevoking(null);
-    if (result === FAILED) return;
-    keys.mutate((current) =>
-      current ? { api_keys: current.api_keys.filter((k) => k.id !== key.id) } : current,
-    );
-  };
+  const revoking = useConfirmed(
+    revoke,
+    (key: ApiKey) => client.apiKeys.revoke(workspace.id, key.id),
+    (key) =>
+      keys.mutate((current) =>
+        current ? { api_keys: current.api_keys.filter((k) => k.id !== key.id) } : current,
+      ),
+  );
 
   return (
     <section class="panel" aria-labelledby="keys-title">
@@ -89,52 +87,43 @@ export function ApiKeysPanel() {
           api_keys.length === 0 ? (
             <p class="empty">No API keys.</p>
           ) : (
-            <div class="table-wrap">
-              <table data-testid="api-keys">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Created by</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {api_keys.map((k) => (
-                    <tr key={k.id}>
-                      <td class="wrap">{k.name}</td>
-                      <td>{k.role}</td>
-                      <td class="wrap" data-testid="key-creator">
-                        {k.created_by?.email ?? '—'}
-                      </td>
-                      <td>{formatTime(k.created_at)}</td>
-                      <td>{k.last_used_at ? formatTime(k.last_used_at) : 'never'}</td>
-                      <td>
-                        {manage && (
-                          <button type="button" class="danger small" onClick={() => setRevoking(k)}>
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="api-keys"
+              rows={api_keys}
+              rowKey={(k) => k.id}
+              columns={[
+                { label: 'Name', wrap: true, cell: (k) => k.name },
+                { label: 'Role', cell: (k) => k.role },
+                {
+                  label: 'Created by',
+                  wrap: true,
+                  testId: 'key-creator',
+                  cell: (k) => k.created_by?.email ?? '—',
+                },
+                { label: 'Created', cell: (k) => formatTime(k.created_at) },
+                { label: 'Last used', cell: (k) => (k.last_used_at ? formatTime(k.last_used_at) : 'never') },
+                {
+                  label: 'Actions',
+                  hideLabel: true,
+                  cell: (k) =>
+                    manage && (
+                      <button type="button" class="danger small" onClick={() => revoking.ask(k)}>
+                        Revoke
+                      </button>
+                    ),
+                },
+              ]}
+            />
           )
         }
       </Show>
-      {revoking && (
+      {revoking.pending && (
         <Confirm
-          title={`Revoke “${revoking.name}”?`}
+          title={`Revoke “${revoking.pending.name}”?`}
           confirmLabel="Revoke"
           busy={revoke.busy}
-          onConfirm={() => void doRevoke()}
-          onCancel={() => setRevoking(null)}
+          onConfirm={() => void revoking.confirm()}
+          onCancel={() => revoking.cancel()}
         >
           <p>The key stops working at once; tools using it must get a new one.</p>
         </Confirm>

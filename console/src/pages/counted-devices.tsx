@@ -1,8 +1,8 @@
-import { useState } from 'preact/hooks';
 import type { CountedDevice } from '../../../client/index.js';
+import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, Show } from '../components/ui.js';
 import { formatCount, formatTime } from '../format.js';
-import { FAILED, useAction, useResource } from '../hooks.js';
+import { useAction, useConfirmed, useResource } from '../hooks.js';
 import { useSession } from '../session.js';
 
 const SHOWN = 20;
@@ -17,18 +17,16 @@ export function CountedDevicesPanel(props: { onReleased: () => void }) {
     () => client.workspaces.devices(workspace.id, { limit: SHOWN }),
     [client, workspace.id],
   );
-  const [releasing, setReleasing] = useState<CountedDevice | null>(null);
   const release = useAction();
 
-  const doRelease = async () => {
-    const device = releasing;
-    if (!device) return;
-    const result = await release.run(() => client.workspaces.releaseDevice(workspace.id, device.device_id));
-    setReleasing(null);
-    if (result === FAILED) return;
-    await page.reload();
-    props.onReleased();
-  };
+  const releasing = useConfirmed(
+    release,
+    (device: CountedDevice) => client.workspaces.releaseDevice(workspace.id, device.device_id),
+    async () => {
+      await page.reload();
+      props.onReleased();
+    },
+  );
 
   return (
     <section class="panel" aria-labelledby="counted-title">
@@ -40,34 +38,24 @@ export function CountedDevicesPanel(props: { onReleased: () => void }) {
             <p class="empty">No device is counted.</p>
           ) : (
             <>
-              <div class="table-wrap">
-                <table data-testid="counted-devices">
-                  <thead>
-                    <tr>
-                      <th scope="col">Device</th>
-                      <th scope="col">Last seen</th>
-                      <th scope="col">
-                        <span class="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {p.devices.map((d) => (
-                      <tr key={d.device_id}>
-                        <td class="wrap">
-                          <code>{d.device_id}</code>
-                        </td>
-                        <td>{formatTime(d.last_seen_at)}</td>
-                        <td>
-                          <button type="button" class="danger small" onClick={() => setReleasing(d)}>
-                            Release
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                testId="counted-devices"
+                rows={p.devices}
+                rowKey={(d) => d.device_id}
+                columns={[
+                  { label: 'Device', wrap: true, cell: (d) => <code>{d.device_id}</code> },
+                  { label: 'Last seen', cell: (d) => formatTime(d.last_seen_at) },
+                  {
+                    label: 'Actions',
+                    hideLabel: true,
+                    cell: (d) => (
+                      <button type="button" class="danger small" onClick={() => releasing.ask(d)}>
+                        Release
+                      </button>
+                    ),
+                  },
+                ]}
+              />
               {p.total > p.devices.length && (
                 <p class="muted small">
                   The {SHOWN} most recently seen of {formatCount(p.total)}; <code>ota devices list</code>{' '}
@@ -78,13 +66,13 @@ export function CountedDevicesPanel(props: { onReleased: () => void }) {
           )
         }
       </Show>
-      {releasing && (
+      {releasing.pending && (
         <Confirm
-          title={`Release “${releasing.device_id}”?`}
+          title={`Release “${releasing.pending.device_id}”?`}
           confirmLabel="Release"
           busy={release.busy}
-          onConfirm={() => void doRelease()}
-          onCancel={() => setReleasing(null)}
+          onConfirm={() => void releasing.confirm()}
+          onCancel={() => releasing.cancel()}
         >
           <p>Its place under the cap is free at once. If it checks for updates again, it is counted again.</p>
         </Confirm>

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { DeploymentKey } from '../../../client/index.js';
+import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
-import { FAILED, useAction, useResource } from '../hooks.js';
+import { FAILED, useAction, useConfirmed, useResource } from '../hooks.js';
 import { canWrite, useSession } from '../session.js';
 
 /**
@@ -13,7 +14,6 @@ export function DeploymentKeysPanel(props: { appId: string; channels: string[] }
   const { client, workspace } = useSession();
   const keys = useResource(() => client.deploymentKeys.list(props.appId), [client, props.appId]);
   const [channel, setChannel] = useState('production');
-  const [deleting, setDeleting] = useState<DeploymentKey | null>(null);
   const create = useAction();
   const remove = useAction();
   const write = canWrite(workspace.role);
@@ -24,16 +24,14 @@ export function DeploymentKeysPanel(props: { appId: string; channels: string[] }
     if (made === FAILED) return;
     keys.mutate((current) => ({ deployment_keys: [...(current?.deployment_keys ?? []), made] }));
   };
-  const doDelete = async () => {
-    const key = deleting;
-    if (!key) return;
-    const result = await remove.run(() => client.deploymentKeys.remove(props.appId, key.key));
-    setDeleting(null);
-    if (result === FAILED) return;
-    keys.mutate((current) =>
-      current ? { deployment_keys: current.deployment_keys.filter((k) => k.key !== key.key) } : current,
-    );
-  };
+  const deleting = useConfirmed(
+    remove,
+    (key: DeploymentKey) => client.deploymentKeys.remove(props.appId, key.key),
+    (key) =>
+      keys.mutate((current) =>
+        current ? { deployment_keys: current.deployment_keys.filter((k) => k.key !== key.key) } : current,
+      ),
+  );
 
   return (
     <section class="panel" aria-labelledby="deployment-keys-title">
@@ -72,48 +70,36 @@ export function DeploymentKeysPanel(props: { appId: string; channels: string[] }
           deployment_keys.length === 0 ? (
             <p class="empty">No deployment keys yet.</p>
           ) : (
-            <div class="table-wrap">
-              <table data-testid="deployment-keys">
-                <thead>
-                  <tr>
-                    <th scope="col">Key</th>
-                    <th scope="col">Channel</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {deployment_keys.map((k) => (
-                    <tr key={k.key}>
-                      <td>
-                        <code>{k.key}</code>
-                      </td>
-                      <td>{k.channel}</td>
-                      <td>{formatTime(k.created_at)}</td>
-                      <td>
-                        {write && (
-                          <button type="button" class="danger small" onClick={() => setDeleting(k)}>
-                            Delete
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="deployment-keys"
+              rows={deployment_keys}
+              rowKey={(k) => k.key}
+              columns={[
+                { label: 'Key', wrap: true, cell: (k) => <code>{k.key}</code> },
+                { label: 'Channel', cell: (k) => k.channel },
+                { label: 'Created', cell: (k) => formatTime(k.created_at) },
+                {
+                  label: 'Actions',
+                  hideLabel: true,
+                  cell: (k) =>
+                    write && (
+                      <button type="button" class="danger small" onClick={() => deleting.ask(k)}>
+                        Delete
+                      </button>
+                    ),
+                },
+              ]}
+            />
           )
         }
       </Show>
-      {deleting && (
+      {deleting.pending && (
         <Confirm
-          title={`Delete the ${deleting.channel} key?`}
+          title={`Delete the ${deleting.pending.channel} key?`}
           confirmLabel="Delete"
           busy={remove.busy}
-          onConfirm={() => void doDelete()}
-          onCancel={() => setDeleting(null)}
+          onConfirm={() => void deleting.confirm()}
+          onCancel={() => deleting.cancel()}
         >
           <p>Apps built with this key are refused from their next update check on.</p>
         </Confirm>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { InvitedMember, Member, Role } from '../../../client/index.js';
+import { DataTable } from '../components/data-table.js';
 import { ActionError, Confirm, InvitationLink, Show } from '../components/ui.js';
-import { FAILED, useAction, useResource } from '../hooks.js';
+import { FAILED, useAction, useConfirmed, useResource } from '../hooks.js';
 import { canManage, useSession } from '../session.js';
 
 const ASSIGNABLE: Array<Exclude<Role, 'owner'>> = ['admin', 'developer', 'viewer'];
@@ -11,7 +12,6 @@ export function MembersPanel() {
   const members = useResource(() => client.members.list(workspace.id), [client, workspace.id]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Exclude<Role, 'owner'>>('developer');
-  const [removing, setRemoving] = useState<Member | null>(null);
   const [invited, setInvited] = useState<InvitedMember | null>(null);
   const invite = useAction();
   const change = useAction();
@@ -38,16 +38,14 @@ export function MembersPanel() {
         : current,
     );
   };
-  const remove = async () => {
-    const member = removing;
-    if (!member) return;
-    const result = await change.run(() => client.members.remove(workspace.id, member.id));
-    setRemoving(null);
-    if (result === FAILED) return;
-    members.mutate((current) =>
-      current ? { members: current.members.filter((m) => m.id !== member.id) } : current,
-    );
-  };
+  const removing = useConfirmed(
+    change,
+    (member: Member) => client.members.remove(workspace.id, member.id),
+    (member) =>
+      members.mutate((current) =>
+        current ? { members: current.members.filter((m) => m.id !== member.id) } : current,
+      ),
+  );
 
   return (
     <section class="panel" aria-labelledby="members-title">
@@ -88,72 +86,68 @@ export function MembersPanel() {
       <ActionError error={change.error} />
       <Show resource={members} label="Loading members…">
         {({ members: list }) => (
-          <div class="table-wrap">
-            <table data-testid="members">
-              <thead>
-                <tr>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((m) => (
-                  <tr key={m.id}>
-                    <td class="wrap">{m.email}</td>
-                    <td>
-                      {manage && m.role !== 'owner' ? (
-                        <select
-                          aria-label={`Role of ${m.email}`}
-                          value={m.role}
-                          disabled={change.busy}
-                          onChange={(e) => void setMemberRole(m, e.currentTarget.value as Role)}
-                        >
-                          {ASSIGNABLE.map((r) => (
-                            <option key={r} value={r}>
-                              {r}
-                            </option>
-                          ))}
-                        </select>
-                      ) : (
-                        m.role
-                      )}
-                    </td>
-                    <td>{m.status}</td>
-                    <td class="actions">
-                      {manage && m.status === 'invited' && (
-                        <button
-                          type="button"
-                          class="secondary small"
-                          disabled={invite.busy}
-                          onClick={() => void sendInvitation(m.email, m.role as Exclude<Role, 'owner'>)}
-                        >
-                          New link
-                        </button>
-                      )}
-                      {manage && m.role !== 'owner' && (
-                        <button type="button" class="danger small" onClick={() => setRemoving(m)}>
-                          Remove
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="members"
+            rows={list}
+            rowKey={(m) => m.id}
+            columns={[
+              { label: 'E-mail', wrap: true, cell: (m) => m.email },
+              {
+                label: 'Role',
+                cell: (m) =>
+                  manage && m.role !== 'owner' ? (
+                    <select
+                      aria-label={`Role of ${m.email}`}
+                      value={m.role}
+                      disabled={change.busy}
+                      onChange={(e) => void setMemberRole(m, e.currentTarget.value as Role)}
+                    >
+                      {ASSIGNABLE.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    m.role
+                  ),
+              },
+              { label: 'Status', cell: (m) => m.status },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                class: 'actions',
+                cell: (m) => (
+                  <>
+                    {manage && m.status === 'invited' && (
+                      <button
+                        type="button"
+                        class="secondary small"
+                        disabled={invite.busy}
+                        onClick={() => void sendInvitation(m.email, m.role as Exclude<Role, 'owner'>)}
+                      >
+                        New link
+                      </button>
+                    )}
+                    {manage && m.role !== 'owner' && (
+                      <button type="button" class="danger small" onClick={() => removing.ask(m)}>
+                        Remove
+                      </button>
+                    )}
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </Show>
-      {removing && (
+      {removing.pending && (
         <Confirm
-          title={`Remove ${removing.email}?`}
+          title={`Remove ${removing.pending.email}?`}
           confirmLabel="Remove"
           busy={change.busy}
-          onConfirm={() => void remove()}
-          onCancel={() => setRemoving(null)}
+          onConfirm={() => void removing.confirm()}
+          onCancel={() => removing.cancel()}
         >
           <p>
             They lose access to this workspace at once; their signed-in sessions and the API keys they made

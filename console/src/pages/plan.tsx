@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks';
 import type { Plan } from '../../../client/index.js';
 import { CAPABILITIES, PLANS, type PlanCapabilities } from '../../../src/plans/plans.js';
 import { ActionError, PlanBadge } from '../components/ui.js';
@@ -26,6 +27,16 @@ export function PlanPage() {
   const { client, workspace, refreshMe } = useSession();
   const change = useAction();
   const isOwner = workspace.role === 'owner';
+  const wrap = useRef<HTMLDivElement>(null);
+  // On a phone the table scrolls sideways; the current plan's column is brought into sight (Enterprise,
+  // the last one, was off-screen).
+  useEffect(() => {
+    const box = wrap.current;
+    const current = box?.querySelector<HTMLElement>('th.current');
+    if (!box || !current) return;
+    const right = current.offsetLeft + current.offsetWidth;
+    if (right > box.scrollLeft + box.clientWidth) box.scrollLeft = right - box.clientWidth;
+  }, [workspace.plan]);
 
   const choose = async (plan: Plan) => {
     const result = await change.run(() => client.workspaces.setPlan(workspace.id, plan));
@@ -40,7 +51,7 @@ export function PlanPage() {
         {!isOwner && ' Only the workspace owner can change the plan.'}
       </p>
       <ActionError error={change.error} />
-      <div class="table-wrap">
+      <div class="table-wrap" ref={wrap}>
         <table class="plans">
           <thead>
             <tr>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Release, ReleaseWithStats } from '../../../client/index.js';
+import { Copyable } from '../components/copyable.js';
 import { ActionError, Confirm } from '../components/ui.js';
 import {
   formatCount,
@@ -31,6 +32,9 @@ export function ReleaseCard(props: {
   useEffect(() => setPctText(String(release.rollout_pct)), [release.rollout_pct]);
 
   const pct = parseRolloutPct(pctText);
+  const pctError = pct === null ? 'Enter a percentage from 0 to 100.' : null;
+  // A release already rolled back is not served any more: advising to roll it back would be noise.
+  const showFailureHint = needsFailureHint(stats?.failure_rate) && !release.rolled_back_at;
   const applyRollout = async (event: Event) => {
     event.preventDefault();
     if (pct === null) return;
@@ -53,6 +57,11 @@ export function ReleaseCard(props: {
         <strong class="version">{release.version}</strong>
         <span class="chip">{release.channel}</span>
         <span class={release.active ? 'chip ok' : 'chip off'}>{release.active ? 'active' : 'inactive'}</span>
+        {release.rolled_back_at && (
+          <span class="chip off" title={formatTime(release.rolled_back_at)}>
+            rolled back
+          </span>
+        )}
         {release.mandatory && <span class="chip warn">mandatory</span>}
         {release.target_binary_range && (
           <span class="chip" title="native app versions this release runs on">
@@ -61,6 +70,10 @@ export function ReleaseCard(props: {
         )}
         <span class="muted small">{formatTime(release.created_at)}</span>
       </div>
+      <p class="ids small">
+        <span class="muted">Module id</span> <Copyable text={release.id} testId="module-id" />
+        <span class="muted">Version</span> <Copyable text={release.version} testId="module-version" />
+      </p>
       {release.notes && <p class="notes">{release.notes}</p>}
       <dl class="stats">
         <Stat label="Downloads" value={formatCount(stats?.downloads)} />
@@ -71,7 +84,7 @@ export function ReleaseCard(props: {
         <Stat label="Adoption" value={formatRatio(stats?.adoption)} />
         <Stat label="Failure rate" value={formatRatio(stats?.failure_rate)} />
       </dl>
-      {needsFailureHint(stats?.failure_rate) && (
+      {showFailureHint && (
         <p class="hint" role="note" data-testid="failure-hint">
           The failure rate is above 2 %: consider rolling this release back.
         </p>
@@ -100,9 +113,20 @@ export function ReleaseCard(props: {
               onInput={(e) => setPctText(e.currentTarget.value)}
               aria-label="Rollout percentage"
               aria-invalid={pct === null}
+              aria-describedby={pctError ? `rollout-error-${release.id}` : undefined}
             />
             %
           </label>
+          {pctError && (
+            <span
+              class="field-error"
+              id={`rollout-error-${release.id}`}
+              role="alert"
+              data-testid="rollout-error"
+            >
+              {pctError}
+            </span>
+          )}
           <button type="submit" disabled={rollout.busy || pct === null || pct === release.rollout_pct}>
             {rollout.busy ? 'Saving…' : 'Apply'}
           </button>
