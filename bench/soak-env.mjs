@@ -136,10 +136,12 @@ async function startReceiver(tls) {
 }
 
 /**
- * The scratch world; `env` holds DATABASE_URL, REDIS_URL and CLICKHOUSE_URL (the local services). Returned
- * before anything is made, so the caller holds close() even when start() fails half-way.
+ * The scratch world; `env` holds DATABASE_URL, REDIS_URL and CLICKHOUSE_URL (the local services), and
+ * `overrides` settings of the processes that replace the soak's own (the hostile benchmark keeps the limits
+ * of a real deployment). Returned before anything is made, so the caller holds close() even when start()
+ * fails half-way.
  */
-export function createWorld(root, env, log) {
+export function createWorld(root, env, log, overrides = {}) {
   const id = randomBytes(4).toString('hex');
   const name = `ota_soak_${id}`;
   const dir = mkdtempSync(join(tmpdir(), 'ota-soak-'));
@@ -251,6 +253,7 @@ export function createWorld(root, env, log) {
       NODE_EXTRA_CA_CERTS: caFile,
       // The whole simulated fleet comes from one address: the per-address device limit would stop it.
       RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
+      ...overrides,
     };
     world.apiUrl = `http://127.0.0.1:${port}`;
 

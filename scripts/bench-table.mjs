@@ -164,6 +164,40 @@ const HEADLINES = {
     ['first page, ms', r.pages.all.first_page.median_ms, '', ''],
     ['deepest page filtered by action, ms', r.pages.action.deep_page.median_ms, '', ''],
   ],
+  hostile: (r) => [
+    [
+      `verdict (${r.hostile.invented_total} invented values in ${r.hostile.requests} requests)`,
+      r.pass ? 'pass' : 'FAIL',
+      '',
+      '',
+    ],
+    [
+      'Redis keys added and kept (baseline: invented values sent; goal below 0.01)',
+      r.redis_keys.growth_retained,
+      r.hostile.invented_total,
+      r.redis_keys.growth_retained_of_invented,
+    ],
+    [
+      'Redis keys added at the end of the hostile phase (per-device limit counters, expire within 60 s)',
+      r.redis_keys.growth_peak,
+      r.hostile.invented_total,
+      r.redis_keys.growth_peak_of_invented,
+    ],
+    [
+      'normal events accepted → visible in ClickHouse, p95 ms (baseline: normal traffic alone)',
+      r.normal.lag_ms.hostile.p95,
+      r.normal.lag_ms.baseline.p95,
+      ratio(r.normal.lag_ms.hostile.p95, r.normal.lag_ms.baseline.p95),
+    ],
+    [
+      'hostile answers by status; 5xx of all answers',
+      `${Object.entries(r.hostile.status_mix)
+        .map(([status, n]) => `${status}: ${n}`)
+        .join(', ')}; ${r.server_5xx}`,
+      '',
+      '',
+    ],
+  ],
   soak: (r) => {
     const { memory, requests } = r.verdict;
     const total = Object.values(requests).reduce((n, c) => n + c.n, 0);

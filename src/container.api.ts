@@ -1,38 +1,37 @@
 import { createAnalyticsService } from './analytics/stats.service.js';
-import { ApiKeysService } from './api-keys/api-keys.service.js';
+import { createApiKeysService } from './api-keys/api-keys.service.js';
 import { createAppsService } from './apps/apps.service.js';
 import { createAuditService } from './audit/audit.service.js';
-import { AuthService } from './auth/auth.service.js';
+import { createAuthService } from './auth/auth.service.js';
 import { IdentityTokens } from './auth/identity-tokens.js';
 import { SigninThrottle } from './auth/signin-throttle.js';
 import { createBundlesService } from './bundles/bundles.service.js';
 import { CodePushService } from './codepush/codepush.service.js';
-import { DeploymentKeysService } from './codepush/deployment-keys.service.js';
+import { createDeploymentKeysService } from './codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from './codepush/key-directory.js';
 import { ReleaseHistories } from './codepush/release-history.js';
 import type { ApiContainer, Closers, Services, SharedContainer } from './container.js';
 import { DeviceCapGate } from './devices/device-cap.js';
-import { DevicesService } from './devices/devices.service.js';
+import { createDevicesService } from './devices/devices.service.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
 import { buildExpoRoute } from './expo/expo.route.js';
-import { ExpoReleasesService } from './expo/expo-releases.service.js';
+import { createExpoReleasesService } from './expo/expo-releases.service.js';
 import { ExpoUpdatesService } from './expo/expo-updates.service.js';
-import { InvitationsService } from './invitations/invitations.service.js';
-import { ReleaseDraftsService } from './manifests/drafts.service.js';
-import { MembersService } from './members/members.service.js';
+import { createInvitationsService } from './invitations/invitations.service.js';
+import { createReleaseDraftsService } from './manifests/drafts.service.js';
+import { createMembersService } from './members/members.service.js';
 import { createSmtpMailer } from './platform/mailer.js';
 import { createRedis } from './platform/redis.js';
 import { type Invalidation, invalidationChannel } from './routing/invalidation.js';
 import { RoutingCache } from './routing/routing.cache.js';
 import { RoutingInvalidationListener } from './routing/routing.listener.js';
 import { RoutingStore } from './routing/routing.store.js';
-import { AlertsService } from './spikes/alerts.service.js';
+import { createAlertsService } from './spikes/alerts.service.js';
 import { CheckRecorder } from './telemetry/check-recorder.js';
 import { EventIngestService } from './telemetry/events.service.js';
 import { IngestStatusService } from './telemetry/ingest-status.service.js';
 import { UpdateCheckService } from './updates/updates.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
-import { planOf } from './workspaces/workspace-plan.js';
 import { createWorkspacesService } from './workspaces/workspaces.service.js';
 
 /**
@@ -94,7 +93,7 @@ export function createApi(
   const eventIngest = new EventIngestService(redis, keys, routing, config.ingest.retentionDays);
 
   // Accounts.
-  const invitations = new InvitationsService(db, stores.invitations, stores.members, {
+  const invitations = createInvitationsService(stores, {
     ttlSeconds: config.invitations.ttlSeconds,
     publicUrl: config.publicUrl,
     mailer,
@@ -107,37 +106,24 @@ export function createApi(
 
   // Releases and the adapters.
   const apps = createAppsService(stores, { invalidate });
-  const drafts = new ReleaseDraftsService(
-    db,
-    stores.manifests,
-    releases,
-    stores.releases,
-    stores.apps,
-    stores.bundles,
-  );
+  const drafts = createReleaseDraftsService(stores, { releases });
   const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
 
   const services: Services = {
-    auth: new AuthService(db, stores.auth, stores.apiKeys, tokens, signinThrottle),
-    apiKeys: new ApiKeysService(db, stores.apiKeys, stores.members),
+    auth: createAuthService(stores, { tokens, throttle: signinThrottle }),
+    apiKeys: createApiKeysService(stores),
     workspaces: createWorkspacesService(stores, {
       invalidate,
       devices: distinctDevices,
       cap: deviceCap,
       windowDays,
     }),
-    members: new MembersService(db, stores.members, stores.workspaces, invitations, stores.apiKeys),
+    members: createMembersService(stores, { invitations }),
     invitations,
     audit: createAuditService(stores),
     releaseStats: stores.stats,
     distinctDevices,
-    devices: new DevicesService({
-      db,
-      gate: deviceCap,
-      planOf: (workspaceId) => planOf(stores.workspaces, workspaceId),
-      announceRelease: (workspaceId, deviceId) => invalidate({ releasedDevice: { workspaceId, deviceId } }),
-      windowDays,
-    }),
+    devices: createDevicesService(stores, { counted: deviceCap, invalidate, windowDays }),
     apps,
     bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),
     releases,
@@ -152,14 +138,8 @@ export function createApi(
       secretKey: config.webhooks.secretKey,
       allowPrivateTargets: config.webhooks.allowPrivateTargets,
     }),
-    alerts: new AlertsService(stores.alerts),
-    deploymentKeys: new DeploymentKeysService(
-      db,
-      stores.deploymentKeys,
-      stores.apps,
-      stores.releases,
-      invalidateNow,
-    ),
+    alerts: createAlertsService(stores),
+    deploymentKeys: createDeploymentKeysService(stores, { invalidate: invalidateNow }),
     deploymentKeyDirectory,
     codePush: new CodePushService({
       keys: deploymentKeyDirectory,
@@ -169,12 +149,10 @@ export function createApi(
       histories: new ReleaseHistories(stores.deploymentKeys),
     }),
     drafts,
-    expoReleases: new ExpoReleasesService({
+    expoReleases: createExpoReleasesService(stores, {
       releases,
       drafts,
       apps,
-      bundles: stores.bundles,
-      manifests: stores.manifests,
       blobs: c.blobs,
       publicUrl: config.publicUrl,
     }),

@@ -2,16 +2,18 @@ import type { ReleaseStatsProvider } from './analytics/release-stats.js';
 import { ClickHouseStatsStore } from './analytics/stats.clickhouse-store.js';
 import type { AnalyticsService } from './analytics/stats.service.js';
 import type { StatsStore } from './analytics/stats.store.js';
+import { PostgresApiKeysStore } from './api-keys/api-keys.postgres-store.js';
 import type { ApiKeysService } from './api-keys/api-keys.service.js';
-import { ApiKeysStore } from './api-keys/api-keys.store.js';
+import type { ApiKeysStore } from './api-keys/api-keys.store.js';
 import { PostgresAppsStore } from './apps/apps.postgres-store.js';
 import type { AppsService } from './apps/apps.service.js';
 import type { AppsStore } from './apps/apps.store.js';
 import { PostgresAuditStore } from './audit/audit.postgres-store.js';
 import type { AuditService } from './audit/audit.service.js';
 import type { AuditStore } from './audit/audit.store.js';
+import { PostgresAuthStore } from './auth/auth.postgres-store.js';
 import type { AuthService } from './auth/auth.service.js';
-import { AuthStore } from './auth/auth.store.js';
+import type { AuthStore } from './auth/auth.store.js';
 import type { IdentityTokens } from './auth/identity-tokens.js';
 import type { BlobStore } from './bundles/blob-store.js';
 import { PostgresBundlesStore } from './bundles/bundles.postgres-store.js';
@@ -19,8 +21,9 @@ import type { BundlesService } from './bundles/bundles.service.js';
 import type { BundlesStore } from './bundles/bundles.store.js';
 import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
 import type { CodePushService } from './codepush/codepush.service.js';
+import { PostgresDeploymentKeysStore } from './codepush/deployment-keys.postgres-store.js';
 import type { DeploymentKeysService } from './codepush/deployment-keys.service.js';
-import { DeploymentKeysStore } from './codepush/deployment-keys.store.js';
+import type { DeploymentKeysStore } from './codepush/deployment-keys.store.js';
 import type { DeploymentKeyDirectory } from './codepush/key-directory.js';
 import type { Config } from './config/config.js';
 import { createApi } from './container.api.js';
@@ -29,12 +32,15 @@ import type { DevicesService } from './devices/devices.service.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
 import type { ExpoReleasesService } from './expo/expo-releases.service.js';
 import type { ExpoUpdatesService } from './expo/expo-updates.service.js';
+import { PostgresInvitationsStore } from './invitations/invitations.postgres-store.js';
 import type { InvitationsService } from './invitations/invitations.service.js';
-import { InvitationsStore } from './invitations/invitations.store.js';
+import type { InvitationsStore } from './invitations/invitations.store.js';
 import type { ReleaseDraftsService } from './manifests/drafts.service.js';
-import { ManifestsStore } from './manifests/manifests.store.js';
+import { PostgresManifestsStore } from './manifests/manifests.postgres-store.js';
+import type { ManifestsStore } from './manifests/manifests.store.js';
+import { PostgresMembersStore } from './members/members.postgres-store.js';
 import type { MembersService } from './members/members.service.js';
-import { MembersStore } from './members/members.store.js';
+import type { MembersStore } from './members/members.store.js';
 import { type ClickHouseClient, createClickHouse } from './platform/clickhouse.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import type { Mailer } from './platform/mailer.js';
@@ -44,8 +50,9 @@ import { ReleasesService } from './releases/releases.service.js';
 import { ReleasesStore } from './releases/releases.store.js';
 import { type Invalidation, publishInvalidation } from './routing/invalidation.js';
 import type { RoutingCache } from './routing/routing.cache.js';
+import { PostgresAlertsStore } from './spikes/alerts.postgres-store.js';
 import type { AlertsService } from './spikes/alerts.service.js';
-import { AlertsStore } from './spikes/alerts.store.js';
+import type { AlertsStore } from './spikes/alerts.store.js';
 import type { CheckRecorder } from './telemetry/check-recorder.js';
 import type { EventIngestService } from './telemetry/events.service.js';
 import type { IngestStatusService } from './telemetry/ingest-status.service.js';
@@ -231,11 +238,11 @@ export function createContainer(
 function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Stores {
   return {
     transaction: transactional(db),
-    auth: new AuthStore(db),
-    apiKeys: new ApiKeysStore(db),
+    auth: new PostgresAuthStore(db),
+    apiKeys: new PostgresApiKeysStore(db),
     workspaces: new PostgresWorkspacesStore(db),
-    members: new MembersStore(db),
-    invitations: new InvitationsStore(),
+    members: new PostgresMembersStore(db),
+    invitations: new PostgresInvitationsStore(),
     audit: new PostgresAuditStore(db),
     apps: new PostgresAppsStore(db),
     bundles: new PostgresBundlesStore(db),
@@ -244,8 +251,8 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     deliveries: new PostgresDeliveriesStore(db),
     outbox: new PostgresOutboxStore(db),
     stats: new ClickHouseStatsStore(clickhouse, config.devices.windowDays),
-    alerts: new AlertsStore(db),
-    deploymentKeys: new DeploymentKeysStore(db),
-    manifests: new ManifestsStore(db),
+    alerts: new PostgresAlertsStore(db),
+    deploymentKeys: new PostgresDeploymentKeysStore(db),
+    manifests: new PostgresManifestsStore(db),
   };
 }

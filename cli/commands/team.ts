@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { KeyRole, Plan, Role } from '../../client/types.js';
+import { type KeyRole, PLANS, type Role } from '../../client/types.js';
 import { isUuid } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
@@ -7,7 +7,6 @@ import { act } from '../helpers.js';
 import { shortTime } from '../output.js';
 import { signInAsUser } from './auth.js';
 
-const PLANS: readonly Plan[] = ['hobby', 'pro', 'team'];
 const MEMBER_ROLES: readonly Role[] = ['admin', 'developer', 'viewer'];
 const KEY_ROLES: readonly KeyRole[] = ['admin', 'developer', 'viewer'];
 

@@ -1,6 +1,7 @@
 // The server packages: where the ClickHouse binary is, and the packages the system tests run private
 // copies of (a Redis and a ClickHouse they kill and restart), installed even when REDIS_URL /
-// CLICKHOUSE_URL point at servers elsewhere. Standard library only: test.mjs loads it before
+// CLICKHOUSE_URL point at servers elsewhere, and the command-line tools README walkthroughs run in tests
+// (`zip` for a CodePush bundle, `openssl` for an Expo code-signing certificate). Standard library only: test.mjs loads it before
 // node_modules exists.
 import { aptInstall } from './apt.mjs';
 import { log } from './log.mjs';
@@ -18,7 +19,9 @@ export async function ensureServerBinaries() {
   const missing = [];
   if (!which('redis-server')) missing.push('redis-server');
   if (!clickhouseBinary()) missing.push('clickhouse-server');
+  if (!which('zip')) missing.push('zip');
+  if (!which('openssl')) missing.push('openssl');
   if (missing.length === 0) return;
-  log(`system tests: installing ${missing.join(', ')}`);
+  log(`tests: installing ${missing.join(', ')}`);
   await aptInstall(missing);
 }

@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { statsExample } from '../http/examples.js';
+import { answer } from '../http/openapi.js';
 import { problems, Timestamp, Uuid } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import { INTERVALS } from './stats.series.js';
@@ -22,6 +24,7 @@ export async function statsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags: ['analytics'],
+        operationId: 'getAppStats',
         summary:
           'Time series of update checks, downloads, activations, errors and distinct devices per module',
         params: Type.Object({ app_id: Uuid }),
@@ -30,7 +33,14 @@ export async function statsRoutes(app: App): Promise<void> {
           to: Type.Optional(Timestamp),
           interval: Type.Optional(Type.Union(INTERVALS.map((i) => Type.Literal(i)))),
         }),
-        response: { 200: Type.Object({ series: Type.Array(Point) }), ...problems(400, 401, 404, 503) },
+        response: {
+          200: answer(
+            'One point per interval and module',
+            Type.Object({ series: Type.Array(Point) }),
+            statsExample,
+          ),
+          ...problems(400, 401, 404, 503),
+        },
       },
     },
     async (request) => analytics.series(principalOf(request), request.params.app_id, request.query),

@@ -2,8 +2,19 @@ import { generateApiKey } from '../auth/api-key-secret.js';
 import { type Principal, requireOwnWorkspace, requireRole, roleAtLeast } from '../auth/principal.js';
 import type { MembersStore } from '../members/members.store.js';
 import { forbidden, notFound, unauthorized } from '../platform/errors.js';
-import { type Db, type Queryable, transaction } from '../platform/postgres.js';
+import type { Queryable, Transactional } from '../platform/postgres.js';
 import type { ApiKeyRow, ApiKeysStore, KeyRole } from './api-keys.store.js';
+
+/** The stores the API keys service works on. */
+export interface ApiKeysStores {
+  apiKeys: ApiKeysStore;
+  members: MembersStore;
+  transaction: Transactional;
+}
+
+export function createApiKeysService(stores: ApiKeysStores): ApiKeysService {
+  return new ApiKeysService(stores);
+}
 
 /**
  * API keys belong to the member who made them: a key made with a key belongs to that key's maker. Removing
@@ -11,11 +22,11 @@ import type { ApiKeyRow, ApiKeysStore, KeyRole } from './api-keys.store.js';
  * the person it stands for.
  */
 export class ApiKeysService {
-  constructor(
-    private readonly db: Db,
-    private readonly store: ApiKeysStore,
-    private readonly members: MembersStore,
-  ) {}
+  private readonly store: ApiKeysStore;
+
+  constructor(private readonly stores: ApiKeysStores) {
+    this.store = stores.apiKeys;
+  }
 
   async create(
     principal: Principal,
@@ -25,7 +36,7 @@ export class ApiKeysService {
     requireOwnWorkspace(principal, workspaceId);
     requireRole(principal, 'admin', 'Creating API keys');
     const { key, hash } = generateApiKey();
-    const row = await transaction(this.db, async (tx) => {
+    const row = await this.stores.transaction(async (tx) => {
       const maker = await this.lockMaker(tx, principal);
       return this.store.insert(tx, {
         workspaceId,
@@ -55,7 +66,7 @@ export class ApiKeysService {
       if (!userId) return null;
     }
     if (!userId) throw unauthorized();
-    const member = await this.members.lockMembership(tx, principal.workspaceId, userId);
+    const member = await this.stores.members.lockMembership(tx, principal.workspaceId, userId);
     if (!member)
       throw unauthorized('This credential no longer grants access to its workspace.', 'membership_revoked');
     if (!roleAtLeast(member.role, 'admin')) {

@@ -3,6 +3,9 @@ import type { Queryable } from '../platform/postgres.js';
 
 export type KeyRole = Exclude<Role, 'owner'>;
 
+/** Key roles from least to most: a key is capped at its maker's role by position in this list. */
+export const KEY_ROLES_RANKED: readonly KeyRole[] = ['viewer', 'developer', 'admin'];
+
 export interface ApiKeyRow {
   id: string;
   name: string;
@@ -20,104 +23,28 @@ export interface LiveKey {
   created_by: string | null;
 }
 
-// Key roles from least to most: a key is capped at its maker's role by position in this list.
-const RANKED = `ARRAY['viewer', 'developer', 'admin']`;
-
-const LISTED = `k.id, k.name, k.role, k.created_at, k.last_used_at,
-  CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'email', u.email) END AS created_by`;
-
-export class ApiKeysStore {
-  constructor(private readonly db: Queryable) {}
-
-  async insert(
+/** API keys (their hashes), scoped to a workspace, revoked rather than deleted. */
+export interface ApiKeysStore {
+  insert(
     tx: Queryable,
     input: { workspaceId: string; name: string; role: KeyRole; keyHash: string; createdBy: string | null },
-  ): Promise<ApiKeyRow> {
-    const { rows } = await tx.query<ApiKeyRow>(
-      `WITH k AS (
-         INSERT INTO api_keys (workspace_id, name, role, key_hash, created_by) VALUES ($1, $2, $3, $4, $5)
-         RETURNING id, name, role, created_at, last_used_at, created_by
-       )
-       SELECT ${LISTED} FROM k LEFT JOIN users u ON u.id = k.created_by`,
-      [input.workspaceId, input.name, input.role, input.keyHash, input.createdBy],
-    );
-    return rows[0]!;
-  }
-
-  async list(workspaceId: string): Promise<ApiKeyRow[]> {
-    const { rows } = await this.db.query<ApiKeyRow>(
-      `SELECT ${LISTED} FROM api_keys k LEFT JOIN users u ON u.id = k.created_by
-        WHERE k.workspace_id = $1 AND k.revoked_at IS NULL ORDER BY k.created_at DESC, k.id`,
-      [workspaceId],
-    );
-    return rows;
-  }
-
+  ): Promise<ApiKeyRow>;
+  /** The workspace's live keys, newest first. */
+  list(workspaceId: string): Promise<ApiKeyRow[]>;
   /** True when a live key of the workspace was revoked by this call. */
-  async revoke(workspaceId: string, keyId: string): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `UPDATE api_keys SET revoked_at = now() WHERE workspace_id = $1 AND id = $2 AND revoked_at IS NULL`,
-      [workspaceId, keyId],
-    );
-    return rowCount === 1;
-  }
-
+  revoke(workspaceId: string, keyId: string): Promise<boolean>;
   /** Revokes every live key the user made in the workspace (its removal); their ids, sorted. */
-  async revokeMadeBy(tx: Queryable, workspaceId: string, userId: string): Promise<string[]> {
-    const { rows } = await tx.query<{ id: string }>(
-      `UPDATE api_keys SET revoked_at = now()
-        WHERE workspace_id = $1 AND created_by = $2 AND revoked_at IS NULL RETURNING id`,
-      [workspaceId, userId],
-    );
-    return rows.map((r) => r.id).sort();
-  }
-
+  revokeMadeBy(tx: Queryable, workspaceId: string, userId: string): Promise<string[]>;
   /** Lowers the user's live keys that rank above `role` to it (a role change); their ids, sorted. */
-  async capMadeBy(tx: Queryable, workspaceId: string, userId: string, role: KeyRole): Promise<string[]> {
-    const { rows } = await tx.query<{ id: string }>(
-      `UPDATE api_keys SET role = $3
-        WHERE workspace_id = $1 AND created_by = $2 AND revoked_at IS NULL
-          AND array_position(${RANKED}, role) > array_position(${RANKED}, $3::text)
-        RETURNING id`,
-      [workspaceId, userId, role],
-    );
-    return rows.map((r) => r.id).sort();
-  }
-
+  capMadeBy(tx: Queryable, workspaceId: string, userId: string, role: KeyRole): Promise<string[]>;
   /** The live key, locked against revocation and role changes until the transaction ends. */
-  async lockLive(tx: Queryable, keyId: string): Promise<LiveKey | undefined> {
-    const { rows } = await tx.query<LiveKey>(
-      `SELECT id, workspace_id, role, created_by FROM api_keys WHERE id = $1 AND revoked_at IS NULL FOR SHARE`,
-      [keyId],
-    );
-    return rows[0];
-  }
-
+  lockLive(tx: Queryable, keyId: string): Promise<LiveKey | undefined>;
   /**
    * The live key of this hash. Its maker must still be a member of the workspace, and the key acts at most
    * with the maker's role: removal and role changes already revoke and cap keys, and this holds even for
    * keys older than that rule.
    */
-  async findLive(keyHash: string): Promise<LiveKey | undefined> {
-    const { rows } = await this.db.query<LiveKey>(
-      `SELECT k.id, k.workspace_id, k.created_by,
-              CASE WHEN m.role IS NULL OR m.role = 'owner'
-                     OR array_position(${RANKED}, k.role) <= array_position(${RANKED}, m.role)
-                   THEN k.role ELSE m.role END AS role
-         FROM api_keys k
-         LEFT JOIN members m ON m.workspace_id = k.workspace_id AND m.user_id = k.created_by
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.created_by IS NULL OR m.id IS NOT NULL)`,
-      [keyHash],
-    );
-    return rows[0];
-  }
-
+  findLive(keyHash: string): Promise<LiveKey | undefined>;
   /** Records use at most once a minute per key, so authentication is not a write per request. */
-  async touch(keyId: string): Promise<void> {
-    await this.db.query(
-      `UPDATE api_keys SET last_used_at = now()
-        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-      [keyId],
-    );
-  }
+  touch(keyId: string): Promise<void>;
 }

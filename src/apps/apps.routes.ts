@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ref } from '../http/openapi.js';
 import { iso, problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import {
@@ -29,7 +30,7 @@ export async function appsRoutes(app: App): Promise<void> {
         tags: ['apps'],
         summary: 'Create an app in the caller’s workspace; developer or above',
         body: CreateAppBody,
-        response: { 201: AppSchema, ...problems(400, 401, 403) },
+        response: { 201: ref(AppSchema), ...problems(400, 401, 403) },
       },
     },
     async (request, reply) => {
@@ -44,7 +45,7 @@ export async function appsRoutes(app: App): Promise<void> {
       schema: {
         tags: ['apps'],
         summary: 'The apps of the caller’s workspace, newest first',
-        response: { 200: Type.Object({ apps: Type.Array(AppSchema) }), ...problems(401, 403) },
+        response: { 200: Type.Object({ apps: Type.Array(ref(AppSchema)) }), ...problems(401, 403) },
       },
     },
     async (request) => ({ apps: (await apps.list(principalOf(request))).map(appJson) }),
@@ -57,7 +58,7 @@ export async function appsRoutes(app: App): Promise<void> {
         tags: ['apps'],
         summary: 'An app with its channels (production always) and registered fingerprints',
         params: AppParams,
-        response: { 200: AppDetailsSchema, ...problems(400, 401, 403, 404) },
+        response: { 200: ref(AppDetailsSchema), ...problems(400, 401, 403, 404) },
       },
     },
     async (request) => {

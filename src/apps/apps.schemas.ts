@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ref } from '../http/openapi.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 
 /** Printable text with at least one visible character; no control characters. */
@@ -15,19 +16,25 @@ export const AppParams = Type.Object({ app_id: Uuid });
 
 export const CreateAppBody = Type.Object({ name: AppName }, { additionalProperties: false });
 
-export const AppSchema = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  workspace_id: Uuid,
-  created_at: Timestamp,
-});
+export const AppSchema = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    workspace_id: Uuid,
+    created_at: Timestamp,
+  },
+  { $id: 'App' },
+);
 
 export const FingerprintSchema = Type.Object({ fingerprint: Type.String(), created_at: Timestamp });
 
-export const AppDetailsSchema = Type.Intersect([
-  AppSchema,
-  Type.Object({ channels: Type.Array(Type.String()), fingerprints: Type.Array(FingerprintSchema) }),
-]);
+export const AppDetailsSchema = Type.Intersect(
+  [
+    ref(AppSchema),
+    Type.Object({ channels: Type.Array(Type.String()), fingerprints: Type.Array(FingerprintSchema) }),
+  ],
+  { $id: 'AppDetails' },
+);
 
 export const RegisterFingerprintBody = Type.Object(
   { fingerprint: Fingerprint },

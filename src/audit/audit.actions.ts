@@ -1,19 +1,2 @@
-/**
- * The audit actions: those of the specification (section 6), then the service's own (README, "The audit
- * log"): `device.release`, an owner or admin freeing a counted device's place under the device cap.
- */
-export const AUDIT_ACTIONS = [
-  'login',
-  'account.create',
-  'app.create',
-  'fingerprint.register',
-  'module.push',
-  'rollout.change',
-  'module.rollback',
-  'member.invite',
-  'member.role_change',
-  'member.remove',
-  'plan.change',
-  'device.release',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+// The list is part of the API contract, shared with the CLI and the console.
+export { AUDIT_ACTIONS, type AuditAction } from '../../shared/contracts.js';

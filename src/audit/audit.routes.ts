@@ -1,3 +1,4 @@
+import { ref } from '../http/openapi.js';
 import { iso, problems, WorkspaceParams } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import { AuditPageResponse, AuditQuerySchema, ChainReportResponse } from './audit.schemas.js';
@@ -17,7 +18,7 @@ export async function auditRoutes(app: App): Promise<void> {
           '`limit` 1-200 (default 50) and `offset` >= 0 (default 0); anything else is a 400. An offset past ' +
           'the end is an empty page; `next_offset` is null on the last page. Plans other than team: 402.',
         querystring: AuditQuerySchema,
-        response: { 200: AuditPageResponse, ...problems(400, 401, 402, 403) },
+        response: { 200: ref(AuditPageResponse), ...problems(400, 401, 402, 403) },
       },
     },
     async (request) => {

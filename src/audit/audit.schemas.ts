@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ref } from '../http/openapi.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 import { CANONICAL_UUID } from '../http/validation.js';
 import { AUDIT_ACTIONS } from './audit.actions.js';
@@ -36,22 +37,28 @@ export const AuditQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const AuditEntry = Type.Object({
-  id: Uuid,
-  actor: Type.String({ description: "the user's e-mail, or `api-key` for API-key calls" }),
-  action: Type.String(),
-  workspace_id: Uuid,
-  app_id: Type.Union([Uuid, Type.Null()]),
-  details: Type.Object({}, { additionalProperties: true, description: 'old and new values' }),
-  created_at: Timestamp,
-});
+export const AuditEntry = Type.Object(
+  {
+    id: Uuid,
+    actor: Type.String({ description: "the user's e-mail, or `api-key` for API-key calls" }),
+    action: Type.String(),
+    workspace_id: Uuid,
+    app_id: Type.Union([Uuid, Type.Null()]),
+    details: Type.Object({}, { additionalProperties: true, description: 'old and new values' }),
+    created_at: Timestamp,
+  },
+  { $id: 'AuditEntry' },
+);
 
-export const AuditPageResponse = Type.Object({
-  entries: Type.Array(AuditEntry),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
-  next_offset: Type.Union([Type.Integer(), Type.Null()], { description: 'null on the last page' }),
-});
+export const AuditPageResponse = Type.Object(
+  {
+    entries: Type.Array(ref(AuditEntry)),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    next_offset: Type.Union([Type.Integer(), Type.Null()], { description: 'null on the last page' }),
+  },
+  { $id: 'AuditPage' },
+);
 
 export const ChainReportResponse = Type.Object({
   workspace_id: Uuid,

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PLANS, ROLES } from '../../shared/contracts.js';
 import { Uuid } from '../http/schemas.js';
 
 export const Email = Type.String({ format: 'email', maxLength: 254 });
@@ -25,13 +26,12 @@ export const TokenResponse = Type.Object({
   expires_at: Type.String(),
 });
 
-const RoleSchema = Type.Union(['owner', 'admin', 'developer', 'viewer'].map((r) => Type.Literal(r)));
+const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
+const PlanSchema = Type.Union(PLANS.map((p) => Type.Literal(p)));
 
 export const MeResponse = Type.Object({
   user: Type.Union([User, Type.Null()]),
   workspace_id: Uuid,
   role: RoleSchema,
-  workspaces: Type.Array(
-    Type.Object({ id: Uuid, name: Type.String(), plan: Type.String(), role: RoleSchema }),
-  ),
+  workspaces: Type.Array(Type.Object({ id: Uuid, name: Type.String(), plan: PlanSchema, role: RoleSchema })),
 });

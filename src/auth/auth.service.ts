@@ -1,7 +1,8 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
-import { appendAudit } from '../audit/audit.writer.js';
+import type { AuditStore } from '../audit/audit.store.js';
 import { forbidden, unauthorized } from '../platform/errors.js';
-import { type Db, PG_INVALID_TEXT, pgCode, transaction } from '../platform/postgres.js';
+import { PG_INVALID_TEXT, pgCode, type Transactional } from '../platform/postgres.js';
+import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
 import type { AuthStore, UserRow, WorkspaceMembershipRow } from './auth.store.js';
 import type { IdentityTokens } from './identity-tokens.js';
@@ -22,15 +23,40 @@ export interface Credentials {
   apiKey?: string | undefined;
 }
 
+/** The stores the auth service works on. */
+export interface AuthStores {
+  auth: AuthStore;
+  apiKeys: ApiKeysStore;
+  workspaces: WorkspacesStore;
+  audit: AuditStore;
+  transaction: Transactional;
+}
+
+export interface AuthOptions {
+  tokens: IdentityTokens;
+  /** Failed sign-ins per account; without it, only the per-address limit of the route applies. */
+  throttle?: SigninThrottle | undefined;
+}
+
+export function createAuthService(stores: AuthStores, options: AuthOptions): AuthService {
+  return new AuthService(stores, options);
+}
+
 export class AuthService {
+  private readonly store: AuthStore;
+  private readonly apiKeys: ApiKeysStore;
+  private readonly tokens: IdentityTokens;
+  private readonly throttle: SigninThrottle | undefined;
+
   constructor(
-    private readonly db: Db,
-    private readonly store: AuthStore,
-    private readonly apiKeys: ApiKeysStore,
-    private readonly tokens: IdentityTokens,
-    /** Failed sign-ins per account; without it, only the per-address limit of the route applies. */
-    private readonly throttle?: SigninThrottle,
-  ) {}
+    private readonly stores: AuthStores,
+    options: AuthOptions,
+  ) {
+    this.store = stores.auth;
+    this.apiKeys = stores.apiKeys;
+    this.tokens = options.tokens;
+    this.throttle = options.throttle;
+  }
 
   /** Sign-in; the first one for an e-mail creates the account and its personal workspace (plan hobby). */
   async signin(rawEmail: string, password: string): Promise<SigninResult> {
@@ -39,19 +65,24 @@ export class AuthService {
     if (existing) return this.signinExisting(existing, password);
 
     const passwordHash = await hashPassword(password);
-    const created = await transaction(this.db, async (tx) => {
+    const created = await this.stores.transaction(async (tx) => {
       const user = await this.store.insertUser(tx, email, passwordHash);
       if (!user) return undefined; // another first sign-in for this e-mail won the race
       // Invitations are not claimed here: signing in proves nothing about the address (invitations/).
       const workspaceId = await this.store.createPersonalWorkspace(tx, user);
       const actor = user.email;
-      await appendAudit(tx, {
+      await this.stores.audit.append(tx, {
         workspaceId,
         actor,
         action: 'account.create',
         details: { user_id: user.id, email },
       });
-      await appendAudit(tx, { workspaceId, actor, action: 'login', details: { user_id: user.id } });
+      await this.stores.audit.append(tx, {
+        workspaceId,
+        actor,
+        action: 'login',
+        details: { user_id: user.id },
+      });
       return { user, workspaceId };
     });
     if (!created) {
@@ -83,8 +114,13 @@ export class AuthService {
     await this.throttle?.succeeded(userId, failures);
     const workspaceId = await this.store.defaultWorkspace(userId);
     if (!workspaceId) throw forbidden('This account belongs to no workspace.', 'no_workspace');
-    await transaction(this.db, (tx) =>
-      appendAudit(tx, { workspaceId, actor: email, action: 'login', details: { user_id: userId } }),
+    await this.stores.transaction((tx) =>
+      this.stores.audit.append(tx, {
+        workspaceId,
+        actor: email,
+        action: 'login',
+        details: { user_id: userId },
+      }),
     );
     const { token, expiresAt } = await this.tokens.issue({ subject: user.token_subject, workspaceId });
     return {
@@ -129,11 +165,10 @@ export class AuthService {
         workspaces: await this.store.workspacesOf(principal.userId),
       };
     }
-    const { rows } = await this.db.query<WorkspaceMembershipRow>(
-      'SELECT id, name, plan, $2::text AS role FROM workspaces WHERE id = $1',
-      [principal.workspaceId, principal.role],
-    );
-    return { user: null, workspace_id: principal.workspaceId, role: principal.role, workspaces: rows };
+    // An API key belongs to its one workspace and acts with its own role there.
+    const workspace = await this.stores.workspaces.find(principal.workspaceId);
+    const workspaces = workspace ? [{ ...workspace, role: principal.role }] : [];
+    return { user: null, workspace_id: principal.workspaceId, role: principal.role, workspaces };
   }
 
   /**

@@ -1,7 +1,7 @@
+import { ROLES, type Role } from '../../shared/contracts.js';
 import { forbidden } from '../platform/errors.js';
 
-export const ROLES = ['viewer', 'developer', 'admin', 'owner'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role };
 
 /** Who is calling: a signed-in user (identity token) or an API key, always acting in one workspace. */
 export interface Principal {

@@ -1,9 +1,12 @@
-import { appendAudit } from '../audit/audit.writer.js';
+import type { AuditStore } from '../audit/audit.store.js';
 import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
-import { capabilitiesOf, type Plan } from '../plans/plans.js';
+import { capabilitiesOf } from '../plans/plans.js';
 import { AppError } from '../platform/errors.js';
-import { type Db, transaction } from '../platform/postgres.js';
-import type { DeviceCapGate } from './device-cap.js';
+import type { Transactional } from '../platform/postgres.js';
+import type { Invalidation } from '../routing/invalidation.js';
+import { planOf } from '../workspaces/workspace-plan.js';
+import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
+import type { CountedDevicesStore } from './devices.store.js';
 
 export interface DevicesPage {
   devices: Array<{ device_id: string; last_seen_at: string }>;
@@ -15,14 +18,23 @@ export interface DevicesPage {
   window_days: number;
 }
 
-export interface DevicesServiceDeps {
-  db: Db;
-  gate: Pick<DeviceCapGate, 'list' | 'counted' | 'lastSeen' | 'remove' | 'forget'>;
-  /** The workspace's plan now (its device cap is shown beside the list). */
-  planOf: (workspaceId: string) => Promise<Plan>;
-  /** Tells the other API processes to forget their memory of admitting the device (after the commit). */
-  announceRelease: (workspaceId: string, deviceId: string) => Promise<void>;
+/** The stores the devices service works on (the counted devices themselves come in the options). */
+export interface DevicesStores {
+  audit: AuditStore;
+  workspaces: WorkspacesStore;
+  transaction: Transactional;
+}
+
+export interface DevicesOptions {
+  /** The counted devices (Redis, beside the admission script that fills them). */
+  counted: CountedDevicesStore;
+  /** Tells the API processes to forget their memory of admitting a released device (after the commit). */
+  invalidate: (message: Invalidation) => Promise<void>;
   windowDays: number;
+}
+
+export function createDevicesService(stores: DevicesStores, options: DevicesOptions): DevicesService {
+  return new DevicesService(stores, options);
 }
 
 const notCounted = (deviceId: string) =>
@@ -33,7 +45,10 @@ const notCounted = (deviceId: string) =>
  * and releasing one, which frees its place at once (DESIGN.md, "The device edge is hostile").
  */
 export class DevicesService {
-  constructor(private readonly deps: DevicesServiceDeps) {}
+  constructor(
+    private readonly stores: DevicesStores,
+    private readonly options: DevicesOptions,
+  ) {}
 
   async list(
     principal: Principal,
@@ -42,12 +57,12 @@ export class DevicesService {
   ): Promise<DevicesPage> {
     requireOwnWorkspace(principal, workspaceId);
     requireRole(principal, 'admin', 'Listing counted devices');
-    const { gate } = this.deps;
+    const { counted } = this.options;
     // One device more than asked tells whether another page follows.
     const [plan, devices, total] = await Promise.all([
-      this.deps.planOf(workspaceId),
-      gate.list(workspaceId, page.offset, page.limit + 1),
-      gate.counted(workspaceId),
+      planOf(this.stores.workspaces, workspaceId),
+      counted.list(workspaceId, page.offset, page.limit + 1),
+      counted.counted(workspaceId),
     ]);
     const more = devices.length > page.limit;
     return {
@@ -60,7 +75,7 @@ export class DevicesService {
       offset: page.offset,
       next_offset: more ? page.offset + page.limit : null,
       device_cap: capabilitiesOf(plan).deviceCap,
-      window_days: this.deps.windowDays,
+      window_days: this.options.windowDays,
     };
   }
 
@@ -72,20 +87,20 @@ export class DevicesService {
   async release(principal: Principal, workspaceId: string, deviceId: string): Promise<void> {
     requireOwnWorkspace(principal, workspaceId);
     requireRole(principal, 'admin', 'Releasing a counted device');
-    const { gate } = this.deps;
-    await transaction(this.deps.db, async (tx) => {
-      const lastSeen = await gate.lastSeen(workspaceId, deviceId);
+    const { counted } = this.options;
+    await this.stores.transaction(async (tx) => {
+      const lastSeen = await counted.lastSeen(workspaceId, deviceId);
       if (lastSeen === null) throw notCounted(deviceId);
-      await appendAudit(tx, {
+      await this.stores.audit.append(tx, {
         workspaceId,
         actor: principal.actor,
         action: 'device.release',
         details: { device_id: deviceId, last_seen_at: new Date(lastSeen).toISOString() },
       });
       // Another release of the same device got there first: this one records nothing.
-      if (!(await gate.remove(workspaceId, deviceId))) throw notCounted(deviceId);
+      if (!(await counted.remove(workspaceId, deviceId))) throw notCounted(deviceId);
     });
-    gate.forget(workspaceId, deviceId);
-    await this.deps.announceRelease(workspaceId, deviceId);
+    counted.forget(workspaceId, deviceId);
+    await this.options.invalidate({ releasedDevice: { workspaceId, deviceId } });
   }
 }

@@ -42,6 +42,29 @@ export type ExpoPushResult = { kind: 'release'; release: ReleaseRow } | { kind: 
 /** The manifest's `extra` is kept small: it travels in every manifest answer. */
 export const MAX_EXTRA_BYTES = 64 * 1024;
 
+/** The stores the Expo releases service reads and writes. */
+export interface ExpoReleasesStores {
+  bundles: BundlesStore;
+  manifests: ManifestsStore;
+}
+
+export interface ExpoReleasesOptions {
+  /** The one writer of releases; drafts for signed pushes; apps to register the runtime version. */
+  releases: Pick<ReleasesService, 'push'>;
+  drafts: Pick<ReleaseDraftsService, 'preflight' | 'create'>;
+  apps: Pick<AppsService, 'registerFingerprint'>;
+  /** The bundle bytes, read once per file for its md5. */
+  blobs: BlobStore;
+  publicUrl: string;
+}
+
+export function createExpoReleasesService(
+  stores: ExpoReleasesStores,
+  options: ExpoReleasesOptions,
+): ExpoReleasesService {
+  return new ExpoReleasesService({ bundles: stores.bundles, manifests: stores.manifests, ...options });
+}
+
 /**
  * Pushes an `npx expo export` as one release (README "Use it from an Expo app"). Every file was uploaded
  * as a bundle of the app; the service reads each once to take its md5 (the asset key expo-updates uses),
@@ -50,17 +73,7 @@ export const MAX_EXTRA_BYTES = 64 * 1024;
  * runtime version is the release's fingerprint (registered for the app if new).
  */
 export class ExpoReleasesService {
-  constructor(
-    private readonly deps: {
-      releases: ReleasesService;
-      drafts: ReleaseDraftsService;
-      apps: AppsService;
-      bundles: BundlesStore;
-      manifests: ManifestsStore;
-      blobs: BlobStore;
-      publicUrl: string;
-    },
-  ) {}
+  constructor(private readonly deps: ExpoReleasesStores & ExpoReleasesOptions) {}
 
   async push(principal: Principal, input: ExpoPushInput): Promise<ExpoPushResult> {
     const platforms = EXPO_PLATFORMS.filter((p) => input.platforms[p] !== undefined);

@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { sendProblem } from '../http/error-handler.js';
-import { ProblemSchema } from '../http/schemas.js';
+import { ref } from '../http/openapi.js';
+import { ProblemSchema, problemResponse } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { operatorDetails } from './operator-details.js';
 import { checkReadiness } from './readiness.js';
@@ -55,9 +56,10 @@ export async function healthRoutes(app: App): Promise<void> {
         security: [],
         response: {
           200: Type.Object({ status: Type.Literal('ready'), ...ForOperators }),
-          503: Type.Intersect([ProblemSchema, Type.Object(ForOperators)], {
-            description: 'application/problem+json',
-          }),
+          503: problemResponse(
+            'Not ready (`not_ready`); operators also see `checks` and `details`',
+            Type.Intersect([ref(ProblemSchema), Type.Object(ForOperators)]),
+          ),
         },
       },
     },

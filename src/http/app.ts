@@ -28,8 +28,10 @@ import { updatesRoutes } from '../updates/updates.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
 import { clientErrorHandler } from './client-errors.js';
+import { registerComponents } from './components.js';
 import { installDeviceEdge } from './device-edge.js';
 import { errorHandler, sendProblem } from './error-handler.js';
+import { swaggerOptions } from './openapi.js';
 import { installStringSafety } from './string-safety.js';
 import type { App } from './types.js';
 import { validatorCompiler } from './validation.js';
@@ -120,25 +122,8 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
     }),
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'OTA update service',
-        version: '1.0.0',
-        description:
-          'Over-the-air updates for mobile apps: releases, rollouts, rollback, analytics, audit, webhooks.',
-      },
-      servers: [{ url: deps.config.publicUrl }],
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        },
-      },
-      security: [{ bearerAuth: [] }, { apiKey: [] }],
-    },
-  });
+  await app.register(swagger, swaggerOptions(deps.config.publicUrl));
+  registerComponents(app);
 
   await app.register(healthRoutes);
   // The CodePush acquisition API lives at the root, as the CodePush service had it (CodePushServerURL is

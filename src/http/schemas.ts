@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { ref } from './openapi.js';
 import { CANONICAL_UUID } from './validation.js';
 
 /** Schema pieces shared by every feature's *.schemas.ts. */
@@ -16,13 +17,17 @@ export const Timestamp = Type.String({ format: 'date-time' });
 
 export const ProblemSchema = Type.Object(
   {
-    type: Type.String(),
+    type: Type.String({ description: 'a URI naming the kind of problem' }),
     title: Type.String(),
     status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.String(),
+    detail: Type.String({ description: 'what went wrong, for a person' }),
+    code: Type.String({ description: 'stable machine-readable code, e.g. `plan_required`' }),
   },
-  { additionalProperties: true, $id: undefined },
+  {
+    $id: 'Problem',
+    additionalProperties: true,
+    description: 'RFC 9457 problem details; every refusal of the service has this shape',
+  },
 );
 
 /**
@@ -31,12 +36,29 @@ export const ProblemSchema = Type.Object(
  */
 export function problems(...statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries(
-    [...new Set([...statuses, 503])].map((s) => [
-      s,
-      { ...ProblemSchema, description: 'application/problem+json' },
-    ]),
+    [...new Set([...statuses, 503])].map((s) => [s, problemResponse(PROBLEM_TEXT[s] ?? 'A problem')]),
   );
 }
+
+/** A problem answer: `application/problem+json` with the `Problem` component (or a schema built on it). */
+export function problemResponse(description: string, schema: TSchema = ref(ProblemSchema)): TSchema {
+  return Type.Unsafe({ description, content: { 'application/problem+json': { schema } } });
+}
+
+const PROBLEM_TEXT: Record<number, string> = {
+  400: 'Invalid request: a field is missing, malformed or out of range',
+  401: 'No valid credential',
+  402: 'The workspace plan does not include this; the detail names the plan and how to upgrade',
+  403: 'The credential may not do this (role, or another workspace)',
+  404: 'Unknown id, or an id of another workspace',
+  406: 'No acceptable representation',
+  409: 'Conflicts with the current state',
+  413: 'Body too large',
+  415: 'Unsupported content type',
+  416: 'Range not satisfiable',
+  429: 'Rate limit exceeded; retry after `Retry-After` seconds',
+  503: 'A backing service is unreachable; retry after `Retry-After` seconds',
+};
 
 export const WorkspaceParams = Type.Object({ id: Uuid });
 

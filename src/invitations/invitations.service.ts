@@ -3,7 +3,7 @@ import type { MembersStore } from '../members/members.store.js';
 import { forbidden, gone, notFound } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { Mailer } from '../platform/mailer.js';
-import { type Db, type Queryable, transaction } from '../platform/postgres.js';
+import type { Queryable, Transactional } from '../platform/postgres.js';
 import { invitationMail } from './invitation-mail.js';
 import { generateInvitationToken, hashInvitationToken, invitationUrl } from './invitation-token.js';
 import type { InvitationsStore } from './invitations.store.js';
@@ -22,18 +22,34 @@ export interface InvitationsOptions {
   log: Logger;
 }
 
+/** The stores the invitations service works on. */
+export interface InvitationsStores {
+  invitations: InvitationsStore;
+  members: MembersStore;
+  transaction: Transactional;
+}
+
+export function createInvitationsService(
+  stores: InvitationsStores,
+  options: InvitationsOptions,
+): InvitationsService {
+  return new InvitationsService(stores, options);
+}
+
 /**
  * Invitation tokens: issued inside the invitation's transaction (MembersService.invite), e-mailed after
  * it commits when a mail server is configured, and accepted by the invitee signed in with the invited
  * e-mail. Signing in alone never makes anyone a member.
  */
 export class InvitationsService {
+  private readonly store: InvitationsStore;
+
   constructor(
-    private readonly db: Db,
-    private readonly store: InvitationsStore,
-    private readonly members: MembersStore,
+    private readonly stores: InvitationsStores,
     private readonly options: InvitationsOptions,
-  ) {}
+  ) {
+    this.store = stores.invitations;
+  }
 
   /** A fresh token for the member; earlier open tokens of that member stop working. */
   async issue(
@@ -87,7 +103,7 @@ export class InvitationsService {
     }
     const userId = principal.userId;
     const email = principal.email;
-    return transaction(this.db, async (tx) => {
+    return this.stores.transaction(async (tx) => {
       const invitation = await this.store.lockByHash(tx, hashInvitationToken(token));
       if (!invitation) throw notFound('Invitation', 'invitation_not_found');
       if (invitation.email !== email) {
@@ -106,7 +122,12 @@ export class InvitationsService {
       if (invitation.expired) {
         throw gone('This invitation has expired; ask for a new one.', 'invitation_expired');
       }
-      const member = await this.members.activate(tx, invitation.workspace_id, invitation.member_id, userId);
+      const member = await this.stores.members.activate(
+        tx,
+        invitation.workspace_id,
+        invitation.member_id,
+        userId,
+      );
       if (!member) throw gone('This invitation was already accepted.', 'invitation_used');
       await this.store.markAccepted(tx, invitation.id);
       // Invited members never hold the owner role (member-policy.ts).

@@ -8,51 +8,24 @@ export interface InvitationRow {
   expires_at: Date;
   accepted_at: Date | null;
   voided_at: Date | null;
-  /** expires_at has passed, by the database's clock. */
+  /** expires_at has passed, by the store's clock (the database's in Postgres). */
   expired: boolean;
 }
 
-const COLUMNS =
-  'id, workspace_id, member_id, email, expires_at, accepted_at, voided_at, expires_at <= now() AS expired';
+export interface InvitationInput {
+  workspaceId: string;
+  memberId: string;
+  email: string;
+  tokenHash: string;
+  createdBy: string | null;
+  ttlSeconds: number;
+}
 
 /** Invitation tokens (their hashes) and what became of them; always inside the caller's transaction. */
-export class InvitationsStore {
+export interface InvitationsStore {
   /** A new open invitation of the member; any earlier open one of the same member is voided first. */
-  async issue(
-    tx: Queryable,
-    input: {
-      workspaceId: string;
-      memberId: string;
-      email: string;
-      tokenHash: string;
-      createdBy: string | null;
-      ttlSeconds: number;
-    },
-  ): Promise<{ expires_at: Date }> {
-    await tx.query(
-      `UPDATE invitations SET voided_at = now()
-        WHERE member_id = $1 AND accepted_at IS NULL AND voided_at IS NULL`,
-      [input.memberId],
-    );
-    const { rows } = await tx.query<{ expires_at: Date }>(
-      `INSERT INTO invitations (workspace_id, member_id, email, token_hash, created_by, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))
-       RETURNING expires_at`,
-      [input.workspaceId, input.memberId, input.email, input.tokenHash, input.createdBy, input.ttlSeconds],
-    );
-    return rows[0]!;
-  }
-
+  issue(tx: Queryable, input: InvitationInput): Promise<{ expires_at: Date }>;
   /** Locks the invitation until the transaction ends, so a token is accepted at most once. */
-  async lockByHash(tx: Queryable, tokenHash: string): Promise<InvitationRow | undefined> {
-    const { rows } = await tx.query<InvitationRow>(
-      `SELECT ${COLUMNS} FROM invitations WHERE token_hash = $1 FOR UPDATE`,
-      [tokenHash],
-    );
-    return rows[0];
-  }
-
-  async markAccepted(tx: Queryable, id: string): Promise<void> {
-    await tx.query('UPDATE invitations SET accepted_at = now() WHERE id = $1', [id]);
-  }
+  lockByHash(tx: Queryable, tokenHash: string): Promise<InvitationRow | undefined>;
+  markAccepted(tx: Queryable, id: string): Promise<void>;
 }

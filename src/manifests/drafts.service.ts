@@ -4,11 +4,12 @@ import type { AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import { badRequest, notFound } from '../platform/errors.js';
-import type { Db } from '../platform/postgres.js';
+import type { Transactional } from '../platform/postgres.js';
 import { parseTargetBinaryRange } from '../releases/binary-range.js';
 import { FULL_ROLLOUT, requirePushAllowed } from '../releases/releases.rules.js';
 import type { PushInput, ReleasesService } from '../releases/releases.service.js';
-import type { ReleaseRow, ReleasesStore } from '../releases/releases.store.js';
+import type { ReleaseRow } from '../releases/releases.store.js';
+import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { checkManifestBytes } from './check-manifest.js';
 import type { DraftRow, ManifestPart, ManifestsStore, StoredPart } from './manifests.store.js';
 
@@ -37,6 +38,23 @@ export interface NewDraft {
   parts: Partial<Record<ManifestPart, Buffer>>;
 }
 
+/** The stores the drafts service works on. */
+export interface DraftsStores {
+  manifests: ManifestsStore;
+  apps: AppsStore;
+  bundles: BundlesStore;
+  workspaces: WorkspacesStore;
+  transaction: Transactional;
+}
+
+/** `releases` makes the push once the signatures are in (the one writer of releases). */
+export function createReleaseDraftsService(
+  stores: DraftsStores,
+  options: { releases: Pick<ReleasesService, 'push'> },
+): ReleaseDraftsService {
+  return new ReleaseDraftsService(stores, options.releases);
+}
+
 /**
  * Signed pushes (README "Signed releases"). The private key stays on the developer's machine: the service
  * fixes the release's id and creation time, builds the exact bytes it will serve, and hands them over as
@@ -44,19 +62,21 @@ export interface NewDraft {
  * served, so a client that expects signatures never sees the release unsigned.
  */
 export class ReleaseDraftsService {
+  private readonly store: ManifestsStore;
+  private readonly apps: AppsStore;
+
   constructor(
-    private readonly db: Db,
-    private readonly store: ManifestsStore,
-    private readonly releases: ReleasesService,
-    private readonly releasesStore: ReleasesStore,
-    private readonly apps: AppsStore,
-    private readonly bundles: BundlesStore,
-  ) {}
+    private readonly stores: DraftsStores,
+    private readonly releases: Pick<ReleasesService, 'push'>,
+  ) {
+    this.store = stores.manifests;
+    this.apps = stores.apps;
+  }
 
   /** A signed push of a bundle release: the canonical manifest /updates/check will carry is to be signed. */
   async createBundleDraft(principal: Principal, push: PushInput, keyId: string): Promise<DraftAnswer> {
     await this.preflight(principal, push);
-    const bundle = await this.bundles.find(push.app_id, push.sha256.toLowerCase());
+    const bundle = await this.stores.bundles.find(push.app_id, push.sha256.toLowerCase());
     if (!bundle) {
       throw badRequest(
         'No bundle with this sha256 was uploaded for this app; upload it with PUT /apps/{app_id}/bundles first.',
@@ -90,7 +110,9 @@ export class ReleaseDraftsService {
     requireRole(principal, 'developer', 'Pushing releases');
     const app = await this.apps.find(principal.workspaceId, push.app_id);
     if (!app) throw notFound('App', 'app_not_found');
-    requirePushAllowed(await this.releasesStore.planOf(this.db, principal.workspaceId), {
+    const workspace = await this.stores.workspaces.find(principal.workspaceId);
+    if (!workspace) throw notFound('Workspace');
+    requirePushAllowed(workspace.plan, {
       channel: push.channel ?? DEFAULT_CHANNEL,
       rollout_pct: push.rollout_pct ?? FULL_ROLLOUT,
     });
@@ -101,18 +123,20 @@ export class ReleaseDraftsService {
     const parts = Object.fromEntries(
       Object.entries(draft.parts).map(([part, bytes]) => [part, bytes.toString('base64')]),
     ) as DraftRow['parts'];
-    const row = await this.store.insertDraft(
-      this.db,
-      {
-        id: draft.id,
-        workspace_id: principal.workspaceId,
-        app_id: draft.push.app_id,
-        key_id: draft.keyId,
-        push: { ...draft.push },
-        parts,
-        created_at: draft.createdAt,
-      },
-      DRAFT_TTL_SECONDS,
+    const row = await this.stores.transaction((tx) =>
+      this.store.insertDraft(
+        tx,
+        {
+          id: draft.id,
+          workspace_id: principal.workspaceId,
+          app_id: draft.push.app_id,
+          key_id: draft.keyId,
+          push: { ...draft.push },
+          parts,
+          created_at: draft.createdAt,
+        },
+        DRAFT_TTL_SECONDS,
+      ),
     );
     return {
       id: row.id,

@@ -1,5 +1,4 @@
 import type { ExpoRouteRow } from '../expo/expo.route.js';
-import { EXPO_ROUTE_LIMIT } from '../expo/expo.route.js';
 import type { Queryable } from '../platform/postgres.js';
 
 /** The parts a release may be served with (sql/postgres/012_release_manifests.sql). */
@@ -26,94 +25,21 @@ export interface DraftRow {
   expires_at: Date;
 }
 
-/** release_manifests and release_drafts: the only SQL that touches them. */
-export class ManifestsStore {
-  constructor(private readonly db: Queryable) {}
-
-  async insertParts(q: Queryable, releaseId: string, parts: readonly StoredPart[]): Promise<void> {
-    for (const p of parts) {
-      await q.query(
-        `INSERT INTO release_manifests (release_id, part, body, signature, key_id) VALUES ($1, $2, $3, $4, $5)`,
-        [releaseId, p.part, p.body, p.signature, p.keyId],
-      );
-    }
-  }
-
-  async parts(releaseId: string): Promise<StoredPart[]> {
-    const { rows } = await this.db.query<{
-      part: ManifestPart;
-      body: Buffer;
-      signature: string | null;
-      key_id: string | null;
-    }>('SELECT part, body, signature, key_id FROM release_manifests WHERE release_id = $1 ORDER BY part', [
-      releaseId,
-    ]);
-    return rows.map((r) => ({ part: r.part, body: r.body, signature: r.signature, keyId: r.key_id }));
-  }
-
+/** A release's served parts (with their signatures) and the drafts of signed pushes waiting for them. */
+export interface ManifestsStore {
+  /** Inside the transaction that inserts the release. */
+  insertParts(tx: Queryable, releaseId: string, parts: readonly StoredPart[]): Promise<void>;
+  /** By part name. */
+  parts(releaseId: string): Promise<StoredPart[]>;
   /**
    * The app's newest Expo releases (those with a directive part), one row per part, newest first: what the
    * routing cache holds of them.
    */
-  async expoRouteRows(appId: string): Promise<ExpoRouteRow[]> {
-    const { rows } = await this.db.query<ExpoRouteRow>(
-      `WITH expo AS (
-         SELECT r.id, r.seq FROM releases r
-          WHERE r.app_id = $1
-            AND EXISTS (SELECT 1 FROM release_manifests d WHERE d.release_id = r.id AND d.part = 'directive')
-          ORDER BY r.seq DESC LIMIT $2)
-       SELECT r.id, r.channel, r.version, r.rollout_pct, r.mandatory, r.notes, r.sha256, r.size,
-              r.fingerprint, r.active, r.created_at, m.part, m.body, m.signature, m.key_id
-         FROM expo JOIN releases r ON r.id = expo.id
-         JOIN release_manifests m ON m.release_id = r.id AND m.part IN ('ios', 'android', 'directive')
-        ORDER BY expo.seq DESC, m.part`,
-      [appId, EXPO_ROUTE_LIMIT],
-    );
-    return rows;
-  }
-
-  async insertDraft(
-    q: Queryable,
-    draft: Omit<DraftRow, 'expires_at'>,
-    ttlSeconds: number,
-  ): Promise<DraftRow> {
-    // Drafts nobody completed are cleared here, in passing: there are few, and only pushes write them.
-    await q.query(`DELETE FROM release_drafts WHERE expires_at < now() - interval '1 day'`);
-    const { rows } = await q.query<Omit<DraftRow, 'push'>>(
-      `INSERT INTO release_drafts (id, workspace_id, app_id, key_id, push, parts, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))
-       RETURNING id, workspace_id, app_id, key_id, parts, created_at, expires_at`,
-      [
-        draft.id,
-        draft.workspace_id,
-        draft.app_id,
-        draft.key_id,
-        JSON.stringify(draft.push),
-        JSON.stringify(draft.parts),
-        draft.created_at,
-        ttlSeconds,
-      ],
-    );
-    return { ...rows[0]!, push: draft.push };
-  }
-
+  expoRouteRows(appId: string): Promise<ExpoRouteRow[]>;
+  /** Stores the draft, expiring `ttlSeconds` from now; drafts expired for a day are cleared in passing. */
+  insertDraft(tx: Queryable, draft: Omit<DraftRow, 'expires_at'>, ttlSeconds: number): Promise<DraftRow>;
   /** A draft of the workspace that has not expired, or undefined. */
-  async findDraft(workspaceId: string, id: string): Promise<DraftRow | undefined> {
-    const { rows } = await this.db.query<Omit<DraftRow, 'push'> & { push: string }>(
-      `SELECT id, workspace_id, app_id, key_id, push, parts, created_at, expires_at FROM release_drafts
-        WHERE id = $1 AND workspace_id = $2 AND expires_at > now()`,
-      [id, workspaceId],
-    );
-    const row = rows[0];
-    return row && { ...row, push: JSON.parse(row.push) };
-  }
-
+  findDraft(workspaceId: string, id: string): Promise<DraftRow | undefined>;
   /** Removes the draft as it becomes a release; false when it was taken (or expired) meanwhile. */
-  async takeDraft(q: Queryable, workspaceId: string, id: string): Promise<boolean> {
-    const { rowCount } = await q.query(
-      'DELETE FROM release_drafts WHERE id = $1 AND workspace_id = $2 AND expires_at > now()',
-      [id, workspaceId],
-    );
-    return rowCount === 1;
-  }
+  takeDraft(tx: Queryable, workspaceId: string, id: string): Promise<boolean>;
 }

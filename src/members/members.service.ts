@@ -1,10 +1,10 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
-import { appendAudit } from '../audit/audit.writer.js';
+import type { AuditStore } from '../audit/audit.store.js';
 import { type Principal, type Role, requireOwnWorkspace } from '../auth/principal.js';
 import type { InvitationsService, IssuedInvitation } from '../invitations/invitations.service.js';
 import { requireFeature } from '../plans/plans.js';
 import { conflict, notFound } from '../platform/errors.js';
-import { type Db, PG_UNIQUE_VIOLATION, pgCode, transaction } from '../platform/postgres.js';
+import { PG_UNIQUE_VIOLATION, pgCode, type Transactional } from '../platform/postgres.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { checkRemoval, checkRoleChange, requireMemberManager } from './member-policy.js';
 import type { MemberRow, MembersStore } from './members.store.js';
@@ -15,19 +15,37 @@ export interface InvitedMember extends MemberRow {
   invitation: IssuedInvitation & { emailed: boolean };
 }
 
+/** The stores the members service works on. */
+export interface MembersStores {
+  members: MembersStore;
+  workspaces: WorkspacesStore;
+  apiKeys: ApiKeysStore;
+  audit: AuditStore;
+  transaction: Transactional;
+}
+
+/** `invitations` issues the token inside the invitation's transaction and e-mails it after the commit. */
+export function createMembersService(
+  stores: MembersStores,
+  options: { invitations: InvitationsService },
+): MembersService {
+  return new MembersService(stores, options.invitations);
+}
+
 /**
  * Invitations, role changes and removals. Each change and its audit entry commit together; a refused
  * change writes nothing. Authentication reads membership on every call, so a role change or a removal
  * takes effect on the member's existing tokens at once.
  */
 export class MembersService {
+  private readonly store: MembersStore;
+
   constructor(
-    private readonly db: Db,
-    private readonly store: MembersStore,
-    private readonly workspaces: WorkspacesStore,
+    private readonly stores: MembersStores,
     private readonly invitations: InvitationsService,
-    private readonly apiKeys: ApiKeysStore,
-  ) {}
+  ) {
+    this.store = stores.members;
+  }
 
   /** Every member (and API key) of the workspace may see who else belongs to it. */
   async list(principal: Principal, workspaceId: string): Promise<MemberRow[]> {
@@ -49,44 +67,50 @@ export class MembersService {
     requireOwnWorkspace(principal, workspaceId);
     requireMemberManager(principal, 'Inviting members');
     const email = input.email.trim().toLowerCase();
-    const created = await transaction(this.db, async (tx) => {
-      const workspace = await this.workspaces.lock(tx, workspaceId);
-      if (!workspace) throw notFound('Workspace');
-      const existing = await this.store.findByEmail(tx, workspaceId, email);
-      if (existing?.status === 'active') throw alreadyMember(email);
-      let member: MemberRow;
-      if (existing) {
-        member =
-          existing.role === input.role
-            ? existing
-            : await this.store.setRole(tx, workspaceId, existing.id, input.role);
-      } else {
-        requireFeature(workspace.plan, 'members', await this.workspaces.memberCount(workspaceId, tx));
-        member = await this.store.insert(tx, workspaceId, email, input.role);
-      }
-      const invitation = await this.invitations.issue(tx, {
-        workspaceId,
-        memberId: member.id,
-        email,
-        createdBy: principal.userId,
-      });
-      await appendAudit(tx, {
-        workspaceId,
-        actor: principal.actor,
-        action: 'member.invite',
-        details: {
-          member_id: member.id,
+    const created = await this.stores
+      .transaction(async (tx) => {
+        const workspace = await this.stores.workspaces.lock(tx, workspaceId);
+        if (!workspace) throw notFound('Workspace');
+        const existing = await this.store.findByEmail(tx, workspaceId, email);
+        if (existing?.status === 'active') throw alreadyMember(email);
+        let member: MemberRow;
+        if (existing) {
+          member =
+            existing.role === input.role
+              ? existing
+              : await this.store.setRole(tx, workspaceId, existing.id, input.role);
+        } else {
+          requireFeature(
+            workspace.plan,
+            'members',
+            await this.stores.workspaces.memberCount(workspaceId, tx),
+          );
+          member = await this.store.insert(tx, workspaceId, email, input.role);
+        }
+        const invitation = await this.invitations.issue(tx, {
+          workspaceId,
+          memberId: member.id,
           email,
-          new: { role: member.role, status: member.status },
-          ...(existing ? { reinvite: true } : {}),
-        },
+          createdBy: principal.userId,
+        });
+        await this.stores.audit.append(tx, {
+          workspaceId,
+          actor: principal.actor,
+          action: 'member.invite',
+          details: {
+            member_id: member.id,
+            email,
+            new: { role: member.role, status: member.status },
+            ...(existing ? { reinvite: true } : {}),
+          },
+        });
+        return { member, invitation, workspaceName: workspace.name };
+      })
+      .catch((err: unknown) => {
+        // Two first invitations of one e-mail at once: the workspace lock orders them, the index backs it.
+        if (pgCode(err) === PG_UNIQUE_VIOLATION) throw alreadyMember(email);
+        throw err;
       });
-      return { member, invitation, workspaceName: workspace.name };
-    }).catch((err: unknown) => {
-      // Two first invitations of one e-mail at once: the workspace lock orders them, the index backs it.
-      if (pgCode(err) === PG_UNIQUE_VIOLATION) throw alreadyMember(email);
-      throw err;
-    });
     const { member, invitation, workspaceName } = created;
     const emailed = await this.invitations.send(invitation, {
       to: email,
@@ -110,7 +134,7 @@ export class MembersService {
   ): Promise<MemberRow> {
     requireOwnWorkspace(principal, workspaceId);
     requireMemberManager(principal, 'Changing member roles');
-    return transaction(this.db, async (tx) => {
+    return this.stores.transaction(async (tx) => {
       const member = await this.store.lock(tx, workspaceId, memberId);
       if (!member) throw notFound('Member');
       checkRoleChange(principal.role, member.role, role);
@@ -118,9 +142,9 @@ export class MembersService {
       const updated = await this.store.setRole(tx, workspaceId, memberId, role);
       const capped =
         member.user_id && role !== 'owner'
-          ? await this.apiKeys.capMadeBy(tx, workspaceId, member.user_id, role)
+          ? await this.stores.apiKeys.capMadeBy(tx, workspaceId, member.user_id, role)
           : [];
-      await appendAudit(tx, {
+      await this.stores.audit.append(tx, {
         workspaceId,
         actor: principal.actor,
         action: 'member.role_change',
@@ -143,13 +167,15 @@ export class MembersService {
   async remove(principal: Principal, workspaceId: string, memberId: string): Promise<void> {
     requireOwnWorkspace(principal, workspaceId);
     requireMemberManager(principal, 'Removing members');
-    await transaction(this.db, async (tx) => {
+    await this.stores.transaction(async (tx) => {
       const member = await this.store.lock(tx, workspaceId, memberId);
       if (!member) throw notFound('Member');
       checkRemoval(member.role);
       await this.store.remove(tx, workspaceId, memberId);
-      const revoked = member.user_id ? await this.apiKeys.revokeMadeBy(tx, workspaceId, member.user_id) : [];
-      await appendAudit(tx, {
+      const revoked = member.user_id
+        ? await this.stores.apiKeys.revokeMadeBy(tx, workspaceId, member.user_id)
+        : [];
+      await this.stores.audit.append(tx, {
         workspaceId,
         actor: principal.actor,
         action: 'member.remove',

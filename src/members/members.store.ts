@@ -13,98 +13,35 @@ export interface MemberRow {
   user_id: string | null;
 }
 
-const COLUMNS = `id, email, role, CASE WHEN user_id IS NULL THEN 'invited' ELSE 'active' END AS status, created_at,
-  user_id`;
-
 /** Member rows: one per invited e-mail, bound to a user when the invitee accepts (invitations/). */
-export class MembersStore {
-  constructor(private readonly db: Queryable) {}
-
+export interface MembersStore {
   /** Owner first, then in the order they were invited. */
-  async list(workspaceId: string): Promise<MemberRow[]> {
-    const { rows } = await this.db.query<MemberRow>(
-      `SELECT ${COLUMNS} FROM members WHERE workspace_id = $1 ORDER BY (role = 'owner') DESC, created_at, id`,
-      [workspaceId],
-    );
-    return rows;
-  }
-
-  async find(workspaceId: string, memberId: string, q: Queryable = this.db): Promise<MemberRow | undefined> {
-    const { rows } = await q.query<MemberRow>(
-      `SELECT ${COLUMNS} FROM members WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, memberId],
-    );
-    return rows[0];
-  }
-
+  list(workspaceId: string): Promise<MemberRow[]>;
+  find(workspaceId: string, memberId: string, q?: Queryable): Promise<MemberRow | undefined>;
   /** Locks the row until the transaction ends, so two changes to one member apply one after the other. */
-  async lock(tx: Queryable, workspaceId: string, memberId: string): Promise<MemberRow | undefined> {
-    const { rows } = await tx.query<MemberRow>(
-      `SELECT ${COLUMNS} FROM members WHERE workspace_id = $1 AND id = $2 FOR UPDATE`,
-      [workspaceId, memberId],
-    );
-    return rows[0];
-  }
-
+  lock(tx: Queryable, workspaceId: string, memberId: string): Promise<MemberRow | undefined>;
   /**
    * The user's membership, share-locked until the transaction ends: a removal or role change of it waits
    * (and one under way is waited for), so what is decided on it still holds at commit.
    */
-  async lockMembership(
+  lockMembership(
     tx: Queryable,
     workspaceId: string,
     userId: string,
-  ): Promise<{ id: string; role: Role } | undefined> {
-    const { rows } = await tx.query<{ id: string; role: Role }>(
-      'SELECT id, role FROM members WHERE workspace_id = $1 AND user_id = $2 FOR SHARE',
-      [workspaceId, userId],
-    );
-    return rows[0];
-  }
-
-  async findByEmail(tx: Queryable, workspaceId: string, email: string): Promise<MemberRow | undefined> {
-    const { rows } = await tx.query<MemberRow>(
-      `SELECT ${COLUMNS} FROM members WHERE workspace_id = $1 AND email = $2`,
-      [workspaceId, email],
-    );
-    return rows[0];
-  }
-
-  /** A new invited member: no user until the invitee accepts its invitation. */
-  async insert(tx: Queryable, workspaceId: string, email: string, role: Role): Promise<MemberRow> {
-    const { rows } = await tx.query<MemberRow>(
-      `INSERT INTO members (workspace_id, email, role) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-      [workspaceId, email, role],
-    );
-    return rows[0]!;
-  }
-
+  ): Promise<{ id: string; role: Role } | undefined>;
+  findByEmail(tx: Queryable, workspaceId: string, email: string): Promise<MemberRow | undefined>;
+  /**
+   * A new invited member: no user until the invitee accepts its invitation. A second row for one e-mail
+   * of the workspace fails with the unique-violation code (23505).
+   */
+  insert(tx: Queryable, workspaceId: string, email: string, role: Role): Promise<MemberRow>;
   /** Binds an invited member to the user who accepted; undefined when it is not (or no longer) invited. */
-  async activate(
+  activate(
     tx: Queryable,
     workspaceId: string,
     memberId: string,
     userId: string,
-  ): Promise<MemberRow | undefined> {
-    const { rows } = await tx.query<MemberRow>(
-      `UPDATE members SET user_id = $3, updated_at = now()
-        WHERE workspace_id = $1 AND id = $2 AND user_id IS NULL
-       RETURNING ${COLUMNS}`,
-      [workspaceId, memberId, userId],
-    );
-    return rows[0];
-  }
-
-  async setRole(tx: Queryable, workspaceId: string, memberId: string, role: Role): Promise<MemberRow> {
-    const { rows } = await tx.query<MemberRow>(
-      `UPDATE members SET role = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2
-       RETURNING ${COLUMNS}`,
-      [workspaceId, memberId, role],
-    );
-    return rows[0]!;
-  }
-
-  async remove(tx: Queryable, workspaceId: string, memberId: string): Promise<void> {
-    await tx.query('DELETE FROM members WHERE workspace_id = $1 AND id = $2', [workspaceId, memberId]);
-  }
+  ): Promise<MemberRow | undefined>;
+  setRole(tx: Queryable, workspaceId: string, memberId: string, role: Role): Promise<MemberRow>;
+  remove(tx: Queryable, workspaceId: string, memberId: string): Promise<void>;
 }

@@ -1,11 +1,11 @@
-import { paymentRequired } from '../platform/errors.js';
-
 /**
  * The plan capability table of the specification (section 2, "Plan (capabilities)"). Every plan gate in the
  * project asks this module; nothing else names a plan when deciding what is allowed.
  */
-export const PLANS = ['hobby', 'pro', 'team'] as const;
-export type Plan = (typeof PLANS)[number];
+import { PLAN_LABELS, PLANS, type Plan } from '../../shared/contracts.js';
+import { paymentRequired } from '../platform/errors.js';
+
+export { PLANS, type Plan };
 
 export interface PlanCapabilities {
   /** Public tier name shown to people. */
@@ -21,7 +21,7 @@ export interface PlanCapabilities {
 
 export const CAPABILITIES: Record<Plan, PlanCapabilities> = {
   hobby: {
-    tier: 'Hobby',
+    tier: PLAN_LABELS.hobby,
     deviceCap: 100,
     memberCap: 1,
     stagedRollouts: false,
@@ -29,7 +29,7 @@ export const CAPABILITIES: Record<Plan, PlanCapabilities> = {
     auditLog: false,
   },
   pro: {
-    tier: 'Startup',
+    tier: PLAN_LABELS.pro,
     deviceCap: 10_000,
     memberCap: null,
     stagedRollouts: true,
@@ -37,7 +37,7 @@ export const CAPABILITIES: Record<Plan, PlanCapabilities> = {
     auditLog: false,
   },
   team: {
-    tier: 'Enterprise',
+    tier: PLAN_LABELS.team,
     deviceCap: null,
     memberCap: null,
     stagedRollouts: true,

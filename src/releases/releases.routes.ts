@@ -1,4 +1,6 @@
 import { AppParams } from '../apps/apps.schemas.js';
+import { pushExample, releaseExample, rollbackExample, rolloutExample } from '../http/examples.js';
+import { answer, ref, withExample } from '../http/openapi.js';
 import { iso, problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import {
@@ -44,8 +46,12 @@ export async function releasesRoutes(app: App): Promise<void> {
       schema: {
         tags: ['releases'],
         summary: 'Push a release of an uploaded bundle to a channel; developer or above',
-        body: PushBody,
-        response: { 201: ReleaseSchema, ...problems(400, 401, 402, 403, 404) },
+        operationId: 'pushRelease',
+        body: withExample(PushBody, pushExample),
+        response: {
+          201: answer('The release, active', ref(ReleaseSchema), releaseExample),
+          ...problems(400, 401, 402, 403, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -60,9 +66,10 @@ export async function releasesRoutes(app: App): Promise<void> {
       schema: {
         tags: ['releases'],
         summary: 'Releases of an app, newest first, with their statistics',
+        operationId: 'listReleases',
         params: AppParams,
         querystring: ListQuery,
-        response: { 200: ReleasePageSchema, ...problems(400, 401, 403, 404) },
+        response: { 200: ref(ReleasePageSchema), ...problems(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -77,8 +84,9 @@ export async function releasesRoutes(app: App): Promise<void> {
       schema: {
         tags: ['releases'],
         summary: 'A release with its statistics',
+        operationId: 'getRelease',
         params: ModuleParams,
-        response: { 200: ReleaseWithStatsSchema, ...problems(400, 401, 403, 404) },
+        response: { 200: ref(ReleaseWithStatsSchema), ...problems(400, 401, 403, 404) },
       },
     },
     async (request) => withStatsJson(await releases.get(principalOf(request), request.params.module_id)),
@@ -91,9 +99,17 @@ export async function releasesRoutes(app: App): Promise<void> {
       schema: {
         tags: ['releases'],
         summary: 'Change a release’s rollout percentage in place (0-100); developer or above',
+        // PATCH is the same operation under a second method; generated clients call the PUT.
+        operationId: method === 'PUT' ? 'changeRollout' : 'changeRolloutPatch',
         params: ModuleParams,
-        body: RolloutBody,
-        response: { 200: ReleaseSchema, ...problems(400, 401, 402, 403, 404, 409) },
+        body: withExample(RolloutBody, rolloutExample),
+        response: {
+          200: answer('The release with its new percentage', ref(ReleaseSchema), {
+            ...releaseExample,
+            rollout_pct: 50,
+          }),
+          ...problems(400, 401, 402, 403, 404, 409),
+        },
       },
       handler: async (request) =>
         releaseJson(
@@ -112,8 +128,12 @@ export async function releasesRoutes(app: App): Promise<void> {
       schema: {
         tags: ['releases'],
         summary: 'Roll back an active release; the newest earlier active release of its channel serves',
+        operationId: 'rollBackRelease',
         params: ModuleParams,
-        response: { 200: RollbackSchema, ...problems(400, 401, 403, 404, 409) },
+        response: {
+          200: answer('The rolled-back release and the one now served', ref(RollbackSchema), rollbackExample),
+          ...problems(400, 401, 403, 404, 409),
+        },
       },
     },
     async (request) => {

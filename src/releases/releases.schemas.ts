@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CHANNEL_PATTERN } from '../../shared/ids.js';
 import { Fingerprint } from '../apps/apps.schemas.js';
+import { ref } from '../http/openapi.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 import { BINARY_RANGE_PATTERN } from './binary-range.js';
 import { VERSION_PATTERN } from './releases.rules.js';
@@ -61,41 +62,58 @@ export const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ReleaseSchema = Type.Object({
-  id: Uuid,
-  app_id: Uuid,
-  version: Type.String(),
-  channel: Type.String(),
-  rollout_pct: Type.Number(),
-  mandatory: Type.Boolean(),
-  notes: Type.String(),
-  sha256: Type.String(),
-  size: Type.Integer(),
-  fingerprint: Type.Union([Type.String(), Type.Null()]),
-  target_binary_range: Type.Union([Type.String(), Type.Null()]),
-  active: Type.Boolean(),
-  rolled_back_at: Type.Union([Timestamp, Type.Null()]),
-  created_at: Timestamp,
-});
+export const ReleaseSchema = Type.Object(
+  {
+    id: Uuid,
+    app_id: Uuid,
+    version: Type.String(),
+    channel: Type.String(),
+    rollout_pct: Type.Number(),
+    mandatory: Type.Boolean(),
+    notes: Type.String(),
+    sha256: Type.String(),
+    size: Type.Integer(),
+    fingerprint: Type.Union([Type.String(), Type.Null()]),
+    target_binary_range: Type.Union([Type.String(), Type.Null()]),
+    active: Type.Boolean(),
+    rolled_back_at: Type.Union([Timestamp, Type.Null()], {
+      description: 'when it was rolled back; null if not',
+    }),
+    created_at: Timestamp,
+  },
+  { $id: 'Release', description: 'A release (module): a bundle pushed to a channel' },
+);
 
-export const StatsSchema = Type.Object({
-  downloads: Type.Number(),
-  activations: Type.Number(),
-  errors: Type.Number(),
-  targeted_pct: Type.Number(),
-  received_pct: Type.Number(),
-  adoption: Type.Number(),
-  failure_rate: Type.Number(),
-  eligible_devices: Type.Number(),
-});
+export const StatsSchema = Type.Object(
+  {
+    downloads: Type.Number(),
+    activations: Type.Number(),
+    errors: Type.Number(),
+    targeted_pct: Type.Number(),
+    received_pct: Type.Number(),
+    adoption: Type.Number(),
+    failure_rate: Type.Number(),
+    eligible_devices: Type.Number(),
+  },
+  { $id: 'ReleaseStats' },
+);
 
-export const ReleaseWithStatsSchema = Type.Intersect([ReleaseSchema, Type.Object({ stats: StatsSchema })]);
+export const ReleaseWithStatsSchema = Type.Intersect(
+  [ref(ReleaseSchema), Type.Object({ stats: ref(StatsSchema) })],
+  { $id: 'ReleaseWithStats' },
+);
 
-export const ReleasePageSchema = Type.Object({
-  modules: Type.Array(ReleaseWithStatsSchema),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
-  next_offset: Type.Union([Type.Integer(), Type.Null()]),
-});
+export const ReleasePageSchema = Type.Object(
+  {
+    modules: Type.Array(ref(ReleaseWithStatsSchema)),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    next_offset: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { $id: 'ReleasePage' },
+);
 
-export const RollbackSchema = Type.Object({ rolled_back: ReleaseSchema, active: ReleaseSchema });
+export const RollbackSchema = Type.Object(
+  { rolled_back: ref(ReleaseSchema), active: ref(ReleaseSchema) },
+  { $id: 'Rollback' },
+);

@@ -1,29 +1,46 @@
+import type { AppRow, AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import { requireFeature } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
-import type { AlertsStore, AppRef } from './alerts.store.js';
+import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
+import type { AlertsStore } from './alerts.store.js';
 import type { AlertSettings } from './spike-state.js';
+
+/** The stores the alerts service works on. */
+export interface AlertsStores {
+  alerts: AlertsStore;
+  apps: AppsStore;
+  workspaces: WorkspacesStore;
+}
+
+export function createAlertsService(stores: AlertsStores): AlertsService {
+  return new AlertsService(stores);
+}
 
 /** GET/PUT /apps/{app_id}/alerts: any role reads, developers and above write; another workspace's app is unknown. */
 export class AlertsService {
-  constructor(private readonly store: AlertsStore) {}
+  constructor(private readonly stores: AlertsStores) {}
 
-  private async app(principal: Principal, appId: string): Promise<AppRef> {
-    const app = await this.store.findApp(appId);
-    if (!app || app.workspace_id !== principal.workspaceId) throw notFound('App');
+  private async app(principal: Principal, appId: string): Promise<AppRow> {
+    const app = await this.stores.apps.find(principal.workspaceId, appId);
+    if (!app) throw notFound('App');
     return app;
   }
 
   async get(principal: Principal, appId: string): Promise<AlertSettings> {
     await this.app(principal, appId);
-    return this.store.get(appId);
+    return this.stores.alerts.get(appId);
   }
 
   async update(principal: Principal, appId: string, input: Partial<AlertSettings>): Promise<AlertSettings> {
-    const app = await this.app(principal, appId);
+    await this.app(principal, appId);
     requireRole(principal, 'developer', 'Changing alert settings');
     // Pausing sets the rollout below 100 %, a staged-rollout feature.
-    if (input.action === 'pause') requireFeature(app.plan, 'stagedRollouts');
-    return this.store.update(appId, input);
+    if (input.action === 'pause') {
+      const workspace = await this.stores.workspaces.find(principal.workspaceId);
+      if (!workspace) throw notFound('Workspace');
+      requireFeature(workspace.plan, 'stagedRollouts');
+    }
+    return this.stores.alerts.update(appId, input);
   }
 }

@@ -1,81 +1,8 @@
-import type { Plan } from '../plans/plans.js';
-import type { Queryable } from '../platform/postgres.js';
-import { type AlertSettings, DEFAULT_ALERT_SETTINGS } from './spike-state.js';
+import type { AlertSettings } from './spike-state.js';
 
-export interface AppRef {
-  id: string;
-  workspace_id: string;
-  name: string;
-  plan: Plan;
-}
-
-interface SettingsRow {
-  threshold: number;
-  window_minutes: number;
-  min_sample: number;
-  cooldown_minutes: number;
-  action: AlertSettings['action'];
-}
-
-export function toSettings(r: SettingsRow): AlertSettings {
-  return {
-    threshold: r.threshold,
-    windowMinutes: r.window_minutes,
-    minSample: r.min_sample,
-    cooldownMinutes: r.cooldown_minutes,
-    action: r.action,
-  };
-}
-
-const D = DEFAULT_ALERT_SETTINGS;
-
-/** Per-app alert settings; an app without a row uses the documented defaults. */
-export class AlertsStore {
-  constructor(private readonly db: Queryable) {}
-
-  async findApp(appId: string): Promise<AppRef | undefined> {
-    const { rows } = await this.db.query<AppRef>(
-      'SELECT a.id, a.workspace_id, a.name, w.plan FROM apps a JOIN workspaces w ON w.id = a.workspace_id WHERE a.id = $1',
-      [appId],
-    );
-    return rows[0];
-  }
-
-  async get(appId: string): Promise<AlertSettings> {
-    const { rows } = await this.db.query<SettingsRow>(
-      'SELECT threshold, window_minutes, min_sample, cooldown_minutes, action FROM app_alert_settings WHERE app_id = $1',
-      [appId],
-    );
-    return rows[0] ? toSettings(rows[0]) : { ...D };
-  }
-
-  async update(appId: string, input: Partial<AlertSettings>): Promise<AlertSettings> {
-    const { rows } = await this.db.query<SettingsRow>(
-      `INSERT INTO app_alert_settings (app_id, threshold, window_minutes, min_sample, cooldown_minutes, action)
-       VALUES ($1, coalesce($2::float8, $7::float8), coalesce($3::int, $8::int), coalesce($4::int, $9::int),
-               coalesce($5::int, $10::int), coalesce($6::text, $11::text))
-       ON CONFLICT (app_id) DO UPDATE SET
-         threshold = coalesce($2::float8, app_alert_settings.threshold),
-         window_minutes = coalesce($3::int, app_alert_settings.window_minutes),
-         min_sample = coalesce($4::int, app_alert_settings.min_sample),
-         cooldown_minutes = coalesce($5::int, app_alert_settings.cooldown_minutes),
-         action = coalesce($6::text, app_alert_settings.action),
-         updated_at = now()
-       RETURNING threshold, window_minutes, min_sample, cooldown_minutes, action`,
-      [
-        appId,
-        input.threshold ?? null,
-        input.windowMinutes ?? null,
-        input.minSample ?? null,
-        input.cooldownMinutes ?? null,
-        input.action ?? null,
-        D.threshold,
-        D.windowMinutes,
-        D.minSample,
-        D.cooldownMinutes,
-        D.action,
-      ],
-    );
-    return toSettings(rows[0]!);
-  }
+/** Per-app alert settings; an app without its own settings uses the documented defaults. */
+export interface AlertsStore {
+  get(appId: string): Promise<AlertSettings>;
+  /** Changes the fields given; the others keep their value (the default for an app without settings). */
+  update(appId: string, input: Partial<AlertSettings>): Promise<AlertSettings>;
 }

@@ -4,7 +4,7 @@ import { type Db, type Queryable, transaction } from '../platform/postgres.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { minuteOf, windowKeys } from '../telemetry/failure-counters.js';
 import { appendOutbox } from '../webhooks/outbox.writer.js';
-import { toSettings } from './alerts.store.js';
+import { toSettings } from './alerts.postgres-store.js';
 import type { SpikeActions } from './spike-actions.js';
 import {
   type AlertSettings,

@@ -1,4 +1,6 @@
 import { deviceRoute } from '../http/device-edge.js';
+import { checkExample, updateCheckExample } from '../http/examples.js';
+import { answer, ref, withExample } from '../http/openapi.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { requireAppVersion } from '../releases/binary-range.js';
@@ -18,6 +20,7 @@ export async function updatesRoutes(app: App): Promise<void> {
       schema: {
         tags: ['devices'],
         summary: 'A device asks whether a release is waiting for it',
+        operationId: 'checkForUpdate',
         description:
           'Answers the newest active release of the channel whose rollout bucket admits the device and whose ' +
           'fingerprint (if any) matches and whose target_binary_range (if any) admits `app_version`, or ' +
@@ -26,8 +29,11 @@ export async function updatesRoutes(app: App): Promise<void> {
           '`RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR` devices this hour (it is counted in a later hour). ' +
           'Ids are read in lower case; `urn:uuid:` and braced forms are a 400. No credential.',
         security: [],
-        body: CheckBody,
-        response: { 200: CheckResponse, ...problems(400, 404, 413, 415, 429) },
+        body: withExample(CheckBody, checkExample),
+        response: {
+          200: answer('The release to install, or `{update: null}`', ref(CheckResponse), updateCheckExample),
+          ...problems(400, 404, 413, 415, 429),
+        },
       },
     },
     async (request, reply) => {

@@ -1,10 +1,11 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import {
   CHANNEL_MAX_LENGTH,
   CHANNEL_PATTERN,
   DEVICE_ID_MAX_LENGTH,
   DEVICE_ID_PATTERN,
 } from '../../shared/ids.js';
+import { ref } from '../http/openapi.js';
 import { Uuid } from '../http/schemas.js';
 import { CANONICAL_UUID } from '../http/validation.js';
 import { APP_VERSION_PATTERN } from '../releases/binary-range.js';
@@ -42,34 +43,37 @@ export const CheckBody = Type.Object({
   ),
 });
 
-export const UpdateSchema = Type.Object({
-  module_id: Type.String(),
-  version: Type.String(),
-  sha256: Type.String(),
-  size: Type.Integer(),
-  url: Type.String(),
-  mandatory: Type.Boolean(),
-  notes: Type.String(),
-  signature: Type.Optional(
-    Type.Object(
-      {
-        manifest: Type.String({ description: 'the canonical manifest the signature covers (UTF-8)' }),
-        sig: Type.String({ description: 'base64 RSA-SHA256 (PKCS #1 v1.5) signature of manifest' }),
-        keyid: Type.String(),
-        alg: Type.Literal('rsa-v1_5-sha256'),
-      },
-      {
-        description:
-          'present when the release was signed on the developer machine (README "Signed releases")',
-      },
+export const UpdateSchema = Type.Object(
+  {
+    module_id: Type.String(),
+    version: Type.String(),
+    sha256: Type.String(),
+    size: Type.Integer(),
+    url: Type.String(),
+    mandatory: Type.Boolean(),
+    notes: Type.String(),
+    signature: Type.Optional(
+      Type.Object(
+        {
+          manifest: Type.String({ description: 'the canonical manifest the signature covers (UTF-8)' }),
+          sig: Type.String({ description: 'base64 RSA-SHA256 (PKCS #1 v1.5) signature of manifest' }),
+          keyid: Type.String(),
+          alg: Type.Literal('rsa-v1_5-sha256'),
+        },
+        {
+          description:
+            'present when the release was signed on the developer machine (README "Signed releases")',
+        },
+      ),
     ),
-  ),
-});
+  },
+  { $id: 'Update', description: 'The release a device should install' },
+);
 
-// `nullable` (OpenAPI 3.0) rather than anyOf: the serialiser writes it directly, without first testing
-// which branch the value matches; this is the answer to every update check.
-export const CheckResponse = Type.Object({
-  update: Type.Unsafe<Static<typeof UpdateSchema> | null>({ ...UpdateSchema, nullable: true }),
-});
+// null first: the serialiser tries the branches in order and most answers to a check are `{update: null}`.
+export const CheckResponse = Type.Object(
+  { update: Type.Union([Type.Null(), ref(UpdateSchema)], { description: 'null: nothing to install' }) },
+  { $id: 'UpdateCheck' },
+);
 
 export const BundleParams = Type.Object({ sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });

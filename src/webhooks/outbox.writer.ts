@@ -1,7 +1,7 @@
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/contracts.js';
 import type { Queryable } from '../platform/postgres.js';
 
-export const WEBHOOK_EVENTS = ['release.pushed', 'rollout.changed', 'rollback', 'error_spike'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export { WEBHOOK_EVENTS, type WebhookEvent };
 
 /**
  * Records a webhook event in the outbox. Call it inside the transaction of the change, so the event exists

@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { createdWebhookExample, createWebhookExample } from '../http/examples.js';
+import { answer, ref, withExample } from '../http/openapi.js';
 import { iso, problems, Uuid, WorkspaceParams } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import type { AttemptRow, DeliverySummary } from './deliveries.store.js';
@@ -47,9 +49,13 @@ export async function webhooksRoutes(app: App): Promise<void> {
       schema: {
         tags: TAGS,
         summary: 'Register a webhook endpoint (HTTPS); the signing secret is shown only here',
+        operationId: 'createWebhook',
         params: WorkspaceParams,
-        body: CreateWebhookBody,
-        response: { 201: CreatedWebhook, ...problems(400, 401, 403, 409) },
+        body: withExample(CreateWebhookBody, createWebhookExample),
+        response: {
+          201: answer('The webhook with its signing secret', ref(CreatedWebhook), createdWebhookExample),
+          ...problems(400, 401, 403, 409),
+        },
       },
     },
     async (request, reply) => {
@@ -64,8 +70,9 @@ export async function webhooksRoutes(app: App): Promise<void> {
       schema: {
         tags: TAGS,
         summary: "List the workspace's webhooks (never the secret)",
+        operationId: 'listWebhooks',
         params: WorkspaceParams,
-        response: { 200: Type.Object({ webhooks: Type.Array(Webhook) }), ...problems(401, 403) },
+        response: { 200: Type.Object({ webhooks: Type.Array(ref(Webhook)) }), ...problems(401, 403) },
       },
     },
     async (request) => ({
@@ -79,6 +86,7 @@ export async function webhooksRoutes(app: App): Promise<void> {
       schema: {
         tags: TAGS,
         summary: 'Delete a webhook; delivery stops at once, scheduled retries included',
+        operationId: 'deleteWebhook',
         params: WebhookParams,
         response: { 204: Type.Null(), ...problems(401, 403, 404) },
       },
@@ -95,6 +103,7 @@ export async function webhooksRoutes(app: App): Promise<void> {
       schema: {
         tags: TAGS,
         summary: 'Send a sample `ping` delivery',
+        operationId: 'pingWebhook',
         params: WebhookParams,
         response: {
           202: Type.Object({ delivery_id: Uuid, event: Type.Literal('ping') }),
@@ -114,9 +123,13 @@ export async function webhooksRoutes(app: App): Promise<void> {
       schema: {
         tags: TAGS,
         summary: 'Deliveries of a webhook, newest first',
+        operationId: 'listWebhookDeliveries',
         params: WebhookParams,
         querystring: DeliveriesQuery,
-        response: { 200: Type.Object({ deliveries: Type.Array(Delivery) }), ...problems(400, 401, 403, 404) },
+        response: {
+          200: Type.Object({ deliveries: Type.Array(ref(Delivery)) }),
+          ...problems(400, 401, 403, 404),
+        },
       },
     },
     async (request) => {
@@ -132,8 +145,9 @@ export async function webhooksRoutes(app: App): Promise<void> {
       schema: {
         tags: TAGS,
         summary: 'One delivery with its body and every attempt',
+        operationId: 'getWebhookDelivery',
         params: DeliveryParams,
-        response: { 200: DeliveryDetail, ...problems(401, 403, 404) },
+        response: { 200: ref(DeliveryDetail), ...problems(401, 403, 404) },
       },
     },
     async (request) => {
@@ -149,6 +163,7 @@ export async function webhooksRoutes(app: App): Promise<void> {
       schema: {
         tags: TAGS,
         summary: 'Send a finished delivery again (same delivery id and body)',
+        operationId: 'redeliverWebhookDelivery',
         params: DeliveryParams,
         response: {
           202: Type.Object({ delivery_id: Uuid, status: Type.Literal('pending') }),

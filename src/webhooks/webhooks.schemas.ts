@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ref } from '../http/openapi.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 import { WEBHOOK_EVENTS } from './outbox.writer.js';
 
@@ -12,15 +13,21 @@ export const CreateWebhookBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const Webhook = Type.Object({
-  id: Uuid,
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  is_active: Type.Boolean(),
-  created_at: Timestamp,
-});
+export const Webhook = Type.Object(
+  {
+    id: Uuid,
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    is_active: Type.Boolean(),
+    created_at: Timestamp,
+  },
+  { $id: 'Webhook' },
+);
 
-export const CreatedWebhook = Type.Intersect([Webhook, Type.Object({ secret: Type.String() })]);
+export const CreatedWebhook = Type.Intersect(
+  [ref(Webhook), Type.Object({ secret: Type.String({ description: 'signing secret, shown only here' }) })],
+  { $id: 'CreatedWebhook' },
+);
 
 export const WebhookParams = Type.Object({ id: Uuid, webhook_id: Uuid });
 export const DeliveryParams = Type.Object({ id: Uuid, webhook_id: Uuid, delivery_id: Uuid });
@@ -39,17 +46,20 @@ const DeliveryStatus = Type.Union([
   Type.Literal('failed'),
 ]);
 
-export const Delivery = Type.Object({
-  id: Uuid,
-  event: Type.String(),
-  status: DeliveryStatus,
-  attempts: Type.Integer(),
-  response_status: Type.Union([Type.Integer(), Type.Null()]),
-  next_attempt_at: Type.Union([Timestamp, Type.Null()]),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  last_error: Type.Union([Type.String(), Type.Null()]),
-});
+export const Delivery = Type.Object(
+  {
+    id: Uuid,
+    event: Type.String(),
+    status: DeliveryStatus,
+    attempts: Type.Integer(),
+    response_status: Type.Union([Type.Integer(), Type.Null()]),
+    next_attempt_at: Type.Union([Timestamp, Type.Null()]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    last_error: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'WebhookDelivery' },
+);
 
 export const Attempt = Type.Object({
   attempt: Type.Integer(),
@@ -60,7 +70,7 @@ export const Attempt = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const DeliveryDetail = Type.Intersect([
-  Delivery,
-  Type.Object({ body: Type.String(), attempt_log: Type.Array(Attempt) }),
-]);
+export const DeliveryDetail = Type.Intersect(
+  [ref(Delivery), Type.Object({ body: Type.String(), attempt_log: Type.Array(Attempt) })],
+  { $id: 'WebhookDeliveryDetail' },
+);

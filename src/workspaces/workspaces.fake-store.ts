@@ -21,6 +21,11 @@ export class FakeWorkspacesStore implements WorkspacesStore {
     this.members.set(workspaceId, count);
   }
 
+  /** A member row was added (1) or removed (-1) by the members fake. */
+  countMember(workspaceId: string, by: 1 | -1): void {
+    this.members.set(workspaceId, (this.members.get(workspaceId) ?? 0) + by);
+  }
+
   async find(workspaceId: string): Promise<WorkspaceRow | undefined> {
     const row = this.rows.get(workspaceId);
     return row && { ...row };

@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { FakeStatsStore } from '../../src/analytics/stats.fake-store.js';
+import { FakeApiKeysStore } from '../../src/api-keys/api-keys.fake-store.js';
 import { FakeAppsStore } from '../../src/apps/apps.fake-store.js';
 import { FakeAuditStore } from '../../src/audit/audit.fake-store.js';
+import { FakeAuthStore } from '../../src/auth/auth.fake-store.js';
 import type { Principal, Role } from '../../src/auth/principal.js';
 import { FakeBundlesStore } from '../../src/bundles/bundles.fake-store.js';
+import { FakeDeploymentKeysStore } from '../../src/codepush/deployment-keys.fake-store.js';
+import { FakeCountedDevicesStore } from '../../src/devices/devices.fake-store.js';
+import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-store.js';
+import { FakeManifestsStore } from '../../src/manifests/manifests.fake-store.js';
+import { FakeMembersStore } from '../../src/members/members.fake-store.js';
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
+import { FakeAlertsStore } from '../../src/spikes/alerts.fake-store.js';
 import { FakeDeliveriesStore } from '../../src/webhooks/deliveries.fake-store.js';
 import { FakeOutboxStore } from '../../src/webhooks/outbox.fake-store.js';
 import { FakeWebhooksStore } from '../../src/webhooks/webhooks.fake-store.js';
@@ -21,18 +29,30 @@ export function createFakeStores() {
   const apps = new FakeAppsStore(now);
   const webhooks = new FakeWebhooksStore(now);
   const deliveries = new FakeDeliveriesStore(webhooks, now);
+  const workspaces = new FakeWorkspacesStore();
+  const members = new FakeMembersStore(workspaces, now);
+  const auth = new FakeAuthStore(workspaces, members);
   return {
     clock,
     transactions,
     transaction: transactions.run,
     apps,
     audit: new FakeAuditStore(apps, now),
-    workspaces: new FakeWorkspacesStore(),
+    workspaces,
+    members,
+    auth,
+    apiKeys: new FakeApiKeysStore(members, auth, now),
+    invitations: new FakeInvitationsStore(now),
     bundles: new FakeBundlesStore(),
     webhooks,
     deliveries,
     outbox: new FakeOutboxStore(webhooks, deliveries, now),
     stats: new FakeStatsStore(),
+    alerts: new FakeAlertsStore(),
+    deploymentKeys: new FakeDeploymentKeysStore(now),
+    manifests: new FakeManifestsStore(now),
+    /** Not a container store (Redis, beside the admission script): handed to the devices service. */
+    countedDevices: new FakeCountedDevicesStore(now),
   };
 }
 

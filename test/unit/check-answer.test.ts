@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { registerComponents } from '../../src/http/components.js';
 import type { RoutedRelease } from '../../src/routing/routing.types.js';
 import { checkAnswer } from '../../src/updates/answer-bytes.js';
 import { CheckResponse } from '../../src/updates/updates.schemas.js';
@@ -21,6 +22,7 @@ const release = (over: Partial<RoutedRelease> = {}): RoutedRelease => ({
 /** What the route's response schema makes of the same answer, through Fastify's own serializer. */
 async function serialised(update: unknown): Promise<string> {
   const app = Fastify();
+  registerComponents(app);
   app.get('/', { schema: { response: { 200: CheckResponse } } }, async () => ({ update }));
   const res = await app.inject({ method: 'GET', url: '/' });
   await app.close();

@@ -23,7 +23,9 @@ function release(id: string, failureRate: number, active = true): ReleaseWithSta
     sha256: 'x',
     size: 1,
     fingerprint: null,
+    target_binary_range: null,
     active,
+    rolled_back_at: null,
     created_at: '2026-11-22T06:13:00.000Z',
     stats: {
       downloads: 200,

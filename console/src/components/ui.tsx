@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Plan } from '../../../client/index.js';
+import { PLAN_LABELS, type Plan } from '../../../client/index.js';
 import type { Resource } from '../hooks.js';
 import { Link } from '../router.js';
 
@@ -58,18 +58,16 @@ export function Show<T>(props: {
   return <>{props.children(resource.data)}</>;
 }
 
-const PLAN_LABEL: Record<Plan, string> = { hobby: 'Hobby', pro: 'Startup', team: 'Enterprise' };
-
 export function planLabel(plan: Plan): string {
-  return PLAN_LABEL[plan];
+  return PLAN_LABELS[plan];
 }
 
 export function PlanBadge(props: { plan: Plan }) {
   return (
     <span class={`badge plan-${props.plan}`} data-testid="plan-badge" title={`Plan: ${props.plan}`}>
-      {PLAN_LABEL[props.plan].toLowerCase() === props.plan
-        ? PLAN_LABEL[props.plan]
-        : `${PLAN_LABEL[props.plan]} (${props.plan})`}
+      {PLAN_LABELS[props.plan].toLowerCase() === props.plan
+        ? PLAN_LABELS[props.plan]
+        : `${PLAN_LABELS[props.plan]} (${props.plan})`}
     </span>
   );
 }

@@ -1,26 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { AuditEntry } from '../../../client/index.js';
+import { AUDIT_ACTIONS, type AuditEntry } from '../../../client/index.js';
 import { describeDetails } from '../audit-details.js';
 import { Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
 import { useResource } from '../hooks.js';
 import { useSession } from '../session.js';
-
-/** The audit actions (the specification's, section 6, and the service's own), offered as the action filter. */
-export const AUDIT_ACTIONS = [
-  'login',
-  'account.create',
-  'app.create',
-  'fingerprint.register',
-  'module.push',
-  'rollout.change',
-  'module.rollback',
-  'member.invite',
-  'member.role_change',
-  'member.remove',
-  'plan.change',
-  'device.release',
-] as const;
 
 const PAGE_SIZE = 25;
 

@@ -1,22 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { Delivery } from '../../../client/index.js';
+import type { Delivery, DeliveryDetail } from '../../../client/index.js';
 import { ActionError, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
 import { FAILED, useAction, useResource } from '../hooks.js';
 import { useSession } from '../session.js';
 
-interface Attempt {
-  attempt: number;
-  started_at: string;
-  duration_ms: number;
-  response_status: number | null;
-  error: string | null;
-}
-
-interface DeliveryDetail extends Delivery {
-  attempt_log?: Attempt[];
-  last_error?: string | null;
-}
+type Attempt = DeliveryDetail['attempt_log'][number];
 
 /** The delivery log of one webhook, newest first; each delivery opens to show its attempts. */
 export function DeliveryLog(props: { webhookId: string; version: number }) {

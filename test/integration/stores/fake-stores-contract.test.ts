@@ -1,65 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppsStore } from '../../../src/apps/apps.store.js';
-import type { AuditStore } from '../../../src/audit/audit.store.js';
-import type { Transactional } from '../../../src/platform/postgres.js';
-import type { DeliveriesStore } from '../../../src/webhooks/deliveries.store.js';
-import type { OutboxStore } from '../../../src/webhooks/outbox.store.js';
-import type { WebhooksStore } from '../../../src/webhooks/webhooks.store.js';
-import type { WorkspacesStore } from '../../../src/workspaces/workspaces.store.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
-import { createFakeStores } from '../../helpers/fakes.js';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { Refused, storeSubjects } from './subjects.js';
 
-/**
- * The same scenarios against the Postgres stores and their fakes: what a unit test on fakes relies on holds
- * for the real thing too. A difference found here is a bug of the fake (or of the interface's comment).
- */
-interface Subject {
-  transaction: Transactional;
-  apps: AppsStore;
-  audit: AuditStore;
-  workspaces: WorkspacesStore;
-  webhooks: WebhooksStore;
-  deliveries: DeliveriesStore;
-  outbox: OutboxStore;
-  /** A new workspace on the hobby plan, with its owner as its one member. */
-  newWorkspace(): Promise<string>;
-  /** Lets time pass between two writes (the fakes' clock stands still otherwise). */
-  tick(): void;
-}
-
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
-
-const subjects: Array<[string, () => Subject]> = [
-  [
-    'postgres',
-    () => ({
-      ...ctx.deps.stores,
-      newWorkspace: async () => (await signUp(ctx.app)).workspaceId,
-      tick: () => {},
-    }),
-  ],
-  [
-    'fake',
-    () => {
-      const fakes = createFakeStores();
-      return {
-        ...fakes,
-        newWorkspace: async () => fakes.workspaces.add().id,
-        tick: () => {
-          fakes.clock.now += 1000;
-        },
-      };
-    },
-  ],
-];
-
-class Refused extends Error {}
+/** The same scenarios against the Postgres stores and their fakes (subjects.ts); accounts: *-accounts. */
+const subjects = storeSubjects();
 
 describe.each(subjects)('%s stores', (_name, make) => {
   it('apps: scoped to their workspace, newest first, fingerprints registered once', async () => {
@@ -230,5 +174,103 @@ describe.each(subjects)('%s stores', (_name, make) => {
       data: { app_id: 'app-1' },
     });
     expect(await s.outbox.fanOut(100)).toEqual({ claimed: 0, jobs: [] });
+  });
+
+  it('alerts: the defaults until changed, then only the fields given change', async () => {
+    const s = make();
+    const ws = await s.newWorkspace();
+    const app = await s.transaction((tx) => s.apps.insert(tx, ws, 'Alerted'));
+    const defaults = {
+      threshold: 0.05,
+      windowMinutes: 15,
+      minSample: 50,
+      cooldownMinutes: 60,
+      action: 'none',
+    };
+    expect(await s.alerts.get(app.id)).toEqual(defaults);
+    expect(await s.alerts.update(app.id, { threshold: 0.2, action: 'pause' })).toEqual({
+      ...defaults,
+      threshold: 0.2,
+      action: 'pause',
+    });
+    await s.alerts.update(app.id, { minSample: 10, threshold: undefined });
+    expect(await s.alerts.get(app.id)).toEqual({
+      ...defaults,
+      threshold: 0.2,
+      action: 'pause',
+      minSample: 10,
+    });
+  });
+
+  it('counted devices: most recently seen first, paged, released once, scoped to their workspace', async () => {
+    const s = make();
+    const [ws, other] = [await s.newWorkspace(), await s.newWorkspace()];
+    await s.countedDevices.seen(ws, 'device-a');
+    s.tick();
+    await s.countedDevices.seen(ws, 'device-b');
+    expect(await s.countedDevices.counted(ws)).toBe(2);
+    expect((await s.countedDevices.list(ws, 0, 10)).map((d) => d.device_id)).toEqual([
+      'device-b',
+      'device-a',
+    ]);
+    expect((await s.countedDevices.list(ws, 1, 1)).map((d) => d.device_id)).toEqual(['device-a']);
+    expect(await s.countedDevices.lastSeen(ws, 'device-a')).toEqual(expect.any(Number));
+    expect(await s.countedDevices.lastSeen(other, 'device-a')).toBeNull();
+    expect(await s.countedDevices.remove(other, 'device-a')).toBe(false);
+    expect(await s.countedDevices.remove(ws, 'device-a')).toBe(true);
+    expect(await s.countedDevices.remove(ws, 'device-a')).toBe(false);
+    expect(await s.countedDevices.counted(ws)).toBe(1);
+  });
+
+  it('deployment keys: oldest first, counted per app, gone when deleted, no history for a new app', async () => {
+    const s = make();
+    const ws = await s.newWorkspace();
+    const app = await s.transaction((tx) => s.apps.insert(tx, ws, 'Keys'));
+    const key = (n: number) => `contract-key-${n}-${app.id.slice(0, 8)}`;
+    const first = await s.transaction((tx) => s.deploymentKeys.insert(tx, key(1), app.id, 'production'));
+    s.tick();
+    await s.transaction((tx) => s.deploymentKeys.insert(tx, key(2), app.id, 'beta'));
+    expect(first).toMatchObject({ key: key(1), app_id: app.id, channel: 'production' });
+    expect((await s.deploymentKeys.list(app.id)).map((k) => k.key)).toEqual([key(1), key(2)]);
+    expect(await s.transaction((tx) => s.deploymentKeys.countForApp(tx, app.id))).toBe(2);
+    expect(await s.deploymentKeys.appOf(key(2))).toBe(app.id);
+    const doomed = s.transaction(async (tx) => {
+      await s.deploymentKeys.delete(tx, app.id, key(1));
+      throw new Refused();
+    });
+    await expect(doomed).rejects.toBeInstanceOf(Refused);
+    expect(await s.deploymentKeys.appOf(key(1))).toBe(app.id);
+    expect(await s.transaction((tx) => s.deploymentKeys.delete(tx, app.id, key(1)))).toBe(true);
+    expect(await s.transaction((tx) => s.deploymentKeys.delete(tx, app.id, key(1)))).toBe(false);
+    expect(await s.deploymentKeys.appOf(key(1))).toBeNull();
+    expect(await s.deploymentKeys.releaseHistory(app.id, 'production')).toEqual([]);
+  });
+
+  it('drafts: found in their workspace until taken once or expired; parts of an unknown release: none', async () => {
+    const s = make();
+    const [ws, other] = [await s.newWorkspace(), await s.newWorkspace()];
+    const app = await s.transaction((tx) => s.apps.insert(tx, ws, 'Signed'));
+    const draft = (id: string) => ({
+      id,
+      workspace_id: ws,
+      app_id: app.id,
+      key_id: 'main',
+      push: { app_id: app.id, version: '1.0.0', notes: 'line\u0000break' },
+      parts: { check: Buffer.from('{"a":1}').toString('base64') },
+      created_at: new Date('2030-01-01T00:00:00Z'),
+    });
+    const [live, spent] = [randomUUID(), randomUUID()];
+    const stored = await s.transaction((tx) => s.manifests.insertDraft(tx, draft(live), 3600));
+    expect(stored).toMatchObject({ ...draft(live), expires_at: expect.any(Date) });
+    expect(await s.manifests.findDraft(ws, live)).toEqual(stored);
+    expect(await s.manifests.findDraft(other, live)).toBeUndefined();
+    await s.transaction((tx) => s.manifests.insertDraft(tx, draft(spent), 0));
+    s.tick();
+    expect(await s.manifests.findDraft(ws, spent)).toBeUndefined();
+    expect(await s.transaction((tx) => s.manifests.takeDraft(tx, ws, spent))).toBe(false);
+    expect(await s.transaction((tx) => s.manifests.takeDraft(tx, other, live))).toBe(false);
+    expect(await s.transaction((tx) => s.manifests.takeDraft(tx, ws, live))).toBe(true);
+    expect(await s.transaction((tx) => s.manifests.takeDraft(tx, ws, live))).toBe(false);
+    expect(await s.manifests.parts(randomUUID())).toEqual([]);
   });
 });

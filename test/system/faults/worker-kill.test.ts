@@ -47,7 +47,10 @@ describe('worker processes killed with SIGKILL', () => {
     await eventually('the dead consumer’s entries claimed', async () =>
       (await pendingOf(world.ctx.deps, consumer)).length === 0 ? true : undefined,
     );
-    expect(world.workerOutput()).toContain('claimed entries of an idle consumer');
+    // The claim moves the entries first and logs after; the line may reach the pipe a moment later.
+    await eventually('the claim logged by the new worker', async () =>
+      world.workerOutput().includes('claimed entries of an idle consumer') ? true : undefined,
+    );
     // Traffic went on across the kill and the claim.
     const acceptedAtClaim = events.state.accepted;
     await eventually('events accepted after the claim', async () =>

@@ -1,0 +1,6377 @@
+/**
+ * Generated from the service's OpenAPI document by openapi-typescript; do not edit. The client's types
+ * (types.ts) are read from here, so they follow the routes' schemas. After a change of a route schema:
+ *   npx vitest run test/integration/openapi/client-types.test.ts -u
+ */
+/* biome-ignore-all format: generated */
+/* biome-ignore-all lint: generated */
+
+export interface paths {
+    "/api/v1/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps of the caller’s workspace, newest first */
+        get: operations["getApps"];
+        put?: never;
+        /** Create an app in the caller’s workspace; developer or above */
+        post: operations["postApps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An app with its channels (production always) and registered fingerprints */
+        get: operations["getAppsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's error-spike alert settings (defaults when never set) */
+        get: operations["getAppsAlerts"];
+        /** Change error-spike alert settings (any subset of the fields); developer or above */
+        put: operations["putAppsAlerts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/bundles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Upload bundle bytes (application/octet-stream); stored once per content (sha256); developer or above */
+        put: operations["putAppsBundles"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/deployment-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deployment keys of an app, oldest first */
+        get: operations["getAppsDeploymentKeys"];
+        put?: never;
+        /**
+         * Create a CodePush deployment key for a channel of the app; developer or above
+         * @description The key goes into the app (`CodePushDeploymentKey`) with the service as `CodePushServerURL`; update checks with it are answered from the channel. A channel other than production needs a plan with channels (402 on hobby).
+         */
+        post: operations["postAppsDeploymentKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/deployment-keys/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a deployment key; devices using it are refused at once; developer or above */
+        delete: operations["deleteAppsDeploymentKeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/fingerprints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register a native-shell fingerprint (idempotent); developer or above */
+        post: operations["postAppsFingerprints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/modules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Releases of an app, newest first, with their statistics */
+        get: operations["listReleases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Time series of update checks, downloads, activations, errors and distinct devices per module */
+        get: operations["getAppStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the caller's workspace's audit log, newest first (team plan)
+         * @description Always the credential's own workspace; any role may read it. Filters: `action` (an exact action) and `app_id` (an app of the caller's workspace; another workspace's, unknown or malformed: 403). `limit` 1-200 (default 50) and `offset` >= 0 (default 0); anything else is a 400. An offset past the end is an empty page; `next_offset` is null on the last page. Plans other than team: 402.
+         */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/signin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in; the first sign-in creates the account and its personal workspace
+         * @description Limited per client address (`RATE_LIMIT_SIGNIN_PER_MINUTE`) and per account: after `RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT` failed attempts within `RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`, every sign-in of that account is a 429 with `Retry-After` until the window ends, the right password included.
+         */
+        post: operations["postAuthSignin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An identity token for another workspace the user belongs to */
+        post: operations["postAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bundles/{sha256}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a bundle by its sha256 (supports Range and If-None-Match) */
+        get: operations["getBundlesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** Download a bundle by its sha256 (supports Range and If-None-Match) */
+        head: operations["headBundlesById"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a batch of 1-1000 device events (download, activation, error); no credential
+         * @description Validated whole (400 names the first bad event). Each event must name a release of the app in `module_id`, or none for the embedded bundle; events naming another module are refused one by one and listed in `refused`, the others are taken. 202 means the events taken are durable. A NUL or unpaired surrogate in `message` is stored as U+FFFD. Limited per app and device and per client address (429).
+         */
+        post: operations["postDevicesEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expo/{app_id}/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Expo Updates protocol v1: the manifest (or directive) for an expo-updates client
+         * @description Set app.json `updates.url` to this URL. Answers multipart/mixed (a `manifest` or `directive` part) when the client accepts it, else the JSON manifest (application/expo+json or application/json) with `expo-signature`; 204 when there is nothing to do; 406 for another protocol version or an accept that none of those meets. No credential.
+         */
+        get: operations["getExpoManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expo/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An asset of an Expo release (immutable; supports Range and If-None-Match)
+         * @description The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.
+         */
+        get: operations["getExpoAssetsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * An asset of an Expo release (immutable; supports Range and If-None-Match)
+         * @description The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.
+         */
+        head: operations["headExpoAssetsById"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expo/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push an `npx expo export` (its uploaded files) as one release; developer or above
+         * @description Without `key_id`: 201, the release. With `key_id`: 202, a draft holding the exact bytes to sign (each platform's manifest and the rollBackToEmbedded directive); the release exists once PUT /modules/{id}/signatures brings every signature.
+         */
+        post: operations["postExpoReleases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation (the invitee, signed in)
+         * @description Needs the identity token of the user whose e-mail was invited (any workspace of that user); the member becomes `active`, keeping its member id and role, and the user can then switch to the workspace with POST /auth/token. Another e-mail: 403 `invitation_email_mismatch`; an API key: 403 `user_token_required`; unknown token: 404; used, replaced, withdrawn or expired: 410.
+         */
+        post: operations["postInvitationsAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller, its workspace and role */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Push a release of an uploaded bundle to a channel; developer or above */
+        post: operations["pushRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modules/{module_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A release with its statistics */
+        get: operations["getRelease"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modules/{module_id}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll back an active release; the newest earlier active release of its channel serves */
+        post: operations["rollBackRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modules/{module_id}/rollout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a release’s rollout percentage in place (0-100); developer or above */
+        put: operations["changeRollout"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a release’s rollout percentage in place (0-100); developer or above */
+        patch: operations["changeRolloutPatch"];
+        trace?: never;
+    };
+    "/api/v1/modules/{module_id}/signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Complete a signed push with a signature for each part of its draft; developer or above */
+        put: operations["putModulesSignatures"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modules/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a signed push of an uploaded bundle; developer or above
+         * @description The fields of POST /modules plus `key_id`. Answers the canonical manifest to sign (part `check`); the release exists once PUT /modules/{id}/signatures brings the signature, and /updates/check then sends it with the release.
+         */
+        post: operations["postModulesDrafts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/updates/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A device asks whether a release is waiting for it
+         * @description Answers the newest active release of the channel whose rollout bucket admits the device and whose fingerprint (if any) matches and whose target_binary_range (if any) admits `app_version`, or `{update: null}`. A device over its workspace device cap gets `{update: null}`, and so does a device new to a capped workspace once its client address has added `RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR` devices this hour (it is counted in a later hour). Ids are read in lower case; `urn:uuid:` and braced forms are a 400. No credential.
+         */
+        post: operations["checkForUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace and its plan
+         * @description Any member or API key of the workspace. Another workspace: 403.
+         */
+        get: operations["getWorkspacesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List live API keys (never the key itself) */
+        get: operations["getWorkspacesApiKeys"];
+        put?: never;
+        /**
+         * Create an API key (shown only in this response); owner or admin
+         * @description The key belongs to the member who makes it (made with an API key: to that key's member) and acts as actor `api-key` with `role` (default admin). Removing that member revokes it; a role change lowers it to the new role.
+         */
+        post: operations["postWorkspacesApiKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key; it stops working at once */
+        delete: operations["deleteWorkspacesApiKeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the workspace's audit hash chain (owner, team plan)
+         * @description Recomputes every entry hash in order and reports the first broken entry: `hash_mismatch` when the entry itself was altered, `prev_hash_mismatch` when the link to the entry before it is broken (an earlier entry altered, removed or inserted). Other roles and API keys: 403; plans other than team: 402.
+         */
+        get: operations["getWorkspacesAuditVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The devices counted against the device cap, most recently seen first
+         * @description Owners and admins (users and admin API keys) of the workspace; other roles 403, another workspace's id 403. The devices seen within the active window (`window_days`), each with its last check. `limit` 1-200 (default 50), `offset` >= 0; `next_offset` is null on the last page. On a plan without a cap nothing is counted, so the list is empty (apart from devices counted under an earlier capped plan, until they age out).
+         */
+        get: operations["getWorkspacesDevices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/devices/{device_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a counted device: its place under the device cap is free at once
+         * @description Owners and admins. Audited as `device.release` with the device id and its last check. The device is not banned: if it checks again it is a new device, counted while there is room. A device that is not counted: 404 `device_not_counted`.
+         */
+        delete: operations["deleteWorkspacesDevicesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Device events of the workspace's apps that ingest could not store (owner or admin)
+         * @description Events the API accepted but ClickHouse refused as data are set aside in a dead-letter stream with a log line, never retried in a loop and never holding up other events. This counts them per app, since ever (the entries themselves are kept for operators, capped). Normally all zero.
+         */
+        get: operations["getWorkspacesIngest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List members and pending invitations
+         * @description Any member or API key of the workspace. The owner comes first, then by invitation time.
+         */
+        get: operations["getWorkspacesMembers"];
+        put?: never;
+        /**
+         * Invite a member (owner or admin)
+         * @description The member is `invited` until the invitee, signed in with this e-mail (an account it has, or one it makes), accepts the one-time token of `invitation` (POST /invitations/accept); it then becomes `active` with this member id. Nobody joins by signing in alone. `invitation.url` is the console page that accepts it; with SMTP_URL set it is also e-mailed. The token expires after INVITATION_TTL_SECONDS (7 days). Inviting an e-mail that is still invited issues a new token (and role) and voids the old one; an active member is a 409. The hobby plan allows one member: inviting a second answers 402 with an upgrade message. Audited as `member.invite`.
+         */
+        post: operations["postWorkspacesMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/members/{member_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member or withdraw an invitation (owner or admin)
+         * @description The member's tokens stop working at once; an invited member's token is withdrawn (410 on accept). The owner cannot be removed (409). Audited as `member.remove`.
+         */
+        delete: operations["deleteWorkspacesMembersById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role (owner or admin)
+         * @description Takes effect at once, also on tokens already issued. The owner role is never granted, changed or removed here: an admin who tries gets 403, the owner 409. Audited as `member.role_change` with old and new role; setting the current role changes nothing.
+         */
+        patch: operations["patchWorkspacesMembersById"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the plan (owner only)
+         * @description Sets the plan to hobby, pro or team. Owner only (API keys never hold the owner role): other roles 403. A real change is recorded as `plan.change` with old and new values and takes effect at once for every plan gate and device cap; setting the current plan again changes and records nothing.
+         */
+        put: operations["putWorkspacesPlan"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the plan (owner only)
+         * @description Sets the plan to hobby, pro or team. Owner only (API keys never hold the owner role): other roles 403. A real change is recorded as `plan.change` with old and new values and takes effect at once for every plan gate and device cap; setting the current plan again changes and records nothing.
+         */
+        patch: operations["patchWorkspacesPlan"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage against the plan: distinct devices and members, with their caps
+         * @description Any member or API key of the workspace. `device_cap` and `member_cap` are null when the plan has no limit; `members` counts the owner, active members and pending invitations.
+         */
+        get: operations["getWorkspacesUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the workspace's webhooks (never the secret) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Register a webhook endpoint (HTTPS); the signing secret is shown only here */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook; delivery stops at once, scheduled retries included */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deliveries of a webhook, newest first */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery with its body and every attempt */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a finished delivery again (same delivery id and body) */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a sample `ping` delivery */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The process is up */
+        get: operations["getHealthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Postgres, Redis and ClickHouse are reachable
+         * @description To everyone: `{status: "ready"}`, or a 503 `not_ready` problem, and nothing else. With `Authorization: Bearer <OPERATOR_TOKEN>` also `checks` (each service: `ok` or why not) and `details` for operators. Failures are logged either way.
+         */
+        get: operations["getReadyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reportStatus/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * CodePush deploy status report (legacy camelCase path)
+         * @description `DeploymentSucceeded` counts an activation of the release named by label, `DeploymentFailed` an error; once per device, release and kind. A report without a label (a new binary started) counts nothing. No credential.
+         */
+        post: operations["postReportStatusDeploy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reportStatus/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * CodePush download status report (legacy camelCase path)
+         * @description Counts a download of the release named by label, once per device. No credential.
+         */
+        post: operations["postReportStatusDownload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/updateCheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CodePush update check (legacy camelCase path)
+         * @description The deployment key names the app and channel; the answer is the newest release of the channel whose rollout bucket admits client_unique_id and whose target_binary_range admits app_version. An unknown or deleted key is a 404 problem. No credential.
+         */
+        get: operations["getUpdateCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/public/codepush/report_status/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * CodePush deploy status report
+         * @description `DeploymentSucceeded` counts an activation of the release named by label, `DeploymentFailed` an error; once per device, release and kind. A report without a label (a new binary started) counts nothing. No credential.
+         */
+        post: operations["postV01PublicCodepushReportStatusDeploy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/public/codepush/report_status/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * CodePush download status report
+         * @description Counts a download of the release named by label, once per device. No credential.
+         */
+        post: operations["postV01PublicCodepushReportStatusDownload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/public/codepush/update_check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CodePush update check
+         * @description The deployment key names the app and channel; the answer is the newest release of the channel whose rollout bucket admits client_unique_id and whose target_binary_range admits app_version. An unknown or deleted key is a 404 problem. No credential.
+         */
+        get: operations["getV01PublicCodepushUpdateCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        App: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+             */
+            id: string;
+            name: string;
+            /**
+             * Format: uuid
+             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+             */
+            workspace_id: string;
+        };
+        AppDetails: components["schemas"]["App"] & {
+            channels: string[];
+            fingerprints: {
+                /** Format: date-time */
+                created_at: string;
+                fingerprint: string;
+            }[];
+        };
+        AuditEntry: {
+            action: string;
+            /** @description the user's e-mail, or `api-key` for API-key calls */
+            actor: string;
+            app_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description old and new values */
+            details: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+             */
+            workspace_id: string;
+        };
+        AuditPage: {
+            entries: components["schemas"]["AuditEntry"][];
+            limit: number;
+            /** @description null on the last page */
+            next_offset: number | null;
+            offset: number;
+        };
+        CreatedWebhook: components["schemas"]["Webhook"] & {
+            /** @description signing secret, shown only here */
+            secret: string;
+        };
+        /** @description RFC 9457 problem details; every refusal of the service has this shape */
+        Problem: {
+            /** @description stable machine-readable code, e.g. `plan_required` */
+            code: string;
+            /** @description what went wrong, for a person */
+            detail: string;
+            status: number;
+            title: string;
+            /** @description a URI naming the kind of problem */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A release (module): a bundle pushed to a channel */
+        Release: {
+            active: boolean;
+            /**
+             * Format: uuid
+             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+             */
+            app_id: string;
+            channel: string;
+            /** Format: date-time */
+            created_at: string;
+            fingerprint: string | null;
+            /**
+             * Format: uuid
+             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+             */
+            id: string;
+            mandatory: boolean;
+            notes: string;
+            /** @description when it was rolled back; null if not */
+            rolled_back_at: string | null;
+            rollout_pct: number;
+            sha256: string;
+            size: number;
+            target_binary_range: string | null;
+            version: string;
+        };
+        ReleasePage: {
+            limit: number;
+            modules: components["schemas"]["ReleaseWithStats"][];
+            next_offset: number | null;
+            offset: number;
+        };
+        ReleaseStats: {
+            activations: number;
+            adoption: number;
+            downloads: number;
+            eligible_devices: number;
+            errors: number;
+            failure_rate: number;
+            received_pct: number;
+            targeted_pct: number;
+        };
+        ReleaseWithStats: components["schemas"]["Release"] & {
+            stats: components["schemas"]["ReleaseStats"];
+        };
+        Rollback: {
+            active: components["schemas"]["Release"];
+            rolled_back: components["schemas"]["Release"];
+        };
+        /** @description The release a device should install */
+        Update: {
+            mandatory: boolean;
+            module_id: string;
+            notes: string;
+            sha256: string;
+            /** @description present when the release was signed on the developer machine (README "Signed releases") */
+            signature?: {
+                /** @enum {string} */
+                alg: "rsa-v1_5-sha256";
+                keyid: string;
+                /** @description the canonical manifest the signature covers (UTF-8) */
+                manifest: string;
+                /** @description base64 RSA-SHA256 (PKCS #1 v1.5) signature of manifest */
+                sig: string;
+            };
+            size: number;
+            url: string;
+            version: string;
+        };
+        UpdateCheck: {
+            /** @description null: nothing to install */
+            update: null | components["schemas"]["Update"];
+        };
+        Webhook: {
+            /** Format: date-time */
+            created_at: string;
+            events: string[];
+            /**
+             * Format: uuid
+             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+             */
+            id: string;
+            is_active: boolean;
+            url: string;
+        };
+        WebhookDelivery: {
+            attempts: number;
+            /** Format: date-time */
+            created_at: string;
+            event: string;
+            /**
+             * Format: uuid
+             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+             */
+            id: string;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            response_status: number | null;
+            status: "pending" | "succeeded" | "failed";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookDeliveryDetail: components["schemas"]["WebhookDelivery"] & {
+            attempt_log: {
+                attempt: number;
+                duration_ms: number;
+                error: string | null;
+                response_body: string | null;
+                response_status: number | null;
+                /** Format: date-time */
+                started_at: string;
+            }[];
+            body: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apps: components["schemas"]["App"][];
+                    };
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppDetails"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppsAlerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action: "none" | "pause" | "rollback";
+                        cooldown_minutes: number;
+                        min_sample: number;
+                        threshold: number;
+                        window_minutes: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putAppsAlerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    action?: "none" | "pause" | "rollback";
+                    cooldown_minutes?: number;
+                    min_sample?: number;
+                    threshold?: number;
+                    window_minutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action: "none" | "pause" | "rollback";
+                        cooldown_minutes: number;
+                        min_sample: number;
+                        threshold: number;
+                        window_minutes: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putAppsBundles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The bundle bytes */
+        requestBody: {
+            content: {
+                "application/octet-stream": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sha256: string;
+                        size: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppsDeploymentKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deployment_keys: {
+                            channel: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            key: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAppsDeploymentKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the channel the key serves; other than production needs a plan with channels */
+                    channel: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channel: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        key: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAppsDeploymentKeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                /** @description a deployment key: 10-100 of [A-Za-z0-9_-] */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAppsFingerprints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    fingerprint: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        fingerprint: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listReleases: {
+        parameters: {
+            query: {
+                /** @description 1-64 of [a-z0-9._-] */
+                channel?: string;
+                limit: number;
+                offset: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePage"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppStats: {
+        parameters: {
+            query?: {
+                from?: string;
+                interval?: "minute" | "hour" | "day";
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One point per interval and module */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "series": [
+                     *         {
+                     *           "ts": "2026-03-02T10:00:00.000Z",
+                     *           "module_id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
+                     *           "checks": 5120,
+                     *           "downloads": 498,
+                     *           "activations": 471,
+                     *           "errors": 6,
+                     *           "devices": 503
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        series: {
+                            activations: number;
+                            checks: number;
+                            devices: number;
+                            downloads: number;
+                            errors: number;
+                            module_id: string | null;
+                            /** Format: date-time */
+                            ts: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAudit: {
+        parameters: {
+            query: {
+                /** @description only entries of this exact action */
+                action?: "login" | "account.create" | "app.create" | "fingerprint.register" | "module.push" | "rollout.change" | "module.rollback" | "member.invite" | "member.role_change" | "member.remove" | "plan.change" | "device.release";
+                /** @description only entries about this app; it must be an app of the caller's workspace */
+                app_id?: string;
+                /** @description entries per page, 1-200 */
+                limit: number;
+                /** @description entries to skip, newest first; past the end gives an empty page */
+                offset: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthSignin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created: boolean;
+                        expires_at: string;
+                        token: string;
+                        user: {
+                            email: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            id: string;
+                        };
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    workspace_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        expires_at: string;
+                        token: string;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBundlesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sha256: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the bundle bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description the requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description the cached copy is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Range not satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headBundlesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sha256: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the bundle bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description the requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description the cached copy is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Range not satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postDevicesEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    app_id: string;
+                    events: {
+                        device_id: string;
+                        id: string;
+                        /** @description Free text; a NUL or an unpaired UTF-16 surrogate in it is stored as U+FFFD. */
+                        message?: string;
+                        /** @description The release the event is about (a module id of the app); absent, null or "" for the bundle embedded in the app binary. An event naming a module the app does not have is refused (see `refused`). */
+                        module_id?: string | null;
+                        /** Format: date-time */
+                        ts?: string;
+                        type: "download" | "activation" | "error";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Events taken: every event of the batch but those listed in `refused`. */
+                        accepted: number;
+                        /** @description Events not taken, with why; sending them again changes nothing. Empty when all were taken. */
+                        refused: {
+                            /**
+                             * @description `unknown_module`: `module_id` is not a release of the app
+                             * @enum {string}
+                             */
+                            code: "unknown_module";
+                            /** @description the event id */
+                            id: string;
+                            /** @description position of the event in `events` */
+                            index: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExpoManifest: {
+        parameters: {
+            query?: never;
+            header: {
+                accept?: string;
+                /** @description the device id for buckets and caps; without it only releases at 100 % are served */
+                "eas-client-id"?: string;
+                /** @description the channel (default production) */
+                "expo-channel-name"?: string;
+                /** @description the update the device runs */
+                "expo-current-update-id"?: string;
+                /** @description an Expo SFV dictionary (sig, keyid, alg): only releases signed so are served */
+                "expo-expect-signature"?: string;
+                /** @description ios or android; anything else is a 400 */
+                "expo-platform": "ios" | "android";
+                /** @description must be 1; anything else (or none) is a 406 */
+                "expo-protocol-version"?: string;
+                /** @description an SFV list of update ids that failed to launch: one error per device and update */
+                "expo-recent-failed-update-ids"?: string;
+                /** @description the build's runtime version: only releases pushed with it are served */
+                "expo-runtime-version": string;
+            };
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description multipart/mixed, or the manifest as application/expo+json or application/json */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description no update and no directive */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No acceptable representation */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExpoAssetsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description <sha256>.<extension> */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the asset bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description the requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description the cached copy is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Range not satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headExpoAssetsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description <sha256>.<extension> */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the asset bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description the requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description the cached copy is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Range not satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postExpoReleases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    app_id: string;
+                    /** @description 1-64 of [a-z0-9._-] */
+                    channel?: string;
+                    /** @description the manifest's extra (up to 64 KB) */
+                    extra?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description 1-64 of [A-Za-z0-9._:-] */
+                    key_id?: string;
+                    mandatory?: boolean;
+                    notes?: string;
+                    platforms: {
+                        android?: {
+                            assets: {
+                                /** @description without the dot, as metadata.json */
+                                ext: string;
+                                /** @description an uploaded bundle of the app */
+                                sha256: string;
+                            }[];
+                            /** @description an uploaded bundle of the app */
+                            bundle: string;
+                        };
+                        ios?: {
+                            assets: {
+                                /** @description without the dot, as metadata.json */
+                                ext: string;
+                                /** @description an uploaded bundle of the app */
+                                sha256: string;
+                            }[];
+                            /** @description an uploaded bundle of the app */
+                            bundle: string;
+                        };
+                    };
+                    rollout_pct?: number;
+                    /** @description the app's runtime version (it becomes the release's fingerprint) */
+                    runtime_version: string;
+                    /** @description free text, 1-64 characters */
+                    version: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        app_id: string;
+                        channel: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        fingerprint: string | null;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        id: string;
+                        mandatory: boolean;
+                        notes: string;
+                        /** @description when it was rolled back; null if not */
+                        rolled_back_at: string | null;
+                        rollout_pct: number;
+                        sha256: string;
+                        size: number;
+                        target_binary_range: string | null;
+                        version: string;
+                    } & {
+                        expo: {
+                            platforms: string[];
+                            signed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        alg: "rsa-v1_5-sha256";
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        app_id: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        id: string;
+                        key_id: string;
+                        /** @description part (check, ios, android, directive) -> base64 of the exact bytes to sign */
+                        parts: {
+                            [key: string]: string;
+                        };
+                        /** @enum {string} */
+                        status: "awaiting_signatures";
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postInvitationsAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        role: "admin" | "developer" | "viewer";
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        role: "viewer" | "developer" | "admin" | "owner";
+                        user: {
+                            email: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            id: string;
+                        } | null;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        workspace_id: string;
+                        workspaces: {
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            id: string;
+                            name: string;
+                            plan: "hobby" | "pro" | "team";
+                            role: "viewer" | "developer" | "admin" | "owner";
+                        }[];
+                    };
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pushRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                 *       "version": "1.4.2",
+                 *       "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                 *       "channel": "production",
+                 *       "rollout_pct": 10,
+                 *       "mandatory": false,
+                 *       "notes": "Fixes the checkout crash on Android 14",
+                 *       "target_binary_range": "^1.4.0"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    app_id: string;
+                    /** @description 1-64 of [a-z0-9._-] */
+                    channel?: string;
+                    fingerprint?: string | null;
+                    mandatory?: boolean;
+                    notes?: string;
+                    rollout_pct?: number;
+                    /** @description an uploaded bundle of the app */
+                    sha256: string;
+                    target_binary_range?: string | null;
+                    /** @description free text, 1-64 characters */
+                    version: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The release, active */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
+                     *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                     *       "version": "1.4.2",
+                     *       "channel": "production",
+                     *       "rollout_pct": 10,
+                     *       "mandatory": false,
+                     *       "notes": "Fixes the checkout crash on Android 14",
+                     *       "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *       "size": 1843200,
+                     *       "fingerprint": null,
+                     *       "target_binary_range": "^1.4.0",
+                     *       "active": true,
+                     *       "rolled_back_at": null,
+                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                module_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleaseWithStats"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rollBackRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                module_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rolled-back release and the one now served */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rolled_back": {
+                     *         "id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
+                     *         "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                     *         "version": "1.4.2",
+                     *         "channel": "production",
+                     *         "rollout_pct": 50,
+                     *         "mandatory": false,
+                     *         "notes": "Fixes the checkout crash on Android 14",
+                     *         "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *         "size": 1843200,
+                     *         "fingerprint": null,
+                     *         "target_binary_range": "^1.4.0",
+                     *         "active": false,
+                     *         "rolled_back_at": "2026-03-02T11:40:00.000Z",
+                     *         "created_at": "2026-03-02T09:15:00.000Z"
+                     *       },
+                     *       "active": {
+                     *         "id": "5c2a9e1f-7d3b-4a6c-9e8d-0f1a2b3c4d5e",
+                     *         "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                     *         "version": "1.4.1",
+                     *         "channel": "production",
+                     *         "rollout_pct": 100,
+                     *         "mandatory": false,
+                     *         "notes": "Fixes the checkout crash on Android 14",
+                     *         "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *         "size": 1843200,
+                     *         "fingerprint": null,
+                     *         "target_binary_range": "^1.4.0",
+                     *         "active": true,
+                     *         "rolled_back_at": null,
+                     *         "created_at": "2026-03-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rollback"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeRollout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                module_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rollout_pct": 50
+                 *     }
+                 */
+                "application/json": {
+                    rollout_pct: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The release with its new percentage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
+                     *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                     *       "version": "1.4.2",
+                     *       "channel": "production",
+                     *       "rollout_pct": 50,
+                     *       "mandatory": false,
+                     *       "notes": "Fixes the checkout crash on Android 14",
+                     *       "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *       "size": 1843200,
+                     *       "fingerprint": null,
+                     *       "target_binary_range": "^1.4.0",
+                     *       "active": true,
+                     *       "rolled_back_at": null,
+                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeRolloutPatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                module_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rollout_pct": 50
+                 *     }
+                 */
+                "application/json": {
+                    rollout_pct: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The release with its new percentage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
+                     *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                     *       "version": "1.4.2",
+                     *       "channel": "production",
+                     *       "rollout_pct": 50,
+                     *       "mandatory": false,
+                     *       "notes": "Fixes the checkout crash on Android 14",
+                     *       "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *       "size": 1843200,
+                     *       "fingerprint": null,
+                     *       "target_binary_range": "^1.4.0",
+                     *       "active": true,
+                     *       "rolled_back_at": null,
+                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putModulesSignatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                module_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description part -> base64 RSA-SHA256 (PKCS #1 v1.5) signature of the bytes the draft gave */
+                    signatures: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description A release (module): a bundle pushed to a channel */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        app_id: string;
+                        channel: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        fingerprint: string | null;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        id: string;
+                        mandatory: boolean;
+                        notes: string;
+                        /** @description when it was rolled back; null if not */
+                        rolled_back_at: string | null;
+                        rollout_pct: number;
+                        sha256: string;
+                        size: number;
+                        target_binary_range: string | null;
+                        version: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postModulesDrafts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    app_id: string;
+                    /** @description 1-64 of [a-z0-9._-] */
+                    channel?: string;
+                    fingerprint?: string | null;
+                    /** @description 1-64 of [A-Za-z0-9._:-] */
+                    key_id: string;
+                    mandatory?: boolean;
+                    notes?: string;
+                    rollout_pct?: number;
+                    /** @description an uploaded bundle of the app */
+                    sha256: string;
+                    target_binary_range?: string | null;
+                    /** @description free text, 1-64 characters */
+                    version: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        alg: "rsa-v1_5-sha256";
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        app_id: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        id: string;
+                        key_id: string;
+                        /** @description part (check, ios, android, directive) -> base64 of the exact bytes to sign */
+                        parts: {
+                            [key: string]: string;
+                        };
+                        /** @enum {string} */
+                        status: "awaiting_signatures";
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    checkForUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                 *       "device_id": "device-7c1f0a",
+                 *       "channel": "production",
+                 *       "current_module_id": "5c2a9e1f-7d3b-4a6c-9e8d-0f1a2b3c4d5e",
+                 *       "app_version": "1.4.0",
+                 *       "platform": "android"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    app_id: string;
+                    app_version?: string | null;
+                    channel?: string | null;
+                    current_module_id?: string | null;
+                    device_id: string;
+                    fingerprint?: string | null;
+                    platform?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The release to install, or `{update: null}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "update": {
+                     *         "module_id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
+                     *         "version": "1.4.2",
+                     *         "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *         "size": 1843200,
+                     *         "url": "https://ota.example.com/api/v1/bundles/e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *         "mandatory": false,
+                     *         "notes": "Fixes the checkout crash on Android 14"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpdateCheck"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWorkspacesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        id: string;
+                        name: string;
+                        /** @description hobby (Hobby, free), pro (Startup) or team (Enterprise) */
+                        plan: "hobby" | "pro" | "team";
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWorkspacesApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_keys: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The member the key belongs to: who made it, or made the key it was made with. Removing that member revokes the key; a role change caps it at the new role. Null for keys made before this was recorded. */
+                            created_by: {
+                                email: string;
+                                /**
+                                 * Format: uuid
+                                 * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                                 */
+                                id: string;
+                            } | null;
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            id: string;
+                            last_used_at: string | null;
+                            name: string;
+                            role: "admin" | "developer" | "viewer";
+                        }[];
+                    };
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postWorkspacesApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    role?: "admin" | "developer" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The member the key belongs to: who made it, or made the key it was made with. Removing that member revokes the key; a role change caps it at the new role. Null for keys made before this was recorded. */
+                        created_by: {
+                            email: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            id: string;
+                        } | null;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        id: string;
+                        last_used_at: string | null;
+                        name: string;
+                        role: "admin" | "developer" | "viewer";
+                    } & {
+                        key: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWorkspacesApiKeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWorkspacesAuditVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description entries checked, up to and including the first broken one */
+                        entries: number;
+                        first_broken_id: string | null;
+                        first_broken_seq: number | null;
+                        /** @description hash of the newest entry that verified */
+                        head_hash: string;
+                        ok: boolean;
+                        reason: "hash_mismatch" | "prev_hash_mismatch" | null;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        workspace_id: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWorkspacesDevices: {
+        parameters: {
+            query: {
+                /** @description devices per page, 1-200 */
+                limit: number;
+                /** @description devices to skip, most recently seen first; past the end gives an empty page */
+                offset: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the plan's device cap; null = unlimited (nothing is counted) */
+                        device_cap: number | null;
+                        devices: {
+                            device_id: string;
+                            /** Format: date-time */
+                            last_seen_at: string;
+                        }[];
+                        limit: number;
+                        /** @description null on the last page */
+                        next_offset: number | null;
+                        offset: number;
+                        /** @description devices counted against the cap now (seen within the window) */
+                        total: number;
+                        /** @description length of the active window, in days */
+                        window_days: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWorkspacesDevicesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the device id as the device sends it: 1-128 of A-Za-z0-9._:- */
+                device_id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description released */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWorkspacesIngest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apps: {
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            app_id: string;
+                            dead_letters: {
+                                /** @description stream entries (device requests) set aside */
+                                entries: number;
+                                /** @description events in them */
+                                events: number;
+                            };
+                            last_at: string | null;
+                            name: string;
+                        }[];
+                        dead_letters: {
+                            /** @description stream entries (device requests) set aside */
+                            entries: number;
+                            /** @description events in them */
+                            events: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWorkspacesMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        members: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            id: string;
+                            /** @description owner, admin, developer or viewer */
+                            role: "owner" | "admin" | "developer" | "viewer";
+                            /** @description invited until the invitee accepts the invitation (POST /invitations/accept); active from then on */
+                            status: "active" | "invited";
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postWorkspacesMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @description admin, developer or viewer (not owner) */
+                    role: "admin" | "developer" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        email: string;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        id: string;
+                        /** @description owner, admin, developer or viewer */
+                        role: "owner" | "admin" | "developer" | "viewer";
+                        /** @description invited until the invitee accepts the invitation (POST /invitations/accept); active from then on */
+                        status: "active" | "invited";
+                    } & {
+                        /** @description The one-time token the invitee accepts with (POST /invitations/accept). */
+                        invitation: {
+                            /** @description true when SMTP_URL is set and the mail server took the message */
+                            emailed: boolean;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @description shown only here; stored as its SHA-256 */
+                            token: string;
+                            /** @description PUBLIC_URL + the console page that accepts the token */
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWorkspacesMembersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchWorkspacesMembersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description owner, admin, developer or viewer */
+                    role: "owner" | "admin" | "developer" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        email: string;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        id: string;
+                        /** @description owner, admin, developer or viewer */
+                        role: "owner" | "admin" | "developer" | "viewer";
+                        /** @description invited until the invitee accepts the invitation (POST /invitations/accept); active from then on */
+                        status: "active" | "invited";
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putWorkspacesPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description hobby (Hobby, free), pro (Startup) or team (Enterprise) */
+                    plan: "hobby" | "pro" | "team";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        id: string;
+                        /** @description hobby (Hobby, free), pro (Startup) or team (Enterprise) */
+                        plan: "hobby" | "pro" | "team";
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchWorkspacesPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description hobby (Hobby, free), pro (Startup) or team (Enterprise) */
+                    plan: "hobby" | "pro" | "team";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        id: string;
+                        /** @description hobby (Hobby, free), pro (Startup) or team (Enterprise) */
+                        plan: "hobby" | "pro" | "team";
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWorkspacesUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description distinct devices the plan serves; null = unlimited */
+                        device_cap: number | null;
+                        /** @description distinct devices served over the active window (a HyperLogLog estimate) */
+                        distinct_devices: number;
+                        /** @description members the plan allows; null = unlimited */
+                        member_cap: number | null;
+                        /** @description members counted against the cap: active and invited, owner included */
+                        members: number;
+                        /** @description hobby (Hobby, free), pro (Startup) or team (Enterprise) */
+                        plan: "hobby" | "pro" | "team";
+                        /** @description length of the active window, in days */
+                        window_days: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/ota",
+                 *       "events": [
+                 *         "release.pushed",
+                 *         "rollout.changed",
+                 *         "rollback",
+                 *         "error_spike"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    events: ("release.pushed" | "rollout.changed" | "rollback" | "error_spike")[];
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook with its signing secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0d4c8b2a-6e1f-4a3b-9c5d-7e8f9a0b1c2d",
+                     *       "url": "https://hooks.example.com/ota",
+                     *       "events": [
+                     *         "release.pushed",
+                     *         "rollout.changed",
+                     *         "rollback",
+                     *         "error_spike"
+                     *       ],
+                     *       "is_active": true,
+                     *       "created_at": "2026-03-01T08:00:00.000Z",
+                     *       "secret": "whsec_5d2f8a1c9e7b4d6f0a3c8e1b7d9f2a4c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query: {
+                limit: number;
+                offset: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                delivery_id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                delivery_id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        delivery_id: string;
+                        /** @enum {string} */
+                        status: "pending";
+                    };
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                id: string;
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        delivery_id: string;
+                        /** @enum {string} */
+                        event: "ping";
+                    };
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (role, or another workspace) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description operators only: `ok` or why not */
+                        checks?: {
+                            [key: string]: string;
+                        };
+                        /** @description operators only: see README, Operations */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        status: "ready";
+                    };
+                };
+            };
+            /** @description Not ready (`not_ready`); operators also see `checks` and `details` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @description operators only: `ok` or why not */
+                        checks?: {
+                            [key: string]: string;
+                        };
+                        /** @description operators only: see README, Operations */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postReportStatusDeploy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the native app version (semver; "1.2" and "3" read as 1.2.0 and 3.0.0) */
+                    appVersion: string;
+                    /** @description the device id: 1-128 of A-Za-z0-9._:-; it picks the rollout bucket */
+                    clientUniqueId?: string;
+                    /** @description the deployment key (app and channel) */
+                    deploymentKey: string;
+                    /** @description a release version */
+                    label?: string;
+                    /** @description the key the device used before */
+                    previousDeploymentKey?: string;
+                    /** @description what the device ran before */
+                    previousLabelOrAppVersion?: string;
+                    /** @description required with a label */
+                    status?: "DeploymentSucceeded" | "DeploymentFailed";
+                };
+            };
+        };
+        responses: {
+            /** @description the report was taken */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "OK";
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postReportStatusDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the device id: 1-128 of A-Za-z0-9._:-; it picks the rollout bucket */
+                    clientUniqueId: string;
+                    /** @description the deployment key (app and channel) */
+                    deploymentKey: string;
+                    /** @description a release version */
+                    label: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the report was taken */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "OK";
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUpdateCheck: {
+        parameters: {
+            query: {
+                /** @description the native app version (semver; "1.2" and "3" read as 1.2.0 and 3.0.0) */
+                appVersion: string;
+                /** @description the device id: 1-128 of A-Za-z0-9._:-; it picks the rollout bucket */
+                clientUniqueId: string;
+                /** @description the deployment key (app and channel) */
+                deploymentKey: string;
+                /** @description accepted and ignored: binary ranges always apply */
+                isCompanion?: "true" | "false";
+                /** @description a release version */
+                label?: string;
+                /** @description hash of the package the device runs */
+                packageHash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updateInfo: {
+                            appVersion: string;
+                            description: string;
+                            downloadURL: string;
+                            isAvailable: boolean;
+                            isMandatory: boolean;
+                            label: string;
+                            packageHash: string;
+                            packageSize: number;
+                            shouldRunBinaryVersion: boolean;
+                            target_binary_range: string;
+                            updateAppVersion: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV01PublicCodepushReportStatusDeploy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the native app version (semver; "1.2" and "3" read as 1.2.0 and 3.0.0) */
+                    app_version: string;
+                    /** @description the device id: 1-128 of A-Za-z0-9._:-; it picks the rollout bucket */
+                    client_unique_id?: string;
+                    /** @description the deployment key (app and channel) */
+                    deployment_key: string;
+                    /** @description a release version */
+                    label?: string;
+                    /** @description the key the device used before */
+                    previous_deployment_key?: string;
+                    /** @description what the device ran before */
+                    previous_label_or_app_version?: string;
+                    /** @description required with a label */
+                    status?: "DeploymentSucceeded" | "DeploymentFailed";
+                };
+            };
+        };
+        responses: {
+            /** @description the report was taken */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "OK";
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV01PublicCodepushReportStatusDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the device id: 1-128 of A-Za-z0-9._:-; it picks the rollout bucket */
+                    client_unique_id: string;
+                    /** @description the deployment key (app and channel) */
+                    deployment_key: string;
+                    /** @description a release version */
+                    label: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the report was taken */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "OK";
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV01PublicCodepushUpdateCheck: {
+        parameters: {
+            query: {
+                /** @description the native app version (semver; "1.2" and "3" read as 1.2.0 and 3.0.0) */
+                app_version: string;
+                /** @description the device id: 1-128 of A-Za-z0-9._:-; it picks the rollout bucket */
+                client_unique_id: string;
+                /** @description the deployment key (app and channel) */
+                deployment_key: string;
+                /** @description accepted and ignored: binary ranges always apply */
+                is_companion?: "true" | "false";
+                /** @description a release version */
+                label?: string;
+                /** @description hash of the package the device runs */
+                package_hash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        update_info: {
+                            app_version: string;
+                            /** @description the release notes */
+                            description: string;
+                            /** @description absolute URL of the package bytes; "" when none */
+                            download_url: string;
+                            is_available: boolean;
+                            is_mandatory: boolean;
+                            /** @description the release version */
+                            label: string;
+                            /** @description the release sha256 */
+                            package_hash: string;
+                            /** @description bytes */
+                            package_size: number;
+                            should_run_binary_version: boolean;
+                            /** @description the device's own app_version when an update is available (clients keep it with the package and discard a package whose version differs from the binary); otherwise the newest release range, or * */
+                            target_binary_range: string;
+                            update_app_version: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a field is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,43 @@
+/**
+ * The API's named lists, in one place for the server, the CLI, the control-API client and the console:
+ * plans and their public names, roles, audit actions and webhook events. No imports, no Node-only API.
+ */
+
+/** The plans (specification, section 2), cheapest first. */
+export const PLANS = ['hobby', 'pro', 'team'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** The public tier names people see for each plan. */
+export const PLAN_LABELS: Readonly<Record<Plan, string>> = {
+  hobby: 'Hobby',
+  pro: 'Startup',
+  team: 'Enterprise',
+};
+
+/** Member roles, least to most rights (the order role checks compare by). */
+export const ROLES = ['viewer', 'developer', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * The audit actions: those of the specification (section 6), then the service's own (README, "The audit
+ * log"): `device.release`, an owner or admin freeing a counted device's place under the device cap.
+ */
+export const AUDIT_ACTIONS = [
+  'login',
+  'account.create',
+  'app.create',
+  'fingerprint.register',
+  'module.push',
+  'rollout.change',
+  'module.rollback',
+  'member.invite',
+  'member.role_change',
+  'member.remove',
+  'plan.change',
+  'device.release',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** The events a webhook may subscribe to. */
+export const WEBHOOK_EVENTS = ['release.pushed', 'rollout.changed', 'rollback', 'error_spike'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthStore } from '../auth/auth.store.js';
+import type { FakeMembersStore } from '../members/members.fake-store.js';
+import { onRollback } from '../platform/fake-transaction.js';
+import type { Queryable } from '../platform/postgres.js';
+import {
+  type ApiKeyRow,
+  type ApiKeysStore,
+  KEY_ROLES_RANKED,
+  type KeyRole,
+  type LiveKey,
+} from './api-keys.store.js';
+
+interface Stored extends LiveKey {
+  name: string;
+  key_hash: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked: boolean;
+}
+
+const rank = (role: string) => KEY_ROLES_RANKED.indexOf(role as KeyRole);
+
+/** API keys in memory; makers and their roles come from the members and users fakes. */
+export class FakeApiKeysStore implements ApiKeysStore {
+  readonly rows: Stored[] = [];
+
+  constructor(
+    private readonly members: FakeMembersStore,
+    private readonly users: Pick<AuthStore, 'userById'>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async insert(
+    tx: Queryable,
+    input: { workspaceId: string; name: string; role: KeyRole; keyHash: string; createdBy: string | null },
+  ): Promise<ApiKeyRow> {
+    const row: Stored = {
+      id: randomUUID(),
+      workspace_id: input.workspaceId,
+      name: input.name,
+      role: input.role,
+      key_hash: input.keyHash,
+      created_by: input.createdBy,
+      created_at: new Date(this.now()),
+      last_used_at: null,
+      revoked: false,
+    };
+    this.rows.push(row);
+    onRollback(tx, () => this.rows.splice(this.rows.indexOf(row), 1));
+    return this.listed(row);
+  }
+
+  async list(workspaceId: string): Promise<ApiKeyRow[]> {
+    const live = this.rows
+      .filter((r) => r.workspace_id === workspaceId && !r.revoked)
+      .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || a.id.localeCompare(b.id));
+    return Promise.all(live.map((r) => this.listed(r)));
+  }
+
+  async revoke(workspaceId: string, keyId: string): Promise<boolean> {
+    const row = this.rows.find((r) => r.workspace_id === workspaceId && r.id === keyId && !r.revoked);
+    if (!row) return false;
+    row.revoked = true;
+    return true;
+  }
+
+  async revokeMadeBy(tx: Queryable, workspaceId: string, userId: string): Promise<string[]> {
+    return this.change(tx, this.madeBy(workspaceId, userId), (r) => {
+      r.revoked = true;
+    });
+  }
+
+  async capMadeBy(tx: Queryable, workspaceId: string, userId: string, role: KeyRole): Promise<string[]> {
+    const above = this.madeBy(workspaceId, userId).filter((r) => rank(r.role) > rank(role));
+    return this.change(tx, above, (r) => {
+      r.role = role;
+    });
+  }
+
+  async lockLive(_tx: Queryable, keyId: string): Promise<LiveKey | undefined> {
+    const row = this.rows.find((r) => r.id === keyId && !r.revoked);
+    return row && live(row, row.role);
+  }
+
+  async findLive(keyHash: string): Promise<LiveKey | undefined> {
+    const row = this.rows.find((r) => r.key_hash === keyHash && !r.revoked);
+    if (!row) return undefined;
+    if (!row.created_by) return live(row, row.role);
+    const makerRole = this.members.roleOf(row.workspace_id, row.created_by);
+    if (!makerRole) return undefined;
+    const capped = makerRole === 'owner' || rank(row.role) <= rank(makerRole) ? row.role : makerRole;
+    return live(row, capped as KeyRole);
+  }
+
+  async touch(keyId: string): Promise<void> {
+    const row = this.rows.find((r) => r.id === keyId);
+    if (row) row.last_used_at = new Date(this.now());
+  }
+
+  private madeBy(workspaceId: string, userId: string): Stored[] {
+    return this.rows.filter((r) => r.workspace_id === workspaceId && r.created_by === userId && !r.revoked);
+  }
+
+  private change(tx: Queryable, rows: Stored[], apply: (r: Stored) => void): string[] {
+    for (const r of rows) {
+      const before = { ...r };
+      apply(r);
+      onRollback(tx, () => Object.assign(r, before));
+    }
+    return rows.map((r) => r.id).sort();
+  }
+
+  private async listed(r: Stored): Promise<ApiKeyRow> {
+    const maker = r.created_by ? await this.users.userById(r.created_by) : undefined;
+    return {
+      id: r.id,
+      name: r.name,
+      role: r.role,
+      created_at: r.created_at,
+      last_used_at: r.last_used_at,
+      created_by: maker ? { id: maker.id, email: maker.email } : null,
+    };
+  }
+}
+
+function live(r: Stored, role: KeyRole): LiveKey {
+  return { id: r.id, workspace_id: r.workspace_id, role, created_by: r.created_by };
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { isUuid } from '../../shared/ids.js';
+import type { FakeMembersStore } from '../members/members.fake-store.js';
+import { onRollback } from '../platform/fake-transaction.js';
+import { PG_INVALID_TEXT, type Queryable } from '../platform/postgres.js';
+import type { FakeWorkspacesStore } from '../workspaces/workspaces.fake-store.js';
+import type {
+  AuthStore,
+  MembershipRow,
+  TokenMembershipRow,
+  UserRow,
+  WorkspaceMembershipRow,
+} from './auth.store.js';
+
+/** Users in memory; workspaces and memberships are the workspaces and members fakes' rows. */
+export class FakeAuthStore implements AuthStore {
+  readonly users: UserRow[] = [];
+
+  constructor(
+    private readonly workspaces: FakeWorkspacesStore,
+    private readonly members: FakeMembersStore,
+  ) {}
+
+  async findUserByEmail(email: string): Promise<UserRow | undefined> {
+    const user = this.users.find((u) => u.email === email);
+    return user && { ...user };
+  }
+
+  async insertUser(q: Queryable, email: string, passwordHash: string): Promise<UserRow | undefined> {
+    if (this.users.some((u) => u.email === email)) return undefined;
+    const user: UserRow = {
+      id: randomUUID(),
+      email,
+      password_hash: passwordHash,
+      token_subject: randomUUID(),
+    };
+    this.users.push(user);
+    onRollback(q, () => this.users.splice(this.users.indexOf(user), 1));
+    return { ...user };
+  }
+
+  async createPersonalWorkspace(q: Queryable, user: UserRow): Promise<string> {
+    const workspace = this.workspaces.add({ name: `${user.email}'s workspace` });
+    const owner = this.members.addActive(workspace.id, user.email, 'owner', user.id);
+    onRollback(q, () => {
+      this.workspaces.rows.delete(workspace.id);
+      this.members.rows.splice(
+        this.members.rows.findIndex((m) => m.id === owner.id),
+        1,
+      );
+    });
+    return workspace.id;
+  }
+
+  async defaultWorkspace(userId: string): Promise<string | undefined> {
+    const mine = this.memberships(userId);
+    return (mine.find((m) => m.role === 'owner') ?? mine[0])?.workspace_id;
+  }
+
+  async membership(userId: string, workspaceId: string): Promise<MembershipRow | undefined> {
+    const user = this.users.find((u) => u.id === userId);
+    const found = this.memberships(userId).find((m) => m.workspace_id === workspaceId);
+    return user && found && { workspace_id: workspaceId, role: found.role, email: user.email };
+  }
+
+  async membershipByTokenSubject(
+    subject: string,
+    workspaceId: string,
+  ): Promise<TokenMembershipRow | undefined> {
+    if (!isUuid(workspaceId)) throw Object.assign(new Error('invalid uuid'), { code: PG_INVALID_TEXT });
+    const user = this.users.find((u) => u.token_subject === subject);
+    if (!user) return undefined;
+    return { user_id: user.id, email: user.email, role: this.members.roleOf(workspaceId, user.id) ?? null };
+  }
+
+  async tokenSubject(userId: string): Promise<string | undefined> {
+    return this.users.find((u) => u.id === userId)?.token_subject;
+  }
+
+  async workspacesOf(userId: string): Promise<WorkspaceMembershipRow[]> {
+    return this.memberships(userId).map((m) => {
+      const ws = this.workspaces.rows.get(m.workspace_id)!;
+      return { id: ws.id, name: ws.name, plan: ws.plan, role: m.role };
+    });
+  }
+
+  async userById(userId: string): Promise<{ id: string; email: string } | undefined> {
+    const user = this.users.find((u) => u.id === userId);
+    return user && { id: user.id, email: user.email };
+  }
+
+  /** The user's memberships, by the age of their workspace (the fake's workspaces keep insertion order). */
+  private memberships(userId: string) {
+    const order = [...this.workspaces.rows.keys()];
+    return this.members.rows
+      .filter((m) => m.user_id === userId && this.workspaces.rows.has(m.workspace_id))
+      .sort((a, b) => order.indexOf(a.workspace_id) - order.indexOf(b.workspace_id));
+  }
+}

@@ -1,0 +1,101 @@
+import type { Queryable } from '../platform/postgres.js';
+import type {
+  AuthStore,
+  MembershipRow,
+  TokenMembershipRow,
+  UserRow,
+  WorkspaceMembershipRow,
+} from './auth.store.js';
+
+const USER_COLUMNS = 'id, email, password_hash, token_subject';
+
+export class PostgresAuthStore implements AuthStore {
+  constructor(private readonly db: Queryable) {}
+
+  async findUserByEmail(email: string, q: Queryable = this.db): Promise<UserRow | undefined> {
+    const { rows } = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email = $1`, [email]);
+    return rows[0];
+  }
+
+  /** Inserts the user unless the e-mail exists (a concurrent first sign-in); undefined in that case. */
+  async insertUser(q: Queryable, email: string, passwordHash: string): Promise<UserRow | undefined> {
+    const { rows } = await q.query<UserRow>(
+      `INSERT INTO users (email, password_hash) VALUES ($1, $2)
+       ON CONFLICT (email) DO NOTHING RETURNING ${USER_COLUMNS}`,
+      [email, passwordHash],
+    );
+    return rows[0];
+  }
+
+  async createPersonalWorkspace(q: Queryable, user: UserRow): Promise<string> {
+    const { rows } = await q.query<{ id: string }>(
+      `INSERT INTO workspaces (name, owner_id) VALUES ($1, $2) RETURNING id`,
+      [`${user.email}'s workspace`, user.id],
+    );
+    const workspaceId = rows[0]!.id;
+    await q.query(`INSERT INTO members (workspace_id, email, user_id, role) VALUES ($1, $2, $3, 'owner')`, [
+      workspaceId,
+      user.email,
+      user.id,
+    ]);
+    return workspaceId;
+  }
+
+  /** The workspace a sign-in lands in: the user's own (oldest owned), else the oldest membership. */
+  async defaultWorkspace(userId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ workspace_id: string }>(
+      `SELECT m.workspace_id FROM members m JOIN workspaces w ON w.id = m.workspace_id
+        WHERE m.user_id = $1 ORDER BY (m.role = 'owner') DESC, w.created_at, w.id LIMIT 1`,
+      [userId],
+    );
+    return rows[0]?.workspace_id;
+  }
+
+  async membership(userId: string, workspaceId: string): Promise<MembershipRow | undefined> {
+    const { rows } = await this.db.query<MembershipRow>(
+      `SELECT m.workspace_id, m.role, u.email FROM members m JOIN users u ON u.id = m.user_id
+        WHERE m.user_id = $1 AND m.workspace_id = $2`,
+      [userId, workspaceId],
+    );
+    return rows[0];
+  }
+
+  /** The user an identity token's subject names (none: no such token was issued), and its role there. */
+  async membershipByTokenSubject(
+    subject: string,
+    workspaceId: string,
+  ): Promise<TokenMembershipRow | undefined> {
+    const { rows } = await this.db.query<TokenMembershipRow>(
+      `SELECT u.id AS user_id, u.email, m.role FROM users u
+         LEFT JOIN members m ON m.user_id = u.id AND m.workspace_id = $2
+        WHERE u.token_subject = $1`,
+      [subject, workspaceId],
+    );
+    return rows[0];
+  }
+
+  async tokenSubject(userId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ token_subject: string }>(
+      'SELECT token_subject FROM users WHERE id = $1',
+      [userId],
+    );
+    return rows[0]?.token_subject;
+  }
+
+  async workspacesOf(userId: string): Promise<WorkspaceMembershipRow[]> {
+    const { rows } = await this.db.query<WorkspaceMembershipRow>(
+      `SELECT w.id, w.name, w.plan, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id
+        WHERE m.user_id = $1 ORDER BY w.created_at, w.id`,
+      [userId],
+    );
+    return rows;
+  }
+
+  async userById(userId: string): Promise<{ id: string; email: string } | undefined> {
+    const { rows } = await this.db.query<{ id: string; email: string }>(
+      'SELECT id, email FROM users WHERE id = $1',
+      [userId],
+    );
+    return rows[0];
+  }
+}

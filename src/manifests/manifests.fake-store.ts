@@ -1,0 +1,73 @@
+import type { ExpoRouteRow } from '../expo/expo.route.js';
+import { onRollback } from '../platform/fake-transaction.js';
+import type { Queryable } from '../platform/postgres.js';
+import type { DraftRow, ManifestsStore, StoredPart } from './manifests.store.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Manifest parts and drafts in memory; expiry by the fakes' clock. The Expo routing rows join releases
+ * (another feature's rows): tests set them with setExpoRoute.
+ */
+export class FakeManifestsStore implements ManifestsStore {
+  readonly partsByRelease = new Map<string, StoredPart[]>();
+  readonly drafts = new Map<string, DraftRow>();
+  private readonly expoRoutes = new Map<string, ExpoRouteRow[]>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  setExpoRoute(appId: string, rows: ExpoRouteRow[]): void {
+    this.expoRoutes.set(appId, rows);
+  }
+
+  async insertParts(tx: Queryable, releaseId: string, parts: readonly StoredPart[]): Promise<void> {
+    const list = this.partsByRelease.get(releaseId) ?? [];
+    if (parts.some((p) => list.some((q) => q.part === p.part))) throw new Error('duplicate manifest part');
+    const before = [...list];
+    this.partsByRelease.set(releaseId, [...list, ...parts.map((p) => ({ ...p }))]);
+    onRollback(tx, () => this.partsByRelease.set(releaseId, before));
+  }
+
+  async parts(releaseId: string): Promise<StoredPart[]> {
+    return (this.partsByRelease.get(releaseId) ?? [])
+      .map((p) => ({ ...p }))
+      .sort((a, b) => a.part.localeCompare(b.part));
+  }
+
+  async expoRouteRows(appId: string): Promise<ExpoRouteRow[]> {
+    return [...(this.expoRoutes.get(appId) ?? [])];
+  }
+
+  async insertDraft(
+    tx: Queryable,
+    draft: Omit<DraftRow, 'expires_at'>,
+    ttlSeconds: number,
+  ): Promise<DraftRow> {
+    for (const [id, old] of this.drafts) {
+      if (old.expires_at.getTime() < this.now() - DAY_MS) this.drafts.delete(id);
+    }
+    if (this.drafts.has(draft.id)) throw new Error('duplicate draft id');
+    const row: DraftRow = { ...draft, expires_at: new Date(this.now() + ttlSeconds * 1000) };
+    this.drafts.set(row.id, row);
+    onRollback(tx, () => this.drafts.delete(row.id));
+    return structuredClone(row);
+  }
+
+  async findDraft(workspaceId: string, id: string): Promise<DraftRow | undefined> {
+    const row = this.live(workspaceId, id);
+    return row && structuredClone(row);
+  }
+
+  async takeDraft(tx: Queryable, workspaceId: string, id: string): Promise<boolean> {
+    const row = this.live(workspaceId, id);
+    if (!row) return false;
+    this.drafts.delete(id);
+    onRollback(tx, () => this.drafts.set(id, row));
+    return true;
+  }
+
+  private live(workspaceId: string, id: string): DraftRow | undefined {
+    const row = this.drafts.get(id);
+    return row && row.workspace_id === workspaceId && row.expires_at.getTime() > this.now() ? row : undefined;
+  }
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { Refused, type Subject, storeSubjects } from './subjects.js';
+
+/** Users, members, invitations and API keys against Postgres and the fakes (subjects.ts). */
+const subjects = storeSubjects();
+
+async function newUser(s: Subject) {
+  const email = `u-${randomUUID().slice(0, 8)}@example.com`;
+  return s.transaction(async (tx) => {
+    const user = (await s.auth.insertUser(tx, email, 'hash'))!;
+    return { user, workspaceId: await s.auth.createPersonalWorkspace(tx, user) };
+  });
+}
+
+describe.each(subjects)('%s account stores', (_name, make) => {
+  it('auth: one user per e-mail, a personal workspace it owns, memberships by token subject', async () => {
+    const s = make();
+    const { user, workspaceId } = await newUser(s);
+    expect(await s.transaction((tx) => s.auth.insertUser(tx, user.email, 'other'))).toBeUndefined();
+    expect(await s.auth.findUserByEmail(user.email)).toEqual(user);
+    expect(await s.auth.userById(user.id)).toEqual({ id: user.id, email: user.email });
+    expect(await s.auth.defaultWorkspace(user.id)).toBe(workspaceId);
+    expect(await s.auth.membership(user.id, workspaceId)).toEqual({
+      workspace_id: workspaceId,
+      role: 'owner',
+      email: user.email,
+    });
+    expect(await s.auth.workspacesOf(user.id)).toEqual([
+      { id: workspaceId, name: `${user.email}'s workspace`, plan: 'hobby', role: 'owner' },
+    ]);
+    expect(await s.auth.tokenSubject(user.id)).toBe(user.token_subject);
+    expect(await s.auth.membershipByTokenSubject(user.token_subject, workspaceId)).toEqual({
+      user_id: user.id,
+      email: user.email,
+      role: 'owner',
+    });
+    const elsewhere = await s.newWorkspace();
+    expect(await s.auth.membershipByTokenSubject(user.token_subject, elsewhere)).toMatchObject({
+      role: null,
+    });
+    await expect(s.auth.membershipByTokenSubject(user.token_subject, 'nope')).rejects.toMatchObject({
+      code: '22P02',
+    });
+    expect(await s.workspaces.memberCount(workspaceId)).toBe(1);
+  });
+
+  it('members: invited then active, one row per e-mail, counted, owner listed first', async () => {
+    const s = make();
+    const { user, workspaceId: ws } = await newUser(s);
+    const joiner = (await newUser(s)).user;
+    const invited = await s.transaction((tx) => s.members.insert(tx, ws, joiner.email, 'viewer'));
+    expect(invited).toMatchObject({ email: joiner.email, role: 'viewer', status: 'invited', user_id: null });
+    await expect(
+      s.transaction((tx) => s.members.insert(tx, ws, joiner.email, 'admin')),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await s.workspaces.memberCount(ws)).toBe(2);
+    await s.transaction(async (tx) => {
+      expect(await s.members.findByEmail(tx, ws, joiner.email)).toEqual(invited);
+      expect(await s.members.activate(tx, ws, invited.id, joiner.id)).toMatchObject({ status: 'active' });
+      expect(await s.members.activate(tx, ws, invited.id, joiner.id)).toBeUndefined();
+      await s.members.setRole(tx, ws, invited.id, 'admin');
+    });
+    expect(await s.transaction((tx) => s.members.lockMembership(tx, ws, joiner.id))).toEqual({
+      id: invited.id,
+      role: 'admin',
+    });
+    expect((await s.members.list(ws)).map((m) => [m.email, m.role])).toEqual([
+      [user.email, 'owner'],
+      [joiner.email, 'admin'],
+    ]);
+    expect(await s.members.find(await s.newWorkspace(), invited.id)).toBeUndefined();
+
+    const doomed = s.transaction(async (tx) => {
+      await s.members.remove(tx, ws, invited.id);
+      throw new Refused();
+    });
+    await expect(doomed).rejects.toBeInstanceOf(Refused);
+    expect(await s.members.find(ws, invited.id)).toMatchObject({ status: 'active' });
+    await s.transaction((tx) => s.members.remove(tx, ws, invited.id));
+    expect(await s.members.find(ws, invited.id)).toBeUndefined();
+    expect(await s.workspaces.memberCount(ws)).toBe(1);
+  });
+
+  it('invitations: a new one voids the open one, accepted once, expiry by the store’s clock', async () => {
+    const s = make();
+    const { workspaceId: ws } = await newUser(s);
+    const member = await s.transaction((tx) => s.members.insert(tx, ws, 'inv@example.com', 'viewer'));
+    const issue = (tokenHash: string, ttlSeconds: number) =>
+      s.transaction((tx) =>
+        s.invitations.issue(tx, {
+          workspaceId: ws,
+          memberId: member.id,
+          email: member.email,
+          tokenHash,
+          createdBy: null,
+          ttlSeconds,
+        }),
+      );
+    await issue('hash-old', 3600);
+    await issue('hash-new', 3600);
+    await s.transaction(async (tx) => {
+      expect(await s.invitations.lockByHash(tx, 'hash-old')).toMatchObject({ voided_at: expect.any(Date) });
+      const open = await s.invitations.lockByHash(tx, 'hash-new');
+      expect(open).toMatchObject({
+        member_id: member.id,
+        voided_at: null,
+        accepted_at: null,
+        expired: false,
+      });
+      await s.invitations.markAccepted(tx, open!.id);
+    });
+    const accepted = await s.transaction((tx) => s.invitations.lockByHash(tx, 'hash-new'));
+    expect(accepted?.accepted_at).toBeInstanceOf(Date);
+    await issue('hash-spent', 0);
+    s.tick();
+    expect(await s.transaction((tx) => s.invitations.lockByHash(tx, 'hash-spent'))).toMatchObject({
+      expired: true,
+    });
+    expect(await s.transaction((tx) => s.invitations.lockByHash(tx, 'unknown'))).toBeUndefined();
+  });
+
+  it('api keys: listed with their maker, capped and revoked with the maker, acting at most as the maker', async () => {
+    const s = make();
+    const { user, workspaceId: ws } = await newUser(s);
+    const maker = (await newUser(s)).user;
+    const member = await s.transaction(async (tx) => {
+      const m = await s.members.insert(tx, ws, maker.email, 'admin');
+      return s.members.activate(tx, ws, m.id, maker.id);
+    });
+    const [ownerHash, makerHash] = [`h-${randomUUID()}`, `h-${randomUUID()}`];
+    const insert = (name: string, createdBy: string | null, keyHash: string) =>
+      s.transaction((tx) =>
+        s.apiKeys.insert(tx, { workspaceId: ws, name, role: 'admin', keyHash, createdBy }),
+      );
+    const owners = await insert('owner key', user.id, ownerHash);
+    s.tick();
+    const makers = await insert('maker key', maker.id, makerHash);
+    expect(makers).toMatchObject({ role: 'admin', created_by: { id: maker.id, email: maker.email } });
+    expect((await s.apiKeys.list(ws)).map((k) => k.id)).toEqual([makers.id, owners.id]);
+    expect(await s.transaction((tx) => s.apiKeys.lockLive(tx, makers.id))).toMatchObject({ role: 'admin' });
+
+    // A maker demoted behind the store's back: the key still acts at most with the maker's role.
+    await s.transaction((tx) => s.members.setRole(tx, ws, member!.id, 'viewer'));
+    expect(await s.apiKeys.findLive(makerHash)).toEqual({
+      id: makers.id,
+      workspace_id: ws,
+      role: 'viewer',
+      created_by: maker.id,
+    });
+    expect(await s.transaction((tx) => s.apiKeys.capMadeBy(tx, ws, maker.id, 'developer'))).toEqual([
+      makers.id,
+    ]);
+    expect((await s.apiKeys.list(ws)).find((k) => k.id === makers.id)?.role).toBe('developer');
+    expect(await s.transaction((tx) => s.apiKeys.revokeMadeBy(tx, ws, maker.id))).toEqual([makers.id]);
+    expect((await s.apiKeys.list(ws)).map((k) => k.id)).toEqual([owners.id]);
+    expect(await s.apiKeys.findLive(makerHash)).toBeUndefined();
+    expect(await s.apiKeys.findLive(ownerHash)).toMatchObject({ id: owners.id, role: 'admin' });
+    await s.apiKeys.touch(owners.id);
+    expect((await s.apiKeys.list(ws))[0]?.last_used_at).toBeInstanceOf(Date);
+    expect(await s.apiKeys.revoke(await s.newWorkspace(), owners.id)).toBe(false);
+    expect(await s.apiKeys.revoke(ws, owners.id)).toBe(true);
+    expect(await s.apiKeys.revoke(ws, owners.id)).toBe(false);
+  });
+});
