@@ -178,7 +178,7 @@ const HEADLINES = {
       r.redis_keys.growth_retained_of_invented,
     ],
     [
-      'Redis keys added at the end of the hostile phase (per-device limit counters, expire within 60 s)',
+      'Redis keys added at the end of the hostile phase (device limits are in process: none per device id)',
       r.redis_keys.growth_peak,
       r.hostile.invented_total,
       r.redis_keys.growth_peak_of_invented,

@@ -82,7 +82,9 @@ function sortEvents(route: AppRoute, events: readonly DeviceEventInput[]) {
       refused.push({ index, id: event.id, code: 'unknown_module' });
       return;
     }
-    taken.push({ ...event, module_id: moduleId });
+    // Copied only when its module id must be rewritten (absent, null or not in lower case): a copy per
+    // event was a visible share of the intake's own cost.
+    taken.push(event.module_id === moduleId ? (event as EventInput) : { ...event, module_id: moduleId });
   });
   return { taken, refused };
 }

@@ -34,6 +34,45 @@ describe('eventSeconds', () => {
 });
 
 describe('encodeEvents', () => {
+  it('writes each line exactly as JSON.stringify writes the row, whatever the strings', () => {
+    const event = fc.record(
+      {
+        id: fc.string({ minLength: 1 }),
+        device_id: fc.string(),
+        module_id: fc.constantFrom('', 'm-1', 'm-\u00e9"2'),
+        type: fc.constantFrom('download', 'activation', 'error', 'check'),
+        ts: fc.oneof(fc.integer({ min: received - 10 * DAY, max: received }), fc.string()),
+        message: fc.string(),
+        channel: fc.string(),
+      },
+      { requiredKeys: ['id', 'device_id', 'module_id', 'type'] },
+    );
+    fc.assert(
+      fc.property(fc.string(), fc.array(event, { maxLength: 20 }), (appId, events) => {
+        const { text } = encodeEvents(appId, received, events as EventInput[], 90);
+        const seen = new Set<string>();
+        let expected = '';
+        for (const e of events) {
+          if (seen.has(e.id)) continue;
+          seen.add(e.id);
+          const row: Record<string, unknown> = {
+            ts: eventSeconds(e.ts, received, 90),
+            received_at: Math.floor(received / 1000),
+            app_id: appId,
+            module_id: e.module_id,
+            device_id: e.device_id,
+            event_id: e.id,
+            type: e.type,
+          };
+          if (e.channel) row.channel = e.channel;
+          if (e.message) row.message = e.message;
+          expected += `${JSON.stringify(row)}\n`;
+        }
+        expect(text).toBe(expected);
+      }),
+    );
+  });
+
   it('writes one JSONEachRow line per event, times in seconds, empty channel and message left out', () => {
     const encoded = encodeEvents(
       'app-1',
