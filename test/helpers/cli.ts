@@ -1,57 +1,14 @@
-import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, rmdir, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { ensureBuilt } from './compiled.js';
 
-const execFileAsync = promisify(execFile);
 const ROOT = new URL('../../', import.meta.url).pathname;
 export const CLI_MAIN = join(ROOT, 'dist/cli/main.js');
 
-async function newestMtime(dir: string): Promise<number> {
-  let newest = 0;
-  for (const entry of await readdir(join(ROOT, dir), { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-    newest = Math.max(newest, (await stat(join(entry.parentPath, entry.name))).mtimeMs);
-  }
-  return newest;
-}
-
-async function isFresh(): Promise<boolean> {
-  const built = await stat(CLI_MAIN).catch(() => undefined);
-  if (!built) return false;
-  const sources = await Promise.all(['cli', 'client', 'sdk', 'shared'].map(newestMtime));
-  return built.mtimeMs >= Math.max(...sources);
-}
-
-/**
- * Runs `npm run build` unless dist/ is newer than the CLI, client, SDK and shared sources. A lock directory keeps
- * test files running in parallel from compiling into dist/ at the same time.
- */
+/** Compiles dist/ unless it is fresh (one lock and one build for every test that runs compiled code). */
 export async function ensureCliBuilt(): Promise<string> {
-  const lock = join(
-    tmpdir(),
-    `ota-cli-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`,
-  );
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      await mkdir(lock);
-      break;
-    } catch {
-      const info = await stat(lock).catch(() => undefined);
-      if (info && Date.now() - info.mtimeMs > 300_000) await rmdir(lock).catch(() => {}); // a crashed run's lock
-      if (Date.now() > deadline) throw new Error(`waited too long for the build lock ${lock}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  try {
-    if (!(await isFresh())) await execFileAsync('npm', ['run', 'build'], { cwd: ROOT, maxBuffer: 16 << 20 });
-  } finally {
-    await rmdir(lock).catch(() => {});
-  }
+  await ensureBuilt();
   return CLI_MAIN;
 }
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdir, rmdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../src/platform/paths.js';
@@ -15,9 +15,11 @@ export async function buildForRun(): Promise<void> {
 }
 
 /**
- * Compiles the project into dist/ (the same `tsc -p tsconfig.build.json` as `npm run build`) once per test
- * process, so tests can run the real entry points as child processes and kill them with SIGKILL. A lock
- * directory keeps test files running in parallel from compiling into dist/ at the same time.
+ * Compiles the project into dist/ (the same `tsc -p tsconfig.build.json` as `npm run build`) unless dist/ is
+ * newer than every source, so tests can run the real entry points (API, workers, CLI) as child processes.
+ * One lock directory for every caller (system tests, CLI tests, spawned workers): two compilers writing
+ * dist/ at once, or a test reading it while another compiles, would see half of one build and half of the
+ * next. A caller that waited for the lock finds dist/ fresh and does not compile again.
  */
 export function ensureBuilt(): Promise<void> {
   // The system tests' global set-up compiled already for every file of the run.
@@ -36,23 +38,50 @@ export function ensureBuilt(): Promise<void> {
           (await stat(lock)
             .then((s) => s.mtimeMs)
             .catch(() => Date.now()));
-        if (age > 120_000) await rmdir(lock).catch(() => {});
+        if (age > 300_000) await rmdir(lock).catch(() => {}); // a crashed run's lock
         await new Promise((r) => setTimeout(r, 200));
       }
     }
     try {
+      if (await distIsFresh(root)) return;
       await run(
         process.execPath,
         [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
         {
           cwd: root,
+          maxBuffer: 16 << 20,
         },
       );
+      await writeFile(join(root, 'dist', BUILT_MARK), new Date().toISOString());
     } finally {
       await rmdir(lock).catch(() => {});
     }
   })();
   return built;
+}
+
+const BUILT_MARK = '.built-at';
+const SOURCES = ['src', 'workers', 'cli', 'client', 'sdk', 'shared'];
+
+/** True when the last complete build is newer than every TypeScript source it compiles. */
+async function distIsFresh(root: string): Promise<boolean> {
+  const mark = await stat(join(root, 'dist', BUILT_MARK)).catch(() => undefined);
+  if (!mark) return false;
+  const newest = Math.max(
+    (await stat(join(root, 'tsconfig.build.json'))).mtimeMs,
+    ...(await Promise.all(SOURCES.map((dir) => newestSource(join(root, dir))))),
+  );
+  return mark.mtimeMs >= newest;
+}
+
+async function newestSource(dir: string): Promise<number> {
+  let newest = 0;
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isFile() || !/\.(ts|mts|json)$/.test(entry.name)) continue;
+    newest = Math.max(newest, (await stat(join(entry.parentPath, entry.name))).mtimeMs);
+  }
+  return newest;
 }
 
 export type ServiceChild = ChildProcess & { output: string[] };

@@ -144,11 +144,14 @@ describe.each(subjects)('%s account stores', (_name, make) => {
 
     // A maker demoted behind the store's back: the key still acts at most with the maker's role.
     await s.transaction((tx) => s.members.setRole(tx, ws, member!.id, 'viewer'));
+    // Authentication also reads the key's name and its maker's e-mail, for `details.api_key` in the audit log.
     expect(await s.apiKeys.findLive(makerHash)).toEqual({
       id: makers.id,
       workspace_id: ws,
       role: 'viewer',
       created_by: maker.id,
+      name: 'maker key',
+      creator_email: maker.email,
     });
     expect(await s.transaction((tx) => s.apiKeys.capMadeBy(tx, ws, maker.id, 'developer'))).toEqual([
       makers.id,

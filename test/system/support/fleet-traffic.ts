@@ -48,7 +48,9 @@ export function pushes(
     (_lane, n) =>
       call(typeof base === 'string' ? base : base(), 'POST', '/modules', {
         headers: owner.headers,
-        body: { app_id: appId, version: `1.0.${n}`, sha256 },
+        // A version of its own per push (versions are unique per app and channel), apart from any the test
+        // pushed itself.
+        body: { app_id: appId, version: `traffic.${n}`, sha256 },
       }),
     { pauseMs, onSuccess: (a) => pushed.push(a.body.id) },
   );
