@@ -15,6 +15,13 @@ export function act<A extends unknown[]>(handler: (ctx: CliContext, ...args: A) 
   };
 }
 
+/** `act` for commands on the workspace of the key in use: the handler gets its id after the context. */
+export function actInWorkspace<A extends unknown[]>(
+  handler: (ctx: CliContext, ws: string, ...args: A) => Promise<void>,
+) {
+  return act(async (ctx: CliContext, ...args: A) => handler(ctx, await ctx.workspaceId(), ...args));
+}
+
 /** `--app` takes an app id or an app's exact name; without it, the app of the project file (`ota init`). */
 export async function resolveApp(ctx: CliContext, value: string | undefined): Promise<string> {
   ctx.requireKey();

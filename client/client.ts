@@ -64,6 +64,11 @@ export class OtaClient {
     this.http.setCredentials(credentials);
   }
 
+  /** A DELETE: the service answers 204 with no body. */
+  private removeAt(path: string): Promise<void> {
+    return this.http.request<void>('DELETE', path, { expect: 'none' });
+  }
+
   readonly auth = {
     /** Signs in (the first sign-in creates the account and its personal workspace). */
     signin: (email: string, password: string) =>
@@ -87,9 +92,7 @@ export class OtaClient {
       this.http.request<DevicesPage>('GET', `/workspaces/${seg(id)}/devices`, { query: { ...query } }),
     /** Frees a counted device's place under the cap (audited `device.release`). */
     releaseDevice: (id: string, deviceId: string) =>
-      this.http.request<void>('DELETE', `/workspaces/${seg(id)}/devices/${seg(deviceId)}`, {
-        expect: 'none',
-      }),
+      this.removeAt(`/workspaces/${seg(id)}/devices/${seg(deviceId)}`),
   };
 
   readonly apiKeys = {
@@ -98,9 +101,7 @@ export class OtaClient {
     list: (workspaceId: string) =>
       this.http.request<{ api_keys: ApiKey[] }>('GET', `/workspaces/${seg(workspaceId)}/api-keys`),
     revoke: (workspaceId: string, keyId: string) =>
-      this.http.request<void>('DELETE', `/workspaces/${seg(workspaceId)}/api-keys/${seg(keyId)}`, {
-        expect: 'none',
-      }),
+      this.removeAt(`/workspaces/${seg(workspaceId)}/api-keys/${seg(keyId)}`),
   };
 
   readonly members = {
@@ -116,9 +117,7 @@ export class OtaClient {
         { json: { role } },
       ),
     remove: (workspaceId: string, memberId: string) =>
-      this.http.request<void>('DELETE', `/workspaces/${seg(workspaceId)}/members/${seg(memberId)}`, {
-        expect: 'none',
-      }),
+      this.removeAt(`/workspaces/${seg(workspaceId)}/members/${seg(memberId)}`),
   };
 
   readonly invitations = {
@@ -171,10 +170,7 @@ export class OtaClient {
       this.http.request<DeploymentKey>('POST', `/apps/${seg(appId)}/deployment-keys`, { json: { channel } }),
     list: (appId: string) =>
       this.http.request<{ deployment_keys: DeploymentKey[] }>('GET', `/apps/${seg(appId)}/deployment-keys`),
-    remove: (appId: string, key: string) =>
-      this.http.request<void>('DELETE', `/apps/${seg(appId)}/deployment-keys/${seg(key)}`, {
-        expect: 'none',
-      }),
+    remove: (appId: string, key: string) => this.removeAt(`/apps/${seg(appId)}/deployment-keys/${seg(key)}`),
   };
 
   readonly modules = {
@@ -234,9 +230,7 @@ export class OtaClient {
     list: (workspaceId: string) =>
       this.http.request<{ webhooks: Webhook[] }>('GET', `/workspaces/${seg(workspaceId)}/webhooks`),
     remove: (workspaceId: string, webhookId: string) =>
-      this.http.request<void>('DELETE', `/workspaces/${seg(workspaceId)}/webhooks/${seg(webhookId)}`, {
-        expect: 'none',
-      }),
+      this.removeAt(`/workspaces/${seg(workspaceId)}/webhooks/${seg(webhookId)}`),
     /** Sends a `ping` delivery; the answer's shape is the server's (the specification leaves it open). */
     test: (workspaceId: string, webhookId: string) =>
       this.http.request<unknown>('POST', `/workspaces/${seg(workspaceId)}/webhooks/${seg(webhookId)}/test`),

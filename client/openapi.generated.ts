@@ -1206,7 +1206,251 @@ export interface components {
             body: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description the report was taken */
+        Status200: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": "OK";
+            };
+        };
+        /** @description Default Response */
+        Status200_2: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    id: string;
+                    /** @description hobby (Hobby, free), pro (Startup) or team (Enterprise) */
+                    plan: "hobby" | "pro" | "team";
+                };
+            };
+        };
+        /** @description The release with its new percentage */
+        Status200_3: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
+                 *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                 *       "version": "1.4.2",
+                 *       "channel": "production",
+                 *       "rollout_pct": 50,
+                 *       "mandatory": false,
+                 *       "notes": "Fixes the checkout crash on Android 14",
+                 *       "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                 *       "size": 1843200,
+                 *       "fingerprint": null,
+                 *       "target_binary_range": "^1.4.0",
+                 *       "active": true,
+                 *       "rolled_back_at": null,
+                 *       "created_at": "2026-03-02T09:15:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Release"];
+            };
+        };
+        /** @description the bundle bytes */
+        Status200_4: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": string;
+            };
+        };
+        /** @description Default Response */
+        Status200_5: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    action: "none" | "pause" | "rollback";
+                    cooldown_minutes: number;
+                    min_sample: number;
+                    threshold: number;
+                    window_minutes: number;
+                };
+            };
+        };
+        /** @description the asset bytes */
+        Status200_6: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": string;
+            };
+        };
+        /** @description Default Response */
+        Status202: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    alg: "rsa-v1_5-sha256";
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    app_id: string;
+                    /** Format: date-time */
+                    created_at: string;
+                    /** Format: date-time */
+                    expires_at: string;
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    id: string;
+                    key_id: string;
+                    /** @description part (check, ios, android, directive) -> base64 of the exact bytes to sign */
+                    parts: {
+                        [key: string]: string;
+                    };
+                    /** @enum {string} */
+                    status: "awaiting_signatures";
+                };
+            };
+        };
+        /** @description Default Response */
+        Status204: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description the requested byte range */
+        Status206: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": string;
+            };
+        };
+        /** @description the cached copy is current (no body) */
+        Status304: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": unknown;
+            };
+        };
+        /** @description Invalid request: a field is missing, malformed or out of range */
+        Status400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No valid credential */
+        Status401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
+        Status402: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The credential may not do this (role, or another workspace) */
+        Status403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unknown id, or an id of another workspace */
+        Status404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflicts with the current state */
+        Status409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Body too large */
+        Status413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unsupported content type */
+        Status415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Range not satisfiable */
+        Status416: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+        Status429: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A backing service is unreachable; retry after `Retry-After` seconds */
+        Status503: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1234,33 +1478,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
         };
     };
     postApps: {
@@ -1287,51 +1507,11 @@ export interface operations {
                     "application/json": components["schemas"]["App"];
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     getAppsById: {
@@ -1355,51 +1535,11 @@ export interface operations {
                     "application/json": components["schemas"]["AppDetails"];
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     getAppsAlerts: {
@@ -1414,57 +1554,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        action: "none" | "pause" | "rollback";
-                        cooldown_minutes: number;
-                        min_sample: number;
-                        threshold: number;
-                        window_minutes: number;
-                    };
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200_5"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     putAppsAlerts: {
@@ -1489,75 +1583,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        action: "none" | "pause" | "rollback";
-                        cooldown_minutes: number;
-                        min_sample: number;
-                        threshold: number;
-                        window_minutes: number;
-                    };
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200_5"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     putAppsBundles: {
@@ -1589,69 +1621,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            503: components["responses"]["Status503"];
         };
     };
     getAppsDeploymentKeys: {
@@ -1682,51 +1658,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     postAppsDeploymentKeys: {
@@ -1762,69 +1698,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     deleteAppsDeploymentKeysById: {
@@ -1841,58 +1721,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            204: components["responses"]["Status204"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     postAppsFingerprints: {
@@ -1926,51 +1760,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     listReleases: {
@@ -1999,51 +1793,11 @@ export interface operations {
                     "application/json": components["schemas"]["ReleasePage"];
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     getAppStats: {
@@ -2097,42 +1851,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     getAudit: {
@@ -2162,51 +1884,11 @@ export interface operations {
                     "application/json": components["schemas"]["AuditPage"];
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
         };
     };
     postAuthSignin: {
@@ -2252,42 +1934,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
         };
     };
     postAuthToken: {
@@ -2326,42 +1976,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
         };
     };
     getBundlesById: {
@@ -2375,69 +1993,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the bundle bytes */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description the requested byte range */
-            206: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description the cached copy is current (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Range not satisfiable */
-            416: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200_4"];
+            206: components["responses"]["Status206"];
+            304: components["responses"]["Status304"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            416: components["responses"]["Status416"];
+            503: components["responses"]["Status503"];
         };
     };
     headBundlesById: {
@@ -2451,69 +2013,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the bundle bytes */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description the requested byte range */
-            206: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description the cached copy is current (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Range not satisfiable */
-            416: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200_4"];
+            206: components["responses"]["Status206"];
+            304: components["responses"]["Status304"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            416: components["responses"]["Status416"];
+            503: components["responses"]["Status503"];
         };
     };
     postDevicesEvents: {
@@ -2570,60 +2076,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
         };
     };
     getExpoManifest: {
@@ -2674,24 +2132,8 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
             /** @description No acceptable representation */
             406: {
                 headers: {
@@ -2701,24 +2143,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
         };
     };
     getExpoAssetsById: {
@@ -2733,69 +2159,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the asset bytes */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description the requested byte range */
-            206: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description the cached copy is current (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Range not satisfiable */
-            416: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200_6"];
+            206: components["responses"]["Status206"];
+            304: components["responses"]["Status304"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            416: components["responses"]["Status416"];
+            503: components["responses"]["Status503"];
         };
     };
     headExpoAssetsById: {
@@ -2810,69 +2180,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the asset bytes */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description the requested byte range */
-            206: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description the cached copy is current (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Range not satisfiable */
-            416: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200_6"];
+            206: components["responses"]["Status206"];
+            304: components["responses"]["Status304"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            416: components["responses"]["Status416"];
+            503: components["responses"]["Status503"];
         };
     };
     postExpoReleases: {
@@ -2970,93 +2284,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        alg: "rsa-v1_5-sha256";
-                        /**
-                         * Format: uuid
-                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
-                         */
-                        app_id: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                        /**
-                         * Format: uuid
-                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
-                         */
-                        id: string;
-                        key_id: string;
-                        /** @description part (check, ios, android, directive) -> base64 of the exact bytes to sign */
-                        parts: {
-                            [key: string]: string;
-                        };
-                        /** @enum {string} */
-                        status: "awaiting_signatures";
-                    };
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            202: components["responses"]["Status202"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     postInvitationsAccept: {
@@ -3090,42 +2324,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
             /** @description A problem */
             410: {
                 headers: {
@@ -3135,15 +2337,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            503: components["responses"]["Status503"];
         };
     };
     getMe: {
@@ -3189,24 +2383,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Status401"];
+            503: components["responses"]["Status503"];
         };
     };
     pushRelease: {
@@ -3278,69 +2456,13 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     getRelease: {
@@ -3364,51 +2486,11 @@ export interface operations {
                     "application/json": components["schemas"]["ReleaseWithStats"];
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     rollBackRelease: {
@@ -3468,60 +2550,12 @@ export interface operations {
                     "application/json": components["schemas"]["Rollback"];
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     changeRollout: {
@@ -3547,96 +2581,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The release with its new percentage */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
-                     *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
-                     *       "version": "1.4.2",
-                     *       "channel": "production",
-                     *       "rollout_pct": 50,
-                     *       "mandatory": false,
-                     *       "notes": "Fixes the checkout crash on Android 14",
-                     *       "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-                     *       "size": 1843200,
-                     *       "fingerprint": null,
-                     *       "target_binary_range": "^1.4.0",
-                     *       "active": true,
-                     *       "rolled_back_at": null,
-                     *       "created_at": "2026-03-02T09:15:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Release"];
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200_3"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     changeRolloutPatch: {
@@ -3662,96 +2614,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The release with its new percentage */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
-                     *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
-                     *       "version": "1.4.2",
-                     *       "channel": "production",
-                     *       "rollout_pct": 50,
-                     *       "mandatory": false,
-                     *       "notes": "Fixes the checkout crash on Android 14",
-                     *       "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-                     *       "size": 1843200,
-                     *       "fingerprint": null,
-                     *       "target_binary_range": "^1.4.0",
-                     *       "active": true,
-                     *       "rolled_back_at": null,
-                     *       "created_at": "2026-03-02T09:15:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Release"];
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200_3"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     putModulesSignatures: {
@@ -3809,60 +2679,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     postModulesDrafts: {
@@ -3897,93 +2719,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        alg: "rsa-v1_5-sha256";
-                        /**
-                         * Format: uuid
-                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
-                         */
-                        app_id: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                        /**
-                         * Format: uuid
-                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
-                         */
-                        id: string;
-                        key_id: string;
-                        /** @description part (check, ios, android, directive) -> base64 of the exact bytes to sign */
-                        parts: {
-                            [key: string]: string;
-                        };
-                        /** @enum {string} */
-                        status: "awaiting_signatures";
-                    };
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            202: components["responses"]["Status202"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     lookupReleases: {
@@ -4013,51 +2755,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     preflightRelease: {
@@ -4105,78 +2807,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            413: components["responses"]["Status413"];
+            503: components["responses"]["Status503"];
         };
     };
     checkForUpdate: {
@@ -4236,60 +2874,12 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateCheck"];
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
         };
     };
     getWorkspacesById: {
@@ -4322,51 +2912,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     getWorkspacesApiKeys: {
@@ -4412,33 +2962,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
         };
     };
     postWorkspacesApiKeys: {
@@ -4491,42 +3017,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
         };
     };
     deleteWorkspacesApiKeysById: {
@@ -4543,49 +3037,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            204: components["responses"]["Status204"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     getWorkspacesAuditVerify: {
@@ -4623,51 +3079,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
         };
     };
     getWorkspacesDevices: {
@@ -4712,51 +3128,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     deleteWorkspacesDevicesById: {
@@ -4780,51 +3156,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     getWorkspacesIngest: {
@@ -4870,42 +3206,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
         };
     };
     getWorkspacesMembers: {
@@ -4944,42 +3248,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
         };
     };
     postWorkspacesMembers: {
@@ -5037,60 +3309,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The workspace plan does not include this; the detail names the plan and how to upgrade */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     deleteWorkspacesMembersById: {
@@ -5114,60 +3338,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     patchWorkspacesMembersById: {
@@ -5213,60 +3389,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     putWorkspacesPlan: {
@@ -5288,68 +3416,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
-                         */
-                        id: string;
-                        /** @description hobby (Hobby, free), pro (Startup) or team (Enterprise) */
-                        plan: "hobby" | "pro" | "team";
-                    };
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200_2"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     patchWorkspacesPlan: {
@@ -5371,68 +3443,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
-                         */
-                        id: string;
-                        /** @description hobby (Hobby, free), pro (Startup) or team (Enterprise) */
-                        plan: "hobby" | "pro" | "team";
-                    };
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200_2"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     getWorkspacesUsage: {
@@ -5469,51 +3485,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     listWebhooks: {
@@ -5539,33 +3515,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
         };
     };
     createWebhook: {
@@ -5622,51 +3574,11 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     deleteWebhook: {
@@ -5683,49 +3595,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            204: components["responses"]["Status204"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     listWebhookDeliveries: {
@@ -5756,51 +3630,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     getWebhookDelivery: {
@@ -5828,42 +3662,10 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryDetail"];
                 };
             };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
         };
     };
     redeliverWebhookDelivery: {
@@ -5899,51 +3701,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     pingWebhook: {
@@ -5977,51 +3739,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (role, or another workspace) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
         };
     };
     getHealthz: {
@@ -6124,69 +3846,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the report was taken */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": "OK";
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
         };
     };
     postReportStatusDownload: {
@@ -6209,69 +3875,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the report was taken */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": "OK";
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
         };
     };
     getUpdateCheck: {
@@ -6319,42 +3929,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
         };
     };
     postV01PublicCodepushReportStatusDeploy: {
@@ -6385,69 +3963,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the report was taken */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": "OK";
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
         };
     };
     postV01PublicCodepushReportStatusDownload: {
@@ -6470,69 +3992,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the report was taken */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": "OK";
-                };
-            };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["Status200"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
         };
     };
     getV01PublicCodepushUpdateCheck: {
@@ -6586,42 +4052,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a field is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown id, or an id of another workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A backing service is unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
         };
     };
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { act, parseNonNegativeInt } from '../helpers.js';
+import { act, actInWorkspace, parseNonNegativeInt } from '../helpers.js';
 import { shortTime } from '../output.js';
 
 interface ListOptions {
@@ -31,8 +31,7 @@ export function registerDevicesCommands(program: Command): void {
     .command('release <device-id>')
     .description('Free the place of a counted device at once (audited as device.release)')
     .action(
-      act(async (ctx: CliContext, deviceId: string) => {
-        const ws = await ctx.workspaceId();
+      actInWorkspace(async (ctx: CliContext, ws: string, deviceId: string) => {
         await ctx.client.workspaces.releaseDevice(ws, deviceId);
         ctx.out.result({ released: deviceId }, () =>
           ctx.out.line(`Released ${deviceId}: its place under the device cap is free.`),

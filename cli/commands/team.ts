@@ -3,7 +3,7 @@ import { type KeyRole, PLANS, type Role } from '../../client/types.js';
 import { isUuid } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
-import { act } from '../helpers.js';
+import { act, actInWorkspace } from '../helpers.js';
 import { shortTime } from '../output.js';
 import { signInAsUser } from './auth.js';
 
@@ -76,8 +76,7 @@ export function registerTeamCommands(program: Command): void {
     .command('list')
     .description('List members and invitations')
     .action(
-      act(async (ctx: CliContext) => {
-        const ws = await ctx.workspaceId();
+      actInWorkspace(async (ctx: CliContext, ws: string) => {
         const { members: list } = await ctx.client.members.list(ws);
         ctx.out.result({ members: list }, () =>
           ctx.out.table(
@@ -102,8 +101,7 @@ export function registerTeamCommands(program: Command): void {
     .command('rm <member>')
     .description('Remove a member (member id or e-mail); their access ends at once')
     .action(
-      act(async (ctx: CliContext, member: string) => {
-        const ws = await ctx.workspaceId();
+      actInWorkspace(async (ctx: CliContext, ws: string, member: string) => {
         const id = await resolveMember(ctx, ws, member);
         await ctx.client.members.remove(ws, id);
         ctx.out.result({ id, removed: true }, () => ctx.out.line(`Removed member ${member}.`));
@@ -133,8 +131,7 @@ export function registerTeamCommands(program: Command): void {
       'List live API keys (never the keys themselves) and whose each is: removing that member revokes it',
     )
     .action(
-      act(async (ctx: CliContext) => {
-        const ws = await ctx.workspaceId();
+      actInWorkspace(async (ctx: CliContext, ws: string) => {
         const { api_keys } = await ctx.client.apiKeys.list(ws);
         const mine = ctx.keySource === 'config' ? ctx.config.key_id : undefined;
         ctx.out.result({ api_keys }, () =>
@@ -156,8 +153,7 @@ export function registerTeamCommands(program: Command): void {
     .command('revoke <id>')
     .description('Revoke an API key; it stops working at once')
     .action(
-      act(async (ctx: CliContext, id: string) => {
-        const ws = await ctx.workspaceId();
+      actInWorkspace(async (ctx: CliContext, ws: string, id: string) => {
         await ctx.client.apiKeys.revoke(ws, id);
         ctx.out.result({ id, revoked: true }, () => ctx.out.line(`Revoked API key ${id}.`));
         if (id === ctx.config.key_id && ctx.keySource === 'config') {

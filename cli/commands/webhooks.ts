@@ -3,7 +3,7 @@ import { WEBHOOK_EVENTS, type WebhookEvent } from '../../client/types.js';
 import { isUuid } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
-import { act } from '../helpers.js';
+import { act, actInWorkspace } from '../helpers.js';
 import { shortTime } from '../output.js';
 import { matchPrefix } from '../refs.js';
 
@@ -58,8 +58,7 @@ export function registerWebhookCommands(program: Command): void {
     .command('list')
     .description('List webhooks (never their secrets)')
     .action(
-      act(async (ctx: CliContext) => {
-        const ws = await ctx.workspaceId();
+      actInWorkspace(async (ctx: CliContext, ws: string) => {
         const { webhooks: list } = await ctx.client.webhooks.list(ws);
         ctx.out.result({ webhooks: list }, () =>
           ctx.out.table(
@@ -80,8 +79,7 @@ export function registerWebhookCommands(program: Command): void {
     .command('rm <id>')
     .description('Delete a webhook; delivery stops at once')
     .action(
-      act(async (ctx: CliContext, ref: string) => {
-        const ws = await ctx.workspaceId();
+      actInWorkspace(async (ctx: CliContext, ws: string, ref: string) => {
         const id = await webhookId(ctx, ws, ref);
         await ctx.client.webhooks.remove(ws, id);
         ctx.out.result({ id, deleted: true }, () => ctx.out.line(`Deleted webhook ${id}.`));
@@ -92,8 +90,7 @@ export function registerWebhookCommands(program: Command): void {
     .command('test <id>')
     .description('Send a ping delivery to the endpoint')
     .action(
-      act(async (ctx: CliContext, ref: string) => {
-        const ws = await ctx.workspaceId();
+      actInWorkspace(async (ctx: CliContext, ws: string, ref: string) => {
         const id = await webhookId(ctx, ws, ref);
         const answer = await ctx.client.webhooks.test(ws, id);
         ctx.out.result(answer ?? { id, ping: 'sent' }, () =>
@@ -106,8 +103,7 @@ export function registerWebhookCommands(program: Command): void {
     .command('deliveries <id>')
     .description('Recent deliveries of a webhook and their attempts')
     .action(
-      act(async (ctx: CliContext, ref: string) => {
-        const ws = await ctx.workspaceId();
+      actInWorkspace(async (ctx: CliContext, ws: string, ref: string) => {
         const id = await webhookId(ctx, ws, ref);
         const { deliveries } = await ctx.client.webhooks.deliveries(ws, id);
         ctx.out.result({ deliveries }, () =>
@@ -131,8 +127,7 @@ export function registerWebhookCommands(program: Command): void {
     .command('redeliver <id> <delivery>')
     .description('Send a finished delivery again')
     .action(
-      act(async (ctx: CliContext, ref: string, deliveryRef: string) => {
-        const ws = await ctx.workspaceId();
+      actInWorkspace(async (ctx: CliContext, ws: string, ref: string, deliveryRef: string) => {
         const id = await webhookId(ctx, ws, ref);
         const delivery = isUuid(deliveryRef)
           ? deliveryRef

@@ -104,3 +104,29 @@ export function useConfirmed<T>(
   };
   return { pending, ask: (row: T) => setPending(row), cancel: () => setPending(null), confirm };
 }
+
+/**
+ * A confirmed removal from a listed resource: once `perform` succeeds the row leaves the list `field` of the
+ * resource (matched by `keyOf`), so the table updates without asking the server again.
+ */
+export function useConfirmedRemoval<T, F extends string>(
+  action: ReturnType<typeof useAction>,
+  perform: (row: T) => Promise<unknown>,
+  resource: Resource<{ [K in F]: T[] }>,
+  field: F,
+  keyOf: (row: T) => string,
+) {
+  return useConfirmed(action, perform, (row: T) =>
+    resource.mutate((current) => dropRow(current, field, keyOf(row), keyOf)),
+  );
+}
+
+/** `data` with the row keyed `key` taken out of its list `field`. */
+export function dropRow<T, F extends string, D extends { [K in F]: T[] }>(
+  data: D | undefined,
+  field: F,
+  key: string,
+  keyOf: (row: T) => string,
+): D | undefined {
+  return data && { ...data, [field]: data[field].filter((row) => keyOf(row) !== key) };
+}

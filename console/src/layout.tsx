@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { errorText } from './api.js';
+import { SelectField } from './components/form.js';
 import { ErrorBox, PlanBadge } from './components/ui.js';
 import { Link, type Route } from './router.js';
 import { useSession } from './session.js';
@@ -20,8 +21,7 @@ export function Layout(props: { page: Route['page']; children: ComponentChildren
   const [error, setError] = useState<string | null>(null);
   const active = props.page === 'app' ? 'apps' : props.page;
 
-  const onSwitch = async (event: Event) => {
-    const id = (event.currentTarget as HTMLSelectElement).value;
+  const onSwitch = async (id: string) => {
     if (id === workspace.id) return;
     setSwitching(true);
     setError(null);
@@ -39,16 +39,16 @@ export function Layout(props: { page: Route['page']; children: ComponentChildren
         <Link href="/apps" class="brand">
           OTA console
         </Link>
-        <label class="switcher">
-          <span class="visually-hidden">Workspace</span>
-          <select aria-label="Workspace" value={workspace.id} disabled={switching} onChange={onSwitch}>
-            {me.workspaces.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name} ({w.role})
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          class="switcher"
+          label="Workspace"
+          hideLabel
+          ariaLabel="Workspace"
+          value={workspace.id}
+          disabled={switching}
+          onValue={(id) => void onSwitch(id)}
+          choices={me.workspaces.map((w) => ({ value: w.id, label: `${w.name} (${w.role})` }))}
+        />
         <Link href="/plan" class="plan-link" aria-label={`Plan ${workspace.plan}`}>
           <PlanBadge plan={workspace.plan} />
         </Link>

@@ -55,3 +55,17 @@ export function DataTable<T>(props: {
     </div>
   );
 }
+
+/** The last column of a list table: one red button a row (revoke, delete, release), for those allowed. */
+export function dangerColumn<T>(button: string, onClick: (row: T) => void, allowed = true): Column<T> {
+  return {
+    label: 'Actions',
+    hideLabel: true,
+    cell: (row) =>
+      allowed && (
+        <button type="button" class="danger small" onClick={() => onClick(row)}>
+          {button}
+        </button>
+      ),
+  };
+}

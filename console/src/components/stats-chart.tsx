@@ -5,6 +5,7 @@ import type { ReleaseWithStats } from '../../../client/index.js';
 import { useResource } from '../hooks.js';
 import { type ChartData, RANGES, toChartData } from '../series.js';
 import { useSession } from '../session.js';
+import { SelectField } from './form.js';
 import { Show } from './ui.js';
 
 /** Activations and errors over time for an app (all releases or one), from GET /apps/{id}/stats. */
@@ -28,31 +29,23 @@ export function StatsChart(props: { appId: string; releases: ReleaseWithStats[];
     <section class="card chart-card" aria-labelledby="chart-title">
       <div class="chart-head">
         <h2 id="chart-title">Activations and error rate</h2>
-        <label>
-          <span class="visually-hidden">Release</span>
-          <select
-            aria-label="Release shown in the chart"
-            value={moduleId}
-            onChange={(e) => setModuleId(e.currentTarget.value)}
-          >
-            <option value="">All releases</option>
-            {props.releases.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.version} ({r.channel})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span class="visually-hidden">Time range</span>
-          <select aria-label="Time range" value={rangeId} onChange={(e) => setRangeId(e.currentTarget.value)}>
-            {RANGES.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Release"
+          hideLabel
+          ariaLabel="Release shown in the chart"
+          value={moduleId}
+          onValue={setModuleId}
+          first={{ value: '', label: 'All releases' }}
+          choices={props.releases.map((r) => ({ value: r.id, label: `${r.version} (${r.channel})` }))}
+        />
+        <SelectField
+          label="Time range"
+          hideLabel
+          ariaLabel="Time range"
+          value={rangeId}
+          onValue={setRangeId}
+          choices={RANGES.map((r) => ({ value: r.id, label: r.label }))}
+        />
       </div>
       <Show resource={stats} label="Loading statistics…">
         {({ series, range: asked }) => <Chart data={toChartData(series, asked, moduleId || undefined)} />}

@@ -86,24 +86,50 @@ function useCopy(value: string): { copied: boolean; copy: () => Promise<void> } 
   return { copied, copy };
 }
 
-/** A value the server shows only once (an API key, a signing secret): copy it now or lose it. */
-export function SecretOnce(props: { label: string; value: string; onDone: () => void }) {
+/**
+ * Something the server shows only once (an API key, a signing secret, an invitation link): the text that
+ * says so, the value, a copy button and the button that closes it.
+ */
+function ShownOnce(props: {
+  label: string;
+  testId?: string;
+  valueTestId: string;
+  value: string;
+  copyLabel: string;
+  doneLabel: string;
+  onDone: () => void;
+  children: ComponentChildren;
+}) {
   const { copied, copy } = useCopy(props.value);
   return (
-    <section class="secret" aria-label={props.label}>
-      <p>
-        <strong>{props.label}</strong> — shown only this once. Store it now; it cannot be displayed again.
-      </p>
-      <code data-testid="secret-value">{props.value}</code>
+    <section class="secret" aria-label={props.label} data-testid={props.testId}>
+      <p>{props.children}</p>
+      <code data-testid={props.valueTestId}>{props.value}</code>
       <div class="row">
         <button type="button" onClick={copy}>
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? 'Copied' : props.copyLabel}
         </button>
         <button type="button" class="secondary" onClick={props.onDone}>
-          I have stored it
+          {props.doneLabel}
         </button>
       </div>
     </section>
+  );
+}
+
+/** A secret the server shows only once (an API key, a signing secret): copy it now or lose it. */
+export function SecretOnce(props: { label: string; value: string; onDone: () => void }) {
+  return (
+    <ShownOnce
+      label={props.label}
+      valueTestId="secret-value"
+      value={props.value}
+      copyLabel="Copy"
+      doneLabel="I have stored it"
+      onDone={props.onDone}
+    >
+      <strong>{props.label}</strong> — shown only this once. Store it now; it cannot be displayed again.
+    </ShownOnce>
   );
 }
 
@@ -113,24 +139,20 @@ export function InvitationLink(props: {
   onDone: () => void;
 }) {
   const { email, role, invitation } = props.invited;
-  const { copied, copy } = useCopy(invitation.url);
   return (
-    <section class="secret" aria-label={`Invitation link for ${email}`} data-testid="invitation-link">
-      <p>
-        <strong>Invitation link for {email}</strong> ({role}) — shown only this once.{' '}
-        {invitation.emailed ? 'It was also e-mailed to them.' : 'Send it to them:'} it works once, for that
-        address only, until {new Date(invitation.expires_at).toLocaleString()}.
-      </p>
-      <code data-testid="invitation-url">{invitation.url}</code>
-      <div class="row">
-        <button type="button" onClick={copy}>
-          {copied ? 'Copied' : 'Copy link'}
-        </button>
-        <button type="button" class="secondary" onClick={props.onDone}>
-          Done
-        </button>
-      </div>
-    </section>
+    <ShownOnce
+      label={`Invitation link for ${email}`}
+      testId="invitation-link"
+      valueTestId="invitation-url"
+      value={invitation.url}
+      copyLabel="Copy link"
+      doneLabel="Done"
+      onDone={props.onDone}
+    >
+      <strong>Invitation link for {email}</strong> ({role}) — shown only this once.{' '}
+      {invitation.emailed ? 'It was also e-mailed to them.' : 'Send it to them:'} it works once, for that
+      address only, until {new Date(invitation.expires_at).toLocaleString()}.
+    </ShownOnce>
   );
 }
 
@@ -167,5 +189,28 @@ export function Confirm(props: {
         </div>
       </div>
     </div>
+  );
+}
+
+/** The dialog of a `useConfirmed` flow, open while a row waits for confirmation. */
+export function ConfirmPending<T>(props: {
+  flow: { pending: T | null; confirm: () => Promise<void>; cancel: () => void };
+  title: (row: T) => string;
+  confirmLabel: string;
+  busy: boolean;
+  children: ComponentChildren;
+}) {
+  const { flow } = props;
+  if (flow.pending === null) return null;
+  return (
+    <Confirm
+      title={props.title(flow.pending)}
+      confirmLabel={props.confirmLabel}
+      busy={props.busy}
+      onConfirm={() => void flow.confirm()}
+      onCancel={() => flow.cancel()}
+    >
+      {props.children}
+    </Confirm>
   );
 }

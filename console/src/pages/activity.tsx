@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AUDIT_ACTIONS, type AuditEntry } from '../../../client/index.js';
 import { describeActor, describeDetails } from '../audit-details.js';
+import { SelectField } from '../components/form.js';
 import { Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
 import { useResource } from '../hooks.js';
@@ -25,6 +26,11 @@ export function ActivityPage() {
       }),
     [client, action, appId, offset],
   );
+  const appChoices = (apps.data?.apps ?? []).map((a) => ({ value: a.id, label: a.name }));
+  const filters = [
+    { name: 'action', label: 'Action', value: action, set: setAction, choices: AUDIT_ACTIONS },
+    { name: 'app', label: 'App', value: appId, set: setAppId, choices: appChoices },
+  ];
   const appName = (id: string | null) =>
     id ? (apps.data?.apps.find((a) => a.id === id)?.name ?? id.slice(0, 8)) : '';
 
@@ -32,44 +38,22 @@ export function ActivityPage() {
     <section aria-labelledby="activity-title">
       <h1 id="activity-title">Activity</h1>
       <form class="inline-form" aria-label="Filter the activity feed" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          Action
-          <select
-            name="action"
-            aria-label="Filter by action"
-            value={action}
-            onChange={(e) => {
-              setAction(e.currentTarget.value);
+        {filters.map((f) => (
+          <SelectField
+            key={f.name}
+            label={f.label}
+            ariaLabel={`Filter by ${f.name}`}
+            name={f.name}
+            value={f.value}
+            onValue={(value) => {
+              f.set(value);
+              // A new filter shows its first page.
               setOffset(0);
             }}
-          >
-            <option value="">All actions</option>
-            {AUDIT_ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          App
-          <select
-            name="app"
-            aria-label="Filter by app"
-            value={appId}
-            onChange={(e) => {
-              setAppId(e.currentTarget.value);
-              setOffset(0);
-            }}
-          >
-            <option value="">All apps</option>
-            {(apps.data?.apps ?? []).map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </label>
+            first={{ value: '', label: `All ${f.name}s` }}
+            choices={f.choices}
+          />
+        ))}
       </form>
       <Show resource={page} label="Loading activity…">
         {({ entries, next_offset, offset: shown }) => (

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { ApiKey, CreatedApiKey, KeyRole } from '../../../client/index.js';
-import { DataTable } from '../components/data-table.js';
-import { ActionError, Confirm, SecretOnce, Show } from '../components/ui.js';
+import { DataTable, dangerColumn } from '../components/data-table.js';
+import { Panel, SelectField, SubmitButton, TextField } from '../components/form.js';
+import { ActionError, ConfirmPending, SecretOnce, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
-import { FAILED, useAction, useConfirmed, useResource } from '../hooks.js';
+import { FAILED, useAction, useConfirmedRemoval, useResource } from '../hooks.js';
 import { canManage, useSession } from '../session.js';
 
 const KEY_ROLES: KeyRole[] = ['admin', 'developer', 'viewer'];
@@ -38,43 +39,23 @@ export function ApiKeysPanel() {
     };
     keys.mutate((current) => ({ api_keys: [listed, ...(current?.api_keys ?? [])] }));
   };
-  const revoking = useConfirmed(
+  const revoking = useConfirmedRemoval(
     revoke,
     (key: ApiKey) => client.apiKeys.revoke(workspace.id, key.id),
-    (key) =>
-      keys.mutate((current) =>
-        current ? { api_keys: current.api_keys.filter((k) => k.id !== key.id) } : current,
-      ),
+    keys,
+    'api_keys',
+    (k) => k.id,
   );
 
   return (
-    <section class="panel" aria-labelledby="keys-title">
-      <h2 id="keys-title">API keys</h2>
+    <Panel id="keys" title="API keys">
       {manage && (
         <form class="inline-form" onSubmit={submit} aria-label="Create an API key">
-          <label>
-            Key name
-            <input
-              name="key-name"
-              required
-              maxLength={100}
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          </label>
-          <label>
-            Role
-            <select name="key-role" value={role} onChange={(e) => setRole(e.currentTarget.value as KeyRole)}>
-              {KEY_ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" disabled={create.busy}>
-            {create.busy ? 'Creating…' : 'Create key'}
-          </button>
+          <TextField label="Key name" name="key-name" maxLength={100} value={name} onValue={setName} />
+          <SelectField label="Role" name="key-role" value={role} onValue={setRole} choices={KEY_ROLES} />
+          <SubmitButton busy={create.busy} busyLabel="Creating…">
+            Create key
+          </SubmitButton>
         </form>
       )}
       <ActionError error={create.error} />
@@ -102,32 +83,20 @@ export function ApiKeysPanel() {
                 },
                 { label: 'Created', cell: (k) => formatTime(k.created_at) },
                 { label: 'Last used', cell: (k) => (k.last_used_at ? formatTime(k.last_used_at) : 'never') },
-                {
-                  label: 'Actions',
-                  hideLabel: true,
-                  cell: (k) =>
-                    manage && (
-                      <button type="button" class="danger small" onClick={() => revoking.ask(k)}>
-                        Revoke
-                      </button>
-                    ),
-                },
+                dangerColumn('Revoke', revoking.ask, manage),
               ]}
             />
           )
         }
       </Show>
-      {revoking.pending && (
-        <Confirm
-          title={`Revoke “${revoking.pending.name}”?`}
-          confirmLabel="Revoke"
-          busy={revoke.busy}
-          onConfirm={() => void revoking.confirm()}
-          onCancel={() => revoking.cancel()}
-        >
-          <p>The key stops working at once; tools using it must get a new one.</p>
-        </Confirm>
-      )}
-    </section>
+      <ConfirmPending
+        flow={revoking}
+        title={(k) => `Revoke “${k.name}”?`}
+        confirmLabel="Revoke"
+        busy={revoke.busy}
+      >
+        <p>The key stops working at once; tools using it must get a new one.</p>
+      </ConfirmPending>
+    </Panel>
   );
 }

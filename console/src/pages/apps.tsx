@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { SubmitButton, TextField } from '../components/form.js';
 import { ActionError, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
 import { FAILED, useAction, useResource } from '../hooks.js';
@@ -24,19 +25,10 @@ export function AppsPage() {
       <h1 id="apps-title">Apps</h1>
       {canWrite(workspace.role) && (
         <form class="inline-form" onSubmit={submit}>
-          <label>
-            New app name
-            <input
-              name="app-name"
-              required
-              maxLength={200}
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          </label>
-          <button type="submit" disabled={create.busy || name.trim() === ''}>
-            {create.busy ? 'Creating…' : 'Create app'}
-          </button>
+          <TextField label="New app name" name="app-name" maxLength={200} value={name} onValue={setName} />
+          <SubmitButton busy={create.busy} busyLabel="Creating…" disabled={name.trim() === ''}>
+            Create app
+          </SubmitButton>
         </form>
       )}
       <ActionError error={create.error} />

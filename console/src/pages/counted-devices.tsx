@@ -1,6 +1,7 @@
 import type { CountedDevice } from '../../../client/index.js';
-import { DataTable } from '../components/data-table.js';
-import { ActionError, Confirm, Show } from '../components/ui.js';
+import { DataTable, dangerColumn } from '../components/data-table.js';
+import { Panel } from '../components/form.js';
+import { ActionError, ConfirmPending, Show } from '../components/ui.js';
 import { formatCount, formatTime } from '../format.js';
 import { useAction, useConfirmed, useResource } from '../hooks.js';
 import { useSession } from '../session.js';
@@ -29,8 +30,7 @@ export function CountedDevicesPanel(props: { onReleased: () => void }) {
   );
 
   return (
-    <section class="panel" aria-labelledby="counted-title">
-      <h2 id="counted-title">Counted devices</h2>
+    <Panel id="counted" title="Counted devices">
       <ActionError error={release.error} />
       <Show resource={page} label="Loading counted devices…">
         {(p) =>
@@ -45,15 +45,7 @@ export function CountedDevicesPanel(props: { onReleased: () => void }) {
                 columns={[
                   { label: 'Device', wrap: true, cell: (d) => <code>{d.device_id}</code> },
                   { label: 'Last seen', cell: (d) => formatTime(d.last_seen_at) },
-                  {
-                    label: 'Actions',
-                    hideLabel: true,
-                    cell: (d) => (
-                      <button type="button" class="danger small" onClick={() => releasing.ask(d)}>
-                        Release
-                      </button>
-                    ),
-                  },
+                  dangerColumn('Release', releasing.ask),
                 ]}
               />
               {p.total > p.devices.length && (
@@ -66,17 +58,14 @@ export function CountedDevicesPanel(props: { onReleased: () => void }) {
           )
         }
       </Show>
-      {releasing.pending && (
-        <Confirm
-          title={`Release “${releasing.pending.device_id}”?`}
-          confirmLabel="Release"
-          busy={release.busy}
-          onConfirm={() => void releasing.confirm()}
-          onCancel={() => releasing.cancel()}
-        >
-          <p>Its place under the cap is free at once. If it checks for updates again, it is counted again.</p>
-        </Confirm>
-      )}
-    </section>
+      <ConfirmPending
+        flow={releasing}
+        title={(d) => `Release “${d.device_id}”?`}
+        confirmLabel="Release"
+        busy={release.busy}
+      >
+        <p>Its place under the cap is free at once. If it checks for updates again, it is counted again.</p>
+      </ConfirmPending>
+    </Panel>
   );
 }

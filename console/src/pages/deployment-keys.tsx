@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { DeploymentKey } from '../../../client/index.js';
-import { DataTable } from '../components/data-table.js';
-import { ActionError, Confirm, Show } from '../components/ui.js';
+import { DataTable, dangerColumn } from '../components/data-table.js';
+import { Panel, SubmitButton, TextField } from '../components/form.js';
+import { ActionError, ConfirmPending, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
-import { FAILED, useAction, useConfirmed, useResource } from '../hooks.js';
+import { FAILED, useAction, useConfirmedRemoval, useResource } from '../hooks.js';
 import { canWrite, useSession } from '../session.js';
 
 /**
@@ -24,43 +25,33 @@ export function DeploymentKeysPanel(props: { appId: string; channels: string[] }
     if (made === FAILED) return;
     keys.mutate((current) => ({ deployment_keys: [...(current?.deployment_keys ?? []), made] }));
   };
-  const deleting = useConfirmed(
+  const deleting = useConfirmedRemoval(
     remove,
     (key: DeploymentKey) => client.deploymentKeys.remove(props.appId, key.key),
-    (key) =>
-      keys.mutate((current) =>
-        current ? { deployment_keys: current.deployment_keys.filter((k) => k.key !== key.key) } : current,
-      ),
+    keys,
+    'deployment_keys',
+    (k) => k.key,
   );
 
   return (
-    <section class="panel" aria-labelledby="deployment-keys-title">
-      <h2 id="deployment-keys-title">CodePush deployment keys</h2>
+    <Panel id="deployment-keys" title="CodePush deployment keys">
       <p class="muted small">
         For apps built with react-native-code-push: set <code>CodePushServerURL</code> to this service and{' '}
         <code>CodePushDeploymentKey</code> to a key below; the key's channel answers the app's update checks.
       </p>
       {write && (
         <form class="inline-form" onSubmit={submit} aria-label="Create a deployment key">
-          <label>
-            Channel
-            <input
-              name="deployment-key-channel"
-              list="deployment-key-channels"
-              required
-              maxLength={64}
-              value={channel}
-              onInput={(e) => setChannel(e.currentTarget.value)}
-            />
-            <datalist id="deployment-key-channels">
-              {props.channels.map((c) => (
-                <option key={c} value={c} />
-              ))}
-            </datalist>
-          </label>
-          <button type="submit" disabled={create.busy}>
-            {create.busy ? 'Creating…' : 'Create key'}
-          </button>
+          <TextField
+            label="Channel"
+            name="deployment-key-channel"
+            maxLength={64}
+            value={channel}
+            onValue={setChannel}
+            suggestions={props.channels}
+          />
+          <SubmitButton busy={create.busy} busyLabel="Creating…">
+            Create key
+          </SubmitButton>
         </form>
       )}
       <ActionError error={create.error} />
@@ -78,32 +69,20 @@ export function DeploymentKeysPanel(props: { appId: string; channels: string[] }
                 { label: 'Key', wrap: true, cell: (k) => <code>{k.key}</code> },
                 { label: 'Channel', cell: (k) => k.channel },
                 { label: 'Created', cell: (k) => formatTime(k.created_at) },
-                {
-                  label: 'Actions',
-                  hideLabel: true,
-                  cell: (k) =>
-                    write && (
-                      <button type="button" class="danger small" onClick={() => deleting.ask(k)}>
-                        Delete
-                      </button>
-                    ),
-                },
+                dangerColumn('Delete', deleting.ask, write),
               ]}
             />
           )
         }
       </Show>
-      {deleting.pending && (
-        <Confirm
-          title={`Delete the ${deleting.pending.channel} key?`}
-          confirmLabel="Delete"
-          busy={remove.busy}
-          onConfirm={() => void deleting.confirm()}
-          onCancel={() => deleting.cancel()}
-        >
-          <p>Apps built with this key are refused from their next update check on.</p>
-        </Confirm>
-      )}
-    </section>
+      <ConfirmPending
+        flow={deleting}
+        title={(k) => `Delete the ${k.channel} key?`}
+        confirmLabel="Delete"
+        busy={remove.busy}
+      >
+        <p>Apps built with this key are refused from their next update check on.</p>
+      </ConfirmPending>
+    </Panel>
   );
 }

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { InvitedMember, Member, Role } from '../../../client/index.js';
 import { DataTable } from '../components/data-table.js';
-import { ActionError, Confirm, InvitationLink, Show } from '../components/ui.js';
-import { FAILED, useAction, useConfirmed, useResource } from '../hooks.js';
+import { Choices, Panel, SelectField, SubmitButton, TextField } from '../components/form.js';
+import { ActionError, ConfirmPending, InvitationLink, Show } from '../components/ui.js';
+import { FAILED, useAction, useConfirmedRemoval, useResource } from '../hooks.js';
 import { canManage, useSession } from '../session.js';
 
 const ASSIGNABLE: Array<Exclude<Role, 'owner'>> = ['admin', 'developer', 'viewer'];
@@ -38,47 +39,23 @@ export function MembersPanel() {
         : current,
     );
   };
-  const removing = useConfirmed(
+  const removing = useConfirmedRemoval(
     change,
     (member: Member) => client.members.remove(workspace.id, member.id),
-    (member) =>
-      members.mutate((current) =>
-        current ? { members: current.members.filter((m) => m.id !== member.id) } : current,
-      ),
+    members,
+    'members',
+    (m) => m.id,
   );
 
   return (
-    <section class="panel" aria-labelledby="members-title">
-      <h2 id="members-title">Members</h2>
+    <Panel id="members" title="Members">
       {manage && (
         <form class="inline-form" onSubmit={submit} aria-label="Invite a member">
-          <label>
-            E-mail
-            <input
-              type="email"
-              name="invite-email"
-              required
-              value={email}
-              onInput={(e) => setEmail(e.currentTarget.value)}
-            />
-          </label>
-          <label>
-            Role
-            <select
-              name="invite-role"
-              value={role}
-              onChange={(e) => setRole(e.currentTarget.value as Exclude<Role, 'owner'>)}
-            >
-              {ASSIGNABLE.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" disabled={invite.busy}>
-            {invite.busy ? 'Inviting…' : 'Invite'}
-          </button>
+          <TextField label="E-mail" type="email" name="invite-email" value={email} onValue={setEmail} />
+          <SelectField label="Role" name="invite-role" value={role} onValue={setRole} choices={ASSIGNABLE} />
+          <SubmitButton busy={invite.busy} busyLabel="Inviting…">
+            Invite
+          </SubmitButton>
         </form>
       )}
       <ActionError error={invite.error} />
@@ -102,11 +79,7 @@ export function MembersPanel() {
                       disabled={change.busy}
                       onChange={(e) => void setMemberRole(m, e.currentTarget.value as Role)}
                     >
-                      {ASSIGNABLE.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
+                      <Choices items={ASSIGNABLE} />
                     </select>
                   ) : (
                     m.role
@@ -141,20 +114,17 @@ export function MembersPanel() {
           />
         )}
       </Show>
-      {removing.pending && (
-        <Confirm
-          title={`Remove ${removing.pending.email}?`}
-          confirmLabel="Remove"
-          busy={change.busy}
-          onConfirm={() => void removing.confirm()}
-          onCancel={() => removing.cancel()}
-        >
-          <p>
-            They lose access to this workspace at once; their signed-in sessions and the API keys they made
-            stop working. An invitation not yet accepted is withdrawn.
-          </p>
-        </Confirm>
-      )}
-    </section>
+      <ConfirmPending
+        flow={removing}
+        title={(m) => `Remove ${m.email}?`}
+        confirmLabel="Remove"
+        busy={change.busy}
+      >
+        <p>
+          They lose access to this workspace at once; their signed-in sessions and the API keys they made stop
+          working. An invitation not yet accepted is withdrawn.
+        </p>
+      </ConfirmPending>
+    </Panel>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { createClient, errorText } from '../api.js';
+import { SubmitButton, TextField } from '../components/form.js';
 import { ErrorBox } from '../components/ui.js';
 import type { StoredSession } from '../session.js';
 
@@ -43,33 +44,27 @@ export function SignInPage(props: {
           <p class="muted">A first sign-in with a new e-mail address creates your account and workspace.</p>
         )}
         {props.notice && <p class="notice">{props.notice}</p>}
-        <label>
-          E-mail
-          <input
-            type="email"
-            name="email"
-            autoComplete="username"
-            required
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            minLength={8}
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </label>
+        <TextField
+          label="E-mail"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          onValue={setEmail}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          minLength={8}
+          value={password}
+          onValue={setPassword}
+        />
         {error && <ErrorBox text={error} />}
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Signing in…">
+          Sign in
+        </SubmitButton>
       </form>
     </main>
   );

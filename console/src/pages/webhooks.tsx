@@ -5,9 +5,10 @@ import {
   type Webhook,
   type WebhookEvent,
 } from '../../../client/index.js';
+import { SubmitButton, TextField } from '../components/form.js';
 import { ActionError, Confirm, SecretOnce, Show } from '../components/ui.js';
 import { formatTime } from '../format.js';
-import { FAILED, useAction, useResource } from '../hooks.js';
+import { dropRow, FAILED, useAction, useResource } from '../hooks.js';
 import { canManage, useSession } from '../session.js';
 import { DeliveryLog } from './webhook-deliveries.js';
 
@@ -44,16 +45,7 @@ export function WebhooksPage() {
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhooks</h1>
       <form class="card stack" onSubmit={submit} aria-label="Create a webhook">
-        <label>
-          Endpoint URL (HTTPS)
-          <input
-            type="url"
-            name="webhook-url"
-            required
-            value={url}
-            onInput={(e) => setUrl(e.currentTarget.value)}
-          />
-        </label>
+        <TextField label="Endpoint URL (HTTPS)" type="url" name="webhook-url" value={url} onValue={setUrl} />
         <fieldset>
           <legend>Events</legend>
           {WEBHOOK_EVENTS.map((event) => (
@@ -67,9 +59,9 @@ export function WebhooksPage() {
             </label>
           ))}
         </fieldset>
-        <button type="submit" disabled={create.busy || events.length === 0}>
-          {create.busy ? 'Creating…' : 'Create webhook'}
-        </button>
+        <SubmitButton busy={create.busy} busyLabel="Creating…" disabled={events.length === 0}>
+          Create webhook
+        </SubmitButton>
       </form>
       <ActionError error={create.error} />
       {created && (
@@ -90,9 +82,7 @@ export function WebhooksPage() {
                   key={hook.id}
                   hook={hook}
                   onDeleted={() =>
-                    hooks.mutate((current) =>
-                      current ? { webhooks: current.webhooks.filter((w) => w.id !== hook.id) } : current,
-                    )
+                    hooks.mutate((current) => dropRow(current, 'webhooks', hook.id, (w: Webhook) => w.id))
                   }
                 />
               ))}
