@@ -15,7 +15,7 @@ export async function buildForRun(): Promise<void> {
 }
 
 /**
- * Compiles the project into dist/ (the same `tsc -p tsconfig.build.json` as `npm run build`) once per test
+ * Compiles the project into dist/ (the same `tsc -b sdk` and `tsc -p tsconfig.build.json` as `npm run build`) once per test
  * process, so tests can run the real entry points as child processes and kill them with SIGKILL. A lock
  * directory keeps test files running in parallel from compiling into dist/ at the same time.
  */
@@ -41,13 +41,14 @@ export function ensureBuilt(): Promise<void> {
       }
     }
     try {
-      await run(
-        process.execPath,
-        [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-        {
-          cwd: root,
-        },
-      );
+      // The packages (`tsc -b sdk` builds shared, client and sdk into their own dist/) before the service,
+      // whose compiled files import them by name.
+      for (const args of [
+        ['-b', 'sdk'],
+        ['-p', 'tsconfig.build.json'],
+      ]) {
+        await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args], { cwd: root });
+      }
     } finally {
       await rmdir(lock).catch(() => {});
     }
