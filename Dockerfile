@@ -10,6 +10,10 @@ ENV CI=true
 # `npm ci`, falling back to `npm install` (same locked versions) when npm 11 refuses a lock file that
 # lacks other platforms' optional packages.
 COPY package.json package-lock.json ./
+# The workspace packages' manifests: `npm ci` links node_modules/@ota/* to these folders.
+COPY shared/package.json shared/package.json
+COPY client/package.json client/package.json
+COPY sdk/package.json sdk/package.json
 COPY scripts/bootstrap.mjs scripts/bootstrap.mjs
 COPY scripts/services scripts/services
 RUN node scripts/bootstrap.mjs deps
@@ -27,6 +31,11 @@ ENV NODE_ENV=production \
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The compiled service imports @ota/shared and @ota/client by name: node_modules/@ota/* link to these.
+COPY --from=build /app/shared/package.json ./shared/package.json
+COPY --from=build /app/shared/dist ./shared/dist
+COPY --from=build /app/client/package.json ./client/package.json
+COPY --from=build /app/client/dist ./client/dist
 # Migrations are read at run time (the app finds its root as the folder holding package.json and sql/).
 COPY --from=build /app/sql ./sql
 # The web console the API serves at `/`.

@@ -1,4 +1,11 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+
+// Tests run the packages' TypeScript sources: the `ota-source` condition of shared/, client/ and sdk/
+// `exports` points at them, so `@ota/client/errors` needs no build of the package first.
+// Set on each project: inline projects do not inherit the root's `resolve`.
+const conditions = ['ota-source', ...defaultServerConditions];
+const packages = { resolve: { conditions }, ssr: { resolve: { conditions } } };
 
 export default defineConfig({
   test: {
@@ -6,6 +13,7 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: 4, minForks: 1 } },
     projects: [
       {
+        ...packages,
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
@@ -15,6 +23,7 @@ export default defineConfig({
         },
       },
       {
+        ...packages,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
@@ -26,6 +35,7 @@ export default defineConfig({
         },
       },
       {
+        ...packages,
         test: {
           // Real processes (API, workers, private Redis and ClickHouse servers) killed and restarted.
           name: 'system',
@@ -41,6 +51,7 @@ export default defineConfig({
         },
       },
       {
+        ...packages,
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../client/types.js';
+import type { AuditEntry } from '@ota/client/types';
 import { clip, shortTime } from './output.js';
 
 /** A terminal at least this wide gets the app column and long actors unclipped (`--wide` anywhere). */

@@ -1,6 +1,6 @@
+import { OtaClient } from '@ota/client/client';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Command } from 'commander';
-import { OtaClient } from '../client/client.js';
-import { DEFAULT_CHANNEL } from '../shared/ids.js';
 import { type CliConfig, type Env, loadCliConfig } from './config.js';
 import { CliError } from './errors.js';
 import { Output } from './output.js';

@@ -1,4 +1,4 @@
-import { ApiError, NetworkError } from '../client/errors.js';
+import { ApiError, NetworkError } from '@ota/client/errors';
 
 /** A problem found before or without the server: bad arguments, no credentials, an unreadable file. */
 export class CliError extends Error {

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { ExpoPlatform, PushExpoRelease } from '../client/types.js';
+import type { ExpoPlatform, PushExpoRelease } from '@ota/client/types';
 import { CliError } from './errors.js';
 
 /** One platform of `metadata.json` as `npx expo export` writes it. */

@@ -1,5 +1,5 @@
+import { isUuid } from '@ota/shared/ids';
 import type { Command } from 'commander';
-import { isUuid } from '../shared/ids.js';
 import { type CliContext, createContext } from './context.js';
 import { CliError } from './errors.js';
 

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { DEFAULT_CHANNEL, isUuid } from '../shared/ids.js';
+import { DEFAULT_CHANNEL, isUuid } from '@ota/shared/ids';
 import { CliError } from './errors.js';
 
 /** The project file `ota init` writes beside an app's code, so `--app` need not be typed again. */

@@ -1,5 +1,5 @@
-import type { Release } from '../client/types.js';
-import { isUuid } from '../shared/ids.js';
+import type { Release } from '@ota/client/types';
+import { isUuid } from '@ota/shared/ids';
 import type { CliContext } from './context.js';
 import { CliError } from './errors.js';
 import { resolveApp } from './helpers.js';

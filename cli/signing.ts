@@ -1,6 +1,6 @@
 import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { ReleaseDraft } from '../client/types.js';
+import type { ReleaseDraft } from '@ota/client/types';
 import { CliError } from './errors.js';
 
 /** The key a release is signed with, on this machine only: it never leaves it. */

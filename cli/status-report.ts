@@ -1,4 +1,4 @@
-import type { ReleaseWithStats } from '../client/types.js';
+import type { ReleaseWithStats } from '@ota/client/types';
 import { clip, percent, ratio, shortTime } from './output.js';
 
 /** The specification's CLI hint: roll back once a release's failure rate climbs past 2 %. */

@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import type { OtaClient } from '@ota/client/client';
+import type { Bundle } from '@ota/client/types';
 import cliProgress from 'cli-progress';
-import type { OtaClient } from '../client/client.js';
-import type { Bundle } from '../client/types.js';
 import { CliError } from './errors.js';
 import { transferText } from './progress.js';
 

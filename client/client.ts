@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL } from '../shared/ids.js';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import { type Credentials, type RawBody, Transport, type TransportOptions } from './transport.js';
 import type {
   AcceptedInvitation,

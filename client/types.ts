@@ -26,7 +26,7 @@ export {
   PLANS,
   ROLES,
   WEBHOOK_EVENTS,
-} from '../shared/contracts.js';
+} from '@ota/shared/contracts';
 
 export type Me = Answer<'getMe', 200>;
 export type Role = Me['role'];
@@ -93,7 +93,7 @@ export type AuditPage = Schemas['AuditPage'];
 export type AuditQuery = Partial<Omit<Query<'getAudit'>, 'action'>> & { action?: string };
 
 export type Webhook = Schemas['Webhook'];
-export type { WebhookEvent } from '../shared/contracts.js';
+export type { WebhookEvent } from '@ota/shared/contracts';
 export type CreatedWebhook = Answer<'createWebhook', 201>;
 export type Delivery = Schemas['WebhookDelivery'];
 export type DeliveryDetail = Answer<'getWebhookDelivery', 200>;

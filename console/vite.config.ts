@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -16,6 +16,8 @@ export default defineConfig({
   resolve: {
     // The typed client and the plan table are written for Node's ESM resolution (`./x.js` for `./x.ts`).
     extensions: ['.ts', '.tsx', '.js'],
+    // The client imports `@ota/shared/...` by package name; bundle its sources, not a separate build.
+    conditions: ['ota-source', ...defaultClientConditions],
   },
   build: {
     outDir: 'dist',

@@ -1,10 +1,11 @@
-// Compiles the TypeScript (src, workers, cli, sdk, client) into dist/ unless dist/ is newer than every source,
+// Compiles the packages (shared, client, sdk: `tsc -b sdk`, each into its own dist/) and the service (src,
+// workers, cli, client, shared) into dist/ unless dist/ is newer than every source,
 // and builds the web console into console/dist/ unless it is newer than the console's sources.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCE_DIRS = ['src', 'workers', 'cli', 'sdk', 'client'];
+const SOURCE_DIRS = ['src', 'workers', 'cli', 'sdk', 'client', 'shared'];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
@@ -29,15 +30,22 @@ export function buildIfStale(root, log = (m) => process.stderr.write(`${m}\n`)) 
     return;
   }
   log('[build] compiling TypeScript into dist/');
-  const tsc = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
-  );
-  if (tsc.status !== 0) throw new Error('TypeScript build failed');
+  // The packages first: the compiled service imports `@ota/shared/...` and `@ota/client/...`, which resolve
+  // to their own dist/ folders at run time.
+  for (const args of [
+    ['-b', 'sdk'],
+    ['-p', 'tsconfig.build.json'],
+  ]) {
+    const tsc = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), ...args],
+      {
+        cwd: root,
+        stdio: 'inherit',
+      },
+    );
+    if (tsc.status !== 0) throw new Error('TypeScript build failed');
+  }
   spawnSync('touch', [stamp]);
 }
 

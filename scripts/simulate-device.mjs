@@ -2,7 +2,7 @@
 // A device for trying the service out: it asks for an update as an app with the SDK would, downloads and
 // verifies the bundle, reports the download and the activation (and an error with --fail), and remembers
 // what it runs in a small state file, so running it again after a release shows the next update arrive.
-// It uses the built SDK (dist/sdk, made by `npm start` or `npm run build`).
+// It uses the built SDK package (`@ota/sdk`, built into sdk/dist by `npm start` or `npm run build`).
 //
 //   node scripts/simulate-device.mjs [--app <app id>] [--device <id>] [--channel <name>] [--fail]
 //                                    [--api-url <url>] [--state <file>] [--json]
@@ -39,12 +39,11 @@ function say(text) {
   if (!args.json) console.log(text);
 }
 
-const sdkPath = join(ROOT, 'dist/sdk/index.js');
-if (!existsSync(sdkPath)) {
+if (!existsSync(join(ROOT, 'sdk/dist/index.js'))) {
   console.error('The SDK is not built yet: run `npm run build` (npm start does it) first.');
   process.exit(1);
 }
-const { OtaUpdates } = await import(sdkPath);
+const { OtaUpdates } = await import('@ota/sdk');
 
 const project = projectFile(process.cwd());
 const appId = args.app ?? project?.app_id;

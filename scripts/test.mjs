@@ -31,6 +31,8 @@ function step(name, args) {
 
 step('lint (biome)', [bin('@biomejs/biome', 'bin/biome'), 'check', '.']);
 step('type check (tsc)', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
+// The packages (shared, client, sdk) each build on their own into their own dist/.
+step('build packages (tsc -b sdk)', [bin('typescript', 'bin/tsc'), '-b', 'sdk']);
 step('type check console (tsc)', [bin('typescript', 'bin/tsc'), '-p', 'console/tsconfig.json']);
 step('tests (vitest: unit, integration, system, browser)', [
   bin('vitest', 'vitest.mjs'),

@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 const root = new URL('..', import.meta.url);
 const chainModule = new URL('dist/src/audit/audit.chain.js', root);
 const postgresModule = new URL('dist/src/platform/postgres.js', root);
-const idsModule = new URL('dist/shared/ids.js', root);
 
 function fail(message) {
   console.error(message);
@@ -24,7 +23,7 @@ if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
 const all = args.includes('--all');
 const ids = args.filter((a) => a !== '--all');
 if (!existsSync(fileURLToPath(chainModule))) fail('dist/ is missing: run `npm run build` first.');
-const { isUuid } = await import(idsModule.href);
+const { isUuid } = await import('@ota/shared/ids');
 for (const id of ids) if (!isUuid(id)) fail(`not a workspace id: ${id}`);
 if (!process.env.DATABASE_URL) fail('DATABASE_URL is not set.');
 

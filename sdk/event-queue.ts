@@ -1,5 +1,5 @@
-import { ApiError } from '../client/errors.js';
-import type { DeviceEvent } from '../client/types.js';
+import { ApiError } from '@ota/client/errors';
+import type { DeviceEvent } from '@ota/client/types';
 import { type EventStorage, MemoryStorage } from './storage.js';
 
 export interface EventQueueOptions {

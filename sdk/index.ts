@@ -1,5 +1,5 @@
-export { ApiError, NetworkError } from '../client/errors.js';
-export type { AvailableUpdate, DeviceEvent, DeviceEventType } from '../client/types.js';
+export { ApiError, NetworkError } from '@ota/client/errors';
+export type { AvailableUpdate, DeviceEvent, DeviceEventType } from '@ota/client/types';
 export { bucket, inRollout } from './bucket.js';
 export { EventQueue, type EventQueueOptions, type FlushResult, isPermanent } from './event-queue.js';
 export { Sha256, sha256, sha256Hex, toHex, utf8 } from './sha256.js';

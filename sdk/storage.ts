@@ -1,4 +1,4 @@
-import type { DeviceEvent } from '../client/types.js';
+import type { DeviceEvent } from '@ota/client/types';
 
 /**
  * Where the offline event queue survives an app restart. Implement it over AsyncStorage, MMKV, SQLite or

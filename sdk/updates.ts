@@ -1,8 +1,8 @@
-import { ApiError, NetworkError } from '../client/errors.js';
-import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay } from '../client/retry.js';
-import { type FetchLike, Transport } from '../client/transport.js';
-import type { AvailableUpdate, DeviceEvent, DeviceEventType } from '../client/types.js';
-import { isDeviceId } from '../shared/ids.js';
+import { ApiError, NetworkError } from '@ota/client/errors';
+import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay } from '@ota/client/retry';
+import { type FetchLike, Transport } from '@ota/client/transport';
+import type { AvailableUpdate, DeviceEvent, DeviceEventType } from '@ota/client/types';
+import { isDeviceId } from '@ota/shared/ids';
 import { bucket } from './bucket.js';
 import { EventQueue, type EventQueueOptions } from './event-queue.js';
 import { sha256Hex, utf8 } from './sha256.js';

@@ -1,5 +1,5 @@
+import { isUuid } from '@ota/shared/ids';
 import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
-import { isUuid } from '../shared/ids.js';
 import type { WorkersContainer } from '../src/container.js';
 import { QUEUES, type SpikeJob } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';

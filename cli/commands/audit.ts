@@ -1,5 +1,5 @@
+import type { AuditQuery } from '@ota/client/types';
 import type { Command } from 'commander';
-import type { AuditQuery } from '../../client/types.js';
 import { auditTable, WIDE_AUDIT_WIDTH } from '../audit-report.js';
 import type { CliContext } from '../context.js';
 import { act, parseNonNegativeInt, resolveApp } from '../helpers.js';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
+import type { OtaClient } from '@ota/client/client';
+import { ApiError } from '@ota/client/errors';
 import type { Command } from 'commander';
-import type { OtaClient } from '../../client/client.js';
-import { ApiError } from '../../client/errors.js';
 import { configPath, saveCliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import type { ExpoRelease, Release } from '../../client/types.js';
+import type { ExpoRelease, Release } from '@ota/client/types';
 import type { CliContext } from '../context.js';
 import { expoPushBody, exportFiles, readExpoExport } from '../expo-export.js';
 import { type SigningKey, signDraft } from '../signing.js';

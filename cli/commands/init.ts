@@ -1,5 +1,5 @@
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Command } from 'commander';
-import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { act, resolveApp } from '../helpers.js';

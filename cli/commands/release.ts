@@ -1,7 +1,7 @@
+import { ApiError } from '@ota/client/errors';
+import type { PushPreflight, PushRelease } from '@ota/client/types';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Command } from 'commander';
-import { ApiError } from '../../client/errors.js';
-import type { PushPreflight, PushRelease } from '../../client/types.js';
-import { DEFAULT_CHANNEL } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { act, defaultVersion, parsePercent, resolveApp } from '../helpers.js';

@@ -1,6 +1,6 @@
+import { WEBHOOK_EVENTS, type WebhookEvent } from '@ota/client/types';
+import { isUuid } from '@ota/shared/ids';
 import type { Command } from 'commander';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../../client/types.js';
-import { isUuid } from '../../shared/ids.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { act, actInWorkspace } from '../helpers.js';

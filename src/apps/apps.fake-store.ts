@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
 import type { AppRow, AppsStore, FingerprintRow } from './apps.store.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Queryable } from '../platform/postgres.js';
 import type { AppRow, AppsStore, FingerprintRow } from './apps.store.js';
 

@@ -1,4 +1,4 @@
-import { isUuid } from '../../shared/ids.js';
+import { isUuid } from '@ota/shared/ids';
 import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import { requireFeature } from '../plans/plans.js';
 import { forbidden } from '../platform/errors.js';

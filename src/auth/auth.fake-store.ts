@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isUuid } from '../../shared/ids.js';
+import { isUuid } from '@ota/shared/ids';
 import type { FakeMembersStore } from '../members/members.fake-store.js';
 import { onRollback } from '../platform/fake-transaction.js';
 import { PG_INVALID_TEXT, type Queryable } from '../platform/postgres.js';

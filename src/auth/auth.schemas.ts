@@ -1,5 +1,5 @@
+import { PLANS, ROLES } from '@ota/shared/contracts';
 import { Type } from '@sinclair/typebox';
-import { PLANS, ROLES } from '../../shared/contracts.js';
 import { Uuid } from '../http/schemas.js';
 
 export const Email = Type.String({ format: 'email', maxLength: 254 });

@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '../../shared/contracts.js';
+import { ROLES, type Role } from '@ota/shared/contracts';
 import { forbidden } from '../platform/errors.js';
 
 export { ROLES, type Role };

@@ -1,5 +1,5 @@
+import { DEVICE_ID_PATTERN } from '@ota/shared/ids';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
-import { DEVICE_ID_PATTERN } from '../../shared/ids.js';
 import { APP_VERSION_PATTERN } from '../releases/binary-range.js';
 import { VERSION_PATTERN } from '../releases/releases.rules.js';
 import { DEPLOYMENT_KEY_PATTERN } from './deployment-keys.schemas.js';

@@ -1,5 +1,5 @@
+import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from '@ota/shared/ids';
 import { Type } from '@sinclair/typebox';
-import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from '../../shared/ids.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 
 /** The shape of a deployment key: what the service issues, and what the acquisition API accepts. */

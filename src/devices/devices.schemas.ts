@@ -1,5 +1,5 @@
+import { DEVICE_ID_MAX_LENGTH, DEVICE_ID_PATTERN } from '@ota/shared/ids';
 import { Type } from '@sinclair/typebox';
-import { DEVICE_ID_MAX_LENGTH, DEVICE_ID_PATTERN } from '../../shared/ids.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 
 export const DEVICES_MAX_LIMIT = 200;

@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { DeviceClient } from '../devices/client-address.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';

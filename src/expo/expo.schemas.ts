@@ -1,5 +1,5 @@
+import { DEVICE_ID_PATTERN } from '@ota/shared/ids';
 import { Type } from '@sinclair/typebox';
-import { DEVICE_ID_PATTERN } from '../../shared/ids.js';
 import { Fingerprint } from '../apps/apps.schemas.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 import { Channel, PushBody, ReleaseSchema } from '../releases/releases.schemas.js';

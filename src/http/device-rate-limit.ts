@@ -1,5 +1,5 @@
+import { canonicalUuid, isDeviceId } from '@ota/shared/ids';
 import type { FastifyRequest } from 'fastify';
-import { canonicalUuid, isDeviceId } from '../../shared/ids.js';
 
 interface KeyedRequest {
   body?: unknown;

@@ -1,8 +1,8 @@
+import { isUuid } from '@ota/shared/ids';
 import { Ajv, type Options } from 'ajv';
 import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import formatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { isUuid } from '../../shared/ids.js';
 
 // ajv-formats ships CommonJS; under NodeNext the default import is the module object, whose `default` is the plugin.
 type AddFormats = (ajv: Ajv) => Ajv;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';

@@ -2,7 +2,7 @@
  * The plan capability table of the specification (section 2, "Plan (capabilities)"). Every plan gate in the
  * project asks this module; nothing else names a plan when deciding what is allowed.
  */
-import { PLAN_LABELS, PLANS, type Plan } from '../../shared/contracts.js';
+import { PLAN_LABELS, PLANS, type Plan } from '@ota/shared/contracts';
 import { paymentRequired } from '../platform/errors.js';
 
 export { PLANS, type Plan };

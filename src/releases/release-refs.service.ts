@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import { notFound, payloadTooLarge } from '../platform/errors.js';

@@ -1,4 +1,4 @@
-import { CHANNEL_PATTERN, DEFAULT_CHANNEL } from '../../shared/ids.js';
+import { CHANNEL_PATTERN, DEFAULT_CHANNEL } from '@ota/shared/ids';
 import { type Plan, requireFeature } from '../plans/plans.js';
 import { type AppError, conflict } from '../platform/errors.js';
 

@@ -1,5 +1,5 @@
+import { CHANNEL_PATTERN } from '@ota/shared/ids';
 import { Type } from '@sinclair/typebox';
-import { CHANNEL_PATTERN } from '../../shared/ids.js';
 import { Fingerprint } from '../apps/apps.schemas.js';
 import { ref } from '../http/openapi.js';
 import { Timestamp, Uuid } from '../http/schemas.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import { emptyStats, type ReleaseStats, type ReleaseStatsProvider } from '../analytics/release-stats.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AppRow, AppsStore } from '../apps/apps.store.js';

@@ -1,4 +1,4 @@
-import { isUuid } from '../../shared/ids.js';
+import { isUuid } from '@ota/shared/ids';
 import { isPlan } from '../plans/plans.js';
 import type { Queryable } from '../platform/postgres.js';
 import { binaryRangeOf } from '../releases/binary-range.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Logger } from '../platform/logger.js';
 import { type Db, type Queryable, transaction } from '../platform/postgres.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';

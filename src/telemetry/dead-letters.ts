@@ -1,4 +1,4 @@
-import { isUuid } from '../../shared/ids.js';
+import { isUuid } from '@ota/shared/ids';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { deadLetterKey } from './event-stream.js';
 

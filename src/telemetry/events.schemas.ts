@@ -1,5 +1,5 @@
+import { DEVICE_ID_MAX_LENGTH, DEVICE_ID_PATTERN } from '@ota/shared/ids';
 import { Type } from '@sinclair/typebox';
-import { DEVICE_ID_MAX_LENGTH, DEVICE_ID_PATTERN } from '../../shared/ids.js';
 import { Uuid } from '../http/schemas.js';
 import { CANONICAL_UUID } from '../http/validation.js';
 import { DEVICE_EVENT_TYPES } from './event-stream.js';

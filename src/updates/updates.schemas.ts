@@ -1,10 +1,10 @@
-import { Type } from '@sinclair/typebox';
 import {
   CHANNEL_MAX_LENGTH,
   CHANNEL_PATTERN,
   DEVICE_ID_MAX_LENGTH,
   DEVICE_ID_PATTERN,
-} from '../../shared/ids.js';
+} from '@ota/shared/ids';
+import { Type } from '@sinclair/typebox';
 import { ref } from '../http/openapi.js';
 import { Uuid } from '../http/schemas.js';
 import { CANONICAL_UUID } from '../http/validation.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL } from '../../shared/ids.js';
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { DeviceClient } from '../devices/client-address.js';
 import type { DeviceCapGate } from '../devices/device-cap.js';
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/contracts.js';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '@ota/shared/contracts';
 import type { Queryable } from '../platform/postgres.js';
 
 export { WEBHOOK_EVENTS, type WebhookEvent };

@@ -15,7 +15,7 @@ export async function buildForRun(): Promise<void> {
 }
 
 /**
- * Compiles the project into dist/ (the same `tsc -p tsconfig.build.json` as `npm run build`) unless dist/ is
+ * Compiles the project into dist/ (the same `tsc -b sdk` and `tsc -p tsconfig.build.json` as `npm run build`) unless dist/ is
  * newer than every source, so tests can run the real entry points (API, workers, CLI) as child processes.
  * One lock directory for every caller (system tests, CLI tests, spawned workers): two compilers writing
  * dist/ at once, or a test reading it while another compiles, would see half of one build and half of the
@@ -44,14 +44,17 @@ export function ensureBuilt(): Promise<void> {
     }
     try {
       if (await distIsFresh(root)) return;
-      await run(
-        process.execPath,
-        [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-        {
+      // The packages (`tsc -b sdk` builds shared, client and sdk into their own dist/) before the service,
+      // whose compiled files import them by name.
+      for (const args of [
+        ['-b', 'sdk'],
+        ['-p', 'tsconfig.build.json'],
+      ]) {
+        await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args], {
           cwd: root,
           maxBuffer: 16 << 20,
-        },
-      );
+        });
+      }
       await writeFile(join(root, 'dist', BUILT_MARK), new Date().toISOString());
     } finally {
       await rmdir(lock).catch(() => {});
@@ -67,6 +70,10 @@ const SOURCES = ['src', 'workers', 'cli', 'client', 'sdk', 'shared'];
 async function distIsFresh(root: string): Promise<boolean> {
   const mark = await stat(join(root, 'dist', BUILT_MARK)).catch(() => undefined);
   if (!mark) return false;
+  // The compiled service imports the packages' own builds, which a clean of one package removes.
+  for (const pkg of ['shared', 'client', 'sdk']) {
+    if (!(await stat(join(root, pkg, 'dist')).catch(() => undefined))) return false;
+  }
   const newest = Math.max(
     (await stat(join(root, 'tsconfig.build.json'))).mtimeMs,
     ...(await Promise.all(SOURCES.map((dir) => newestSource(join(root, dir))))),
@@ -79,6 +86,7 @@ async function newestSource(dir: string): Promise<number> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
   for (const entry of entries) {
     if (!entry.isFile() || !/\.(ts|mts|json)$/.test(entry.name)) continue;
+    if (/[\\/](dist|node_modules)([\\/]|$)/.test(entry.parentPath)) continue; // the packages' own builds
     newest = Math.max(newest, (await stat(join(entry.parentPath, entry.name))).mtimeMs);
   }
   return newest;
