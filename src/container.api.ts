@@ -22,7 +22,7 @@ import { createReleaseDraftsService } from './manifests/drafts.service.js';
 import { createMembersService } from './members/members.service.js';
 import { createSmtpMailer } from './platform/mailer.js';
 import { createRedis } from './platform/redis.js';
-import { ReleaseRefsService } from './releases/release-refs.service.js';
+import { createReleaseRefsService } from './releases/release-refs.service.js';
 import { type Invalidation, invalidationChannel } from './routing/invalidation.js';
 import { RoutingCache } from './routing/routing.cache.js';
 import { RoutingInvalidationListener } from './routing/routing.listener.js';
@@ -128,9 +128,7 @@ export function createApi(
     apps,
     bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),
     releases,
-    releaseRefs: new ReleaseRefsService(stores.releases, stores.apps, {
-      bundleMaxBytes: config.bundles.maxBytes,
-    }),
+    releaseRefs: createReleaseRefsService(stores, { bundleMaxBytes: config.bundles.maxBytes }),
     eventIngest,
     ingestStatus: new IngestStatusService(redis, keys, stores.apps),
     analytics: createAnalyticsService(stores, { apps: routing }),

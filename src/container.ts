@@ -47,8 +47,9 @@ import type { Mailer } from './platform/mailer.js';
 import { createPool, type Db, type Transactional, transactional } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
 import type { ReleaseRefsService } from './releases/release-refs.service.js';
-import { ReleasesService } from './releases/releases.service.js';
-import { ReleasesStore } from './releases/releases.store.js';
+import { PostgresReleasesStore } from './releases/releases.postgres-store.js';
+import { createReleasesService, type ReleasesService } from './releases/releases.service.js';
+import type { ReleasesStore } from './releases/releases.store.js';
 import { type Invalidation, publishInvalidation } from './routing/invalidation.js';
 import type { RoutingCache } from './routing/routing.cache.js';
 import { PostgresAlertsStore } from './spikes/alerts.postgres-store.js';
@@ -231,7 +232,7 @@ export function createContainer(
     stores,
     webhookScheduler,
     invalidate,
-    releases: new ReleasesService(db, stores.releases, stores.apps, stores.bundles, stores.stats, invalidate),
+    releases: createReleasesService(stores, { invalidate }),
   };
   const api = role === 'workers' ? {} : createApi(shared, closers);
   const workers = role === 'api' ? {} : { workers: createWorkerGraphs(shared) };
@@ -249,7 +250,7 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     audit: new PostgresAuditStore(db),
     apps: new PostgresAppsStore(db),
     bundles: new PostgresBundlesStore(db),
-    releases: new ReleasesStore(db),
+    releases: new PostgresReleasesStore(db),
     webhooks: new PostgresWebhooksStore(db),
     deliveries: new PostgresDeliveriesStore(db),
     outbox: new PostgresOutboxStore(db),

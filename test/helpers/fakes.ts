@@ -12,6 +12,7 @@ import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-sto
 import { FakeManifestsStore } from '../../src/manifests/manifests.fake-store.js';
 import { FakeMembersStore } from '../../src/members/members.fake-store.js';
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
+import { FakeReleasesStore } from '../../src/releases/releases.fake-store.js';
 import { FakeAlertsStore } from '../../src/spikes/alerts.fake-store.js';
 import { FakeDeliveriesStore } from '../../src/webhooks/deliveries.fake-store.js';
 import { FakeOutboxStore } from '../../src/webhooks/outbox.fake-store.js';
@@ -44,6 +45,7 @@ export function createFakeStores() {
     apiKeys: new FakeApiKeysStore(members, auth, now),
     invitations: new FakeInvitationsStore(now),
     bundles: new FakeBundlesStore(),
+    releases: new FakeReleasesStore(now),
     webhooks,
     deliveries,
     outbox: new FakeOutboxStore(webhooks, deliveries, now),
