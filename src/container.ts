@@ -52,6 +52,8 @@ import { createReleasesService, type ReleasesService } from './releases/releases
 import type { ReleasesStore } from './releases/releases.store.js';
 import { type Invalidation, publishInvalidation } from './routing/invalidation.js';
 import type { RoutingCache } from './routing/routing.cache.js';
+import { PostgresRoutingStore } from './routing/routing.postgres-store.js';
+import type { RoutingStore } from './routing/routing.store.js';
 import { PostgresAlertsStore } from './spikes/alerts.postgres-store.js';
 import type { AlertsService } from './spikes/alerts.service.js';
 import type { AlertsStore } from './spikes/alerts.store.js';
@@ -101,6 +103,8 @@ export interface Stores {
   apps: AppsStore;
   bundles: BundlesStore;
   releases: ReleasesStore;
+  /** Reads of other features' rows behind an app's routing state (cache misses only). */
+  routing: RoutingStore;
   webhooks: WebhooksStore;
   deliveries: DeliveriesStore;
   outbox: OutboxStore;
@@ -251,6 +255,7 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     apps: new PostgresAppsStore(db),
     bundles: new PostgresBundlesStore(db),
     releases: new PostgresReleasesStore(db),
+    routing: new PostgresRoutingStore(db),
     webhooks: new PostgresWebhooksStore(db),
     deliveries: new PostgresDeliveriesStore(db),
     outbox: new PostgresOutboxStore(db),
