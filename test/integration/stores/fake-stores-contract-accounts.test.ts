@@ -147,8 +147,10 @@ describe.each(subjects)('%s account stores', (_name, make) => {
     expect(await s.apiKeys.findLive(makerHash)).toEqual({
       id: makers.id,
       workspace_id: ws,
+      name: 'maker key',
       role: 'viewer',
       created_by: maker.id,
+      creator_email: maker.email,
     });
     expect(await s.transaction((tx) => s.apiKeys.capMadeBy(tx, ws, maker.id, 'developer'))).toEqual([
       makers.id,
