@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
-import type { NewRelease, ReleaseNameRef, ReleaseRow, ReleasesStore } from './releases.store.js';
+import type {
+  NewRelease,
+  ReleaseNameRef,
+  ReleaseRow,
+  ReleaseScope,
+  ReleasesStore,
+} from './releases.store.js';
 
 /** Releases in memory. `seq` counts up across every app, like the Postgres sequence. */
 export class FakeReleasesStore implements ReleasesStore {
@@ -47,7 +53,7 @@ export class FakeReleasesStore implements ReleasesStore {
   async lookup(
     workspaceId: string,
     ref: ReleaseNameRef,
-    scope: { appId?: string | undefined; channel?: string | undefined },
+    scope: ReleaseScope,
     limit: number,
   ): Promise<ReleaseRow[]> {
     const { idPrefix } = ref;

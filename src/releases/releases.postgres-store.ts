@@ -1,5 +1,11 @@
 import type { Queryable } from '../platform/postgres.js';
-import type { NewRelease, ReleaseNameRef, ReleaseRow, ReleasesStore } from './releases.store.js';
+import type {
+  NewRelease,
+  ReleaseNameRef,
+  ReleaseRow,
+  ReleaseScope,
+  ReleasesStore,
+} from './releases.store.js';
 
 const COLUMNS = `id, seq, workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
   fingerprint, target_binary_range, active, rolled_back_at, created_at`;
@@ -57,7 +63,7 @@ export class PostgresReleasesStore implements ReleasesStore {
   async lookup(
     workspaceId: string,
     ref: ReleaseNameRef,
-    scope: { appId?: string | undefined; channel?: string | undefined },
+    scope: ReleaseScope,
     limit: number,
   ): Promise<ReleaseRow[]> {
     // left(…) = prefix rather than LIKE: the prefix is matched as text, never as a pattern.

@@ -42,6 +42,12 @@ export interface ReleaseNameRef {
   idPrefix: string | null;
 }
 
+/** What a lookup is narrowed to, when given. */
+export interface ReleaseScope {
+  appId?: string | undefined;
+  channel?: string | undefined;
+}
+
 /**
  * Releases ("modules"), written only by the releases service. Order on a channel is `seq`: a later push
  * always has a larger one. Writes take the change's transaction; reads take it when they must see it.
@@ -61,12 +67,7 @@ export interface ReleasesStore {
    * Releases of the workspace whose version is `ref.version` or whose id starts with `ref.idPrefix`, newest
    * first, at most `limit`; narrowed to an app and a channel when given.
    */
-  lookup(
-    workspaceId: string,
-    ref: ReleaseNameRef,
-    scope: { appId?: string | undefined; channel?: string | undefined },
-    limit: number,
-  ): Promise<ReleaseRow[]>;
+  lookup(workspaceId: string, ref: ReleaseNameRef, scope: ReleaseScope, limit: number): Promise<ReleaseRow[]>;
   /** Newest first; `limit + 1` rows, so the caller knows whether another page exists. */
   list(appId: string, channel: string | undefined, limit: number, offset: number): Promise<ReleaseRow[]>;
   setRollout(tx: Queryable, id: string, rolloutPct: number): Promise<ReleaseRow>;

@@ -3,7 +3,12 @@ import type { FakeDeploymentKeysStore } from '../codepush/deployment-keys.fake-s
 import type { FakeManifestsStore } from '../manifests/manifests.fake-store.js';
 import type { FakeReleasesStore } from '../releases/releases.fake-store.js';
 import type { FakeWorkspacesStore } from '../workspaces/workspaces.fake-store.js';
-import type { RoutingAppRow, RoutingReleaseRow, RoutingStore } from './routing.store.js';
+import {
+  ROUTED_COLUMNS,
+  type RoutingAppRow,
+  type RoutingReleaseRow,
+  type RoutingStore,
+} from './routing.store.js';
 
 /** Routing reads over the other fakes' rows, as the Postgres store joins the tables they stand for. */
 export class FakeRoutingStore implements RoutingStore {
@@ -25,17 +30,9 @@ export class FakeRoutingStore implements RoutingStore {
       .filter((r) => r.active && !this.parts(r.id).some((p) => p.part === 'directive'))
       .map((r): RoutingReleaseRow => {
         const check = this.parts(r.id).find((p) => p.part === 'check');
+        const columns = Object.fromEntries(ROUTED_COLUMNS.map((c) => [c, r[c]]));
         return {
-          id: r.id,
-          channel: r.channel,
-          version: r.version,
-          rollout_pct: r.rollout_pct,
-          mandatory: r.mandatory,
-          notes: r.notes,
-          sha256: r.sha256,
-          size: r.size,
-          fingerprint: r.fingerprint,
-          target_binary_range: r.target_binary_range,
+          ...(columns as Pick<RoutingReleaseRow, (typeof ROUTED_COLUMNS)[number]>),
           signed_manifest: check ? Buffer.from(check.body) : null,
           signature: check?.signature ?? null,
           key_id: check?.keyId ?? null,

@@ -1,25 +1,31 @@
+import type { ReleaseRow } from '../releases/releases.store.js';
+
 /** An app as routing needs it: its workspace and that workspace's plan (checked by the loader). */
 export interface RoutingAppRow {
   workspace_id: string;
   plan: string;
 }
 
+/** The release columns an update check serves. */
+export const ROUTED_COLUMNS = [
+  'id',
+  'channel',
+  'version',
+  'rollout_pct',
+  'mandatory',
+  'notes',
+  'sha256',
+  'size',
+  'fingerprint',
+  'target_binary_range',
+] as const;
+
 /** An active release update checks serve, with the signed manifest of its `check` part when signed. */
-export interface RoutingReleaseRow {
-  id: string;
-  channel: string;
-  version: string;
-  rollout_pct: number;
-  mandatory: boolean;
-  notes: string;
-  sha256: string;
-  size: number;
-  fingerprint: string | null;
-  target_binary_range: string | null;
+export type RoutingReleaseRow = Pick<ReleaseRow, (typeof ROUTED_COLUMNS)[number]> & {
   signed_manifest: Buffer | null;
   signature: string | null;
   key_id: string | null;
-}
+};
 
 /**
  * The reads behind an app's routing state, made only on a routing-cache miss. Read-only: the rows belong

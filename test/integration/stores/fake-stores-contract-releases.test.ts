@@ -1,38 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { NewRelease } from '../../../src/releases/releases.store.js';
-import { Refused, type Subject, storeSubjects } from './subjects.js';
+import { appWithBundle, Refused, storeSubjects } from './subjects.js';
 
 /** Releases against Postgres and the fakes (subjects.ts). */
 const subjects = storeSubjects();
 
-/** A workspace with one app and one uploaded bundle its releases point at. */
-async function appWithBundle(s: Subject) {
-  const ws = await s.newWorkspace();
-  const app = (await s.transaction((tx) => s.apps.insert(tx, ws, `App ${randomUUID().slice(0, 6)}`)))!;
-  const sha256 = 'ab'.repeat(32);
-  await s.bundles.record(app.id, sha256, 42);
-  const release = (version: string, more: Partial<NewRelease> = {}): NewRelease => ({
-    workspaceId: ws,
-    appId: app.id,
-    version,
-    channel: 'production',
-    rolloutPct: 100,
-    mandatory: false,
-    notes: '',
-    sha256,
-    size: 42,
-    fingerprint: null,
-    targetBinaryRange: null,
-    ...more,
-  });
-  return { ws, app, release };
-}
+const SHA = 'ab'.repeat(32);
 
 describe.each(subjects)('%s releases store', (_name, make) => {
   it('inserts, finds within the workspace, and pages newest first by seq', async () => {
     const s = make();
-    const { ws, app, release } = await appWithBundle(s);
+    const { ws, app, release } = await appWithBundle(s, SHA, 42);
     const v1 = await s.transaction((tx) => s.releases.insert(tx, release('1.0.0', { notes: 'first' })));
     expect(v1).toMatchObject({
       workspace_id: ws,
@@ -66,7 +44,7 @@ describe.each(subjects)('%s releases store', (_name, make) => {
 
   it('a signed push fixes its own id and time', async () => {
     const s = make();
-    const { ws, release } = await appWithBundle(s);
+    const { ws, release } = await appWithBundle(s, SHA, 42);
     const id = randomUUID();
     const createdAt = new Date('2031-02-03T04:05:06.000Z');
     const row = await s.transaction((tx) => s.releases.insert(tx, release('2.0.0', { id, createdAt })));
@@ -76,7 +54,7 @@ describe.each(subjects)('%s releases store', (_name, make) => {
 
   it('looks releases up by exact version or id prefix, in the workspace and scope asked', async () => {
     const s = make();
-    const { ws, app, release } = await appWithBundle(s);
+    const { ws, app, release } = await appWithBundle(s, SHA, 42);
     const v1 = await s.transaction((tx) => s.releases.insert(tx, release('1.0.0')));
     const beta = await s.transaction((tx) => s.releases.insert(tx, release('1.0.0', { channel: 'beta' })));
     const byVersion = await s.releases.lookup(ws, { version: '1.0.0', idPrefix: null }, {}, 20);
@@ -101,7 +79,7 @@ describe.each(subjects)('%s releases store', (_name, make) => {
 
   it('changes rollouts, rolls back, and falls back to the newest earlier active release', async () => {
     const s = make();
-    const { ws, app, release } = await appWithBundle(s);
+    const { ws, app, release } = await appWithBundle(s, SHA, 42);
     const v1 = await s.transaction((tx) => s.releases.insert(tx, release('1.0.0')));
     const v2 = await s.transaction((tx) => s.releases.insert(tx, release('1.1.0')));
     const v3 = await s.transaction((tx) => s.releases.insert(tx, release('1.2.0', { rolloutPct: 10 })));
@@ -122,7 +100,7 @@ describe.each(subjects)('%s releases store', (_name, make) => {
 
   it('a transaction that throws leaves no release written or changed', async () => {
     const s = make();
-    const { ws, app, release } = await appWithBundle(s);
+    const { ws, app, release } = await appWithBundle(s, SHA, 42);
     const v1 = await s.transaction((tx) => s.releases.insert(tx, release('1.0.0', { rolloutPct: 20 })));
     const attempt = s.transaction(async (tx) => {
       await s.releases.insert(tx, release('1.1.0'));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { NewRelease } from '../../../src/releases/releases.store.js';
-import { type Subject, storeSubjects } from './subjects.js';
+import { appWithBundle, type Subject, storeSubjects } from './subjects.js';
 
 /** The routing reads against Postgres and the fakes (subjects.ts), over rows the other stores wrote. */
 const subjects = storeSubjects();
@@ -10,26 +10,9 @@ const SHA = 'ef'.repeat(32);
 const SIGNATURE = 'c2lnbmF0dXJlLW9mLXRoZS1jaGVjaw==';
 
 async function seeded(s: Subject) {
-  const ws = await s.newWorkspace();
-  const app = (await s.transaction((tx) => s.apps.insert(tx, ws, `App ${randomUUID().slice(0, 6)}`)))!;
-  await s.bundles.record(app.id, SHA, 7);
+  const { ws, app, release } = await appWithBundle(s, SHA, 7);
   const push = (version: string, more: Partial<NewRelease> = {}) =>
-    s.transaction((tx) =>
-      s.releases.insert(tx, {
-        workspaceId: ws,
-        appId: app.id,
-        version,
-        channel: 'production',
-        rolloutPct: 100,
-        mandatory: false,
-        notes: '',
-        sha256: SHA,
-        size: 7,
-        fingerprint: null,
-        targetBinaryRange: null,
-        ...more,
-      }),
-    );
+    s.transaction((tx) => s.releases.insert(tx, release(version, more)));
   return { ws, app, push };
 }
 
