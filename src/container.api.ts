@@ -22,11 +22,11 @@ import { createReleaseDraftsService } from './manifests/drafts.service.js';
 import { createMembersService } from './members/members.service.js';
 import { createSmtpMailer } from './platform/mailer.js';
 import { createRedis } from './platform/redis.js';
-import { ReleaseRefsService } from './releases/release-refs.service.js';
+import { createReleaseRefsService } from './releases/release-refs.service.js';
 import { type Invalidation, invalidationChannel } from './routing/invalidation.js';
 import { RoutingCache } from './routing/routing.cache.js';
 import { RoutingInvalidationListener } from './routing/routing.listener.js';
-import { RoutingStore } from './routing/routing.store.js';
+import { createRoutingSource } from './routing/routing.source.js';
 import { createAlertsService } from './spikes/alerts.service.js';
 import { CheckRecorder } from './telemetry/check-recorder.js';
 import { EventIngestService } from './telemetry/events.service.js';
@@ -43,7 +43,7 @@ export function createApi(
   c: SharedContainer,
   closers: Closers,
 ): Pick<ApiContainer, 'tokens' | 'mailer' | 'services'> {
-  const { config, db, redis, keys, log, stores, invalidate, releases } = c;
+  const { config, redis, keys, log, stores, invalidate, releases } = c;
   const windowDays = config.devices.windowDays;
   const tokens = new IdentityTokens(
     { current: config.auth.tokenSecret, previous: config.auth.previousSecrets },
@@ -59,7 +59,7 @@ export function createApi(
   const loadExpo = async (appId: string) => ({
     expo: buildExpoRoute(await stores.manifests.expoRouteRows(appId), bundleUrl),
   });
-  const routing = new RoutingCache(new RoutingStore(db, bundleUrl, loadExpo), {
+  const routing = new RoutingCache(createRoutingSource(stores, { bundleUrl, extend: loadExpo }), {
     ttlMs: config.devices.routingCacheTtlMs,
   });
   // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
@@ -128,9 +128,7 @@ export function createApi(
     apps,
     bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),
     releases,
-    releaseRefs: new ReleaseRefsService(stores.releases, stores.apps, {
-      bundleMaxBytes: config.bundles.maxBytes,
-    }),
+    releaseRefs: createReleaseRefsService(stores, { bundleMaxBytes: config.bundles.maxBytes }),
     eventIngest,
     ingestStatus: new IngestStatusService(redis, keys, stores.apps),
     analytics: createAnalyticsService(stores, { apps: routing }),

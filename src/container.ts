@@ -47,10 +47,13 @@ import type { Mailer } from './platform/mailer.js';
 import { createPool, type Db, type Transactional, transactional } from './platform/postgres.js';
 import { createRedis, type Redis, RedisKeys } from './platform/redis.js';
 import type { ReleaseRefsService } from './releases/release-refs.service.js';
-import { ReleasesService } from './releases/releases.service.js';
-import { ReleasesStore } from './releases/releases.store.js';
+import { PostgresReleasesStore } from './releases/releases.postgres-store.js';
+import { createReleasesService, type ReleasesService } from './releases/releases.service.js';
+import type { ReleasesStore } from './releases/releases.store.js';
 import { type Invalidation, publishInvalidation } from './routing/invalidation.js';
 import type { RoutingCache } from './routing/routing.cache.js';
+import { PostgresRoutingStore } from './routing/routing.postgres-store.js';
+import type { RoutingStore } from './routing/routing.store.js';
 import { PostgresAlertsStore } from './spikes/alerts.postgres-store.js';
 import type { AlertsService } from './spikes/alerts.service.js';
 import type { AlertsStore } from './spikes/alerts.store.js';
@@ -100,6 +103,8 @@ export interface Stores {
   apps: AppsStore;
   bundles: BundlesStore;
   releases: ReleasesStore;
+  /** Reads of other features' rows behind an app's routing state (cache misses only). */
+  routing: RoutingStore;
   webhooks: WebhooksStore;
   deliveries: DeliveriesStore;
   outbox: OutboxStore;
@@ -231,7 +236,7 @@ export function createContainer(
     stores,
     webhookScheduler,
     invalidate,
-    releases: new ReleasesService(db, stores.releases, stores.apps, stores.bundles, stores.stats, invalidate),
+    releases: createReleasesService(stores, { invalidate }),
   };
   const api = role === 'workers' ? {} : createApi(shared, closers);
   const workers = role === 'api' ? {} : { workers: createWorkerGraphs(shared) };
@@ -249,7 +254,8 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     audit: new PostgresAuditStore(db),
     apps: new PostgresAppsStore(db),
     bundles: new PostgresBundlesStore(db),
-    releases: new ReleasesStore(db),
+    releases: new PostgresReleasesStore(db),
+    routing: new PostgresRoutingStore(db),
     webhooks: new PostgresWebhooksStore(db),
     deliveries: new PostgresDeliveriesStore(db),
     outbox: new PostgresOutboxStore(db),

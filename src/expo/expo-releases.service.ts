@@ -6,8 +6,9 @@ import type { BundlesStore } from '../bundles/bundles.store.js';
 import type { DraftAnswer, ReleaseDraftsService } from '../manifests/drafts.service.js';
 import type { ManifestPart, ManifestsStore } from '../manifests/manifests.store.js';
 import { badRequest } from '../platform/errors.js';
-import type { PushInput, ReleasesService } from '../releases/releases.service.js';
+import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleaseRow } from '../releases/releases.store.js';
+import type { PushInput } from '../releases/releases.types.js';
 import {
   directiveBytes,
   EXPO_PLATFORMS,

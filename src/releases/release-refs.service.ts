@@ -2,6 +2,7 @@ import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import { notFound, payloadTooLarge } from '../platform/errors.js';
+import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { FULL_ROLLOUT, requirePushAllowed, versionTaken } from './releases.rules.js';
 import type { ReleaseRow, ReleasesStore } from './releases.store.js';
 
@@ -24,14 +25,27 @@ export interface LookupQuery {
   channel?: string;
 }
 
+/** The stores the release-refs service reads. */
+export interface ReleaseRefsStores {
+  releases: ReleasesStore;
+  apps: AppsStore;
+  workspaces: WorkspacesStore;
+}
+
+export function createReleaseRefsService(
+  stores: ReleaseRefsStores,
+  options: { bundleMaxBytes: number },
+): ReleaseRefsService {
+  return new ReleaseRefsService(stores, options);
+}
+
 /**
  * What people type instead of release ids, and the question a push asks before its bytes travel. Reads
  * only: the push itself (ReleasesService) decides again under the app's lock.
  */
 export class ReleaseRefsService {
   constructor(
-    private readonly releases: ReleasesStore,
-    private readonly apps: AppsStore,
+    private readonly stores: ReleaseRefsStores,
     private readonly options: { bundleMaxBytes: number },
   ) {}
 
@@ -41,7 +55,7 @@ export class ReleaseRefsService {
    */
   async preflight(principal: Principal, input: PreflightInput) {
     requireRole(principal, 'developer', 'Pushing releases');
-    const app = await this.apps.find(principal.workspaceId, input.app_id);
+    const app = await this.stores.apps.find(principal.workspaceId, input.app_id);
     if (!app) throw notFound('App', 'app_not_found');
     const channel = input.channel ?? DEFAULT_CHANNEL;
     const rolloutPct = input.rollout_pct ?? FULL_ROLLOUT;
@@ -50,12 +64,13 @@ export class ReleaseRefsService {
         `A bundle may be at most ${this.options.bundleMaxBytes} bytes (setting BUNDLE_MAX_BYTES); this one has ${input.size}.`,
       );
     }
-    requirePushAllowed(await this.releases.planOf(undefined, principal.workspaceId), {
+    const workspace = (await this.stores.workspaces.find(principal.workspaceId))!;
+    requirePushAllowed(workspace.plan, {
       channel,
       rollout_pct: rolloutPct,
     });
     if (input.version !== undefined) {
-      const taken = await this.releases.findVersion(undefined, app.id, channel, input.version);
+      const taken = await this.stores.releases.findVersion(app.id, channel, input.version);
       if (taken) throw versionTaken(input.version, channel, taken.id);
     }
     return { allowed: true as const, app_id: app.id, channel, rollout_pct: rolloutPct };
@@ -64,12 +79,12 @@ export class ReleaseRefsService {
   /** Releases of the caller's workspace named by `ref`: an exact version, or an id prefix (6+ characters). */
   async lookup(principal: Principal, query: LookupQuery): Promise<ReleaseRow[]> {
     requireRole(principal, 'viewer', 'Reading releases');
-    if (query.app_id && !(await this.apps.find(principal.workspaceId, query.app_id))) {
+    if (query.app_id && !(await this.stores.apps.find(principal.workspaceId, query.app_id))) {
       throw notFound('App', 'app_not_found');
     }
     const prefix = query.ref.toLowerCase();
     const idPrefix = prefix.length >= MIN_ID_PREFIX && /^[0-9a-f-]+$/.test(prefix) ? prefix : null;
-    return this.releases.lookup(
+    return this.stores.releases.lookup(
       principal.workspaceId,
       { version: query.ref, idPrefix },
       { appId: query.app_id, channel: query.channel },

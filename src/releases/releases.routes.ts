@@ -17,8 +17,8 @@ import {
   RollbackSchema,
   RolloutBody,
 } from './releases.schemas.js';
-import type { ReleaseWithStats } from './releases.service.js';
 import type { ReleaseRow } from './releases.store.js';
+import type { ReleaseWithStats } from './releases.types.js';
 
 export function releaseJson(r: ReleaseRow) {
   return {

@@ -1,13 +1,15 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
-import { emptyStats, type ReleaseStats, type ReleaseStatsProvider } from '../analytics/release-stats.js';
+import { emptyStats, type ReleaseStatsProvider } from '../analytics/release-stats.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AppRow, AppsStore } from '../apps/apps.store.js';
-import { appendAudit } from '../audit/audit.writer.js';
-import { type ApiKeyRef, auditActor, type Principal, requireRole } from '../auth/principal.js';
+import type { AuditStore } from '../audit/audit.store.js';
+import { auditActor, type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
+import type { Plan } from '../plans/plans.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
-import { type Db, type Tx, transaction } from '../platform/postgres.js';
-import { appendOutbox } from '../webhooks/outbox.writer.js';
+import type { Queryable, Transactional } from '../platform/postgres.js';
+import type { OutboxStore } from '../webhooks/outbox.store.js';
+import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { parseTargetBinaryRange } from './binary-range.js';
 import {
   pushAudit,
@@ -24,55 +26,32 @@ import {
   versionTaken,
 } from './releases.rules.js';
 import type { ReleaseRow, ReleasesStore } from './releases.store.js';
-
-export interface PushInput {
-  app_id: string;
-  version: string;
-  sha256: string;
-  channel?: string;
-  rollout_pct?: number;
-  mandatory?: boolean;
-  notes?: string;
-  fingerprint?: string | null;
-  target_binary_range?: string | null;
-  /** Fixed in advance by a signed push: both are inside the bytes signed for the release. */
-  id?: string;
-  created_at?: Date;
-}
-
-/** Steps a push of another kind (signed, Expo) adds inside the push's transaction, under the app lock. */
-export interface PushHooks {
-  /** Before the release row is written: refusals here write nothing. */
-  beforeInsert?: (tx: Tx) => Promise<void>;
-  /** After the release row is written, before its audit entry and webhook. */
-  afterInsert?: (tx: Tx, release: ReleaseRow) => Promise<void>;
-}
-
-export type ReleaseWithStats = ReleaseRow & { stats: ReleaseStats };
-
-/**
- * Who makes a change: the workspace it is made in and the audit actor (a user's e-mail, `api-key`, or
- * `system` for what the service does by itself, such as an error-spike action).
- */
-export interface ChangeActor {
-  workspaceId: string;
-  actor: string;
-  /** The API key that made the change, when one did. */
-  apiKey?: ApiKeyRef;
-}
+import type { ChangeActor, PushHooks, PushInput, ReleasePage, ReleaseWithStats } from './releases.types.js';
 
 const actorOf = (principal: Principal): ChangeActor => ({
   workspaceId: principal.workspaceId,
   ...auditActor(principal),
 });
 
-export interface ReleasePage {
-  modules: ReleaseWithStats[];
-  /** When the statistics were read: they count the device events stored by then. */
-  stats_as_of: Date;
-  limit: number;
-  offset: number;
-  next_offset: number | null;
+/** The stores the releases service works on. */
+export interface ReleasesStores {
+  releases: ReleasesStore;
+  apps: AppsStore;
+  bundles: BundlesStore;
+  /** The plan every gate asks about. */
+  workspaces: WorkspacesStore;
+  audit: AuditStore;
+  outbox: OutboxStore;
+  /** Statistics shown on every release read (ClickHouse). */
+  stats: ReleaseStatsProvider;
+  transaction: Transactional;
+}
+
+export function createReleasesService(
+  stores: ReleasesStores,
+  options: { invalidate: PublishInvalidation },
+): ReleasesService {
+  return new ReleasesService(stores, options.invalidate);
 }
 
 /**
@@ -82,11 +61,7 @@ export interface ReleasePage {
  */
 export class ReleasesService {
   constructor(
-    private readonly db: Db,
-    private readonly store: ReleasesStore,
-    private readonly apps: AppsStore,
-    private readonly bundles: BundlesStore,
-    private readonly stats: ReleaseStatsProvider,
+    private readonly stores: ReleasesStores,
     private readonly invalidate: PublishInvalidation,
   ) {}
 
@@ -99,30 +74,31 @@ export class ReleasesService {
     const rolloutPct = input.rollout_pct ?? FULL_ROLLOUT;
     const sha256 = input.sha256.toLowerCase();
     const fingerprint = input.fingerprint ?? null;
-    const release = await transaction(this.db, async (tx) => {
+    const { releases, apps, bundles, outbox } = this.stores;
+    const release = await this.stores.transaction(async (tx) => {
       const app = await this.lockApp(tx, principal.workspaceId, input.app_id);
-      const bundle = await this.bundles.find(app.id, sha256, tx);
+      const bundle = await bundles.find(app.id, sha256, tx);
       if (!bundle) {
         throw badRequest(
           'No bundle with this sha256 was uploaded for this app; upload it with PUT /apps/{app_id}/bundles first.',
           'unknown_bundle',
         );
       }
-      if (fingerprint !== null && !(await this.apps.findFingerprint(app.id, fingerprint, tx))) {
+      if (fingerprint !== null && !(await apps.findFingerprint(app.id, fingerprint, tx))) {
         throw badRequest(
           'This fingerprint is not registered for the app; register it with POST /apps/{app_id}/fingerprints.',
           'unknown_fingerprint',
         );
       }
-      requirePushAllowed(await this.store.planOf(tx, principal.workspaceId), {
+      requirePushAllowed(await this.planOf(principal.workspaceId, tx), {
         channel,
         rollout_pct: rolloutPct,
       });
       // Under the app's lock, so two pushes of one version cannot both pass.
-      const taken = await this.store.findVersion(tx, app.id, channel, input.version);
+      const taken = await releases.findVersion(app.id, channel, input.version, tx);
       if (taken) throw versionTaken(input.version, channel, taken.id);
       await hooks.beforeInsert?.(tx);
-      const row = await this.store.insert(tx, {
+      const row = await releases.insert(tx, {
         workspaceId: principal.workspaceId,
         appId: app.id,
         version: input.version,
@@ -139,7 +115,7 @@ export class ReleasesService {
       });
       await hooks.afterInsert?.(tx, row);
       await this.record(tx, actorOf(principal), app, 'module.push', pushAudit(row));
-      await appendOutbox(tx, principal.workspaceId, 'release.pushed', releasePushedData(app, row));
+      await outbox.append(tx, principal.workspaceId, 'release.pushed', releasePushedData(app, row));
       return row;
     });
     await this.invalidate({ appId: release.app_id });
@@ -148,7 +124,7 @@ export class ReleasesService {
 
   async get(principal: Principal, id: string): Promise<ReleaseWithStats> {
     requireRole(principal, 'viewer', 'Reading releases');
-    const release = await this.store.find(principal.workspaceId, id);
+    const release = await this.stores.releases.find(principal.workspaceId, id);
     if (!release) throw notFound('Release', 'release_not_found');
     return (await this.withStats([release]))[0]!;
   }
@@ -159,9 +135,9 @@ export class ReleasesService {
     query: { channel?: string; limit: number; offset: number },
   ): Promise<ReleasePage> {
     requireRole(principal, 'viewer', 'Reading releases');
-    const app = await this.apps.find(principal.workspaceId, appId);
+    const app = await this.stores.apps.find(principal.workspaceId, appId);
     if (!app) throw notFound('App', 'app_not_found');
-    const rows = await this.store.list(app.id, query.channel, query.limit, query.offset);
+    const rows = await this.stores.releases.list(app.id, query.channel, query.limit, query.offset);
     const page = rows.slice(0, query.limit);
     const statsAsOf = new Date();
     return {
@@ -176,7 +152,7 @@ export class ReleasesService {
   /** Changes rollout_pct in place. The same value again is not a change: nothing is recorded. */
   async changeRollout(principal: Principal, id: string, rolloutPct: number): Promise<ReleaseRow> {
     requireRole(principal, 'developer', 'Changing rollouts');
-    const result = await transaction(this.db, (tx) =>
+    const result = await this.stores.transaction((tx) =>
       this.changeRolloutIn(tx, actorOf(principal), id, rolloutPct),
     );
     if (result.changed) await this.announce(result.row.app_id);
@@ -189,24 +165,24 @@ export class ReleasesService {
    * caller's transaction stays usable. After the commit the caller calls announce() when `changed`.
    */
   async changeRolloutIn(
-    tx: Tx,
+    tx: Queryable,
     actor: ChangeActor,
     id: string,
     rolloutPct: number,
     details: Record<string, unknown> = {},
   ): Promise<{ row: ReleaseRow; changed: boolean }> {
     const { app, release } = await this.lockRelease(tx, actor.workspaceId, id);
-    requireRolloutChangeAllowed(await this.store.planOf(tx, actor.workspaceId));
+    requireRolloutChangeAllowed(await this.planOf(actor.workspaceId, tx));
     if (!release.active) {
       throw conflict('This release was rolled back; its rollout can no longer change.', 'release_inactive');
     }
     if (release.rollout_pct === rolloutPct) return { row: release, changed: false };
-    const row = await this.store.setRollout(tx, release.id, rolloutPct);
+    const row = await this.stores.releases.setRollout(tx, release.id, rolloutPct);
     await this.record(tx, actor, app, 'rollout.change', {
       ...rolloutAudit(row, release.rollout_pct),
       ...details,
     });
-    await appendOutbox(
+    await this.stores.outbox.append(
       tx,
       actor.workspaceId,
       'rollout.changed',
@@ -221,33 +197,38 @@ export class ReleasesService {
    */
   async rollback(principal: Principal, id: string): Promise<{ rolled_back: ReleaseRow; active: ReleaseRow }> {
     requireRole(principal, 'developer', 'Rolling back releases');
-    const result = await transaction(this.db, (tx) => this.rollbackIn(tx, actorOf(principal), id));
+    const result = await this.stores.transaction((tx) => this.rollbackIn(tx, actorOf(principal), id));
     await this.announce(result.rolled_back.app_id);
     return result;
   }
 
   /** The rollback inside the caller's transaction, like changeRolloutIn; announce() after the commit. */
   async rollbackIn(
-    tx: Tx,
+    tx: Queryable,
     actor: ChangeActor,
     id: string,
     details: Record<string, unknown> = {},
   ): Promise<{ rolled_back: ReleaseRow; active: ReleaseRow }> {
     const { app, release } = await this.lockRelease(tx, actor.workspaceId, id);
     if (!release.active) throw conflict('This release was already rolled back.', 'release_inactive');
-    const previous = await this.store.previousActive(tx, app.id, release.channel, release.seq);
+    const previous = await this.stores.releases.previousActive(app.id, release.channel, release.seq, tx);
     if (!previous) {
       throw conflict(
         `No earlier active release on channel "${release.channel}" to fall back to.`,
         'no_previous_release',
       );
     }
-    const rolledBack = await this.store.deactivate(tx, release.id);
+    const rolledBack = await this.stores.releases.deactivate(tx, release.id);
     await this.record(tx, actor, app, 'module.rollback', {
       ...rollbackAudit(rolledBack, previous),
       ...details,
     });
-    await appendOutbox(tx, actor.workspaceId, 'rollback', rollbackData(app, rolledBack, previous));
+    await this.stores.outbox.append(
+      tx,
+      actor.workspaceId,
+      'rollback',
+      rollbackData(app, rolledBack, previous),
+    );
     return { rolled_back: rolledBack, active: previous };
   }
 
@@ -256,33 +237,39 @@ export class ReleasesService {
     await this.invalidate({ appId });
   }
 
-  private async lockApp(tx: Tx, workspaceId: string, appId: string): Promise<AppRow> {
-    const app = await this.apps.lock(tx, workspaceId, appId);
+  /** The workspace's plan as the change's transaction sees it. */
+  private async planOf(workspaceId: string, tx: Queryable): Promise<Plan> {
+    // The principal's workspace: it exists for as long as the principal does.
+    return (await this.stores.workspaces.find(workspaceId, tx))!.plan;
+  }
+
+  private async lockApp(tx: Queryable, workspaceId: string, appId: string): Promise<AppRow> {
+    const app = await this.stores.apps.lock(tx, workspaceId, appId);
     if (!app) throw notFound('App', 'app_not_found');
     return app;
   }
 
   /** Locks the release's app (the order every release change uses), then reads the release afresh. */
   private async lockRelease(
-    tx: Tx,
+    tx: Queryable,
     workspaceId: string,
     id: string,
   ): Promise<{ app: AppRow; release: ReleaseRow }> {
-    const seen = await this.store.find(workspaceId, id, tx);
+    const seen = await this.stores.releases.find(workspaceId, id, tx);
     if (!seen) throw notFound('Release', 'release_not_found');
     const app = await this.lockApp(tx, workspaceId, seen.app_id);
-    const release = (await this.store.find(workspaceId, id, tx))!;
+    const release = (await this.stores.releases.find(workspaceId, id, tx))!;
     return { app, release };
   }
 
   private async record(
-    tx: Tx,
+    tx: Queryable,
     actor: ChangeActor,
     app: AppRow,
     action: 'module.push' | 'rollout.change' | 'module.rollback',
     details: Record<string, unknown>,
   ): Promise<void> {
-    await appendAudit(tx, {
+    await this.stores.audit.append(tx, {
       workspaceId: actor.workspaceId,
       appId: app.id,
       actor: actor.actor,
@@ -295,7 +282,7 @@ export class ReleasesService {
   /** One stats call per page, never one per release. */
   private async withStats(rows: ReleaseRow[]): Promise<ReleaseWithStats[]> {
     if (rows.length === 0) return [];
-    const stats = await this.stats.statsFor(
+    const stats = await this.stores.stats.statsFor(
       rows.map((r) => ({ id: r.id, app_id: r.app_id, channel: r.channel, rollout_pct: r.rollout_pct })),
     );
     return rows.map((r) => ({ ...r, stats: stats.get(r.id) ?? emptyStats(r.rollout_pct) }));

@@ -12,6 +12,8 @@ import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-sto
 import { FakeManifestsStore } from '../../src/manifests/manifests.fake-store.js';
 import { FakeMembersStore } from '../../src/members/members.fake-store.js';
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
+import { FakeReleasesStore } from '../../src/releases/releases.fake-store.js';
+import { FakeRoutingStore } from '../../src/routing/routing.fake-store.js';
 import { FakeAlertsStore } from '../../src/spikes/alerts.fake-store.js';
 import { FakeDeliveriesStore } from '../../src/webhooks/deliveries.fake-store.js';
 import { FakeOutboxStore } from '../../src/webhooks/outbox.fake-store.js';
@@ -32,6 +34,9 @@ export function createFakeStores() {
   const workspaces = new FakeWorkspacesStore();
   const members = new FakeMembersStore(workspaces, now);
   const auth = new FakeAuthStore(workspaces, members);
+  const releases = new FakeReleasesStore(now);
+  const manifests = new FakeManifestsStore(now);
+  const deploymentKeys = new FakeDeploymentKeysStore(now);
   return {
     clock,
     transactions,
@@ -44,13 +49,15 @@ export function createFakeStores() {
     apiKeys: new FakeApiKeysStore(members, auth, now),
     invitations: new FakeInvitationsStore(now),
     bundles: new FakeBundlesStore(),
+    releases,
+    routing: new FakeRoutingStore({ apps, workspaces, releases, manifests, deploymentKeys }),
     webhooks,
     deliveries,
     outbox: new FakeOutboxStore(webhooks, deliveries, now),
     stats: new FakeStatsStore(),
     alerts: new FakeAlertsStore(),
-    deploymentKeys: new FakeDeploymentKeysStore(now),
-    manifests: new FakeManifestsStore(now),
+    deploymentKeys,
+    manifests,
     /** Not a container store (Redis, beside the admission script): handed to the devices service. */
     countedDevices: new FakeCountedDevicesStore(now),
   };

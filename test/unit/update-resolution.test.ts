@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BinaryRange } from '../../src/releases/binary-range.js';
-import { reachable } from '../../src/routing/routing.store.js';
+import { reachable } from '../../src/routing/routing.source.js';
 import type { RoutedRelease } from '../../src/routing/routing.types.js';
 import { bucketOf } from '../../src/updates/bucket.js';
 import { resolveRelease } from '../../src/updates/resolve.js';

@@ -148,9 +148,9 @@ describe.each(subjects)('%s account stores', (_name, make) => {
     expect(await s.apiKeys.findLive(makerHash)).toEqual({
       id: makers.id,
       workspace_id: ws,
+      name: 'maker key',
       role: 'viewer',
       created_by: maker.id,
-      name: 'maker key',
       creator_email: maker.email,
     });
     expect(await s.transaction((tx) => s.apiKeys.capMadeBy(tx, ws, maker.id, 'developer'))).toEqual([

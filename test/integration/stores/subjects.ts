@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import type { Stores } from '../../../src/container.js';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import type { CountedDevicesStore } from '../../../src/devices/devices.store.js';
+import type { NewRelease } from '../../../src/releases/releases.store.js';
 import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
 import { createFakeStores, type FakeStores } from '../../helpers/fakes.js';
 
@@ -61,3 +63,25 @@ export function storeSubjects(): Array<[string, () => Subject]> {
 }
 
 export class Refused extends Error {}
+
+/** A workspace with one app and one uploaded bundle, and a maker of releases of that app and bundle. */
+export async function appWithBundle(s: Subject, sha256: string, size: number) {
+  const ws = await s.newWorkspace();
+  const app = (await s.transaction((tx) => s.apps.insert(tx, ws, `App ${randomUUID().slice(0, 6)}`)))!;
+  await s.bundles.record(app.id, sha256, size);
+  const release = (version: string, more: Partial<NewRelease> = {}): NewRelease => ({
+    workspaceId: ws,
+    appId: app.id,
+    version,
+    channel: 'production',
+    rolloutPct: 100,
+    mandatory: false,
+    notes: '',
+    sha256,
+    size,
+    fingerprint: null,
+    targetBinaryRange: null,
+    ...more,
+  });
+  return { ws, app, release };
+}

@@ -4,7 +4,8 @@ import { createRedis, type Redis } from '../../../src/platform/redis.js';
 import { invalidationChannel, publishInvalidation } from '../../../src/routing/invalidation.js';
 import { RoutingCache } from '../../../src/routing/routing.cache.js';
 import { RoutingInvalidationListener } from '../../../src/routing/routing.listener.js';
-import { RoutingStore } from '../../../src/routing/routing.store.js';
+import { PostgresRoutingStore } from '../../../src/routing/routing.postgres-store.js';
+import { createRoutingSource } from '../../../src/routing/routing.source.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { eventually, offered, rollBack, seedApp, seedRelease, seedWorkspace } from './seed.js';
 
@@ -17,6 +18,9 @@ afterAll(async () => {
 });
 
 const url = (sha: string) => `https://x/${sha}`;
+/** The routing source on the test database's Postgres store, as the container builds it. */
+const loader = (db: TestContext['deps']['db'], bundleUrl: typeof url) =>
+  createRoutingSource({ routing: new PostgresRoutingStore(db) }, { bundleUrl });
 
 describe('routing store', () => {
   it('loads workspace, plan and the active releases per channel, newest first', async () => {
@@ -30,7 +34,7 @@ describe('routing store', () => {
     await rollBack(ctx, gone);
     const beta = await seedRelease(ctx, appId, { channel: 'beta', rolloutPct: 0 });
 
-    const route = await new RoutingStore(ctx.deps.db, url).load(appId);
+    const route = await loader(ctx.deps.db, url).load(appId);
     expect(route?.workspaceId).toBe(workspaceId);
     expect(route?.plan).toBe('pro');
     // `old` is unreachable behind `full` (100 %, any fingerprint) and is not kept.
@@ -54,7 +58,7 @@ describe('routing store', () => {
 
   it('loads an app without releases, and null for unknown or malformed ids', async () => {
     const appId = await seedApp(ctx, await seedWorkspace(ctx, 'hobby'));
-    const store = new RoutingStore(ctx.deps.db, url);
+    const store = loader(ctx.deps.db, url);
     const route = await store.load(appId);
     expect(route?.plan).toBe('hobby');
     expect(route?.channels.size).toBe(0);
@@ -96,7 +100,7 @@ describe('routing invalidation over Redis', () => {
     const ws = await seedWorkspace(ctx, 'pro');
     const [a1, a2] = [await seedApp(ctx, ws), await seedApp(ctx, ws)];
     const other = await seedApp(ctx, await seedWorkspace(ctx, 'pro'));
-    const cache = new RoutingCache(new RoutingStore(ctx.deps.db, url), { ttlMs: 60_000 });
+    const cache = new RoutingCache(loader(ctx.deps.db, url), { ttlMs: 60_000 });
     const listener = listenerFor(cache);
     await listener.start();
     try {
@@ -119,7 +123,7 @@ describe('routing invalidation over Redis', () => {
   it('ignores malformed messages', async () => {
     const ws = await seedWorkspace(ctx, 'pro');
     const [appId, marker] = [await seedApp(ctx, ws), await seedApp(ctx, ws)];
-    const cache = new RoutingCache(new RoutingStore(ctx.deps.db, url), { ttlMs: 60_000 });
+    const cache = new RoutingCache(loader(ctx.deps.db, url), { ttlMs: 60_000 });
     const listener = listenerFor(cache);
     await listener.start();
     try {
@@ -139,7 +143,7 @@ describe('routing invalidation over Redis', () => {
 
   it('clears the whole cache when its connection comes back, since messages may have been missed', async () => {
     const appId = await seedApp(ctx, await seedWorkspace(ctx, 'pro'));
-    const cache = new RoutingCache(new RoutingStore(ctx.deps.db, url), { ttlMs: 60_000 });
+    const cache = new RoutingCache(loader(ctx.deps.db, url), { ttlMs: 60_000 });
     const listener = listenerFor(cache);
     await listener.start();
     try {
@@ -159,7 +163,7 @@ describe('routing invalidation over Redis', () => {
   });
 
   it('starts without Redis, within its wait, and stops cleanly', async () => {
-    const cache = new RoutingCache(new RoutingStore(ctx.deps.db, url), { ttlMs: 60_000 });
+    const cache = new RoutingCache(loader(ctx.deps.db, url), { ttlMs: 60_000 });
     const quiet = createLogger('silent', 'test');
     const warn = vi.spyOn(quiet, 'warn');
     let connection: Redis | undefined;
@@ -194,7 +198,7 @@ describe('routing invalidation over Redis', () => {
     expect(await offered(ctx, { app_id: appId, device_id: 'd' })).toBe(first.id);
 
     let now = 0;
-    const cache = new RoutingCache(new RoutingStore(ctx.deps.db, url), { ttlMs: 30_000, now: () => now });
+    const cache = new RoutingCache(loader(ctx.deps.db, url), { ttlMs: 30_000, now: () => now });
     await ctx.deps.db.query('UPDATE releases SET active = true WHERE id = $1', [first.id]);
     expect((await cache.get(appId))?.channels.get('production')).toHaveLength(1);
     await ctx.deps.db.query('UPDATE releases SET active = false WHERE id = $1', [first.id]);

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { onRollback } from '../platform/fake-transaction.js';
+import type { Queryable } from '../platform/postgres.js';
+import type {
+  NewRelease,
+  ReleaseNameRef,
+  ReleaseRow,
+  ReleaseScope,
+  ReleasesStore,
+} from './releases.store.js';
+
+/** Releases in memory. `seq` counts up across every app, like the Postgres sequence. */
+export class FakeReleasesStore implements ReleasesStore {
+  readonly rows: ReleaseRow[] = [];
+  private nextSeq = 1;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async insert(tx: Queryable, r: NewRelease): Promise<ReleaseRow> {
+    const row: ReleaseRow = {
+      id: r.id ?? randomUUID(),
+      seq: this.nextSeq++,
+      workspace_id: r.workspaceId,
+      app_id: r.appId,
+      version: r.version,
+      channel: r.channel,
+      rollout_pct: r.rolloutPct,
+      mandatory: r.mandatory,
+      notes: r.notes,
+      sha256: r.sha256,
+      size: r.size,
+      fingerprint: r.fingerprint,
+      target_binary_range: r.targetBinaryRange,
+      active: true,
+      rolled_back_at: null,
+      created_at: r.createdAt ?? new Date(this.now()),
+    };
+    this.rows.push(row);
+    onRollback(tx, () => this.rows.splice(this.rows.indexOf(row), 1));
+    return { ...row };
+  }
+
+  async find(workspaceId: string, id: string): Promise<ReleaseRow | undefined> {
+    return this.copy(this.rows.find((r) => r.id === id && r.workspace_id === workspaceId));
+  }
+
+  async findVersion(appId: string, channel: string, version: string): Promise<ReleaseRow | undefined> {
+    return this.copy(
+      this.newestFirst().find((r) => r.app_id === appId && r.channel === channel && r.version === version),
+    );
+  }
+
+  async lookup(
+    workspaceId: string,
+    ref: ReleaseNameRef,
+    scope: ReleaseScope,
+    limit: number,
+  ): Promise<ReleaseRow[]> {
+    const { idPrefix } = ref;
+    return this.newestFirst()
+      .filter(
+        (r) =>
+          r.workspace_id === workspaceId &&
+          (r.version === ref.version || (idPrefix !== null && r.id.startsWith(idPrefix))) &&
+          (scope.appId === undefined || r.app_id === scope.appId) &&
+          (scope.channel === undefined || r.channel === scope.channel),
+      )
+      .slice(0, limit)
+      .map((r) => ({ ...r }));
+  }
+
+  async list(
+    appId: string,
+    channel: string | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<ReleaseRow[]> {
+    return this.newestFirst()
+      .filter((r) => r.app_id === appId && (channel === undefined || r.channel === channel))
+      .slice(offset, offset + limit + 1)
+      .map((r) => ({ ...r }));
+  }
+
+  async setRollout(tx: Queryable, id: string, rolloutPct: number): Promise<ReleaseRow> {
+    return this.change(tx, id, { rollout_pct: rolloutPct });
+  }
+
+  async previousActive(appId: string, channel: string, beforeSeq: number): Promise<ReleaseRow | undefined> {
+    return this.copy(
+      this.newestFirst().find(
+        (r) => r.app_id === appId && r.channel === channel && r.active && r.seq < beforeSeq,
+      ),
+    );
+  }
+
+  async deactivate(tx: Queryable, id: string): Promise<ReleaseRow> {
+    return this.change(tx, id, { active: false, rolled_back_at: new Date(this.now()) });
+  }
+
+  private change(tx: Queryable, id: string, patch: Partial<ReleaseRow>): ReleaseRow {
+    const row = this.rows.find((r) => r.id === id)!;
+    const before = { ...row };
+    Object.assign(row, patch);
+    onRollback(tx, () => Object.assign(row, before));
+    return { ...row };
+  }
+
+  private newestFirst(): ReleaseRow[] {
+    return [...this.rows].sort((a, b) => b.seq - a.seq);
+  }
+
+  private copy(row: ReleaseRow | undefined): ReleaseRow | undefined {
+    return row && { ...row };
+  }
+}

@@ -1,0 +1,63 @@
+import type { FakeAppsStore } from '../apps/apps.fake-store.js';
+import type { FakeDeploymentKeysStore } from '../codepush/deployment-keys.fake-store.js';
+import type { FakeManifestsStore } from '../manifests/manifests.fake-store.js';
+import type { FakeReleasesStore } from '../releases/releases.fake-store.js';
+import type { FakeWorkspacesStore } from '../workspaces/workspaces.fake-store.js';
+import {
+  ROUTED_COLUMNS,
+  type RoutingAppRow,
+  type RoutingReleaseRow,
+  type RoutingStore,
+} from './routing.store.js';
+
+/** Routing reads over the other fakes' rows, as the Postgres store joins the tables they stand for. */
+export class FakeRoutingStore implements RoutingStore {
+  constructor(
+    private readonly fakes: {
+      apps: FakeAppsStore;
+      workspaces: FakeWorkspacesStore;
+      releases: FakeReleasesStore;
+      manifests: FakeManifestsStore;
+      deploymentKeys: FakeDeploymentKeysStore;
+    },
+  ) {}
+
+  async app(appId: string): Promise<{ app: RoutingAppRow; releases: RoutingReleaseRow[] } | undefined> {
+    const app = this.fakes.apps.rows.find((a) => a.id === appId);
+    const workspace = app && this.fakes.workspaces.rows.get(app.workspace_id);
+    if (!app || !workspace) return undefined;
+    const releases = this.newestFirst(appId)
+      .filter((r) => r.active && !this.parts(r.id).some((p) => p.part === 'directive'))
+      .map((r): RoutingReleaseRow => {
+        const check = this.parts(r.id).find((p) => p.part === 'check');
+        const columns = Object.fromEntries(ROUTED_COLUMNS.map((c) => [c, r[c]]));
+        return {
+          ...(columns as Pick<RoutingReleaseRow, (typeof ROUTED_COLUMNS)[number]>),
+          signed_manifest: check ? Buffer.from(check.body) : null,
+          signature: check?.signature ?? null,
+          key_id: check?.keyId ?? null,
+        };
+      });
+    return { app: { workspace_id: app.workspace_id, plan: workspace.plan }, releases };
+  }
+
+  async deploymentKeys(appId: string): Promise<Array<{ key: string; channel: string }>> {
+    return this.fakes.deploymentKeys.rows
+      .filter((k) => k.app_id === appId)
+      .map((k) => ({ key: k.key, channel: k.channel }));
+  }
+
+  async moduleIds(appId: string, limit: number): Promise<string[]> {
+    return this.newestFirst(appId)
+      .slice(0, limit)
+      .map((r) => r.id);
+  }
+
+  private newestFirst(appId: string) {
+    return this.fakes.releases.rows.filter((r) => r.app_id === appId).sort((a, b) => b.seq - a.seq);
+  }
+
+  private parts(releaseId: string) {
+    return this.fakes.manifests.partsByRelease.get(releaseId) ?? [];
+  }
+}

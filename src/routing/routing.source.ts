@@ -1,0 +1,111 @@
+import { isUuid } from '@ota/shared/ids';
+import { isPlan } from '../plans/plans.js';
+import { binaryRangeOf } from '../releases/binary-range.js';
+import type { RoutingReleaseRow, RoutingStore } from './routing.store.js';
+import type { AppRoute, ReleaseSignature, RoutedRelease, RoutingSource } from './routing.types.js';
+
+/**
+ * Release ids of an app held in the cache: enough for any app's history (a release pushed every hour for a
+ * year is under 9,000), while bounding an API process's memory per app. Events naming an older release are
+ * refused as naming an unknown module.
+ */
+export const MAX_KNOWN_MODULES = 10_000;
+
+/** Loads what a protocol adapter adds to an app's routing state (the Expo releases), in the same load. */
+export type RouteExtension = (appId: string) => Promise<Partial<AppRoute>>;
+
+export interface RoutingSourceOptions {
+  /** Absolute download URL of a bundle, from its sha256. */
+  bundleUrl: (sha256: string) => string;
+  extend?: RouteExtension;
+}
+
+export function createRoutingSource(
+  stores: { routing: RoutingStore },
+  options: RoutingSourceOptions,
+): RoutingLoader {
+  return new RoutingLoader(stores.routing, options);
+}
+
+/**
+ * Loads an app's routing state (only on a routing-cache miss): the app and its active bundle releases,
+ * then (when the app exists) the ids of its releases, its CodePush deployment keys, and what an extension
+ * adds (the Expo releases).
+ */
+export class RoutingLoader implements RoutingSource {
+  constructor(
+    private readonly store: RoutingStore,
+    private readonly options: RoutingSourceOptions,
+  ) {}
+
+  async load(appId: string): Promise<AppRoute | null> {
+    if (!isUuid(appId)) return null;
+    const found = await this.store.app(appId);
+    if (!found) return null;
+    const first = found.app;
+    if (!isPlan(first.plan))
+      throw new Error(`workspace ${first.workspace_id} has unknown plan ${first.plan}`);
+    const byChannel = new Map<string, RoutedRelease[]>();
+    for (const row of found.releases) {
+      let list = byChannel.get(row.channel);
+      if (!list) {
+        list = [];
+        byChannel.set(row.channel, list);
+      }
+      const release: RoutedRelease = {
+        id: row.id,
+        version: row.version,
+        rolloutPct: row.rollout_pct,
+        fingerprint: row.fingerprint,
+        // Parsed once per load: the hot path only tests (and remembers) versions against it.
+        binaryRange: binaryRangeOf(row.target_binary_range),
+        mandatory: row.mandatory,
+        notes: row.notes,
+        sha256: row.sha256,
+        size: row.size,
+        url: this.options.bundleUrl(row.sha256),
+      };
+      const signature = signatureOf(row);
+      if (signature) release.signature = signature;
+      list.push(release);
+    }
+    const channels = new Map<string, RoutedRelease[]>();
+    for (const [channel, list] of byChannel) channels.set(channel, reachable(list));
+    const keys = await this.store.deploymentKeys(appId);
+    const modules = await this.store.moduleIds(appId, MAX_KNOWN_MODULES);
+    const extra = this.options.extend ? await this.options.extend(appId) : {};
+    return {
+      ...extra,
+      appId,
+      workspaceId: first.workspace_id,
+      plan: first.plan,
+      channels,
+      modules: new Set(modules),
+      deploymentKeys: new Map(keys.map((k) => [k.key, k.channel])),
+    };
+  }
+}
+
+function signatureOf(row: RoutingReleaseRow): ReleaseSignature | undefined {
+  if (row.signed_manifest === null || row.signature === null || row.key_id === null) return undefined;
+  return {
+    manifest: row.signed_manifest.toString('utf8'),
+    sig: row.signature,
+    keyid: row.key_id,
+    alg: 'rsa-v1_5-sha256',
+  };
+}
+
+/**
+ * Drops releases no device can ever reach: everything older than the newest release that admits every
+ * device whatever its fingerprint and native version. Keeps the cached list short on apps with a long
+ * history.
+ */
+export function reachable<T extends Pick<RoutedRelease, 'rolloutPct' | 'fingerprint' | 'binaryRange'>>(
+  newestFirst: readonly T[],
+): T[] {
+  const cut = newestFirst.findIndex(
+    (r) => r.rolloutPct >= 100 && r.fingerprint === null && r.binaryRange === null,
+  );
+  return cut === -1 ? [...newestFirst] : newestFirst.slice(0, cut + 1);
+}
