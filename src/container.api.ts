@@ -29,7 +29,7 @@ import { RoutingInvalidationListener } from './routing/routing.listener.js';
 import { RoutingStore } from './routing/routing.store.js';
 import { createAlertsService } from './spikes/alerts.service.js';
 import { CheckRecorder } from './telemetry/check-recorder.js';
-import { EventIngestService } from './telemetry/events.service.js';
+import { createEventIngestService } from './telemetry/events.service.js';
 import { IngestStatusService } from './telemetry/ingest-status.service.js';
 import { UpdateCheckService } from './updates/updates.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
@@ -91,7 +91,10 @@ export function createApi(
     devices: distinctDevices,
     recorder: checkRecorder,
   });
-  const eventIngest = new EventIngestService(redis, keys, routing, config.ingest.retentionDays);
+  const eventIngest = createEventIngestService(stores, {
+    routing,
+    retentionDays: config.ingest.retentionDays,
+  });
 
   // Accounts.
   const invitations = createInvitationsService(stores, {

@@ -13,6 +13,7 @@ import { FakeManifestsStore } from '../../src/manifests/manifests.fake-store.js'
 import { FakeMembersStore } from '../../src/members/members.fake-store.js';
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
 import { FakeAlertsStore } from '../../src/spikes/alerts.fake-store.js';
+import { FakeEventRowsStore, FakeEventsStore } from '../../src/telemetry/events.fake-store.js';
 import { FakeDeliveriesStore } from '../../src/webhooks/deliveries.fake-store.js';
 import { FakeOutboxStore } from '../../src/webhooks/outbox.fake-store.js';
 import { FakeWebhooksStore } from '../../src/webhooks/webhooks.fake-store.js';
@@ -51,6 +52,8 @@ export function createFakeStores() {
     alerts: new FakeAlertsStore(),
     deploymentKeys: new FakeDeploymentKeysStore(now),
     manifests: new FakeManifestsStore(now),
+    events: new FakeEventsStore(),
+    eventRows: new FakeEventRowsStore(),
     /** Not a container store (Redis, beside the admission script): handed to the devices service. */
     countedDevices: new FakeCountedDevicesStore(now),
   };
