@@ -4,9 +4,9 @@ import type { AcceptedBatch, EventRowsStore, EventsStore, RefusedRows } from './
 export class FakeEventsStore implements EventsStore {
   readonly batches: AcceptedBatch[] = [];
 
-  async append(batch: AcceptedBatch): Promise<void> {
-    // A copy, as Redis keeps the bytes: a caller changing its objects afterwards changes nothing stored.
-    this.batches.push(structuredClone(batch));
+  async append(batches: readonly AcceptedBatch[]): Promise<void> {
+    // Copies, as Redis keeps the bytes: a caller changing its objects afterwards changes nothing stored.
+    this.batches.push(...batches.map((b) => structuredClone(b)));
   }
 }
 

@@ -13,7 +13,18 @@ export class RedisEventsStore implements EventsStore {
     this.stream = eventStreamKey(keys);
   }
 
-  async append(batch: AcceptedBatch): Promise<void> {
-    await this.redis.xadd(this.stream, '*', ...entryFields(batch.appId, batch.receivedMs, batch.encoded));
+  async append(batches: readonly AcceptedBatch[]): Promise<void> {
+    const fields = (b: AcceptedBatch) => entryFields(b.appId, b.receivedMs, b.encoded);
+    if (batches.length === 1) {
+      // The intake's case: a pipeline would only add bookkeeping to a single command.
+      await this.redis.xadd(this.stream, '*', ...fields(batches[0]!));
+      return;
+    }
+    if (batches.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const batch of batches) pipeline.xadd(this.stream, '*', ...fields(batch));
+    const results = await pipeline.exec();
+    const failed = results?.find(([err]) => err);
+    if (failed) throw failed[0];
   }
 }

@@ -77,7 +77,7 @@ export class EventIngestService {
     if (sorted.taken.length > 0) {
       const receivedMs = now();
       const encoded = encodeEvents(route.appId, receivedMs, sorted.taken, retentionDays);
-      await this.stores.events.append({ appId: route.appId, receivedMs, encoded });
+      await this.stores.events.append([{ appId: route.appId, receivedMs, encoded }]);
     }
     return { accepted: sorted.taken.length, refused: sorted.refused };
   }

@@ -14,12 +14,12 @@ export interface RefusedRows<T> {
 }
 
 /**
- * Where the intake leaves accepted device events (the Redis stream the ingest workers read). The intake
- * answers only after `append` resolves, so a batch it reported as accepted is durable.
+ * Where the intake and the update checks' recorder leave device events (the Redis stream the ingest workers
+ * read). The intake answers only after `append` resolves, so a batch it reported as accepted is durable.
  */
 export interface EventsStore {
-  /** Appends the whole batch in one write. */
-  append(batch: AcceptedBatch): Promise<void>;
+  /** Appends the batches, each as one stream entry, in one round trip; throws when any was not written. */
+  append(batches: readonly AcceptedBatch[]): Promise<void>;
 }
 
 /** Where the ingest writer stores the rows of stream entries (ClickHouse `device_events`). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppRoute } from '../../src/routing/routing.types.js';
+import { recordChecks } from '../../src/telemetry/check-recorder.js';
 import type { EventRow } from '../../src/telemetry/event-rows.js';
 import { createEventIngestService, type DeviceEventInput } from '../../src/telemetry/events.service.js';
 import { createFakeStores } from '../helpers/fakes.js';
@@ -126,5 +127,34 @@ describe('device event intake', () => {
       code: 'app_not_found',
     });
     expect(stores.events.batches).toEqual([]);
+  });
+});
+
+describe('update checks recorded as events', () => {
+  it('appends one batch of check events per app (app ids in lower case), in one call', async () => {
+    const stores = createFakeStores();
+    const check = (appId: string, deviceId: string) => ({
+      appId,
+      deviceId,
+      channel: 'production',
+      moduleId: null,
+    });
+    await recordChecks(
+      stores.events,
+      [check('App-A', 'd1'), check('app-b', 'd2'), check('app-a', 'd3')],
+      1_000,
+    );
+
+    expect(stores.events.batches.map((b) => [b.appId, b.receivedMs, b.encoded.rows])).toEqual([
+      ['app-a', 1_000, 2],
+      ['app-b', 1_000, 1],
+    ]);
+    const rows = stores.events.batches[0]!.encoded.text.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as EventRow);
+    expect(rows.map((r) => [r.type, r.device_id, r.channel, r.module_id])).toEqual([
+      ['check', 'd1', 'production', ''],
+      ['check', 'd3', 'production', ''],
+    ]);
   });
 });
