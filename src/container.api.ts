@@ -29,7 +29,7 @@ import { RoutingInvalidationListener } from './routing/routing.listener.js';
 import { createRoutingSource } from './routing/routing.source.js';
 import { createAlertsService } from './spikes/alerts.service.js';
 import { CheckRecorder } from './telemetry/check-recorder.js';
-import { EventIngestService } from './telemetry/events.service.js';
+import { createEventIngestService } from './telemetry/events.service.js';
 import { IngestStatusService } from './telemetry/ingest-status.service.js';
 import { UpdateCheckService } from './updates/updates.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
@@ -74,7 +74,7 @@ export function createApi(
     windowDays,
     newPerAddressPerHour: config.rateLimits.newDevicesPerAddressPerHour,
   });
-  const checkRecorder = new CheckRecorder(redis, keys, log, { retentionDays: config.ingest.retentionDays });
+  const checkRecorder = new CheckRecorder(stores.events, log, { retentionDays: config.ingest.retentionDays });
   closers.flushes.unshift(() => checkRecorder.flush());
   const listener = new RoutingInvalidationListener(
     // Waits for Redis however long it takes: the subscription must not give up while Redis is away.
@@ -91,7 +91,10 @@ export function createApi(
     devices: distinctDevices,
     recorder: checkRecorder,
   });
-  const eventIngest = new EventIngestService(redis, keys, routing, config.ingest.retentionDays);
+  const eventIngest = createEventIngestService(stores, {
+    routing,
+    retentionDays: config.ingest.retentionDays,
+  });
 
   // Accounts.
   const invitations = createInvitationsService(stores, {

@@ -58,7 +58,10 @@ import { PostgresAlertsStore } from './spikes/alerts.postgres-store.js';
 import type { AlertsService } from './spikes/alerts.service.js';
 import type { AlertsStore } from './spikes/alerts.store.js';
 import type { CheckRecorder } from './telemetry/check-recorder.js';
+import { ClickHouseEventRowsStore } from './telemetry/events.clickhouse-store.js';
+import { RedisEventsStore } from './telemetry/events.redis-store.js';
 import type { EventIngestService } from './telemetry/events.service.js';
+import type { EventRowsStore, EventsStore } from './telemetry/events.store.js';
 import type { IngestStatusService } from './telemetry/ingest-status.service.js';
 import type { UpdateCheckService } from './updates/updates.service.js';
 import { PostgresDeliveriesStore } from './webhooks/deliveries.postgres-store.js';
@@ -112,6 +115,8 @@ export interface Stores {
   alerts: AlertsStore;
   deploymentKeys: DeploymentKeysStore;
   manifests: ManifestsStore;
+  events: EventsStore;
+  eventRows: EventRowsStore;
 }
 
 /** What the API and the workers share. */
@@ -226,7 +231,7 @@ export function createContainer(
   const keys = new RedisKeys(config.redisKeyPrefix);
   const webhookScheduler = new BullDeliveryScheduler(config.redis, keys);
   closers.flushes.push(() => webhookScheduler.close());
-  const stores = createStores(config, db, clickhouse);
+  const stores = createStores(config, db, clickhouse, redis, keys);
   const invalidate = (message: Invalidation) => publishInvalidation(redis, keys, message);
   const shared: SharedContainer = {
     ...core,
@@ -243,7 +248,13 @@ export function createContainer(
   return { ...shared, ...api, ...workers };
 }
 
-function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Stores {
+function createStores(
+  config: Config,
+  db: Db,
+  clickhouse: ClickHouseClient,
+  redis: Redis,
+  keys: RedisKeys,
+): Stores {
   return {
     transaction: transactional(db),
     auth: new PostgresAuthStore(db),
@@ -263,5 +274,7 @@ function createStores(config: Config, db: Db, clickhouse: ClickHouseClient): Sto
     alerts: new PostgresAlertsStore(db),
     deploymentKeys: new PostgresDeploymentKeysStore(db),
     manifests: new PostgresManifestsStore(db),
+    events: new RedisEventsStore(redis, keys),
+    eventRows: new ClickHouseEventRowsStore(clickhouse),
   };
 }

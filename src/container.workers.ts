@@ -54,7 +54,7 @@ function ingestGraph(c: SharedContainer) {
   const spikes = new QueueSpikeNotifier(c.redis, c.keys, (err) => log.warn({ err }, 'spike queue error'));
   const { batchSize, flushMs, claimIdleMs, deadLetterMaxEntries } = c.config.ingest;
   const consumer = new IngestConsumer(
-    { redis, keys: c.keys, clickhouse: c.clickhouse, spikes, log },
+    { redis, keys: c.keys, rows: c.stores.eventRows, spikes, log },
     { batchSize, flushMs, claimIdleMs, deadLetterMaxEntries },
   );
   const close = async () => {

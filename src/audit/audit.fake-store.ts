@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { AppsStore } from '../apps/apps.store.js';
-import { onRollback } from '../platform/fake-transaction.js';
+import { FakeAppendLog } from '../platform/fake-log.js';
 import type { Queryable } from '../platform/postgres.js';
 import {
   type ChainCursor,
@@ -18,21 +18,24 @@ interface StoredEntry extends AuditEntryRow {
 }
 
 /** The audit log in memory, hash-chained per workspace like the real one (with its own encoding). */
-export class FakeAuditStore implements AuditStore {
-  /** Every entry, oldest first; tests read it and may alter it to see the chain break. */
-  readonly entries: StoredEntry[] = [];
-  private seq = 0;
-
+export class FakeAuditStore extends FakeAppendLog<StoredEntry> implements AuditStore {
   constructor(
     private readonly apps: Pick<AppsStore, 'find'>,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now?: () => number,
+  ) {
+    super(now);
+  }
+
+  /** Every entry, oldest first; tests may alter one to see the chain break. */
+  get entries(): StoredEntry[] {
+    return this.rows;
+  }
 
   async append(tx: Queryable, entry: AuditEntryInput): Promise<void> {
     const previous = this.entries.findLast((e) => e.workspace_id === entry.workspaceId);
     const row: AuditEntryRow = {
       id: randomUUID(),
-      seq: ++this.seq,
+      seq: this.nextId(),
       actor: entry.actor,
       action: entry.action,
       workspace_id: entry.workspaceId,
@@ -41,9 +44,7 @@ export class FakeAuditStore implements AuditStore {
       created_at: new Date(this.now()),
     };
     const prev = previous?.hash ?? '';
-    const stored = { ...row, prev_hash: prev, hash: entryHash(prev, row) };
-    this.entries.push(stored);
-    onRollback(tx, () => this.entries.splice(this.entries.indexOf(stored), 1));
+    this.addRow(tx, { ...row, prev_hash: prev, hash: entryHash(prev, row) });
   }
 
   async page(workspaceId: string, filter: AuditFilter, limit: number, offset: number) {

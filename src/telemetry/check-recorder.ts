@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../platform/logger.js';
-import type { Redis, RedisKeys } from '../platform/redis.js';
 import { type EventInput, encodeEvents } from './event-rows.js';
-import { entryFields, eventStreamKey } from './event-stream.js';
+import type { AcceptedBatch, EventsStore } from './events.store.js';
 
 /** One update check, counted for analytics (series `checks`, and eligible devices of a channel). */
 export interface CheckRecord {
@@ -25,8 +24,7 @@ let sequence = 0;
  * one round trip. The ingest workers store them like device events.
  */
 export async function recordChecks(
-  redis: Redis,
-  keys: RedisKeys,
+  events: EventsStore,
   checks: readonly CheckRecord[],
   now: number = Date.now(),
   retentionDays = 90,
@@ -47,16 +45,14 @@ export async function recordChecks(
     });
     byApp.set(app, list);
   }
-  const pipeline = redis.pipeline();
-  for (const [appId, events] of byApp) {
-    for (let i = 0; i < events.length; i += 1000) {
-      const encoded = encodeEvents(appId, now, events.slice(i, i + 1000), retentionDays);
-      pipeline.xadd(eventStreamKey(keys), '*', ...entryFields(appId, now, encoded));
+  const batches: AcceptedBatch[] = [];
+  for (const [appId, list] of byApp) {
+    for (let i = 0; i < list.length; i += 1000) {
+      const encoded = encodeEvents(appId, now, list.slice(i, i + 1000), retentionDays);
+      batches.push({ appId, receivedMs: now, encoded });
     }
   }
-  const results = await pipeline.exec();
-  const failed = results?.find(([err]) => err);
-  if (failed) throw failed[0];
+  await events.append(batches);
 }
 
 /**
@@ -69,8 +65,7 @@ export class CheckRecorder {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly redis: Redis,
-    private readonly keys: RedisKeys,
+    private readonly events: EventsStore,
     private readonly log: Logger,
     private readonly options: { flushMs?: number; maxBuffered?: number; retentionDays?: number } = {},
   ) {}
@@ -89,11 +84,9 @@ export class CheckRecorder {
     this.buffer = [];
     this.flushing = this.flushing.then(async () => {
       if (batch.length === 0) return;
-      await recordChecks(this.redis, this.keys, batch, Date.now(), this.options.retentionDays).catch(
-        (err: unknown) => {
-          this.log.warn({ err, checks: batch.length }, 'update checks not recorded');
-        },
-      );
+      await recordChecks(this.events, batch, Date.now(), this.options.retentionDays).catch((err: unknown) => {
+        this.log.warn({ err, checks: batch.length }, 'update checks not recorded');
+      });
     });
     return this.flushing;
   }

@@ -1,9 +1,9 @@
 import { notFound } from '../platform/errors.js';
-import type { Redis, RedisKeys } from '../platform/redis.js';
 import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
 import type { AppRoute } from '../routing/routing.types.js';
 import { type EventInput, encodeEvents } from './event-rows.js';
-import { type EventType, entryFields, eventStreamKey } from './event-stream.js';
+import type { EventType } from './event-stream.js';
+import type { EventsStore } from './events.store.js';
 
 /** A device event as a route (or a protocol adapter) hands it over, validated by its schema. */
 export interface DeviceEventInput {
@@ -28,6 +28,22 @@ export interface IntakeResult {
   refused: RefusedEvent[];
 }
 
+export interface EventIngestStores {
+  events: EventsStore;
+}
+
+export interface EventIngestOptions {
+  /** The apps and their modules, from the routing cache the update checks use (one app cache). */
+  routing: Pick<RoutingCache, 'peek' | 'load' | 'fresh'>;
+  /** Events older than this are not stored (their partitions are already dropped). */
+  retentionDays: number;
+  now?: () => number;
+}
+
+export function createEventIngestService(stores: EventIngestStores, options: EventIngestOptions) {
+  return new EventIngestService(stores, options);
+}
+
 // A batch naming a module the cached app does not know reloads the app first, at most this often per app:
 // the release may have been pushed a moment ago.
 const UNKNOWN_MODULE_RELOAD_MS = 1000;
@@ -40,34 +56,28 @@ const UNKNOWN_MODULE_RELOAD_MS = 1000;
  * AOF) when this returns; the ingest workers take it from there.
  */
 export class EventIngestService {
-  private readonly stream: string;
-
   constructor(
-    private readonly redis: Redis,
-    keys: RedisKeys,
-    private readonly routing: RoutingCache,
-    private readonly retentionDays: number,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.stream = eventStreamKey(keys);
-  }
+    private readonly stores: EventIngestStores,
+    private readonly options: EventIngestOptions,
+  ) {}
 
   async accept(appId: string, events: readonly DeviceEventInput[]): Promise<IntakeResult> {
-    let route = this.routing.peek(appId);
-    if (route === undefined) route = await this.routing.load(appId);
+    const { routing, retentionDays, now = Date.now } = this.options;
+    let route = routing.peek(appId);
+    if (route === undefined) route = await routing.load(appId);
     if (route === null) throw notFound('App', 'app_not_found');
     let sorted = sortEvents(route, events);
     if (sorted.refused.length > 0) {
-      const fresh = await this.routing.fresh(appId, UNKNOWN_MODULE_RELOAD_MS);
+      const fresh = await routing.fresh(appId, UNKNOWN_MODULE_RELOAD_MS);
       if (fresh && fresh !== route) {
         route = fresh;
         sorted = sortEvents(route, events);
       }
     }
     if (sorted.taken.length > 0) {
-      const received = this.now();
-      const encoded = encodeEvents(route.appId, received, sorted.taken, this.retentionDays);
-      await this.redis.xadd(this.stream, '*', ...entryFields(route.appId, received, encoded));
+      const receivedMs = now();
+      const encoded = encodeEvents(route.appId, receivedMs, sorted.taken, retentionDays);
+      await this.stores.events.append([{ appId: route.appId, receivedMs, encoded }]);
     }
     return { accepted: sorted.taken.length, refused: sorted.refused };
   }

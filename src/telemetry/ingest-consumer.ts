@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
-import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/logger.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { eventStreamKey } from './event-stream.js';
+import type { EventRowsStore } from './events.store.js';
 import { IngestGroup, type RawEntry } from './ingest-group.js';
 import { BatchWriter, type IngestCounts } from './ingest-writer.js';
 import type { SpikeNotifier } from './spike-jobs.js';
@@ -26,7 +26,8 @@ export interface IngestDeps {
   /** A dedicated connection (blocking reads), with maxRetriesPerRequest null. */
   redis: Redis;
   keys: RedisKeys;
-  clickhouse: ClickHouseClient;
+  /** Where the rows go (ClickHouse `device_events`). */
+  rows: EventRowsStore;
   spikes: SpikeNotifier;
   log: Logger;
 }

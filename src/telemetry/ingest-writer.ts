@@ -1,9 +1,8 @@
-import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/logger.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
-import { insertIsolating } from './clickhouse-insert.js';
 import { type DeadLetter, moveToDeadLetters } from './dead-letters.js';
 import { INGEST_GROUP, MalformedEntryError, parseEntry, type StreamEntry } from './event-stream.js';
+import type { EventRowsStore } from './events.store.js';
 import { ackEntries } from './ingest-ack.js';
 import { prepareBatch } from './ingest-batch.js';
 import type { IngestGroup, RawEntry } from './ingest-group.js';
@@ -28,7 +27,7 @@ export interface IngestCounts {
 export interface WriterDeps {
   redis: Redis;
   keys: RedisKeys;
-  clickhouse: ClickHouseClient;
+  rows: EventRowsStore;
   spikes: SpikeNotifier;
   log: Logger;
   group: IngestGroup;
@@ -144,7 +143,7 @@ export class BatchWriter {
     let lastHeartbeat = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        return { entries, refused: await insertIsolating(this.deps.clickhouse, entries) };
+        return { entries, refused: await this.deps.rows.insert(entries) };
       } catch (err) {
         this.counts.insertFailures += 1;
         this.deps.log.error(

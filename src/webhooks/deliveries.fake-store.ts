@@ -1,13 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  AttemptRecord,
-  AttemptRow,
-  DeliveriesStore,
-  DeliveryDetail,
-  DeliveryForAttempt,
-  DeliverySummary,
-  OverdueDelivery,
-} from './deliveries.store.js';
+import type { AttemptRecord, AttemptRow, DeliveriesStore, DeliverySummary } from './deliveries.store.js';
 import type { FakeWebhooksStore } from './webhooks.fake-store.js';
 
 interface FakeDelivery extends Omit<DeliverySummary, 'last_error'> {
@@ -21,7 +13,8 @@ interface FakeDelivery extends Omit<DeliverySummary, 'last_error'> {
 const DAY_MS = 86_400_000;
 
 /**
- * Deliveries in memory. A delivery whose webhook is no longer in the webhooks fake is gone, as the
+ * Deliveries in memory; answers are checked against the interface by `implements`, where their shapes are
+ * written once. A delivery whose webhook is no longer in the webhooks fake is gone, as the
  * cascade makes it in Postgres. Outbox rows are the outbox fake's: prune reports none of them.
  */
 export class FakeDeliveriesStore implements DeliveriesStore {
@@ -46,7 +39,7 @@ export class FakeDeliveriesStore implements DeliveriesStore {
       .map(summary);
   }
 
-  async get(webhookId: string, deliveryId: string): Promise<DeliveryDetail | undefined> {
+  async get(webhookId: string, deliveryId: string) {
     const d = this.live(deliveryId, webhookId);
     return d && { ...summary(d), body: d.body, attempt_log: d.log.map((a) => ({ ...a })) };
   }
@@ -107,7 +100,7 @@ export class FakeDeliveriesStore implements DeliveriesStore {
     return d.attempts;
   }
 
-  async forAttempts(deliveryIds: string[]): Promise<Array<DeliveryForAttempt | undefined>> {
+  async forAttempts(deliveryIds: string[]) {
     return deliveryIds.map((id) => {
       const d = this.live(id);
       const w = d && this.webhooks.rows.get(d.webhook_id);
@@ -157,7 +150,7 @@ export class FakeDeliveriesStore implements DeliveriesStore {
       Object.assign(d, { status: 'failed', next_attempt_at: null, updated_at: new Date(this.now()) });
   }
 
-  async overdue(graceMs: number, limit: number): Promise<OverdueDelivery[]> {
+  async overdue(graceMs: number, limit: number) {
     const before = this.now() - graceMs;
     return [...this.rows.values()]
       .filter(

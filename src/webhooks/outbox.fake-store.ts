@@ -1,4 +1,4 @@
-import { onRollback } from '../platform/fake-transaction.js';
+import { FakeAppendLog } from '../platform/fake-log.js';
 import type { Queryable } from '../platform/postgres.js';
 import type { FakeDeliveriesStore } from './deliveries.fake-store.js';
 import type { FanOut, OutboxStore } from './outbox.store.js';
@@ -16,15 +16,14 @@ export interface FakeOutboxRow {
 }
 
 /** The outbox in memory: tests read `rows` to see which events a change committed. */
-export class FakeOutboxStore implements OutboxStore {
-  readonly rows: FakeOutboxRow[] = [];
-  private nextId = 1;
-
+export class FakeOutboxStore extends FakeAppendLog<FakeOutboxRow> implements OutboxStore {
   constructor(
     private readonly webhooks: FakeWebhooksStore,
     private readonly deliveries: FakeDeliveriesStore,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now?: () => number,
+  ) {
+    super(now);
+  }
 
   async append(
     tx: Queryable,
@@ -32,16 +31,14 @@ export class FakeOutboxStore implements OutboxStore {
     event: WebhookEvent,
     data: Record<string, unknown>,
   ): Promise<number> {
-    const row: FakeOutboxRow = {
-      id: this.nextId++,
+    const row = this.addRow(tx, {
+      id: this.nextId(),
       workspaceId,
       event,
       data: structuredClone(data),
       createdAt: new Date(this.now()),
       dispatched: false,
-    };
-    this.rows.push(row);
-    onRollback(tx, () => this.rows.splice(this.rows.indexOf(row), 1));
+    });
     return row.id;
   }
 

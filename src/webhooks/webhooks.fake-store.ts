@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { WebhookEvent } from './outbox.writer.js';
-import type { WebhookRow, WebhooksStore } from './webhooks.store.js';
+import type { NewWebhook, WebhookRow, WebhooksStore } from './webhooks.store.js';
 
 export interface FakeWebhook extends WebhookRow {
   secret_ciphertext: string;
@@ -12,20 +11,15 @@ export class FakeWebhooksStore implements WebhooksStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async insert(
-    workspaceId: string,
-    url: string,
-    events: WebhookEvent[],
-    secretCiphertext: string,
-  ): Promise<WebhookRow> {
+  async insert(hook: NewWebhook): Promise<WebhookRow> {
     const row: FakeWebhook = {
       id: randomUUID(),
-      workspace_id: workspaceId,
-      url,
-      events,
+      workspace_id: hook.workspaceId,
+      url: hook.url,
+      events: hook.events,
       is_active: true,
       created_at: new Date(this.now()),
-      secret_ciphertext: secretCiphertext,
+      secret_ciphertext: hook.secretCiphertext,
     };
     this.rows.set(row.id, row);
     return publicRow(row);

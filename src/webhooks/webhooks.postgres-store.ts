@@ -1,22 +1,16 @@
 import type { Queryable } from '../platform/postgres.js';
-import type { WebhookEvent } from './outbox.writer.js';
-import type { WebhookRow, WebhooksStore } from './webhooks.store.js';
+import type { NewWebhook, WebhookRow, WebhooksStore } from './webhooks.store.js';
 
 const COLUMNS = 'id, workspace_id, url, events, is_active, created_at';
 
 export class PostgresWebhooksStore implements WebhooksStore {
   constructor(private readonly db: Queryable) {}
 
-  async insert(
-    workspaceId: string,
-    url: string,
-    events: WebhookEvent[],
-    secretCiphertext: string,
-  ): Promise<WebhookRow> {
+  async insert(hook: NewWebhook): Promise<WebhookRow> {
     const { rows } = await this.db.query<WebhookRow>(
       `INSERT INTO webhooks (workspace_id, url, events, secret_ciphertext) VALUES ($1, $2, $3, $4)
        RETURNING ${COLUMNS}`,
-      [workspaceId, url, events, secretCiphertext],
+      [hook.workspaceId, hook.url, hook.events, hook.secretCiphertext],
     );
     return rows[0]!;
   }

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type TObject, type TProperties, Type } from '@sinclair/typebox';
 import { createdWebhookExample, createWebhookExample } from '../http/examples.js';
 import { answer, ref, withExample } from '../http/openapi.js';
 import { iso, problems, Uuid, WorkspaceParams } from '../http/schemas.js';
@@ -34,6 +34,20 @@ function deliveryJson(d: DeliverySummary) {
     updated_at: iso(d.updated_at)!,
     last_error: d.last_error,
   };
+}
+
+/**
+ * The schema of both deliveries started by hand (ping, redeliver): they answer 202 once the delivery is
+ * queued, with its id and one fixed fact (the event, or that it is pending again); the attempt runs later.
+ */
+function deliveryQueued<P extends TObject, F extends TProperties>(
+  operationId: string,
+  summary: string,
+  params: P,
+  fact: F,
+) {
+  const response = { 202: Type.Object({ delivery_id: Uuid, ...fact }), ...problems(401, 403, 404, 409) };
+  return { schema: { tags: TAGS, summary, operationId, params, response } };
 }
 
 function attemptJson(a: AttemptRow) {
@@ -99,18 +113,9 @@ export async function webhooksRoutes(app: App): Promise<void> {
 
   app.post(
     '/workspaces/:id/webhooks/:webhook_id/test',
-    {
-      schema: {
-        tags: TAGS,
-        summary: 'Send a sample `ping` delivery',
-        operationId: 'pingWebhook',
-        params: WebhookParams,
-        response: {
-          202: Type.Object({ delivery_id: Uuid, event: Type.Literal('ping') }),
-          ...problems(401, 403, 404, 409),
-        },
-      },
-    },
+    deliveryQueued('pingWebhook', 'Send a sample `ping` delivery', WebhookParams, {
+      event: Type.Literal('ping'),
+    }),
     async (request, reply) => {
       const { id } = await webhooks.test(principalOf(request), request.params.id, request.params.webhook_id);
       return reply.status(202).send({ delivery_id: id, event: 'ping' as const });
@@ -159,18 +164,12 @@ export async function webhooksRoutes(app: App): Promise<void> {
 
   app.post(
     '/workspaces/:id/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
-    {
-      schema: {
-        tags: TAGS,
-        summary: 'Send a finished delivery again (same delivery id and body)',
-        operationId: 'redeliverWebhookDelivery',
-        params: DeliveryParams,
-        response: {
-          202: Type.Object({ delivery_id: Uuid, status: Type.Literal('pending') }),
-          ...problems(401, 403, 404, 409),
-        },
-      },
-    },
+    deliveryQueued(
+      'redeliverWebhookDelivery',
+      'Send a finished delivery again (same delivery id and body)',
+      DeliveryParams,
+      { status: Type.Literal('pending') },
+    ),
     async (request, reply) => {
       const { id, webhook_id, delivery_id } = request.params;
       await webhooks.redeliver(principalOf(request), id, webhook_id, delivery_id);

@@ -70,12 +70,12 @@ export class WebhooksService {
       );
     }
     const secret = generateSigningSecret();
-    const row = await this.store.insert(
+    const row = await this.store.insert({
       workspaceId,
       url,
       events,
-      encryptSecret(this.options.secretKey, secret),
-    );
+      secretCiphertext: encryptSecret(this.options.secretKey, secret),
+    });
     return { ...row, secret };
   }
 

@@ -9,14 +9,17 @@ export interface WebhookRow {
   created_at: Date;
 }
 
+/** A new endpoint; the secret arrives already encrypted (the store never sees it in clear). */
+export interface NewWebhook {
+  workspaceId: string;
+  url: string;
+  events: WebhookEvent[];
+  secretCiphertext: string;
+}
+
 /** Webhook endpoints. The encrypted secret is read only by the delivery side (the deliveries store). */
 export interface WebhooksStore {
-  insert(
-    workspaceId: string,
-    url: string,
-    events: WebhookEvent[],
-    secretCiphertext: string,
-  ): Promise<WebhookRow>;
+  insert(hook: NewWebhook): Promise<WebhookRow>;
   count(workspaceId: string): Promise<number>;
   /** Oldest first. */
   list(workspaceId: string): Promise<WebhookRow[]>;

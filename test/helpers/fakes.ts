@@ -15,6 +15,7 @@ import { FakeTransactions } from '../../src/platform/fake-transaction.js';
 import { FakeReleasesStore } from '../../src/releases/releases.fake-store.js';
 import { FakeRoutingStore } from '../../src/routing/routing.fake-store.js';
 import { FakeAlertsStore } from '../../src/spikes/alerts.fake-store.js';
+import { FakeEventRowsStore, FakeEventsStore } from '../../src/telemetry/events.fake-store.js';
 import { FakeDeliveriesStore } from '../../src/webhooks/deliveries.fake-store.js';
 import { FakeOutboxStore } from '../../src/webhooks/outbox.fake-store.js';
 import { FakeWebhooksStore } from '../../src/webhooks/webhooks.fake-store.js';
@@ -58,6 +59,8 @@ export function createFakeStores() {
     alerts: new FakeAlertsStore(),
     deploymentKeys,
     manifests,
+    events: new FakeEventsStore(),
+    eventRows: new FakeEventRowsStore(),
     /** Not a container store (Redis, beside the admission script): handed to the devices service. */
     countedDevices: new FakeCountedDevicesStore(now),
   };

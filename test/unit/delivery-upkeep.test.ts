@@ -16,7 +16,12 @@ async function world() {
     log: createLogger('silent', 'test'),
   });
   const ws = stores.workspaces.add();
-  const hook = await stores.webhooks.insert(ws.id, 'https://a.example/', ['rollback'], 'x');
+  const hook = await stores.webhooks.insert({
+    workspaceId: ws.id,
+    url: 'https://a.example/',
+    events: ['rollback'],
+    secretCiphertext: 'x',
+  });
   const delivery = () => stores.deliveries.insertDirect(hook.id, ws.id, 'rollback', '{}');
   const attempt = (deliveryId: string, attempt: number, status: 'pending' | 'succeeded' | 'failed') =>
     stores.deliveries.recordMany([

@@ -17,7 +17,12 @@ async function world() {
     batchSize: 2,
   });
   const ws = stores.workspaces.add().id;
-  const hook = await stores.webhooks.insert(ws, 'https://a.example/', ['rollback'], 'x');
+  const hook = await stores.webhooks.insert({
+    workspaceId: ws,
+    url: 'https://a.example/',
+    events: ['rollback'],
+    secretCiphertext: 'x',
+  });
   const emit = () => stores.transaction((tx) => stores.outbox.append(tx, ws, 'rollback', { app_id: 'a' }));
   return { stores, scheduler, log, dispatcher, ws, hook, emit };
 }

@@ -97,7 +97,12 @@ describe.each(subjects)('%s stores', (_name, make) => {
   it('webhooks and deliveries: attempts logged, reopened once finished, gone with their webhook', async () => {
     const s = make();
     const ws = await s.newWorkspace();
-    const hook = await s.webhooks.insert(ws, 'https://hooks.example.com/a', ['rollback'], 'v1.x.y.z');
+    const hook = await s.webhooks.insert({
+      workspaceId: ws,
+      url: 'https://hooks.example.com/a',
+      events: ['rollback'],
+      secretCiphertext: 'v1.x.y.z',
+    });
     expect(hook).toMatchObject({ workspace_id: ws, events: ['rollback'], is_active: true });
     expect(await s.webhooks.count(ws)).toBe(1);
     expect(await s.webhooks.get(await s.newWorkspace(), hook.id)).toBeUndefined();
@@ -158,10 +163,30 @@ describe.each(subjects)('%s stores', (_name, make) => {
   it('outbox: one delivery per active webhook subscribed to the event, same bytes, never twice', async () => {
     const s = make();
     const [ws, other] = [await s.newWorkspace(), await s.newWorkspace()];
-    const a = await s.webhooks.insert(ws, 'https://a.example/', ['rollback', 'error_spike'], 'x');
-    const b = await s.webhooks.insert(ws, 'https://b.example/', ['rollback'], 'x');
-    await s.webhooks.insert(ws, 'https://c.example/', ['release.pushed'], 'x');
-    await s.webhooks.insert(other, 'https://d.example/', ['rollback'], 'x');
+    const a = await s.webhooks.insert({
+      workspaceId: ws,
+      url: 'https://a.example/',
+      events: ['rollback', 'error_spike'],
+      secretCiphertext: 'x',
+    });
+    const b = await s.webhooks.insert({
+      workspaceId: ws,
+      url: 'https://b.example/',
+      events: ['rollback'],
+      secretCiphertext: 'x',
+    });
+    await s.webhooks.insert({
+      workspaceId: ws,
+      url: 'https://c.example/',
+      events: ['release.pushed'],
+      secretCiphertext: 'x',
+    });
+    await s.webhooks.insert({
+      workspaceId: other,
+      url: 'https://d.example/',
+      events: ['rollback'],
+      secretCiphertext: 'x',
+    });
     await s.transaction((tx) => s.outbox.append(tx, ws, 'rollback', { app_id: 'app-1' }));
     const fanned = await s.outbox.fanOut(100);
     expect(fanned.claimed).toBe(1);

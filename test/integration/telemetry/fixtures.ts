@@ -5,6 +5,7 @@ import type { App } from '../../../src/http/types.js';
 import { chString } from '../../../src/platform/clickhouse.js';
 import { createBlockingRedis, type Redis } from '../../../src/platform/redis.js';
 import { eventStreamKey, INGEST_GROUP } from '../../../src/telemetry/event-stream.js';
+import { ClickHouseEventRowsStore } from '../../../src/telemetry/events.clickhouse-store.js';
 import { IngestConsumer, type IngestOptions } from '../../../src/telemetry/ingest-consumer.js';
 import type { SpikeNotifier } from '../../../src/telemetry/spike-jobs.js';
 import { waitFor as waitUntil } from '../../helpers/wait.js';
@@ -112,7 +113,7 @@ export async function startConsumer(
     {
       redis,
       keys: deps.keys,
-      clickhouse: options.clickhouse ?? deps.clickhouse,
+      rows: new ClickHouseEventRowsStore(options.clickhouse ?? deps.clickhouse),
       spikes: options.spikes ?? new RecordingSpikes(),
       log: deps.log,
     },

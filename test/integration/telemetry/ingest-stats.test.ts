@@ -80,7 +80,7 @@ beforeAll(async () => {
   rel.r4 = await createRelease(ctx.deps, { workspaceId: owner.workspaceId, appId, channel: 'staging' });
 
   // 20 devices checked production (running R1), 5 checked beta (running R3).
-  await recordChecks(ctx.deps.redis, ctx.deps.keys, [
+  await recordChecks(ctx.deps.stores.events, [
     ...Array.from({ length: 20 }, (_, i) => ({
       appId,
       deviceId: `dev-${i}`,

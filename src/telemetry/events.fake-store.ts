@@ -1,0 +1,35 @@
+import type { AcceptedBatch, EventRowsStore, EventsStore, RefusedRows } from './events.store.js';
+
+/** The event stream in memory: tests read `batches` to see what the intake accepted, in order. */
+export class FakeEventsStore implements EventsStore {
+  readonly batches: AcceptedBatch[] = [];
+
+  async append(batches: readonly AcceptedBatch[]): Promise<void> {
+    // Copies, as Redis keeps the bytes: a caller changing its objects afterwards changes nothing stored.
+    this.batches.push(...batches.map((b) => structuredClone(b)));
+  }
+}
+
+/**
+ * `device_events` in memory: the stored JSONEachRow lines. `refuses` picks the entries to refuse as data;
+ * `reachable = false` makes every insert throw, as when ClickHouse is away.
+ */
+export class FakeEventRowsStore implements EventRowsStore {
+  readonly lines: string[] = [];
+  reachable = true;
+
+  constructor(private readonly refuses: (text: string) => boolean = () => false) {}
+
+  async insert<T extends { text: string; rows: number }>(
+    entries: readonly T[],
+  ): Promise<Array<RefusedRows<T>>> {
+    if (!this.reachable) throw new Error('ClickHouse is not reachable');
+    const refused: Array<RefusedRows<T>> = [];
+    for (const entry of entries) {
+      if (entry.rows === 0) continue;
+      if (this.refuses(entry.text)) refused.push({ entry, error: new Error('refused as data') });
+      else this.lines.push(...entry.text.split('\n').filter((line) => line !== ''));
+    }
+    return refused;
+  }
+}

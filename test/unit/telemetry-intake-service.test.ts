@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import type { AppRoute } from '../../src/routing/routing.types.js';
+import { recordChecks } from '../../src/telemetry/check-recorder.js';
+import type { EventRow } from '../../src/telemetry/event-rows.js';
+import { createEventIngestService, type DeviceEventInput } from '../../src/telemetry/events.service.js';
+import { createFakeStores } from '../helpers/fakes.js';
+
+const KNOWN = '0b6f3d1e-5c1a-4f7e-9a1b-2c3d4e5f6a7b';
+const PUSHED_LATER = '7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+
+function route(modules: string[]): AppRoute {
+  return {
+    appId: 'app-1',
+    workspaceId: 'ws-1',
+    plan: 'team',
+    channels: new Map(),
+    modules: new Set(modules),
+  };
+}
+
+/**
+ * The intake on the fake stream, with a routing stand-in: `cached` is what the cache holds, `reloaded`
+ * what a fresh load from the database answers (a release may have been pushed since).
+ */
+function intake(cached: AppRoute | null, reloaded: AppRoute | null = cached) {
+  const stores = createFakeStores();
+  const loads: string[] = [];
+  const routing = {
+    peek: () => cached,
+    load: async (appId: string) => {
+      loads.push(appId);
+      return reloaded;
+    },
+    fresh: async (appId: string) => {
+      loads.push(appId);
+      return reloaded;
+    },
+  };
+  const service = createEventIngestService(stores, {
+    routing,
+    retentionDays: 30,
+    now: () => stores.clock.now,
+  });
+  const rowsOf = (n: number) =>
+    stores.events.batches[n]!.encoded.text.split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as EventRow);
+  return { service, stores, loads, rowsOf };
+}
+
+const event = (
+  id: string,
+  module_id: DeviceEventInput['module_id'],
+  type: DeviceEventInput['type'] = 'download',
+) => ({
+  id,
+  device_id: `device-${id}`,
+  module_id,
+  type,
+});
+
+describe('device event intake', () => {
+  it('accepts events of known modules and of the embedded bundle, in one append to the stream', async () => {
+    const { service, stores, rowsOf } = intake(route([KNOWN]));
+    const result = await service.accept('app-1', [
+      event('e1', KNOWN, 'activation'),
+      event('e2', KNOWN.toUpperCase()),
+      event('e3', null),
+      event('e4', ''),
+      event('e5', undefined, 'error'),
+    ]);
+
+    expect(result).toEqual({ accepted: 5, refused: [] });
+    expect(stores.events.batches).toHaveLength(1);
+    expect(stores.events.batches[0]).toMatchObject({ appId: 'app-1', receivedMs: stores.clock.now });
+    expect(rowsOf(0).map((r) => [r.device_id, r.module_id, r.type])).toEqual([
+      ['device-e1', KNOWN, 'activation'],
+      ['device-e2', KNOWN, 'download'],
+      ['device-e3', '', 'download'],
+      ['device-e4', '', 'download'],
+      ['device-e5', '', 'error'],
+    ]);
+  });
+
+  it('refuses each event naming a module the app does not have, and keeps the good events of the batch', async () => {
+    const { service, stores, rowsOf } = intake(route([KNOWN]));
+    const result = await service.accept('app-1', [
+      event('good-1', KNOWN),
+      event('bad-1', 'not-a-release'),
+      event('good-2', null),
+      event('bad-2', PUSHED_LATER),
+    ]);
+
+    expect(result).toEqual({
+      accepted: 2,
+      refused: [
+        { index: 1, id: 'bad-1', code: 'unknown_module' },
+        { index: 3, id: 'bad-2', code: 'unknown_module' },
+      ],
+    });
+    expect(stores.events.batches).toHaveLength(1);
+    expect(rowsOf(0).map((r) => r.device_id)).toEqual(['device-good-1', 'device-good-2']);
+  });
+
+  it('appends nothing when every event of the batch is refused', async () => {
+    const { service, stores } = intake(route([KNOWN]));
+    const result = await service.accept('app-1', [event('bad', 'invented')]);
+
+    expect(result).toEqual({ accepted: 0, refused: [{ index: 0, id: 'bad', code: 'unknown_module' }] });
+    expect(stores.events.batches).toEqual([]);
+  });
+
+  it('reloads the app before refusing, so an event of a release pushed a moment ago is taken', async () => {
+    const { service, stores, loads } = intake(route([KNOWN]), route([KNOWN, PUSHED_LATER]));
+    const result = await service.accept('app-1', [event('new', PUSHED_LATER)]);
+
+    expect(loads).toEqual(['app-1']);
+    expect(result).toEqual({ accepted: 1, refused: [] });
+    expect(stores.events.batches).toHaveLength(1);
+  });
+
+  it('answers 404 for an app that does not exist, and appends nothing', async () => {
+    const { service, stores } = intake(null);
+
+    await expect(service.accept('no-such-app', [event('e1', null)])).rejects.toMatchObject({
+      status: 404,
+      code: 'app_not_found',
+    });
+    expect(stores.events.batches).toEqual([]);
+  });
+});
+
+describe('update checks recorded as events', () => {
+  it('appends one batch of check events per app (app ids in lower case), in one call', async () => {
+    const stores = createFakeStores();
+    const check = (appId: string, deviceId: string) => ({
+      appId,
+      deviceId,
+      channel: 'production',
+      moduleId: null,
+    });
+    await recordChecks(
+      stores.events,
+      [check('App-A', 'd1'), check('app-b', 'd2'), check('app-a', 'd3')],
+      1_000,
+    );
+
+    expect(stores.events.batches.map((b) => [b.appId, b.receivedMs, b.encoded.rows])).toEqual([
+      ['app-a', 1_000, 2],
+      ['app-b', 1_000, 1],
+    ]);
+    const rows = stores.events.batches[0]!.encoded.text.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as EventRow);
+    expect(rows.map((r) => [r.type, r.device_id, r.channel, r.module_id])).toEqual([
+      ['check', 'd1', 'production', ''],
+      ['check', 'd3', 'production', ''],
+    ]);
+  });
+});
