@@ -2251,32 +2251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        active: boolean;
-                        /**
-                         * Format: uuid
-                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
-                         */
-                        app_id: string;
-                        channel: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        fingerprint: string | null;
-                        /**
-                         * Format: uuid
-                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
-                         */
-                        id: string;
-                        mandatory: boolean;
-                        notes: string;
-                        /** @description when it was rolled back; null if not */
-                        rolled_back_at: string | null;
-                        rollout_pct: number;
-                        sha256: string;
-                        size: number;
-                        target_binary_range: string | null;
-                        version: string;
-                    } & {
+                    "application/json": components["schemas"]["Release"] & {
                         expo: {
                             platforms: string[];
                             signed: boolean;
@@ -2651,32 +2626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        active: boolean;
-                        /**
-                         * Format: uuid
-                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
-                         */
-                        app_id: string;
-                        channel: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        fingerprint: string | null;
-                        /**
-                         * Format: uuid
-                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
-                         */
-                        id: string;
-                        mandatory: boolean;
-                        notes: string;
-                        /** @description when it was rolled back; null if not */
-                        rolled_back_at: string | null;
-                        rollout_pct: number;
-                        sha256: string;
-                        size: number;
-                        target_binary_range: string | null;
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Release"];
                 };
             };
             400: components["responses"]["Status400"];

@@ -1,6 +1,7 @@
 import { DEVICE_ID_PATTERN } from '@ota/shared/ids';
 import { Type } from '@sinclair/typebox';
 import { Fingerprint } from '../apps/apps.schemas.js';
+import { ref } from '../http/openapi.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 import { Channel, PushBody, ReleaseSchema } from '../releases/releases.schemas.js';
 
@@ -124,6 +125,6 @@ export const DraftSchema = Type.Object({
 });
 
 export const ExpoReleaseSchema = Type.Intersect([
-  ReleaseSchema,
+  ref(ReleaseSchema),
   Type.Object({ expo: Type.Object({ platforms: Type.Array(Type.String()), signed: Type.Boolean() }) }),
 ]);

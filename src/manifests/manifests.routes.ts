@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { draftJson } from '../expo/expo.routes.js';
 import { DraftSchema, KeyId } from '../expo/expo.schemas.js';
+import { ref } from '../http/openapi.js';
 import { problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import { releaseJson } from '../releases/releases.routes.js';
@@ -64,7 +65,7 @@ export async function manifestsRoutes(app: App): Promise<void> {
         summary: 'Complete a signed push with a signature for each part of its draft; developer or above',
         params: ModuleParams,
         body: SignaturesBody,
-        response: { 201: ReleaseSchema, ...problems(400, 401, 402, 403, 404) },
+        response: { 201: ref(ReleaseSchema), ...problems(400, 401, 402, 403, 404) },
       },
     },
     async (request, reply) => {

@@ -1,23 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
-import type {
-  NewRelease,
-  ReleaseNameRef,
-  ReleaseRow,
-  ReleaseScope,
-  ReleasesStore,
-} from './releases.store.js';
+import type * as store from './releases.store.js';
 
 /** Releases in memory. `seq` counts up across every app, like the Postgres sequence. */
-export class FakeReleasesStore implements ReleasesStore {
-  readonly rows: ReleaseRow[] = [];
+export class FakeReleasesStore implements store.ReleasesStore {
+  readonly rows: store.ReleaseRow[] = [];
   private nextSeq = 1;
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async insert(tx: Queryable, r: NewRelease): Promise<ReleaseRow> {
-    const row: ReleaseRow = {
+  async insert(tx: Queryable, r: store.NewRelease): Promise<store.ReleaseRow> {
+    const row: store.ReleaseRow = {
       id: r.id ?? randomUUID(),
       seq: this.nextSeq++,
       workspace_id: r.workspaceId,
@@ -40,11 +34,11 @@ export class FakeReleasesStore implements ReleasesStore {
     return { ...row };
   }
 
-  async find(workspaceId: string, id: string): Promise<ReleaseRow | undefined> {
+  async find(workspaceId: string, id: string): Promise<store.ReleaseRow | undefined> {
     return this.copy(this.rows.find((r) => r.id === id && r.workspace_id === workspaceId));
   }
 
-  async findVersion(appId: string, channel: string, version: string): Promise<ReleaseRow | undefined> {
+  async findVersion(appId: string, channel: string, version: string): Promise<store.ReleaseRow | undefined> {
     return this.copy(
       this.newestFirst().find((r) => r.app_id === appId && r.channel === channel && r.version === version),
     );
@@ -52,10 +46,10 @@ export class FakeReleasesStore implements ReleasesStore {
 
   async lookup(
     workspaceId: string,
-    ref: ReleaseNameRef,
-    scope: ReleaseScope,
+    ref: store.ReleaseNameRef,
+    scope: store.ReleaseScope,
     limit: number,
-  ): Promise<ReleaseRow[]> {
+  ): Promise<store.ReleaseRow[]> {
     const { idPrefix } = ref;
     return this.newestFirst()
       .filter(
@@ -74,18 +68,22 @@ export class FakeReleasesStore implements ReleasesStore {
     channel: string | undefined,
     limit: number,
     offset: number,
-  ): Promise<ReleaseRow[]> {
+  ): Promise<store.ReleaseRow[]> {
     return this.newestFirst()
       .filter((r) => r.app_id === appId && (channel === undefined || r.channel === channel))
       .slice(offset, offset + limit + 1)
       .map((r) => ({ ...r }));
   }
 
-  async setRollout(tx: Queryable, id: string, rolloutPct: number): Promise<ReleaseRow> {
+  async setRollout(tx: Queryable, id: string, rolloutPct: number): Promise<store.ReleaseRow> {
     return this.change(tx, id, { rollout_pct: rolloutPct });
   }
 
-  async previousActive(appId: string, channel: string, beforeSeq: number): Promise<ReleaseRow | undefined> {
+  async previousActive(
+    appId: string,
+    channel: string,
+    beforeSeq: number,
+  ): Promise<store.ReleaseRow | undefined> {
     return this.copy(
       this.newestFirst().find(
         (r) => r.app_id === appId && r.channel === channel && r.active && r.seq < beforeSeq,
@@ -93,11 +91,11 @@ export class FakeReleasesStore implements ReleasesStore {
     );
   }
 
-  async deactivate(tx: Queryable, id: string): Promise<ReleaseRow> {
+  async deactivate(tx: Queryable, id: string): Promise<store.ReleaseRow> {
     return this.change(tx, id, { active: false, rolled_back_at: new Date(this.now()) });
   }
 
-  private change(tx: Queryable, id: string, patch: Partial<ReleaseRow>): ReleaseRow {
+  private change(tx: Queryable, id: string, patch: Partial<store.ReleaseRow>): store.ReleaseRow {
     const row = this.rows.find((r) => r.id === id)!;
     const before = { ...row };
     Object.assign(row, patch);
@@ -105,11 +103,11 @@ export class FakeReleasesStore implements ReleasesStore {
     return { ...row };
   }
 
-  private newestFirst(): ReleaseRow[] {
+  private newestFirst(): store.ReleaseRow[] {
     return [...this.rows].sort((a, b) => b.seq - a.seq);
   }
 
-  private copy(row: ReleaseRow | undefined): ReleaseRow | undefined {
+  private copy(row: store.ReleaseRow | undefined): store.ReleaseRow | undefined {
     return row && { ...row };
   }
 }
