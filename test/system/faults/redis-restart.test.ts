@@ -67,6 +67,8 @@ describe('Redis killed and restarted (AOF)', () => {
       world.receiver,
       hook,
       releases.pushed.length + 1,
+      60_000,
+      () => world.workerOutput(),
     );
     expect(report.unverified).toBe(0);
     // Among them the ones whose retry sat in Redis when it died: the retry survived in the AOF.

@@ -20,28 +20,35 @@ describe('worker processes killed with SIGKILL', () => {
     const { world } = sys;
     const { owner, app, push } = await tenant();
     const module = await push('1.0.0');
-    const doomed = world.startWorkers('ingest');
     const events = telemetry(world.url, app.appId, module.id);
 
-    // Frozen (SIGSTOP) at a moment it holds entries it has read and not acknowledged, then killed: those
-    // entries stay pending on its consumer, and only a claim by another worker can store them.
-    const consumer = await eventually(
-      'the doomed worker’s consumer',
-      async () =>
-        (await ingestConsumers(world.ctx.deps)).find((c) => c.name.includes(`-${doomed.pid}-`))?.name,
+    // A worker frozen (SIGSTOP) at a moment it holds entries it has read and not acknowledged, then killed:
+    // those entries stay pending on its consumer, and only a claim by another worker can store them. What
+    // it holds is read after the kill: an acknowledgement it wrote just before it froze can still reach
+    // Redis after a read made while it is frozen, and nothing more can come from it once it is dead (but a
+    // blocking read it had sent may still add entries). A worker that turns out to hold nothing is replaced.
+    const { consumer, held } = await eventually(
+      'a worker killed while it holds unacknowledged entries',
+      async () => {
+        const doomed = world.startWorkers('ingest');
+        const name = await eventually(
+          'the doomed worker’s consumer',
+          async () =>
+            (await ingestConsumers(world.ctx.deps)).find((c) => c.name.includes(`-${doomed.pid}-`))?.name,
+        );
+        await eventually('the doomed worker frozen holding entries', async () => {
+          process.kill(doomed.pid!, 'SIGSTOP');
+          if ((await pendingOf(world.ctx.deps, name)).length > 0) return true;
+          process.kill(doomed.pid!, 'SIGCONT');
+          return undefined;
+        });
+        await stopChild(doomed, 'SIGKILL');
+        const ids = await pendingOf(world.ctx.deps, name);
+        return ids.length > 0 ? { consumer: name, held: ids } : undefined;
+      },
+      90_000,
     );
-    const held = await eventually('the doomed worker holding unacknowledged entries', async () => {
-      process.kill(doomed.pid!, 'SIGSTOP');
-      const ids = await pendingOf(world.ctx.deps, consumer);
-      if (ids.length > 0) return ids;
-      process.kill(doomed.pid!, 'SIGCONT');
-      return undefined;
-    });
-    await stopChild(doomed, 'SIGKILL');
-    // Everything it held is still pending on its consumer. Possibly more: a blocking read the frozen worker
-    // had sent is still served by Redis when entries arrive, adding them to the same consumer.
-    const pendingAfterKill = await pendingOf(world.ctx.deps, consumer);
-    expect(pendingAfterKill).toEqual(expect.arrayContaining(held));
+    expect(held.length).toBeGreaterThan(0);
 
     world.startWorkers('ingest');
     await eventually('the dead consumer’s entries claimed', async () =>

@@ -112,13 +112,17 @@ export async function waitDeliveredOnceEach(
   hook: { id: string; path: string },
   expected: number,
   timeoutMs = 60_000,
+  /** What the worker processes printed, shown when the wait fails. */
+  output: () => string = () => '',
 ): Promise<DeliveryReport> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const report = await deliveryReport(deps, receiver, hook.id, hook.path);
     if (report.ids.length === expected && deliveredOnceEach(report)) return report;
     if (Date.now() > deadline)
-      throw new Error(`expected ${expected} deliveries made once each; ${summarize(report)}`);
+      throw new Error(
+        `expected ${expected} deliveries made once each; ${summarize(report)}\nworkers:\n${output().slice(-4000)}`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }
