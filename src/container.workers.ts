@@ -118,7 +118,7 @@ function webhookGraph(c: SharedContainer, options: WebhookGraphOptions = {}) {
     await scheduler.close();
     await client.close();
   };
-  return { settings, log, processor, dispatcher, gate, upkeep, close };
+  return { settings, log, processor, dispatcher, scheduler, gate, upkeep, close };
 }
 
 /**

@@ -4,7 +4,13 @@ import type { WorkersContainer } from '../src/container.js';
 import type { WebhookGraphOptions } from '../src/container.workers.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { AttemptOutcome, DeliveryProcessor } from '../src/webhooks/delivery.processor.js';
-import { type AttemptJob, FIRST_ATTEMPT_QUEUE, RETRY_QUEUE } from '../src/webhooks/delivery-queue.js';
+import {
+  type AttemptChunk,
+  type AttemptJob,
+  FIRST_ATTEMPT_QUEUE,
+  isChunk,
+  RETRY_QUEUE,
+} from '../src/webhooks/delivery-queue.js';
 import type { OutboxDispatcher } from '../src/webhooks/outbox.dispatcher.js';
 import type { Worker } from './worker.js';
 
@@ -37,7 +43,8 @@ export function createWebhooksWorker(
   deps: WorkersContainer,
   options: WebhooksWorkerOptions = {},
 ): WebhooksWorker {
-  const { settings, log, processor, dispatcher, gate, upkeep, close } = deps.workers.webhooks(options);
+  const { settings, log, processor, dispatcher, scheduler, gate, upkeep, close } =
+    deps.workers.webhooks(options);
   const retryShare = Math.max(1, Math.floor(settings.concurrency / 4));
   const lanes: Array<[string, number]> = [
     [FIRST_ATTEMPT_QUEUE, Math.max(1, settings.concurrency - retryShare)],
@@ -49,16 +56,54 @@ export function createWebhooksWorker(
   let sweeper: NodeJS.Timeout | undefined;
   let pruner: NodeJS.Timeout | undefined;
 
-  const handle = async (job: Job<AttemptJob>, token?: string): Promise<AttemptOutcome> => {
-    const turn = await gate.enter(job.data.webhookId);
+  // The endpoint's turn ends when its request does (leave() is idempotent: `finally` covers early exits).
+  const attempt = async (job: AttemptJob, leave: () => void): Promise<AttemptOutcome> => {
+    const outcome = await processor.attempt(job, leave);
+    events.emit('attempt', job, outcome);
+    return outcome;
+  };
+
+  /**
+   * A chunk's attempts start in order, as many at once as the endpoint's gate lets in. When the endpoint is
+   * full for longer than the gate waits, the rest of the chunk goes back to the queue until its turn (the
+   * job itself if nothing was started), so a hanging endpoint holds a worker slot only while the attempts
+   * it let in time out. If an attempt could not be logged, the chunk fails and BullMQ runs it again: its
+   * finished deliveries are skipped as stale.
+   */
+  const attemptChunk = async (job: Job<AttemptChunk>, token?: string): Promise<undefined> => {
+    const { attempts } = job.data;
+    const running: Array<Promise<AttemptOutcome>> = [];
+    for (const [i, next] of attempts.entries()) {
+      const turn = await gate.enter(next.webhookId);
+      if (turn.entered) {
+        running.push(attempt(next, turn.leave).finally(turn.leave));
+        continue;
+      }
+      if (i === 0) {
+        await job.moveToDelayed(turn.retryAt, token);
+        throw new DelayedError();
+      }
+      await scheduler.scheduleMany(attempts.slice(i), turn.retryAt - Date.now());
+      break;
+    }
+    const failure = (await Promise.allSettled(running)).find((r) => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    return undefined;
+  };
+
+  const handle = async (
+    job: Job<AttemptJob | AttemptChunk>,
+    token?: string,
+  ): Promise<AttemptOutcome | undefined> => {
+    if (isChunk(job.data)) return attemptChunk(job as Job<AttemptChunk>, token);
+    const data = job.data;
+    const turn = await gate.enter(data.webhookId);
     if (!turn.entered) {
       await job.moveToDelayed(turn.retryAt, token);
       throw new DelayedError();
     }
     try {
-      const outcome = await processor.attempt(job.data);
-      events.emit('attempt', job.data, outcome);
-      return outcome;
+      return await attempt(data, turn.leave);
     } finally {
       turn.leave();
     }
@@ -76,7 +121,7 @@ export function createWebhooksWorker(
       for (const [queue, concurrency] of lanes) {
         const connection = createBlockingRedis(deps.config.redis);
         connections.push(connection);
-        const worker = new BullWorker<AttemptJob, AttemptOutcome>(queue, handle, {
+        const worker = new BullWorker<AttemptJob | AttemptChunk, AttemptOutcome | undefined>(queue, handle, {
           connection,
           prefix: deps.keys.queuePrefix,
           concurrency,

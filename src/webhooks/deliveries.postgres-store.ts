@@ -63,13 +63,15 @@ export class PostgresDeliveriesStore implements DeliveriesStore {
 
   /** One query for all of them. */
   async forAttempts(deliveryIds: string[]): Promise<Array<DeliveryForAttempt | undefined>> {
-    const { rows } = await this.db.query<DeliveryForAttempt>(
-      `SELECT d.id, d.webhook_id, d.workspace_id, d.event, d.body, d.status, d.attempts,
+    // Named: prepared once per connection, as they run for every batch of attempts.
+    const { rows } = await this.db.query<DeliveryForAttempt>({
+      name: 'deliveries-for-attempts',
+      text: `SELECT d.id, d.webhook_id, d.workspace_id, d.event, d.body, d.status, d.attempts,
               w.url, w.secret_ciphertext, w.is_active
          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.id = ANY($1::uuid[])`,
-      [deliveryIds],
-    );
+      values: [deliveryIds],
+    });
     const byId = new Map(rows.map((r) => [r.id, r]));
     return deliveryIds.map((id) => byId.get(id));
   }
@@ -81,8 +83,9 @@ export class PostgresDeliveriesStore implements DeliveriesStore {
    */
   async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
     const col = <T>(f: (r: AttemptRecord) => T) => records.map(f);
-    const { rows } = await this.db.query<{ id: string }>(
-      `WITH input AS (
+    const { rows } = await this.db.query<{ id: string }>({
+      name: 'deliveries-record-many',
+      text: `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[],
                               $7::text[], $8::text[], $9::timestamptz[])
            AS t(delivery_id, attempt, started_at, duration_ms, response_status, response_body, error, status,
@@ -100,7 +103,7 @@ export class PostgresDeliveriesStore implements DeliveriesStore {
            FROM input i JOIN moved m ON m.id = i.delivery_id
        )
        SELECT id FROM moved`,
-      [
+      values: [
         col((r) => r.deliveryId),
         col((r) => r.attempt),
         col((r) => r.startedAt),
@@ -111,7 +114,7 @@ export class PostgresDeliveriesStore implements DeliveriesStore {
         col((r) => r.status),
         col((r) => r.nextAttemptAt),
       ],
-    );
+    });
     const done = new Set(rows.map((r) => r.id));
     return records.map((r) => done.has(r.deliveryId));
   }

@@ -8,8 +8,8 @@ export class FakeDeliveryScheduler implements DeliveryScheduler {
     this.scheduled.push({ job, attempt: attemptNumber, delayMs });
   }
 
-  async scheduleMany(jobs: AttemptJob[]): Promise<void> {
-    for (const job of jobs) await this.schedule(job, 1);
+  async scheduleMany(jobs: AttemptJob[], delayMs = 0): Promise<void> {
+    for (const job of jobs) await this.schedule(job, 1, delayMs);
   }
 
   async resubmit(job: AttemptJob, attemptNumber: number): Promise<boolean> {

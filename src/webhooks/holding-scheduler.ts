@@ -50,13 +50,13 @@ export class HoldingScheduler implements DeliveryScheduler {
     }
   }
 
-  async scheduleMany(jobs: AttemptJob[]): Promise<void> {
+  async scheduleMany(jobs: AttemptJob[], delayMs = 0): Promise<void> {
     try {
-      await this.inner.scheduleMany(jobs);
+      await this.inner.scheduleMany(jobs, delayMs);
     } catch (err) {
-      const now = Date.now();
+      const dueAt = Date.now() + delayMs;
       this.hold(
-        jobs.map((job) => ({ job, attempt: 1, dueAt: now })),
+        jobs.map((job) => ({ job, attempt: 1, dueAt })),
         err,
       );
     }

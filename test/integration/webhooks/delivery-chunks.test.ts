@@ -1,0 +1,133 @@
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transaction } from '../../../src/platform/postgres.js';
+import { createBlockingRedis } from '../../../src/platform/redis.js';
+import {
+  type AttemptChunk,
+  type AttemptJob,
+  BullDeliveryScheduler,
+  CHUNK_SIZE,
+  FIRST_ATTEMPT_QUEUE,
+} from '../../../src/webhooks/delivery-queue.js';
+import { appendOutbox } from '../../../src/webhooks/outbox.writer.js';
+import { createWebhooksWorker, type WebhooksWorker } from '../../../workers/webhooks.worker.js';
+import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
+import { HttpsReceiver, waitFor } from '../../helpers/https-receiver.js';
+
+// First attempts travel in chunks per webhook (one queue job for up to CHUNK_SIZE deliveries); a chunk
+// whose endpoint is full hands the rest back to the queue, and every delivery is still made once.
+describe('webhook first attempts in chunks', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ env: { WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_DISPATCH_POLL_MS: '200' } });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('enqueues one job per chunk of a webhook, each webhook in its own chunks, in fan-out order', async () => {
+    const scheduler = new BullDeliveryScheduler(ctx.config.redis, ctx.deps.keys);
+    const connection = createBlockingRedis(ctx.config.redis);
+    const queue = new Queue(FIRST_ATTEMPT_QUEUE, { connection, prefix: ctx.deps.keys.queuePrefix });
+    try {
+      const attempt = (webhookId: string, i: number): AttemptJob => ({
+        deliveryId: `${webhookId}-d${String(i).padStart(3, '0')}`,
+        webhookId,
+        workspaceId: 'w',
+        round: 1,
+      });
+      // Interleaved as a fan-out makes them: each event to both webhooks.
+      const jobs = Array.from({ length: 60 }, (_, i) => [attempt('a', i), attempt('b', i)]).flat();
+      await scheduler.scheduleMany(jobs);
+      await scheduler.scheduleMany(jobs); // the same fan-out enqueued again: no new jobs
+
+      const waiting = await queue.getJobs(['waiting']);
+      const chunks = waiting.map((j) => (j.data as AttemptChunk).attempts);
+      expect(chunks).toHaveLength(6); // 25 + 25 + 10 for each webhook
+      for (const chunk of chunks) {
+        expect(chunk.length).toBeLessThanOrEqual(CHUNK_SIZE);
+        expect(new Set(chunk.map((a) => a.webhookId)).size).toBe(1);
+      }
+      for (const webhook of ['a', 'b']) {
+        const ids = chunks
+          .filter((c) => c[0]?.webhookId === webhook)
+          .sort((x, y) => x[0]!.deliveryId.localeCompare(y[0]!.deliveryId))
+          .flat()
+          .map((a) => a.deliveryId);
+        expect(ids).toEqual(jobs.filter((j) => j.webhookId === webhook).map((j) => j.deliveryId));
+      }
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+      await connection.quit();
+      await scheduler.close();
+    }
+  });
+
+  describe('with an endpoint slower than the gate waits', () => {
+    let receiver: HttpsReceiver;
+    let worker: WebhooksWorker;
+    let owner: SignedIn;
+
+    beforeAll(async () => {
+      receiver = await new HttpsReceiver().start();
+      // One request at a time, each answered after 300 ms: the gate waits at most 100 ms for a slot, so a
+      // chunk keeps handing its rest back to the queue.
+      receiver.fallback = { status: 200, delayMs: 300 };
+      worker = createWebhooksWorker(ctx.deps, {
+        ca: receiver.cert,
+        overrides: { perEndpointConcurrency: 1 },
+      });
+      await worker.start();
+      owner = await signUp(ctx.app);
+    });
+    afterAll(async () => {
+      await worker?.stop();
+      await receiver?.close();
+    });
+
+    it('hands the rest of a chunk back to the queue and makes every delivery once', async () => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/workspaces/${owner.workspaceId}/webhooks`,
+        headers: owner.headers,
+        payload: { url: receiver.url('/slow'), events: ['release.pushed'] },
+      });
+      expect(res.statusCode).toBe(201);
+      receiver.expect('/slow', res.json().secret);
+
+      const events = 12;
+      await transaction(ctx.deps.db, async (tx) => {
+        for (let i = 0; i < events; i++) {
+          await appendOutbox(tx, owner.workspaceId, 'release.pushed', { version: `1.0.${i}` });
+        }
+      });
+      await waitFor(() => receiver.at('/slow').length >= events, 60_000, 'every delivery made');
+      const ids = receiver.at('/slow').map((r) => r.headers['x-service-delivery']);
+      expect(new Set(ids).size).toBe(events);
+      expect(receiver.at('/slow').every((r) => r.verified)).toBe(true);
+      expect(worker.deferredAttempts()).toBeGreaterThan(0);
+      await waitFor(
+        async () => {
+          const rows = (
+            await ctx.deps.db.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM webhook_deliveries WHERE workspace_id = $1 AND status = 'succeeded' AND attempts = 1",
+              [owner.workspaceId],
+            )
+          ).rows;
+          return rows[0]!.n === events;
+        },
+        10_000,
+        'every delivery logged as one successful attempt',
+      );
+      const done = await ctx.deps.db.query<{ status: string; attempts: number }>(
+        'SELECT status, attempts FROM webhook_deliveries WHERE workspace_id = $1',
+        [owner.workspaceId],
+      );
+      expect(done.rows).toHaveLength(events);
+      // No request was sent twice: the receiver saw exactly one per delivery.
+      expect(receiver.at('/slow')).toHaveLength(events);
+    });
+  });
+});
