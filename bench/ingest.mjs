@@ -8,7 +8,8 @@
 // BENCH_API_NODE_ARGS / BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profile them.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +70,22 @@ function loadAverage() {
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+// The stores' own CPU, to show where the machine's time goes: Redis reports its own, ClickHouse's server
+// processes are read from /proc (Linux) by their command name.
+async function storesCpuSeconds() {
+  const info = await redis.info('cpu');
+  const field = (name) => Number(info.match(new RegExp(`${name}:([0-9.]+)`))?.[1] ?? 0);
+  let clickhouse = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('clickhouse')) clickhouse += cpuSeconds(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return { redis: field('used_cpu_user') + field('used_cpu_sys'), clickhouse };
 }
 
 function start(script, env, nodeArgs = '') {
@@ -187,7 +204,12 @@ async function main() {
   stopping = false;
 
   log(`API: batches of ${BATCH} events for ${SECONDS} s over ${CONNECTIONS} connections`);
-  const cpuBefore = { api: cpuSeconds(api.pid), worker: cpuSeconds(worker.pid) };
+  const cpuBefore = {
+    api: cpuSeconds(api.pid),
+    worker: cpuSeconds(worker.pid),
+    client: process.cpuUsage(),
+    ...(await storesCpuSeconds()),
+  };
   const started = Date.now();
   const { accepted, requests, failed, latencies } = await drive(pool, parts, SECONDS, CONNECTIONS);
   const loadEnded = Date.now();
@@ -205,10 +227,18 @@ async function main() {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+  const storesAfter = await storesCpuSeconds();
+  const clientCpu = process.cpuUsage(cpuBefore.client);
+  const tenth = (x) => Math.round(x * 10) / 10;
   const cpu = {
-    api: Math.round((cpuSeconds(api.pid) - cpuBefore.api) * 10) / 10,
-    worker: Math.round((cpuSeconds(worker.pid) - cpuBefore.worker) * 10) / 10,
+    api: tenth(cpuSeconds(api.pid) - cpuBefore.api),
+    worker: tenth(cpuSeconds(worker.pid) - cpuBefore.worker),
+    redis: tenth(storesAfter.redis - cpuBefore.redis),
+    clickhouse: tenth(storesAfter.clickhouse - cpuBefore.clickhouse),
+    load_client: tenth((clientCpu.user + clientCpu.system) / 1e6),
   };
+  const cpuAll = cpu.api + cpu.worker + cpu.redis + cpu.clickhouse + cpu.load_client;
+  const perEvent = (seconds) => Math.round((seconds / Math.max(1, accepted)) * 1e7) / 10;
   const exact = await ch.query({
     query: 'SELECT uniqExact(event_id) AS n FROM device_events',
     format: 'JSONEachRow',
@@ -239,8 +269,19 @@ async function main() {
     // holds on a busy machine, where events/s depends on what else runs.
     cpu_seconds: cpu,
     cpu_us_per_event: {
-      api: Math.round((cpu.api / accepted) * 1e7) / 10,
-      worker: Math.round((cpu.worker / accepted) * 1e7) / 10,
+      api: perEvent(cpu.api),
+      worker: perEvent(cpu.worker),
+      redis: perEvent(cpu.redis),
+      clickhouse: perEvent(cpu.clickhouse),
+      load_client: perEvent(cpu.load_client),
+      all: perEvent(cpuAll),
+    },
+    // Events/s this machine could take if every core did nothing but this pipeline at its measured CPU per
+    // event, and the same without the API (what the stores, the ingest worker and the load client cost).
+    machine_ceiling_events_per_second: {
+      cores: cpus().length,
+      whole_pipeline: Math.round((cpus().length * accepted) / Math.max(0.1, cpuAll)),
+      with_a_free_api: Math.round((cpus().length * accepted) / Math.max(0.1, cpuAll - cpu.api)),
     },
     baseline: {
       server: 'bare Fastify 5 parsing the batch, answering 202 (bench/hello-server.mjs)',

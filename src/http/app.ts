@@ -31,6 +31,7 @@ import { clientErrorHandler } from './client-errors.js';
 import { registerComponents } from './components.js';
 import { installDeviceEdge } from './device-edge.js';
 import { errorHandler, sendProblem } from './error-handler.js';
+import { LazyRequestLogger } from './lazy-request-logger.js';
 import { swaggerOptions } from './openapi.js';
 import { installStringSafety } from './string-safety.js';
 import type { App } from './types.js';
@@ -72,6 +73,7 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
     trustProxy: deps.config.http.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    childLoggerFactory: (logger, bindings, options) => new LazyRequestLogger(logger, bindings, options),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // An over-long path parameter is refused by the router with FST_ERR_MAX_PARAM_LENGTH (414).
