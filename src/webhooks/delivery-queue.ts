@@ -31,19 +31,27 @@ export function isChunk(data: AttemptJob | AttemptChunk): data is AttemptChunk {
   return Array.isArray((data as AttemptChunk).attempts);
 }
 
-/** Consecutive runs of at most `size` attempts per webhook, each webhook's attempts in their order. */
+/**
+ * Runs of at most `size` attempts per webhook, each webhook's attempts in their order, the webhooks taken
+ * in turns (first chunk of each, then the second of each, ...): workers take jobs in queue order, and a
+ * queue holding one webhook's chunks back to back would keep every worker slot on that one endpoint,
+ * waiting for its few concurrency slots, while the others sit idle.
+ */
 export function chunkByWebhook(jobs: AttemptJob[], size = CHUNK_SIZE): AttemptJob[][] {
-  const byWebhook = new Map<string, AttemptJob[]>();
+  const byWebhook = new Map<string, AttemptJob[][]>();
   for (const job of jobs) {
-    const list = byWebhook.get(job.webhookId);
-    if (list) list.push(job);
-    else byWebhook.set(job.webhookId, [job]);
+    const chunks = byWebhook.get(job.webhookId) ?? [];
+    if (chunks.length === 0) byWebhook.set(job.webhookId, chunks);
+    const last = chunks.at(-1);
+    if (last && last.length < size) last.push(job);
+    else chunks.push([job]);
   }
-  const chunks: AttemptJob[][] = [];
-  for (const list of byWebhook.values()) {
-    for (let i = 0; i < list.length; i += size) chunks.push(list.slice(i, i + size));
+  const turns: AttemptJob[][] = [];
+  const lists = [...byWebhook.values()];
+  for (let round = 0; turns.length < lists.reduce((n, l) => n + l.length, 0); round++) {
+    for (const chunks of lists) if (round < chunks.length) turns.push(chunks[round]!);
   }
-  return chunks;
+  return turns;
 }
 
 export const FIRST_ATTEMPT_QUEUE = QUEUES.webhooks;
