@@ -124,8 +124,33 @@ const HEADLINES = {
       '',
     ],
     ['last event visible in ClickHouse after the load, ms', r.lag_ms, '', ''],
+    ...(r.cpu_us_per_event.all
+      ? [
+          [
+            'CPU µs per event, whole pipeline: API, ingest worker, Redis, ClickHouse, load client',
+            r.cpu_us_per_event.all,
+            '',
+            '',
+          ],
+          [
+            'events/s the cores could take at that CPU per event (baseline: the same without the API)',
+            r.machine_ceiling_events_per_second.whole_pipeline,
+            r.machine_ceiling_events_per_second.with_a_free_api,
+            ratio(
+              r.machine_ceiling_events_per_second.whole_pipeline,
+              r.machine_ceiling_events_per_second.with_a_free_api,
+            ),
+          ],
+        ]
+      : []),
   ],
   webhooks: (r) => [
+    [
+      'signed deliveries/s to 10 healthy endpoints (goal ≥ 2000)',
+      r.throughput?.median_deliveries_per_s,
+      '',
+      '',
+    ],
     [
       'signed deliveries/s, 10 endpoints (baseline: all healthy)',
       r.with_hanging_endpoint?.median_deliveries_per_s,
