@@ -13,6 +13,11 @@ export interface AttemptJob {
   workspaceId: string;
   /** 1-based attempt number within the current round (a redelivery starts a new round at 1). */
   round: number;
+  /**
+   * The delivery's attempt this job makes (set by the queue): a delivery whose log already holds it (the
+   * sweeper re-enqueued one still waiting in a chunk, and the other job came first) is skipped as stale.
+   */
+  attempt?: number;
 }
 
 /**
@@ -105,11 +110,15 @@ export class BullDeliveryScheduler implements DeliveryScheduler {
 
   async schedule(job: AttemptJob, attemptNumber: number, delayMs = 0): Promise<void> {
     const lane = job.round === 1 ? FIRST_ATTEMPT_QUEUE : RETRY_QUEUE;
-    await this.queue(lane).add('attempt', job, {
-      ...JOB_OPTIONS,
-      jobId: attemptJobId(job, attemptNumber),
-      delay: Math.max(0, Math.round(delayMs)),
-    });
+    await this.queue(lane).add(
+      'attempt',
+      { ...job, attempt: attemptNumber },
+      {
+        ...JOB_OPTIONS,
+        jobId: attemptJobId(job, attemptNumber),
+        delay: Math.max(0, Math.round(delayMs)),
+      },
+    );
   }
 
   /**
@@ -122,7 +131,7 @@ export class BullDeliveryScheduler implements DeliveryScheduler {
     await this.queue(FIRST_ATTEMPT_QUEUE).addBulk(
       chunkByWebhook(jobs).map((attempts) => ({
         name: 'attempts',
-        data: { attempts } satisfies AttemptChunk,
+        data: { attempts: attempts.map((a) => ({ ...a, attempt: 1 })) } satisfies AttemptChunk,
         opts: { ...JOB_OPTIONS, delay, jobId: `${attemptJobId(attempts[0]!, 1)}+${attempts.length}` },
       })),
     );

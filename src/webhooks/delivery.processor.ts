@@ -63,6 +63,7 @@ export class DeliveryProcessor {
     const d = await this.load.call(job.deliveryId);
     if (!d) return 'gone';
     if (d.status !== 'pending') return 'stale';
+    if (job.attempt !== undefined && job.attempt !== d.attempts + 1) return 'stale';
     if (!d.is_active) {
       await store.abandon(d.id);
       return 'inactive';

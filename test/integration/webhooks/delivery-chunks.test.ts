@@ -20,7 +20,9 @@ describe('webhook first attempts in chunks', () => {
   let ctx: TestContext;
 
   beforeAll(async () => {
-    ctx = await createTestContext({ env: { WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_DISPATCH_POLL_MS: '200' } });
+    ctx = await createTestContext({
+      env: { WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_DISPATCH_POLL_MS: '200', WEBHOOK_RETRY_BASE_MS: '1000' },
+    });
   });
   afterAll(async () => {
     await ctx?.close();
@@ -129,5 +131,60 @@ describe('webhook first attempts in chunks', () => {
       // No request was sent twice: the receiver saw exactly one per delivery.
       expect(receiver.at('/slow')).toHaveLength(events);
     });
+  });
+
+  it('skips a second job for an attempt already made: the sweeper re-enqueuing a delivery still in a chunk', async () => {
+    const receiver = await new HttpsReceiver().start();
+    const worker = createWebhooksWorker(ctx.deps, { ca: receiver.cert });
+    const scheduler = new BullDeliveryScheduler(ctx.config.redis, ctx.deps.keys);
+    try {
+      const owner = await signUp(ctx.app);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/workspaces/${owner.workspaceId}/webhooks`,
+        headers: owner.headers,
+        payload: { url: receiver.url('/flaky'), events: ['release.pushed'] },
+      });
+      receiver.expect('/flaky', res.json().secret);
+      receiver.script('/flaky', { status: 500 }, { status: 500 });
+      await transaction(ctx.deps.db, (tx) =>
+        appendOutbox(tx, owner.workspaceId, 'release.pushed', { version: '1.0.0' }),
+      );
+      // The fan-out enqueues the delivery's first attempt in a chunk; then the same first attempt is
+      // enqueued on its own, due a little later, as the sweeper does for a delivery it finds overdue.
+      await worker.dispatcher.dispatchOnce();
+      const delivery = (
+        await ctx.deps.db.query<{ id: string; webhook_id: string }>(
+          'SELECT id, webhook_id FROM webhook_deliveries WHERE workspace_id = $1',
+          [owner.workspaceId],
+        )
+      ).rows[0]!;
+      const single: AttemptJob = {
+        deliveryId: delivery.id,
+        webhookId: delivery.webhook_id,
+        workspaceId: owner.workspaceId,
+        round: 1,
+      };
+      await scheduler.schedule(single, 1, 300);
+      const outcomes: string[] = [];
+      worker.events.on('attempt', (job: AttemptJob, outcome: string) => {
+        if (job.deliveryId === delivery.id) outcomes.push(outcome);
+      });
+      await worker.start();
+
+      await waitFor(() => outcomes.includes('succeeded'), 30_000, 'the delivery made after its retries');
+      // Attempt 1 fails, the second job for attempt 1 is skipped (it would have made attempt 2 at once,
+      // ahead of the backoff), attempts 2 (fails) and 3 (succeeds) come from the retry schedule.
+      expect(outcomes).toEqual(['retrying', 'stale', 'retrying', 'succeeded']);
+      expect(receiver.at('/flaky')).toHaveLength(3);
+      const logged = await ctx.deps.db.query('SELECT attempt FROM webhook_attempts WHERE delivery_id = $1', [
+        delivery.id,
+      ]);
+      expect(logged.rows.map((r) => r.attempt).sort()).toEqual([1, 2, 3]);
+    } finally {
+      await worker.stop();
+      await scheduler.close();
+      await receiver.close();
+    }
   });
 });
