@@ -8,7 +8,7 @@
 // BENCH_API_NODE_ARGS / BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profile them.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,6 +18,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { drive, percentileOf, waitHealthy } from './event-load.mjs';
+import { cpuSeconds, storesCpuSeconds } from './process-cpu.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -67,27 +68,6 @@ function loadAverage() {
 }
 
 /** CPU time (user + system) a process used so far, in seconds. */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-// The stores' own CPU, to show where the machine's time goes: Redis reports its own, ClickHouse's server
-// processes are read from /proc (Linux) by their command name.
-async function storesCpuSeconds() {
-  const info = await redis.info('cpu');
-  const field = (name) => Number(info.match(new RegExp(`${name}:([0-9.]+)`))?.[1] ?? 0);
-  let clickhouse = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d))) {
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('clickhouse')) clickhouse += cpuSeconds(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return { redis: field('used_cpu_user') + field('used_cpu_sys'), clickhouse };
-}
-
 function start(script, env, nodeArgs = '') {
   const child = spawn(process.execPath, [...nodeArgs.split(' ').filter(Boolean), join(root, script)], {
     env,
@@ -208,7 +188,7 @@ async function main() {
     api: cpuSeconds(api.pid),
     worker: cpuSeconds(worker.pid),
     client: process.cpuUsage(),
-    ...(await storesCpuSeconds()),
+    ...(await storesCpuSeconds(redis)),
   };
   const started = Date.now();
   const { accepted, requests, failed, latencies } = await drive(pool, parts, SECONDS, CONNECTIONS);
@@ -227,7 +207,7 @@ async function main() {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const storesAfter = await storesCpuSeconds();
+  const storesAfter = await storesCpuSeconds(redis);
   const clientCpu = process.cpuUsage(cpuBefore.client);
   const tenth = (x) => Math.round(x * 10) / 10;
   const cpu = {
