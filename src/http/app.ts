@@ -33,6 +33,7 @@ import { installDeviceEdge } from './device-edge.js';
 import { errorHandler, sendProblem } from './error-handler.js';
 import { LazyRequestLogger } from './lazy-request-logger.js';
 import { swaggerOptions } from './openapi.js';
+import { addRouteHook, type CallbackHook } from './route-hooks.js';
 import { installStringSafety } from './string-safety.js';
 import type { App } from './types.js';
 import { validatorCompiler } from './validation.js';
@@ -134,9 +135,7 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
   await app.register(
     async (api) => {
       const typed = api as unknown as App;
-      typed.addHook('onRequest', (request, _reply, done) => {
-        // Public routes (devices among them) pass straight on, without a promise.
-        if (request.routeOptions.config?.public) return done();
+      const authenticate: CallbackHook = (request, _reply, done) => {
         deps.services.auth
           .authenticate({
             authorization: request.headers.authorization,
@@ -146,6 +145,11 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
             request.principal = principal;
             done();
           }, done);
+      };
+      // The credential check is attached to each route that needs one, ahead of the route's own hooks:
+      // public routes (devices among them) carry no hook at all, not even one that returns at once.
+      typed.addHook('onRoute', (route) => {
+        if (!route.config?.public) addRouteHook(route, 'onRequest', authenticate, 'first');
       });
       typed.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),

@@ -20,8 +20,17 @@ const PROCESS_TAG = randomBytes(6).toString('hex');
 let sequence = 0;
 
 /**
- * Appends checks to the device event stream as `check` events, one entry per app (per 1,000 checks), all in
- * one round trip. The ingest workers store them like device events.
+ * Checks encoded between two turns of the event loop. Encoding costs about 1.5 µs a check, so a flush of
+ * 5,000 in one go held every request waiting behind it for 7-10 ms (the update check's p99); slices of
+ * this size hold them under a millisecond. One stream entry holds at most this many checks of one app.
+ */
+export const ENCODE_SLICE = 500;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Appends checks to the device event stream as `check` events, one entry per app (per ENCODE_SLICE
+ * checks), all in one round trip. The ingest workers store them like device events.
  */
 export async function recordChecks(
   events: EventsStore,
@@ -30,29 +39,43 @@ export async function recordChecks(
   retentionDays = 90,
 ): Promise<void> {
   if (checks.length === 0) return;
-  const byApp = new Map<string, EventInput[]>();
+  const byApp = new Map<string, CheckRecord[]>();
   for (const c of checks) {
     const app = c.appId.toLowerCase();
-    const list = byApp.get(app) ?? [];
+    const list = byApp.get(app);
+    if (list) list.push(c);
+    else byApp.set(app, [c]);
+  }
+  const batches: AcceptedBatch[] = [];
+  let encoded = 0;
+  for (const [appId, list] of byApp) {
+    for (let i = 0; i < list.length; i += ENCODE_SLICE) {
+      if (encoded >= ENCODE_SLICE) {
+        await nextTurn();
+        encoded = 0;
+      }
+      const slice = list.slice(i, i + ENCODE_SLICE);
+      encoded += slice.length;
+      batches.push({
+        appId,
+        receivedMs: now,
+        encoded: encodeEvents(appId, now, slice.map(asEvent), retentionDays),
+      });
+    }
+  }
+  await events.append(batches);
+
+  function asEvent(c: CheckRecord): EventInput {
     sequence += 1;
-    list.push({
+    return {
       id: `check/${PROCESS_TAG}/${now}/${sequence}`,
       type: 'check',
       device_id: c.deviceId,
       module_id: c.moduleId ?? '',
       channel: c.channel,
       ts: c.at ?? now,
-    });
-    byApp.set(app, list);
+    };
   }
-  const batches: AcceptedBatch[] = [];
-  for (const [appId, list] of byApp) {
-    for (let i = 0; i < list.length; i += 1000) {
-      const encoded = encodeEvents(appId, now, list.slice(i, i + 1000), retentionDays);
-      batches.push({ appId, receivedMs: now, encoded });
-    }
-  }
-  await events.append(batches);
 }
 
 /**
@@ -71,7 +94,8 @@ export class CheckRecorder {
   ) {}
 
   record(check: CheckRecord): void {
-    this.buffer.push({ ...check, at: check.at ?? Date.now() });
+    // Callers pass a record of their own (no copy needed) and usually its time as well.
+    this.buffer.push(check.at === undefined ? { ...check, at: Date.now() } : check);
     if (this.buffer.length >= (this.options.maxBuffered ?? 5000)) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.options.flushMs ?? 1000).unref();
   }

@@ -1,9 +1,11 @@
+import type { FastifyReply } from 'fastify';
 import { deviceRoute } from '../http/device-edge.js';
 import { checkExample, updateCheckExample } from '../http/examples.js';
 import { answer, ref, withExample } from '../http/openapi.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { requireAppVersion } from '../releases/binary-range.js';
+import type { RoutedRelease } from '../routing/routing.types.js';
 import { checkAnswer, JSON_CONTENT_TYPE } from './answer-bytes.js';
 import { CheckBody, CheckResponse } from './updates.schemas.js';
 
@@ -36,9 +38,10 @@ export async function updatesRoutes(app: App): Promise<void> {
         },
       },
     },
-    async (request, reply) => {
+    // Not async: a check answered from memory sends its bytes at once, without a promise (see resolve).
+    (request, reply) => {
       const body = request.body;
-      const { release } = await updates.resolve({
+      const outcome = updates.resolve({
         app_id: body.app_id,
         device_id: body.device_id,
         client: request,
@@ -47,9 +50,14 @@ export async function updatesRoutes(app: App): Promise<void> {
         current_module_id: body.current_module_id ?? undefined,
         ...(typeof body.app_version === 'string' ? { app_version: requireAppVersion(body.app_version) } : {}),
       });
-      // The answer's bytes are the release's, made once (answer-bytes.ts).
-      // Sent as bytes, which the schema serializer leaves as they are (the schema still documents them).
-      return reply.header('content-type', JSON_CONTENT_TYPE).send(checkAnswer(release) as never);
+      return outcome instanceof Promise
+        ? outcome.then((settled) => sendAnswer(reply, settled.release))
+        : sendAnswer(reply, outcome.release);
     },
   );
+}
+
+/** The answer's bytes are the release's, made once (answer-bytes.ts); the schema still documents them. */
+function sendAnswer(reply: FastifyReply, release: RoutedRelease | null): void {
+  reply.header('content-type', JSON_CONTENT_TYPE).send(checkAnswer(release) as never);
 }

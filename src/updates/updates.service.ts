@@ -68,28 +68,36 @@ export class UpdateCheckService {
 
   /**
    * The check itself, for /updates/check and the protocol adapters alike: one resolver, one bucket rule,
-   * one device cap, one recorder.
+   * one device cap, one recorder. Answered synchronously when everything it needs is in memory (the app's
+   * routing state cached, the device known to this process or its workspace uncapped): the hot path then
+   * costs no promise and no turn of the event loop. A promise otherwise.
    */
-  async resolve(input: CheckInput): Promise<CheckOutcome> {
-    const { routing, gate } = this.deps;
-    let route = routing.peek(input.app_id);
-    if (route === undefined) route = await routing.load(input.app_id);
-    if (route === null) throw notFound('App', 'app_not_found');
-    const channel = input.channel ?? DEFAULT_CHANNEL;
-    const deviceId = input.device_id;
+  resolve(input: CheckInput): CheckOutcome | Promise<CheckOutcome> {
+    const route = this.deps.routing.peek(input.app_id);
+    if (route === undefined)
+      return this.deps.routing.load(input.app_id).then((r) => this.resolveOn(r, input));
+    return this.resolveOn(route, input);
+  }
 
+  private resolveOn(route: AppRoute | null, input: CheckInput): CheckOutcome | Promise<CheckOutcome> {
+    if (route === null) throw notFound('App', 'app_not_found');
+    const deviceId = input.device_id;
     // Every checking device is an active device: it is counted (or refused at the cap) whether or not a
     // release is waiting, so a device already running the newest module keeps its place in the set.
     const cap = capabilitiesOf(route.plan).deviceCap;
-    let admitted: boolean;
     if (deviceId === undefined) {
       // Nothing to count it by: served only where nothing is counted.
-      admitted = cap === null;
-    } else {
-      const admitting = gate.admit(route.workspaceId, deviceId, cap, input.client);
-      // Known devices are answered synchronously: no await, so no extra turn of the event loop.
-      admitted = typeof admitting === 'boolean' ? admitting : await admitting;
+      return this.answer(route, input, cap === null);
     }
+    const admitting = this.deps.gate.admit(route.workspaceId, deviceId, cap, input.client);
+    return typeof admitting === 'boolean'
+      ? this.answer(route, input, admitting)
+      : admitting.then((admitted) => this.answer(route, input, admitted));
+  }
+
+  private answer(route: AppRoute, input: CheckInput, admitted: boolean): CheckOutcome {
+    const channel = input.channel ?? DEFAULT_CHANNEL;
+    const deviceId = input.device_id;
     // Only a release of the app is recorded as the module a device runs, never a string it made up.
     const current = knownModule(route.modules, input.current_module_id);
     if (!admitted) {

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { DeviceCapGate } from '../../src/devices/device-cap.js';
+import type { RoutingCache } from '../../src/routing/routing.cache.js';
+import type { RoutingInvalidationListener } from '../../src/routing/routing.listener.js';
+import type { AppRoute } from '../../src/routing/routing.types.js';
+import { type CheckRecord, ENCODE_SLICE, recordChecks } from '../../src/telemetry/check-recorder.js';
+import { UpdateCheckService } from '../../src/updates/updates.service.js';
+import { createFakeStores } from '../helpers/fakes.js';
+
+const APP = '0b6f3d1e-5c1a-4f7e-9a1b-2c3d4e5f6a7b';
+const OTHER_APP = '7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+
+const route: AppRoute = {
+  appId: APP,
+  workspaceId: 'ws-1',
+  plan: 'team',
+  channels: new Map(),
+  modules: new Set(),
+};
+
+/** The check service on stand-ins: the routing state is cached or must be loaded; the gate admits. */
+function service(cached: boolean) {
+  const recorded: CheckRecord[] = [];
+  const routing = {
+    peek: () => (cached ? route : undefined),
+    load: async () => route,
+  } as unknown as RoutingCache;
+  return {
+    recorded,
+    updates: new UpdateCheckService({
+      routing,
+      listener: {} as RoutingInvalidationListener,
+      gate: { admit: () => true } as unknown as DeviceCapGate,
+      devices: { add: () => {}, start: () => {}, stop: async () => {} },
+      recorder: { record: (check) => recorded.push(check) },
+    }),
+  };
+}
+
+const client = { ip: '203.0.113.7' };
+
+describe('the update check from memory', () => {
+  it('answers at once, without a promise, when the app is cached and the device admitted', () => {
+    const { updates, recorded } = service(true);
+    const outcome = updates.resolve({ app_id: APP, device_id: 'device-1', client });
+    expect(outcome).not.toBeInstanceOf(Promise);
+    expect(outcome).toMatchObject({ release: null, admitted: true });
+    expect(recorded).toHaveLength(1);
+  });
+
+  it('answers with a promise when the app must be loaded first', async () => {
+    const { updates } = service(false);
+    const outcome = updates.resolve({ app_id: APP, device_id: 'device-1', client });
+    expect(outcome).toBeInstanceOf(Promise);
+    await expect(outcome).resolves.toMatchObject({ release: null, admitted: true });
+  });
+});
+
+describe('recorded checks encoded in slices', () => {
+  const checks = (appId: string, n: number): CheckRecord[] =>
+    Array.from({ length: n }, (_, i) => ({
+      appId,
+      deviceId: `d${i}`,
+      channel: 'production',
+      moduleId: null,
+    }));
+
+  it('lets other work run between slices, and writes every check in entries of at most a slice', async () => {
+    const stores = createFakeStores();
+    let otherWorkRan = false;
+    let ranBeforeAppend: boolean | undefined;
+    const append = stores.events.append.bind(stores.events);
+    stores.events.append = async (batches) => {
+      ranBeforeAppend = otherWorkRan;
+      return append(batches);
+    };
+    setImmediate(() => {
+      otherWorkRan = true;
+    });
+    await recordChecks(stores.events, [...checks(APP, 2 * ENCODE_SLICE + 200), ...checks(OTHER_APP, 300)]);
+
+    expect(ranBeforeAppend).toBe(true);
+    expect(stores.events.batches.map((b) => [b.appId, b.encoded.rows])).toEqual([
+      [APP, ENCODE_SLICE],
+      [APP, ENCODE_SLICE],
+      [APP, 200],
+      [OTHER_APP, 300],
+    ]);
+  });
+});
