@@ -29,6 +29,29 @@ const HEADLINES = {
             r.hello.cpu_us_per_request,
             r.cpu_ratio_hello,
           ],
+          // The least a check can be on Fastify, in the same run: what the framework leaves of the goal.
+          ...(r.floor
+            ? [
+                [
+                  'Fastify floor check/s (schema, bucket, answer bytes) against GET /hello',
+                  r.floor.requests_per_sec,
+                  r.hello.requests_per_sec,
+                  r.floor_ratio_hello,
+                ],
+                [
+                  'update checks/s against the Fastify floor check',
+                  r.api.requests_per_sec,
+                  r.floor.requests_per_sec,
+                  r.ratio_floor,
+                ],
+                [
+                  'CPU µs per request, load client: update check / GET /hello',
+                  r.api.client_cpu_us_per_request,
+                  r.hello.client_cpu_us_per_request,
+                  ratio(r.api.client_cpu_us_per_request, r.hello.client_cpu_us_per_request),
+                ],
+              ]
+            : []),
           ...(r.codepush?.ratio_hello !== undefined
             ? [
                 [

@@ -3,6 +3,8 @@ import type { Redis, RedisKeys } from '../platform/redis.js';
 import type { DistinctDeviceCounter } from './distinct-devices.js';
 
 const DAY_MS = 86_400_000;
+/** Devices per PFADD command (see write). */
+const PFADD_SLICE = 1000;
 
 export interface DistinctDevicesOptions {
   windowDays: number;
@@ -107,9 +109,14 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     try {
       // One command per key rather than one pipeline: the keys of different workspaces live on different
       // shards of a Redis Cluster (whose client groups the commands of one tick per node).
+      // A key's devices go in commands of at most PFADD_SLICE, one after the other: building one command
+      // of 7,000 devices held the event loop (and every update check waiting on it) about 2.5 ms.
       await Promise.all(
         [...batch].map(async ([key, devices]) => {
-          await this.redis.pfadd(key, ...devices);
+          const all = [...devices];
+          for (let i = 0; i < all.length; i += PFADD_SLICE) {
+            await this.redis.pfadd(key, ...all.slice(i, i + PFADD_SLICE));
+          }
           await this.redis.pexpire(key, ttlMs);
         }),
       );

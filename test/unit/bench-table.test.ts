@@ -51,6 +51,28 @@ describe('BENCHMARKS.md table', () => {
     expect(benchmarkTable(RESULTS)).not.toContain('GET /hello');
   });
 
+  it('shows the Fastify floor check of the same run against GET /hello and the update check against it', () => {
+    const hello = { requests_per_sec: 80000, cpu_us_per_request: 12, client_cpu_us_per_request: 12 };
+    const floor = { requests_per_sec: 48000, cpu_us_per_request: 21 };
+    const api = { ...RESULTS.check.api, client_cpu_us_per_request: 24 };
+    const check = {
+      ...RESULTS.check,
+      api,
+      hello,
+      floor,
+      ratio_hello: 0.11,
+      floor_ratio_hello: 0.6,
+      ratio_floor: 0.19,
+    };
+    const table = benchmarkTable({ check });
+    expect(table).toContain(
+      '| Fastify floor check/s (schema, bucket, answer bytes) against GET /hello | 48000 | 80000 | 0.6 |',
+    );
+    expect(table).toContain('| update checks/s against the Fastify floor check | 9000 | 48000 | 0.19 |');
+    expect(table).toContain('| CPU µs per request, load client: update check / GET /hello | 24 | 12 | 2 |');
+    expect(benchmarkTable({ check: { ...RESULTS.check, hello } })).not.toContain('floor');
+  });
+
   it('puts earlier figures beside the latest, row by row, for the benchmarks both hold', () => {
     const before = {
       check: { ...RESULTS.check, api: { ...RESULTS.check.api, requests_per_sec: 3000 }, ratio: 0.2 },

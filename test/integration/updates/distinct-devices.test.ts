@@ -74,6 +74,28 @@ describe('distinct devices (HyperLogLog)', () => {
     within(await counter.distinctDevices(ws), 100, 0.02);
   });
 
+  it('writes a large buffer in commands of at most 1,000 devices, so no one command holds the event loop', async () => {
+    const ws = 'a0a0a0a0-0000-4000-8000-000000000004';
+    // The real Redis, with each PFADD's size noted on its way.
+    const sizes: number[] = [];
+    const redis = new Proxy(ctx.deps.redis, {
+      get(target, name, receiver) {
+        if (name === 'pfadd')
+          return (key: string, ...members: string[]) => {
+            sizes.push(members.length);
+            return target.pfadd(key, ...members);
+          };
+        const value = Reflect.get(target, name, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const counter = new RedisDistinctDevices(redis, ctx.deps.keys, { windowDays: 30 });
+    for (const d of deviceIds(2500, 'large')) counter.add(ws, d);
+    await counter.flush();
+    expect(sizes).toEqual([1000, 1000, 500]);
+    within(await counter.distinctDevices(ws), 2500, 0.02);
+  });
+
   it('writes buffered devices on its timer', async () => {
     const ws = 'a0a0a0a0-0000-4000-8000-000000000003';
     const counter = new RedisDistinctDevices(ctx.deps.redis, ctx.deps.keys, { windowDays: 30, flushMs: 20 });
