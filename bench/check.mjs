@@ -22,16 +22,17 @@
 // Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import pg from 'pg';
+import { makeDrive, sampleOutcomes } from './check-drive.mjs';
 import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
 import { expoRequests, expoScenario, seedExpo } from './expo-scenario.mjs';
 import { deviceBodies, seedFleet } from './fleet.mjs';
+import { freePort } from './free-port.mjs';
+import { peakRssMb } from './process-cpu.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -45,6 +46,7 @@ const CONNECTIONS = option('connections', 50);
 const ROUNDS = option('rounds', 3);
 // The bare server's plainest route: GET without a body or query string.
 const HELLO = ['/hello'];
+const drive = makeDrive(CONNECTIONS);
 const GOALS = { ratio_hello: 0.6, ratio: 0.6, p99_ms: 10, peak_rss_mb: 300, expo_vs_check: 0.5 };
 
 const env = (name) => {
@@ -52,18 +54,6 @@ const env = (name) => {
   if (!value) throw new Error(`${name} is not set (the bench needs Postgres and Redis, as the tests do)`);
   return value;
 };
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitUntilUp(url, child) {
   const deadline = Date.now() + 30_000;
@@ -84,101 +74,6 @@ function start(script, extraEnv, nodeArgs = []) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return child;
-}
-
-/** Peak resident set size of a live process (Linux VmHWM), in MB. */
-function peakRssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return Math.round((kb / 1024) * 10) / 10;
-}
-
-/** CPU time a live process has used (user + system), in ms (Linux clock ticks of 10 ms). */
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** Busy CPU time of the whole machine (all cores, every process), in µs, from /proc/stat. */
-function machineBusyUs() {
-  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
-  // user nice system idle iowait irq softirq steal: idle and iowait are not busy, steal is not ours.
-  const busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6];
-  return busy * 10_000;
-}
-
-/**
- * One autocannon run; each request takes the next device body, so the fleet is cycled through. Besides
- * throughput and latency it reports the server's CPU time per request, which other load on a shared
- * machine disturbs far less than throughput.
- */
-async function drive(url, bodies, seconds, amount, pid, paths) {
-  let next = 0;
-  const cpuBefore = pid ? cpuMs(pid) : 0;
-  const machineBefore = machineBusyUs();
-  const clientBefore = process.cpuUsage();
-  // `paths` (GET, the CodePush and Expo scenarios; an Expo entry carries its headers) or `bodies` (POST).
-  // A single fixed path needs no per-request setup: autocannon then sends the same prebuilt bytes, as a
-  // plain `autocannon http://host/hello` does (per-request setup costs the client ~7 µs of CPU a request,
-  // which on a shared 2-core machine the server being measured would lose).
-  const request =
-    paths?.length === 1 && typeof paths[0] === 'string'
-      ? { method: 'GET', path: paths[0] }
-      : paths
-        ? {
-            method: 'GET',
-            setupRequest: (req) => {
-              const p = paths[next++ % paths.length];
-              return typeof p === 'string'
-                ? { ...req, path: p }
-                : { ...req, path: p.path, headers: p.headers };
-            },
-          }
-        : {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            setupRequest: (req) => {
-              req.body = bodies[next++ % bodies.length];
-              return req;
-            },
-          };
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    ...(amount ? { amount } : { duration: seconds }),
-    requests: [request],
-  });
-  return {
-    requests_per_sec: Math.round(result.requests.average),
-    latency_p50_ms: result.latency.p50,
-    latency_p99_ms: result.latency.p99,
-    latency_max_ms: result.latency.max,
-    requests: result.requests.total,
-    non_2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    ...(pid
-      ? { cpu_us_per_request: Math.round(((cpuMs(pid) - cpuBefore) * 1000) / result.requests.total) }
-      : {}),
-    // Where the rest of the machine's time went: the load client (this process) and everything together.
-    client_cpu_us_per_request: perRequest(process.cpuUsage(clientBefore), result.requests.total),
-    machine_cpu_us_per_request: Math.round((machineBusyUs() - machineBefore) / result.requests.total),
-  };
-}
-
-async function sampleOutcomes(url, bodies, n = 2000) {
-  const counts = { update: 0, none: 0, other: 0 };
-  for (let i = 0; i < n; i++) {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: bodies[i],
-    });
-    if (res.status !== 200) counts.other += 1;
-    else if ((await res.json()).update) counts.update += 1;
-    else counts.none += 1;
-  }
-  return counts;
 }
 
 async function cleanRedis(redis, prefix) {
@@ -407,10 +302,6 @@ async function main() {
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
     await admin.end();
   }
-}
-
-function perRequest(usage, requests) {
-  return Math.round((usage.user + usage.system) / requests);
 }
 
 function round2(x) {

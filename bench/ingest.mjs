@@ -9,7 +9,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +17,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { drive, percentileOf, waitHealthy } from './event-load.mjs';
-import { cpuSeconds, storesCpuSeconds } from './process-cpu.mjs';
+import { freePort } from './free-port.mjs';
+import { cpuSeconds, peakRssMb, storesCpuSeconds } from './process-cpu.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -44,30 +44,12 @@ function withDatabase(url, name) {
   return u.toString();
 }
 
-function freePort() {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Peak resident set size of a process in MiB (VmHWM), read before it exits. */
-function peakRssMiB(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
-  return Math.round((kb / 1024) * 10) / 10;
-}
-
 /** The machine's load while the benchmark ran (it shares the cores with everything else). */
 function loadAverage() {
   const [m1, m5, m15] = readFileSync('/proc/loadavg', 'utf8').split(' ').map(Number);
   return { '1m': m1, '5m': m5, '15m': m15 };
 }
 
-/** CPU time (user + system) a process used so far, in seconds. */
 function start(script, env, nodeArgs = '') {
   const child = spawn(process.execPath, [...nodeArgs.split(' ').filter(Boolean), join(root, script)], {
     env,
@@ -244,7 +226,7 @@ async function main() {
     stored_equals_accepted: stored === accepted,
     lag_ms: lagMs,
     latency_ms: { p50: pct(0.5), p99: pct(0.99) },
-    peak_rss_mib: { api: peakRssMiB(api.pid), worker: peakRssMiB(worker.pid) },
+    peak_rss_mib: { api: peakRssMb(api.pid), worker: peakRssMb(worker.pid) },
     // CPU the processes used from the start of the load until every row was visible: a figure that
     // holds on a busy machine, where events/s depends on what else runs.
     cpu_seconds: cpu,
