@@ -46,7 +46,7 @@ export async function waitRedisUrl(url) {
   log(`redis: using REDIS_URL (${host}:${port} reachable)`);
 }
 
-/** 'absent' | { loading: true } | { dir, appendonly, policy }; throws when the port is taken by something unusable. */
+/** 'absent' | { loading: true } | { dir, appendonly, fsync, policy }; throws when the port is taken by something unusable. */
 export async function probeRedis(port = REDIS_PORT) {
   if (!(await tcpOpen('127.0.0.1', port, 500))) return 'absent';
   try {
@@ -54,8 +54,9 @@ export async function probeRedis(port = REDIS_PORT) {
       await r.ping();
       const [, dir = ''] = await r.config('GET', 'dir');
       const [, appendonly = ''] = await r.config('GET', 'appendonly');
+      const [, fsync = ''] = await r.config('GET', 'appendfsync');
       const [, policy = ''] = await r.config('GET', 'maxmemory-policy');
-      return { dir, appendonly, policy };
+      return { dir, appendonly, fsync, policy };
     });
   } catch (e) {
     if (/^LOADING/.test(e.message)) return { loading: true };
@@ -81,10 +82,11 @@ export async function shutdownRedis(port = REDIS_PORT) {
   return waitPortClosed(port);
 }
 
-/** Turns on what the project's Redis needs (AOF, noeviction); answers what it changed. */
+/** Turns on what the project's Redis needs (AOF synced before each answer, noeviction); answers what it changed. */
 export async function fixRedisSettings(state, port = REDIS_PORT) {
   const fixes = [];
   if (state.appendonly !== 'yes') fixes.push(['appendonly', 'yes']);
+  if (state.fsync !== 'always') fixes.push(['appendfsync', 'always']);
   if (state.policy !== 'noeviction') fixes.push(['maxmemory-policy', 'noeviction']);
   if (fixes.length > 0)
     await withRedis({ host: '127.0.0.1', port }, async (r) => {
@@ -115,8 +117,12 @@ async function startRedis() {
     logfile,
     '--appendonly',
     'yes',
+    // `always`: Redis writes and syncs the AOF before it answers, so an accepted event survives a killed
+    // Redis and a power cut. With `everysec` Redis answers first whenever a background fsync is still
+    // running (up to 2 s), and a SIGKILL then loses writes it has acknowledged (README "Accepted means
+    // durable").
     '--appendfsync',
-    'everysec',
+    'always',
     '--maxmemory-policy',
     'noeviction',
   ];
@@ -168,7 +174,7 @@ export async function ensureRedis(state) {
   }
   const fixes = await fixRedisSettings(state);
   log(
-    `redis: reusing instance on ${REDIS_PORT} (dir ${state.dir})${fixes.length ? ' (turned on AOF/noeviction)' : ''}`,
+    `redis: reusing instance on ${REDIS_PORT} (dir ${state.dir})${fixes.length ? ` (set ${fixes.join(', ')})` : ''}`,
   );
   return url;
 }

@@ -73,11 +73,12 @@ describe('docker-compose.yml', () => {
     expect(config.http.trustProxy).toBe('uniquelocal');
   });
 
-  it('shares the bundle store between API copies and runs Redis with AOF and noeviction', () => {
+  it('shares the bundle store between API copies and runs Redis with AOF synced before each answer and noeviction', () => {
     expect(services.api!.volumes).toContain('blobs:/data/blobs');
     expect(services.api!.environment!.BLOB_DIR).toBe('/data/blobs');
     const redis = services.redis!.command!.join(' ');
     expect(redis).toContain('--appendonly yes');
+    expect(redis).toContain('--appendfsync always');
     expect(redis).toContain('--maxmemory-policy noeviction');
   });
 

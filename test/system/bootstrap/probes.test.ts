@@ -26,20 +26,29 @@ afterAll(async () => {
 });
 
 describe('bootstrap probes', () => {
-  it('Redis: reads its settings, turns AOF and noeviction back on, and shuts it down', async () => {
-    expect(await probeRedis(redis.port)).toEqual({ dir: redis.dir, appendonly: 'yes', policy: 'noeviction' });
+  it('Redis: reads its settings, turns AOF (synced before each answer) and noeviction back on, and shuts it down', async () => {
+    expect(await probeRedis(redis.port)).toEqual({
+      dir: redis.dir,
+      appendonly: 'yes',
+      fsync: 'always',
+      policy: 'noeviction',
+    });
     const admin = new Redis({ port: redis.port, host: '127.0.0.1', lazyConnect: true });
     await admin.connect();
     await admin.config('SET', 'appendonly', 'no');
+    await admin.config('SET', 'appendfsync', 'everysec');
     await admin.config('SET', 'maxmemory-policy', 'allkeys-lru');
     admin.disconnect();
     const drifted = await probeRedis(redis.port);
-    expect(drifted).toMatchObject({ appendonly: 'no', policy: 'allkeys-lru' });
-    expect(await fixRedisSettings(drifted as { appendonly: string; policy: string }, redis.port)).toEqual([
-      'appendonly',
-      'maxmemory-policy',
-    ]);
-    expect(await probeRedis(redis.port)).toMatchObject({ appendonly: 'yes', policy: 'noeviction' });
+    expect(drifted).toMatchObject({ appendonly: 'no', fsync: 'everysec', policy: 'allkeys-lru' });
+    expect(
+      await fixRedisSettings(drifted as { appendonly: string; fsync: string; policy: string }, redis.port),
+    ).toEqual(['appendonly', 'appendfsync', 'maxmemory-policy']);
+    expect(await probeRedis(redis.port)).toMatchObject({
+      appendonly: 'yes',
+      fsync: 'always',
+      policy: 'noeviction',
+    });
 
     expect(await shutdownRedis(redis.port)).toBe(true);
     expect(await probeRedis(redis.port)).toBe('absent');

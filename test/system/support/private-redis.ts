@@ -38,7 +38,7 @@ export function redisServerBinary(): string {
 export function redisServerArgs(port: number, dir: string, ...extra: string[]): string[] {
   return [
     ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir],
-    ...['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction', '--save', ''],
+    ...['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction', '--save', ''],
     ...extra,
   ];
 }
