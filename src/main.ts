@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config/config.js';
 import { createContainer } from './container.js';
 import { startServer } from './http/server.js';
 import { warnIfPrivileged } from './platform/database-role.js';
+import { warnIfNotDurable } from './platform/redis-durability.js';
 
 /** Entry point of the API process (`npm run start:api`). */
 async function main(): Promise<void> {
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   }
   const deps = createContainer(config, { name: 'api', role: 'api' });
   warnIfPrivileged(deps.db, deps.log);
+  void warnIfNotDurable(deps.redis, deps.log);
   await startServer(deps);
 }
 

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../src/config/config.js';
 import { createContainer } from '../src/container.js';
 import { warnIfPrivileged } from '../src/platform/database-role.js';
+import { warnIfNotDurable } from '../src/platform/redis-durability.js';
 import { onShutdownSignal } from '../src/platform/shutdown.js';
 import { WORKER_FACTORIES } from './registry.js';
 import type { Worker } from './worker.js';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   }
   const deps = createContainer(config, { name: 'workers', role: 'workers' });
   warnIfPrivileged(deps.db, deps.log);
+  void warnIfNotDurable(deps.redis, deps.log);
   const workers: Worker[] = wanted.map((name) => WORKER_FACTORIES[name]!(deps));
   for (const worker of workers) await worker.start();
   deps.log.info({ workers: wanted }, 'workers started');

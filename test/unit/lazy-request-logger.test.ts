@@ -1,23 +1,11 @@
-import { Writable } from 'node:stream';
 import Fastify from 'fastify';
-import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { LazyRequestLogger } from '../../src/http/lazy-request-logger.js';
-
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { lines, logger: pino({ level: 'info' }, stream) };
-}
+import { capturedLog } from '../helpers/captured-log.js';
 
 describe('the request logger made on first use', () => {
   it('makes no child logger for a request that logs nothing, and one carrying the request id when it logs', async () => {
-    const { lines, logger } = capture();
+    const { lines, log: logger } = capturedLog();
     const app = Fastify({
       loggerInstance: logger,
       disableRequestLogging: true,
@@ -40,7 +28,7 @@ describe('the request logger made on first use', () => {
   });
 
   it('answers the level of its parent until made, and keeps a level set on it', () => {
-    const { logger } = capture();
+    const { log: logger } = capturedLog();
     const lazy = new LazyRequestLogger(logger, { reqId: 'r' }, {});
     expect(lazy.level).toBe('info');
     lazy.level = 'error';
