@@ -80,8 +80,10 @@ describe('worker processes killed with SIGKILL', () => {
     await eventually('requests in flight', async () =>
       world.receiver.at('/slow').length >= 3 ? true : undefined,
     );
-    const inFlight = new Set(world.receiver.at('/slow').map((r) => String(r.headers['x-service-delivery'])));
     await stopChild(doomed, 'SIGKILL');
+    // What the dead worker had sent: read after its death, since it kept sending between a read made
+    // before the kill and the kill (a request sent then and repeated later was taken for a stranger's).
+    const inFlight = new Set(world.receiver.at('/slow').map((r) => String(r.headers['x-service-delivery'])));
     world.startWorkers('webhooks');
 
     // The killed worker's jobs are found stalled (their locks lapse) and run again by the new worker.
