@@ -24,13 +24,16 @@ import { alertsRoutes } from '../spikes/alerts.routes.js';
 import { deviceEventsRoutes } from '../telemetry/events.routes.js';
 import { ingestStatusRoutes } from '../telemetry/ingest-status.routes.js';
 import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
+import { checkFastLane } from '../updates/updates.lane.js';
 import { updatesRoutes } from '../updates/updates.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
+import { AddressLimiter } from './address-limiter.js';
 import { clientErrorHandler } from './client-errors.js';
 import { registerComponents } from './components.js';
-import { installDeviceEdge } from './device-edge.js';
+import { type DeviceEdge, installDeviceEdge } from './device-edge.js';
 import { errorHandler, sendProblem } from './error-handler.js';
+import { FastLanes, replayLaneBodies } from './fast-lane.js';
 import { LazyRequestLogger } from './lazy-request-logger.js';
 import { swaggerOptions } from './openapi.js';
 import { addRouteHook, type CallbackHook } from './route-hooks.js';
@@ -65,7 +68,19 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
 ];
 
 export async function buildApp(deps: ApiContainer): Promise<App> {
+  // One per process: the route hooks and the fast lanes count device requests per address in it.
+  const addresses = new AddressLimiter({
+    max: deps.config.rateLimits.deviceAddressPerMinute,
+    windowMs: 60_000,
+  });
+  const lanes = new FastLanes({
+    addresses,
+    trustProxy: deps.config.http.trustProxy,
+    bodyLimitBytes: deps.config.http.bodyLimitBytes,
+  });
   const app = Fastify({
+    // Node's HTTP server with the fast lanes in front of Fastify (fast-lane.ts).
+    serverFactory: lanes.serverFactory(),
     loggerInstance: deps.log.child({ component: 'http' }),
     // Requests are not logged one by one (the fleet's traffic would drown the log); 5xx answers are.
     logController: new LogController({ disableRequestLogging: true }),
@@ -85,14 +100,17 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.decorate('deps', deps);
+  app.decorate('fastLanes', lanes);
   app.decorateRequest('principal', null);
   // The API speaks JSON; a text/plain body is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
   // Every JSON body, query string and path parameter: well-formed Unicode without NUL, before validation.
   installStringSafety(app);
-  installDeviceEdge(app, {
-    addressPerMinute: deps.config.rateLimits.deviceAddressPerMinute,
-    copies: deps.config.rateLimits.apiCopies,
+  const edge = installDeviceEdge(app, { addresses, copies: deps.config.rateLimits.apiCopies });
+  app.addHook('onRoute', replayLaneBodies);
+  app.addHook('preClose', (done) => {
+    lanes.closing = true;
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
@@ -160,7 +178,16 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
   );
   // The web console at `/` (outside /api/v1, no credential: the page signs in through the API).
   await app.register(consoleRoutes);
+  addFastLanes(app, lanes, edge);
   return app;
+}
+
+/** The device routes also served on a fast lane (fast-lane.ts), each beside its route's limiter. */
+function addFastLanes(app: App, lanes: FastLanes, edge: DeviceEdge): void {
+  const checkPath = `${API_PREFIX}/updates/check`;
+  const devices = edge.deviceLimiter('POST', checkPath);
+  if (!devices) throw new Error(`no device limiter for POST ${checkPath}`);
+  lanes.add(checkFastLane({ path: checkPath, updates: app.deps.services.updates, devices }));
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -1,8 +1,9 @@
 import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
-import { AddressLimiter } from './address-limiter.js';
+import type { AddressLimiter } from './address-limiter.js';
 import { DeviceLimiter } from './device-limiter.js';
 import { type DeviceRateLimit, deviceRateLimit } from './device-rate-limit.js';
 import { sendProblem } from './error-handler.js';
+import { decidedAddressLimit, decidedDeviceLimit } from './fast-lane.js';
 import { addRouteHook, type CallbackHook } from './route-hooks.js';
 
 /**
@@ -15,21 +16,28 @@ export function deviceRoute(devicePerMinute: number): FastifyContextConfig {
 }
 
 export interface DeviceEdgeOptions {
-  addressPerMinute: number;
+  /** The per-address limit of device requests (one per process, shared with the fast lanes). */
+  addresses: AddressLimiter;
   /** API copies the per-device allowance is divided among (API_COPIES). */
   copies?: number;
 }
 
+/** The in-process limits of the device routes: the per-device limiter of each route. */
+export interface DeviceEdge {
+  deviceLimiter(method: string, url: string): DeviceLimiter | undefined;
+}
+
 /**
- * Limits every device endpoint to `perMinute` requests per client address (an IPv6 /64 counting as one),
+ * Limits every device endpoint to its requests per client address (an IPv6 /64 counting as one),
  * whatever device id or app id the requests name, so rotating ids does not escape the per-device limit.
  * Checked when the request arrives, before its body is read. A route's `deviceLimit` (per app and device)
- * is checked once the body is validated, in a bucket of that route's own. Call before registering routes.
+ * is checked once the body is validated, in a bucket of that route's own. A request a fast lane already
+ * counted (fast-lane.ts) carries the verdict, and is not counted again. Call before registering routes.
  */
-export function installDeviceEdge(app: FastifyInstance, options: DeviceEdgeOptions): AddressLimiter {
-  const limiter = new AddressLimiter({ max: options.addressPerMinute, windowMs: 60_000 });
+export function installDeviceEdge(app: FastifyInstance, options: DeviceEdgeOptions): DeviceEdge {
+  const limiter = options.addresses;
   const limit: CallbackHook = (request, reply, done) => {
-    const retryAfter = limiter.hit(request.ip);
+    const retryAfter = decidedAddressLimit(request.raw) ?? limiter.hit(request.ip);
     if (retryAfter === 0) return done();
     reply.header('retry-after', String(retryAfter));
     sendProblem(
@@ -39,19 +47,25 @@ export function installDeviceEdge(app: FastifyInstance, options: DeviceEdgeOptio
       `Too many device requests from this address; retry in ${retryAfter} s.`,
     );
   };
+  const byUrl = new Map<string, DeviceLimiter>();
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!route.config?.device) return;
     addRouteHook(route, 'onRequest', limit, 'first');
     const perDevice = route.config.deviceLimit;
-    if (perDevice) addRouteHook(route, 'preHandler', devicePreHandler(perDevice, options.copies), 'last');
+    if (!perDevice) return;
+    const buckets = new DeviceLimiter({
+      perMinute: perDevice.max,
+      ...(options.copies ? { copies: options.copies } : {}),
+    });
+    byUrl.set(`${String(route.method)} ${route.url}`, buckets);
+    addRouteHook(route, 'preHandler', devicePreHandler(perDevice, buckets), 'last');
   });
-  return limiter;
+  return { deviceLimiter: (method, url) => byUrl.get(`${method} ${url}`) };
 }
 
-function devicePreHandler(settings: DeviceRateLimit, copies: number | undefined): CallbackHook {
-  const buckets = new DeviceLimiter({ perMinute: settings.max, ...(copies ? { copies } : {}) });
+function devicePreHandler(settings: DeviceRateLimit, buckets: DeviceLimiter): CallbackHook {
   return (request, reply, done) => {
-    const retryAfter = buckets.take(settings.keyGenerator(request));
+    const retryAfter = decidedDeviceLimit(request.raw) ?? buckets.take(settings.keyGenerator(request));
     if (retryAfter === 0) return done();
     reply.header('retry-after', String(retryAfter));
     sendProblem(reply, 429, 'rate_limited', `Rate limit exceeded; retry in ${retryAfter} s.`);

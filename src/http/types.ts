@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import type { ApiContainer } from '../container.js';
 import { unauthorized } from '../platform/errors.js';
 import type { DeviceRateLimit } from './device-rate-limit.js';
+import type { FastLanes } from './fast-lane.js';
 import type { StringPolicy } from './string-safety.js';
 
 /** The Fastify instance every route plugin receives (TypeBox schemas give typed requests). */
@@ -20,6 +21,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The composition root: the one decoration through which routes reach services. */
     deps: ApiContainer;
+    /** The device routes served ahead of Fastify's pipeline (fast-lane.ts). */
+    fastLanes: FastLanes;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -33,6 +36,8 @@ declare module 'fastify' {
     deviceLimit?: DeviceRateLimit;
     /** What a NUL or lone surrogate in a JSON body string becomes (string-safety.ts); default `refuse`. */
     strings?: StringPolicy;
+    /** Served by a fast lane too (fast-lane.ts): a body the lane read is replayed to the route. */
+    fastLane?: boolean;
   }
 }
 

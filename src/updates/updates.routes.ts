@@ -4,9 +4,9 @@ import { checkExample, updateCheckExample } from '../http/examples.js';
 import { answer, ref, withExample } from '../http/openapi.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
-import { requireAppVersion } from '../releases/binary-range.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
 import { checkAnswer, JSON_CONTENT_TYPE } from './answer-bytes.js';
+import { checkInput } from './updates.lane.js';
 import { CheckBody, CheckResponse } from './updates.schemas.js';
 
 /** POST /updates/check: no credential; the app id names the app. */
@@ -18,7 +18,8 @@ export async function updatesRoutes(app: App): Promise<void> {
   app.post(
     '/updates/check',
     {
-      config: deviceRoute(app.deps.config.rateLimits.devicePerMinute),
+      // Also served by the fast lane (updates.lane.ts), which hands this route whatever is not plain.
+      config: { ...deviceRoute(app.deps.config.rateLimits.devicePerMinute), fastLane: true },
       schema: {
         tags: ['devices'],
         summary: 'A device asks whether a release is waiting for it',
@@ -40,16 +41,7 @@ export async function updatesRoutes(app: App): Promise<void> {
     },
     // Not async: a check answered from memory sends its bytes at once, without a promise (see resolve).
     (request, reply) => {
-      const body = request.body;
-      const outcome = updates.resolve({
-        app_id: body.app_id,
-        device_id: body.device_id,
-        client: request,
-        channel: body.channel ?? undefined,
-        fingerprint: body.fingerprint ?? undefined,
-        current_module_id: body.current_module_id ?? undefined,
-        ...(typeof body.app_version === 'string' ? { app_version: requireAppVersion(body.app_version) } : {}),
-      });
+      const outcome = updates.resolve(checkInput(request.body, request));
       return outcome instanceof Promise
         ? outcome.then((settled) => sendAnswer(reply, settled.release))
         : sendAnswer(reply, outcome.release);

@@ -1,0 +1,217 @@
+import { isAscii } from 'node:buffer';
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyServerFactory, RouteOptions } from 'fastify';
+import type { TrustProxy } from '../config/trust-proxy.js';
+import type { AddressLimiter } from './address-limiter.js';
+
+/**
+ * Fast lanes: the device endpoints answered most often (the update check) served on Node's `request` event,
+ * ahead of Fastify's per-request machinery (request and reply objects, hooks, content-type parsing), which
+ * cost about as much CPU as the check itself (bench/profiles.md). A lane answers only the plain case, a
+ * well-formed body it can answer 200 from memory or after its one Redis call; everything else (a refused
+ * limit, a body that fails its schema, an unknown app, an error) is handed to Fastify, which answers it as
+ * it answers any request. So there is one implementation of every refusal, and the lane and the route give
+ * the same 200 for the same request (test/integration/updates/check-fast-lane.test.ts compares them).
+ *
+ * A request handed over after its body was read carries the body (the route's `preParsing` hook, added
+ * for routes with `config.fastLane`, replays it) and the verdicts of the limits the lane already counted,
+ * so nothing is counted twice.
+ */
+export interface FastLane {
+  /** The exact path (no query string, no trailing slash) of the POST requests the lane may serve. */
+  readonly path: string;
+  /** Requests answered by the lane (the rest were handed to Fastify): for tests and benchmarks. */
+  served: number;
+  /**
+   * Answers a request whose body is `body` (parsed JSON of printable ASCII: no escapes, nothing for the
+   * string policy to do, no prototype keys) with `res`, counting it in `served`, or calls `handOff` to have
+   * Fastify answer it (having set a verdict with `decideDeviceLimit` if it counted the device), at once or
+   * once its one asynchronous step has failed.
+   */
+  serve(body: unknown, req: IncomingMessage, res: ServerResponse, ip: string, handOff: () => void): void;
+}
+
+const readBody = Symbol('fastLane.body');
+const addressVerdict = Symbol('fastLane.addressVerdict');
+const deviceVerdict = Symbol('fastLane.deviceVerdict');
+
+type LaneRequest = IncomingMessage & {
+  [readBody]?: Buffer;
+  [addressVerdict]?: number;
+  [deviceVerdict]?: number;
+};
+
+/** The per-address limit's verdict if a lane already counted this request (seconds to wait, or 0). */
+export function decidedAddressLimit(req: IncomingMessage): number | undefined {
+  return (req as LaneRequest)[addressVerdict];
+}
+
+/** The per-device limit's verdict if a lane already counted this request. */
+export function decidedDeviceLimit(req: IncomingMessage): number | undefined {
+  return (req as LaneRequest)[deviceVerdict];
+}
+
+/** The body a lane read before handing the request over (the route's parser gets it replayed). */
+export function laneBody(req: IncomingMessage): Buffer | undefined {
+  return (req as LaneRequest)[readBody];
+}
+
+/** Records that the lane counted the device limit for this request, before handing it over. */
+export function decideDeviceLimit(req: IncomingMessage, retryAfter: number): void {
+  (req as LaneRequest)[deviceVerdict] = retryAfter;
+}
+
+// Far above any update check body (its fields' lengths add up to under 1 KiB); larger ones go to Fastify,
+// which applies BODY_LIMIT_BYTES (and so do all bodies when that is set lower).
+const MAX_LANE_BODY = 4096;
+const QUOTE_PROTO = Buffer.from('__proto__');
+const CONSTRUCTOR = Buffer.from('constructor');
+const BACKSLASH = 0x5c;
+
+/** The options Fastify gives its `serverFactory` that it would apply to a server of its own making. */
+interface ServerSettings {
+  http?: http.ServerOptions;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number | null;
+}
+
+export interface FastLanesOptions {
+  /** The per-address device limit (device-edge.ts); a lane counts each request in it once. */
+  addresses: AddressLimiter;
+  trustProxy: TrustProxy;
+  /** BODY_LIMIT_BYTES: a lane reads no body Fastify would refuse as too large. */
+  bodyLimitBytes: number;
+}
+
+/** The lanes of one API process and the request listener that tries them before Fastify. */
+export class FastLanes {
+  private readonly byPath = new Map<string, FastLane>();
+  private readonly clientIp: (req: IncomingMessage) => string;
+  private readonly maxBody: number;
+  /** Set when the server starts closing: Fastify then answers 503 to new requests, so lanes stand aside. */
+  closing = false;
+
+  constructor(private readonly options: FastLanesOptions) {
+    this.maxBody = Math.min(MAX_LANE_BODY, options.bodyLimitBytes);
+    // The client address as Fastify's `request.ip` reads it (TRUST_PROXY), for the same per-address limits.
+    const trust = options.trustProxy;
+    const trusted = trust === false ? null : proxyAddr.compile(trust.split(',').map((e) => e.trim()));
+    this.clientIp = trusted ? (req) => proxyAddr(req, trusted) : (req) => req.socket.remoteAddress ?? '';
+  }
+
+  add(lane: FastLane): void {
+    this.byPath.set(lane.path, lane);
+  }
+
+  /** Requests the lane of `path` answered itself (none for a path without a lane). */
+  served(path: string): number {
+    return this.byPath.get(path)?.served ?? 0;
+  }
+
+  /** Fastify's `serverFactory`: Node's HTTP server, configured as Fastify would, with the lanes in front. */
+  serverFactory(): FastifyServerFactory {
+    return (handler, fastifyOptions) => {
+      const opts = fastifyOptions as ServerSettings;
+      const server = http.createServer(opts.http ?? {}, this.listener(handler as RequestListener));
+      if (typeof opts.keepAliveTimeout === 'number') server.keepAliveTimeout = opts.keepAliveTimeout;
+      if (typeof opts.requestTimeout === 'number') server.requestTimeout = opts.requestTimeout;
+      if (typeof opts.connectionTimeout === 'number') server.setTimeout(opts.connectionTimeout);
+      if (opts.maxRequestsPerSocket) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
+      return server;
+    };
+  }
+
+  private listener(fastify: RequestListener): RequestListener {
+    return (req, res) => {
+      const lane = req.method === 'POST' && !this.closing ? this.byPath.get(req.url ?? '') : undefined;
+      if (lane === undefined || !plainJsonRequest(req, this.maxBody)) return fastify(req, res);
+      const ip = this.clientIp(req);
+      // Counted as the route's onRequest hook counts it, before the body is read.
+      const retryAfter = this.options.addresses.hit(ip);
+      (req as LaneRequest)[addressVerdict] = retryAfter;
+      if (retryAfter !== 0) return fastify(req, res);
+      this.readBody(req, (body) => {
+        if (body === null) return; // the client went away; nothing to answer
+        const handOff = () => {
+          (req as LaneRequest)[readBody] = body;
+          fastify(req, res);
+        };
+        const json = plainJson(body);
+        if (json === undefined) return handOff();
+        lane.serve(json, req, res, ip, handOff);
+      });
+    };
+  }
+
+  private readBody(req: IncomingMessage, done: (body: Buffer | null) => void): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', () => done(null));
+  }
+}
+
+/**
+ * A body the lanes take: declared JSON (`application/json`, optionally `; charset=utf-8`), a small
+ * declared length, no other framing. Anything else goes to Fastify unread, to be answered as always.
+ * Read from the raw header list: `req.headers` is built on first use, a cost the lane need not pay.
+ */
+function plainJsonRequest(req: IncomingMessage, maxBody: number): boolean {
+  const raw = req.rawHeaders;
+  let json = false;
+  let length = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 12 && name.toLowerCase() === 'content-type') {
+      const type = raw[i + 1]!.toLowerCase();
+      json = type === 'application/json' || type === 'application/json; charset=utf-8';
+      if (!json) return false;
+    } else if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      // A repeated length is Node's to refuse or Fastify's to answer, not the lane's.
+      if (length !== 0) return false;
+      length = Number(raw[i + 1]);
+    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      return false;
+    }
+  }
+  return json && length > 0 && length <= maxBody;
+}
+
+/**
+ * The parsed body when it is printable ASCII without a backslash (so no escape for the string policy to
+ * look at: string-safety.ts) and without the keys Fastify's parser refuses (`__proto__`, `constructor`),
+ * and parses as JSON; otherwise undefined, and Fastify parses it and says what is wrong.
+ */
+function plainJson(body: Buffer): unknown {
+  if (!isAscii(body) || body.includes(BACKSLASH)) return undefined;
+  if (body.includes(QUOTE_PROTO) || body.includes(CONSTRUCTOR)) return undefined;
+  try {
+    return JSON.parse(body.toString('latin1'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For a route with `config.fastLane`: the body a lane read before handing the request over is replayed to
+ * Fastify's parser (a request the lane did not read keeps its own stream).
+ */
+export function replayLaneBodies(route: RouteOptions): void {
+  if (!route.config?.fastLane) return;
+  const replay = (
+    request: { raw: IncomingMessage },
+    _reply: unknown,
+    payload: NodeJS.ReadableStream,
+    done: (err: Error | null, stream?: NodeJS.ReadableStream) => void,
+  ) => {
+    const body = laneBody(request.raw);
+    done(null, body === undefined ? payload : Readable.from([body], { objectMode: false }));
+  };
+  const declared = route.preParsing;
+  const own = declared === undefined ? [] : Array.isArray(declared) ? declared : [declared];
+  route.preParsing = [replay as never, ...own];
+}

@@ -1,0 +1,74 @@
+import type { ServerResponse } from 'node:http';
+import type { Static } from '@sinclair/typebox';
+import type { DeviceClient } from '../devices/client-address.js';
+import type { DeviceLimiter } from '../http/device-limiter.js';
+import { deviceRateLimitKey } from '../http/device-rate-limit.js';
+import { decideDeviceLimit, type FastLane } from '../http/fast-lane.js';
+import { validatorCompiler } from '../http/validation.js';
+import { requireAppVersion } from '../releases/binary-range.js';
+import type { RoutedRelease } from '../routing/routing.types.js';
+import { checkAnswer, JSON_CONTENT_TYPE } from './answer-bytes.js';
+import { CheckBody } from './updates.schemas.js';
+import type { CheckInput, UpdateCheckService } from './updates.service.js';
+
+/** What the route and the lane hand the service for a validated body (throws 400 for a bad app_version). */
+export function checkInput(body: Static<typeof CheckBody>, client: DeviceClient): CheckInput {
+  return {
+    app_id: body.app_id,
+    device_id: body.device_id,
+    client,
+    channel: body.channel ?? undefined,
+    fingerprint: body.fingerprint ?? undefined,
+    current_module_id: body.current_module_id ?? undefined,
+    ...(typeof body.app_version === 'string' ? { app_version: requireAppVersion(body.app_version) } : {}),
+  };
+}
+
+export interface CheckFastLaneOptions {
+  path: string;
+  updates: Pick<UpdateCheckService, 'resolve'>;
+  /** The route's own per-device limiter (device-edge.ts), so lane and route count in one bucket. */
+  devices: DeviceLimiter;
+}
+
+/**
+ * POST /updates/check on the fast lane (http/fast-lane.ts): the route's steps in the route's order (body
+ * schema, per-device limit, the service's resolve, the release's answer bytes), without Fastify's request
+ * and reply objects and hooks. A body that fails the schema, a device over its limit, an unknown or
+ * unloaded app's error, a bad app_version: handed to the route, which answers them.
+ */
+export function checkFastLane(options: CheckFastLaneOptions): FastLane {
+  // Compiled as the route's body schema is, by the same compiler (ids read in lower case and all).
+  const validate = validatorCompiler({
+    schema: CheckBody,
+    method: 'POST',
+    url: options.path,
+    httpPart: 'body',
+  });
+  const lane: FastLane = {
+    path: options.path,
+    served: 0,
+    serve(body, req, res, ip, handOff) {
+      if (validate(body) !== true) return handOff();
+      const checked = body as Static<typeof CheckBody>;
+      const retryAfter = options.devices.take(deviceRateLimitKey({ body: checked, ip }));
+      decideDeviceLimit(req, retryAfter);
+      if (retryAfter !== 0) return handOff();
+      let outcome: ReturnType<UpdateCheckService['resolve']>;
+      try {
+        outcome = options.updates.resolve(checkInput(checked, { ip }));
+      } catch {
+        return handOff();
+      }
+      if (!(outcome instanceof Promise)) return answer(res, outcome.release);
+      outcome.then((settled) => answer(res, settled.release), handOff);
+    },
+  };
+  function answer(res: ServerResponse, release: RoutedRelease | null): void {
+    const bytes = checkAnswer(release);
+    res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': bytes.length });
+    res.end(bytes);
+    lane.served += 1;
+  }
+  return lane;
+}

@@ -1,0 +1,152 @@
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AddressLimiter } from '../../src/http/address-limiter.js';
+import { decidedAddressLimit, type FastLane, FastLanes, laneBody } from '../../src/http/fast-lane.js';
+
+// The lanes' request listener on a real Node server, with a stand-in for Fastify that says what it got:
+// which requests a lane takes, which go to Fastify unread, and what a handed-over request carries.
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
+
+interface Setup {
+  addressLimit?: number;
+  bodyLimitBytes?: number;
+  /** What the lane does with a body it was given (default: answers it). */
+  lane?: (body: unknown, req: IncomingMessage, res: ServerResponse, handOff: () => void) => void;
+}
+
+async function start(setup: Setup = {}) {
+  const lanes = new FastLanes({
+    addresses: new AddressLimiter({ max: setup.addressLimit ?? 1000, windowMs: 60_000 }),
+    trustProxy: false,
+    bodyLimitBytes: setup.bodyLimitBytes ?? 1_048_576,
+  });
+  const lane: FastLane = {
+    path: '/lane',
+    served: 0,
+    serve(body, req, res, _ip, handOff) {
+      if (setup.lane) return setup.lane(body, req, res, handOff);
+      lane.served += 1;
+      res.end(`lane ${JSON.stringify(body)}`);
+    },
+  };
+  lanes.add(lane);
+  // Fastify's stand-in: a body the lane read is replayed (the route's preParsing hook does that in the
+  // API); otherwise it reads the request stream, as Fastify's parser does.
+  const fastify: RequestListener = (req, res) => {
+    const replayed = laneBody(req);
+    const verdict = decidedAddressLimit(req) ?? 'none';
+    if (replayed) return res.end(`fastify replayed ${replayed.toString()} verdict ${verdict}`);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      res.end(`fastify read ${Buffer.concat(chunks).length} verdict ${verdict}`);
+    });
+  };
+  const factory = lanes.serverFactory() as unknown as (h: RequestListener, o: object) => Server;
+  const server = factory(fastify, { keepAliveTimeout: 5000, requestTimeout: 10_000 });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const send = async (path: string, body: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+    return res.text();
+  };
+  return { lanes, lane, server, send };
+}
+
+describe('fast lanes', () => {
+  it('serve a plain JSON body on their path and nothing else', async () => {
+    const { lane, send } = await start();
+    expect(await send('/lane', '{"a":1}')).toBe('lane {"a":1}');
+    expect(await send('/lane', '{"a":1}', { 'content-type': 'Application/JSON; charset=UTF-8' })).toBe(
+      'lane {"a":1}',
+    );
+    expect(await send('/other', '{"a":1}')).toBe('fastify read 7 verdict none');
+    expect(await send('/lane?x=1', '{"a":1}')).toBe('fastify read 7 verdict none');
+    expect(await send('/lane/', '{"a":1}')).toBe('fastify read 7 verdict none');
+    expect(lane.served).toBe(2);
+  });
+
+  it.each([
+    ['text/plain', { 'content-type': 'text/plain' }],
+    ['another charset', { 'content-type': 'application/json; charset=latin1' }],
+    ['a JSON-like type', { 'content-type': 'application/jsonx' }],
+  ])('hand a body declared as %s to Fastify unread', async (_name, headers) => {
+    const { lane, send } = await start();
+    expect(await send('/lane', '{"a":1}', headers)).toBe('fastify read 7 verdict none');
+    expect(lane.served).toBe(0);
+  });
+
+  it('hand a body over the body limit to Fastify unread', async () => {
+    const { lane, send } = await start({ bodyLimitBytes: 10 });
+    expect(await send('/lane', '{"a":"0123456789"}')).toBe('fastify read 18 verdict none');
+    expect(await send('/lane', '{"a":1}')).toBe('lane {"a":1}');
+    expect(lane.served).toBe(1);
+  });
+
+  it('hand a chunked body to Fastify unread', async () => {
+    const { lane, server } = await start();
+    const { request } = await import('node:http');
+    const port = (server.address() as AddressInfo).port;
+    const text = await new Promise<string>((resolve, reject) => {
+      const req = request({ port, host: '127.0.0.1', path: '/lane', method: 'POST' }, (res) => {
+        let out = '';
+        res.on('data', (c) => {
+          out += c;
+        });
+        res.on('end', () => resolve(out));
+      });
+      req.on('error', reject);
+      req.setHeader('content-type', 'application/json');
+      req.write('{"a":');
+      req.end('1}');
+    });
+    expect(text).toBe('fastify read 7 verdict none');
+    expect(lane.served).toBe(0);
+  });
+
+  it('stand aside while the server closes (Fastify answers 503 then)', async () => {
+    const { lanes, lane, send } = await start();
+    lanes.closing = true;
+    expect(await send('/lane', '{"a":1}')).toBe('fastify read 7 verdict none');
+    expect(lane.served).toBe(0);
+  });
+
+  it('count the address once and hand a refused one to Fastify with the verdict, unread', async () => {
+    const { lane, send } = await start({ addressLimit: 2 });
+    expect(await send('/lane', '{"a":1}')).toBe('lane {"a":1}');
+    expect(await send('/lane', '{"a":2}')).toBe('lane {"a":2}');
+    expect(await send('/lane', '{"a":3}')).toMatch(/^fastify read 7 verdict [1-9]/);
+    expect(lane.served).toBe(2);
+  });
+
+  it.each([
+    ['an escape', '{"a":"\\u0041"}'],
+    ['non-ASCII text', '{"a":"größe"}'],
+    ['a __proto__ key', '{"__proto__":{"a":1}}'],
+    ['a constructor key', '{"constructor":{"prototype":{}}}'],
+    ['broken JSON', '{"a":'],
+  ])('hand a body with %s to Fastify, read and replayed (the lane never sees it)', async (_name, body) => {
+    const seen: unknown[] = [];
+    const { send } = await start({ lane: (b, _q, res) => res.end(String(seen.push(b))) });
+    const answer = await send('/lane', body);
+    expect(answer).toBe(`fastify replayed ${body} verdict 0`);
+    expect(seen).toEqual([]);
+  });
+
+  it('hand over what the lane gives back, with the address verdict', async () => {
+    const { send } = await start({ lane: (_b, _q, _res, handOff) => handOff() });
+    expect(await send('/lane', '{"a":1}')).toBe('fastify replayed {"a":1} verdict 0');
+  });
+});
