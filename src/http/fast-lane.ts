@@ -27,18 +27,24 @@ export interface FastLane {
   /**
    * Answers a request whose body is `body` (parsed JSON of printable ASCII: no escapes, nothing for the
    * string policy to do, no prototype keys) with `res`, counting it in `served`, or calls `handOff` to have
-   * Fastify answer it (having set a verdict with `decideDeviceLimit` if it counted the device), at once or
-   * once its one asynchronous step has failed.
+   * Fastify answer it (having set a verdict with `decideDeviceLimit` if it counted the device). A lane
+   * whose own step failed hands over with the error, which the route throws rather than take the step
+   * again (a device new to a capped workspace costs one Redis call, answered or failed).
    */
-  serve(body: unknown, req: IncomingMessage, res: ServerResponse, ip: string, handOff: () => void): void;
+  serve(body: unknown, req: IncomingMessage, res: ServerResponse, ip: string, handOff: HandOff): void;
 }
 
+/** Hands the request to Fastify: with the error of the lane's own step, if that step failed. */
+export type HandOff = (failure?: { error: unknown }) => void;
+
 const readBody = Symbol('fastLane.body');
+const laneError = Symbol('fastLane.error');
 const addressVerdict = Symbol('fastLane.addressVerdict');
 const deviceVerdict = Symbol('fastLane.deviceVerdict');
 
 type LaneRequest = IncomingMessage & {
   [readBody]?: Buffer;
+  [laneError]?: { error: unknown };
   [addressVerdict]?: number;
   [deviceVerdict]?: number;
 };
@@ -56,6 +62,11 @@ export function decidedDeviceLimit(req: IncomingMessage): number | undefined {
 /** The body a lane read before handing the request over (the route's parser gets it replayed). */
 export function laneBody(req: IncomingMessage): Buffer | undefined {
   return (req as LaneRequest)[readBody];
+}
+
+/** The failure of the lane's own step for this request, for the route to answer (see FastLane.serve). */
+export function laneFailure(req: IncomingMessage): { error: unknown } | undefined {
+  return (req as LaneRequest)[laneError];
 }
 
 /** Records that the lane counted the device limit for this request, before handing it over. */
@@ -136,8 +147,9 @@ export class FastLanes {
       if (retryAfter !== 0) return fastify(req, res);
       this.readBody(req, (body) => {
         if (body === null) return; // the client went away; nothing to answer
-        const handOff = () => {
+        const handOff: HandOff = (failure) => {
           (req as LaneRequest)[readBody] = body;
+          if (failure) (req as LaneRequest)[laneError] = failure;
           fastify(req, res);
         };
         const json = plainJson(body);

@@ -34,8 +34,9 @@ export interface CheckFastLaneOptions {
 /**
  * POST /updates/check on the fast lane (http/fast-lane.ts): the route's steps in the route's order (body
  * schema, per-device limit, the service's resolve, the release's answer bytes), without Fastify's request
- * and reply objects and hooks. A body that fails the schema, a device over its limit, an unknown or
- * unloaded app's error, a bad app_version: handed to the route, which answers them.
+ * and reply objects and hooks. A body that fails the schema, a device over its limit: handed to the
+ * route, which answers them. An error of the check itself (an unknown app, a bad app_version, a failed
+ * Redis call): handed over with the error, which the route answers without checking again.
  */
 export function checkFastLane(options: CheckFastLaneOptions): FastLane {
   // Compiled as the route's body schema is, by the same compiler (ids read in lower case and all).
@@ -57,11 +58,14 @@ export function checkFastLane(options: CheckFastLaneOptions): FastLane {
       let outcome: ReturnType<UpdateCheckService['resolve']>;
       try {
         outcome = options.updates.resolve(checkInput(checked, { ip }));
-      } catch {
-        return handOff();
+      } catch (error) {
+        return handOff({ error });
       }
       if (!(outcome instanceof Promise)) return answer(res, outcome.release);
-      outcome.then((settled) => answer(res, settled.release), handOff);
+      outcome.then(
+        (settled) => answer(res, settled.release),
+        (error: unknown) => handOff({ error }),
+      );
     },
   };
   function answer(res: ServerResponse, release: RoutedRelease | null): void {

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { deviceRoute } from '../http/device-edge.js';
 import { checkExample, updateCheckExample } from '../http/examples.js';
+import { laneFailure } from '../http/fast-lane.js';
 import { answer, ref, withExample } from '../http/openapi.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
@@ -41,6 +42,9 @@ export async function updatesRoutes(app: App): Promise<void> {
     },
     // Not async: a check answered from memory sends its bytes at once, without a promise (see resolve).
     (request, reply) => {
+      // The fast lane already ran this check and it failed: answer its error, do not run it twice.
+      const failed = laneFailure(request.raw);
+      if (failed) throw failed.error;
       const outcome = updates.resolve(checkInput(request.body, request));
       return outcome instanceof Promise
         ? outcome.then((settled) => sendAnswer(reply, settled.release))

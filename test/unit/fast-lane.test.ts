@@ -2,7 +2,14 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressLimiter } from '../../src/http/address-limiter.js';
-import { decidedAddressLimit, type FastLane, FastLanes, laneBody } from '../../src/http/fast-lane.js';
+import {
+  decidedAddressLimit,
+  type FastLane,
+  FastLanes,
+  type HandOff,
+  laneBody,
+  laneFailure,
+} from '../../src/http/fast-lane.js';
 
 // The lanes' request listener on a real Node server, with a stand-in for Fastify that says what it got:
 // which requests a lane takes, which go to Fastify unread, and what a handed-over request carries.
@@ -18,7 +25,7 @@ interface Setup {
   addressLimit?: number;
   bodyLimitBytes?: number;
   /** What the lane does with a body it was given (default: answers it). */
-  lane?: (body: unknown, req: IncomingMessage, res: ServerResponse, handOff: () => void) => void;
+  lane?: (body: unknown, req: IncomingMessage, res: ServerResponse, handOff: HandOff) => void;
 }
 
 async function start(setup: Setup = {}) {
@@ -42,7 +49,9 @@ async function start(setup: Setup = {}) {
   const fastify: RequestListener = (req, res) => {
     const replayed = laneBody(req);
     const verdict = decidedAddressLimit(req) ?? 'none';
-    if (replayed) return res.end(`fastify replayed ${replayed.toString()} verdict ${verdict}`);
+    const failure = laneFailure(req);
+    const failed = failure ? ` failure ${(failure.error as Error).message}` : '';
+    if (replayed) return res.end(`fastify replayed ${replayed.toString()} verdict ${verdict}${failed}`);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -143,6 +152,14 @@ describe('fast lanes', () => {
     const answer = await send('/lane', body);
     expect(answer).toBe(`fastify replayed ${body} verdict 0`);
     expect(seen).toEqual([]);
+  });
+
+  it("hand over the failure of the lane's own step, for the route to answer", async () => {
+    const failure = { error: new Error('the cap could not be read') };
+    const { send } = await start({ lane: (_b, _q, _res, handOff) => handOff(failure) });
+    expect(await send('/lane', '{"a":1}')).toBe(
+      'fastify replayed {"a":1} verdict 0 failure the cap could not be read',
+    );
   });
 
   it('hand over what the lane gives back, with the address verdict', async () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { seedApp, seedRelease, seedWorkspace } from './seed.js';
 
@@ -135,6 +135,24 @@ describe('the update check fast lane', () => {
     expect(byLane).toBe(1);
     expect(lane).toEqual(route);
     expect(JSON.parse(lane.body).update.module_id).toBe(cappedRelease);
+  });
+
+  it('runs a check that failed on the lane once: the route answers the error without checking again', async () => {
+    const resolve = vi.spyOn(ctx.app.deps.services.updates, 'resolve');
+    try {
+      const body = JSON.stringify({
+        app_id: '0b9c1a52-7e3d-4f60-8a1b-2c3d4e5f6a7b',
+        device_id: 'lane-unknown',
+      });
+      const before = resolve.mock.calls.length;
+      const lane = await overHttp(body, nextAddress());
+      expect(resolve.mock.calls.length - before).toBe(1);
+      expect(lane.status).toBe(404);
+      expect(JSON.parse(lane.body).code).toBe('app_not_found');
+      expect(lane.contentType).toContain('application/problem+json');
+    } finally {
+      resolve.mockRestore();
+    }
   });
 
   it('reads ids in lower case as the route does', async () => {
