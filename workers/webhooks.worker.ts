@@ -12,6 +12,7 @@ import {
   RETRY_QUEUE,
 } from '../src/webhooks/delivery-queue.js';
 import type { OutboxDispatcher } from '../src/webhooks/outbox.dispatcher.js';
+import { runChunk } from './webhook-chunk.js';
 import type { Worker } from './worker.js';
 
 const JOB_LOCK_MS = 15_000;
@@ -63,31 +64,17 @@ export function createWebhooksWorker(
     return outcome;
   };
 
-  /**
-   * A chunk's attempts start in order, as many at once as the endpoint's gate lets in. When the endpoint is
-   * full for longer than the gate waits, the rest of the chunk goes back to the queue until its turn (the
-   * job itself if nothing was started), so a hanging endpoint holds a worker slot only while the attempts
-   * it let in time out. If an attempt could not be logged, the chunk fails and BullMQ runs it again: its
-   * finished deliveries are skipped as stale.
-   */
+  // A chunk's attempts (webhook-chunk.ts); when nothing could start, the job itself waits for its turn.
   const attemptChunk = async (job: Job<AttemptChunk>, token?: string): Promise<undefined> => {
-    const { attempts } = job.data;
-    const running: Array<Promise<AttemptOutcome>> = [];
-    for (const [i, next] of attempts.entries()) {
-      const turn = await gate.enter(next.webhookId);
-      if (turn.entered) {
-        running.push(attempt(next, turn.leave).finally(turn.leave));
-        continue;
-      }
-      if (i === 0) {
-        await job.moveToDelayed(turn.retryAt, token);
-        throw new DelayedError();
-      }
-      await scheduler.scheduleMany(attempts.slice(i), turn.retryAt - Date.now());
-      break;
+    const deferred = await runChunk(job.data.attempts, {
+      enter: (webhookId) => gate.enter(webhookId),
+      attempt,
+      handBack: (rest, retryAt) => scheduler.scheduleMany(rest, retryAt - Date.now()),
+    });
+    if (deferred) {
+      await job.moveToDelayed(deferred.deferredAt, token);
+      throw new DelayedError();
     }
-    const failure = (await Promise.allSettled(running)).find((r) => r.status === 'rejected');
-    if (failure) throw failure.reason;
     return undefined;
   };
 

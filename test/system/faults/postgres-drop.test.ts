@@ -93,7 +93,14 @@ describe('Postgres connections dropped during pushes', () => {
     expect((await verifyAuditChain(db, owner.workspaceId)).ok).toBe(true);
 
     // The outbox dispatcher lost its LISTEN connection too; every release is still delivered once.
-    const report = await waitDeliveredOnceEach(world.ctx.deps, world.receiver, hook, rows.length);
+    const report = await waitDeliveredOnceEach(
+      world.ctx.deps,
+      world.receiver,
+      hook,
+      rows.length,
+      undefined,
+      () => world.workerOutput(),
+    );
     expect(report.unverified).toBe(0);
   });
 });
