@@ -2,11 +2,12 @@
 export type RedisState =
   | 'absent'
   | { loading: true }
-  | { dir: string; appendonly: string; fsync: string; policy: string };
+  | { dir: string; appendonly: string; fsync: string; policy: string; rewriteMin: string };
+export const AOF_REWRITE_MIN_BYTES: number;
 export function probeRedis(port?: number): Promise<RedisState>;
 export function shutdownRedis(port?: number): Promise<boolean>;
 export function fixRedisSettings(
-  state: { appendonly: string; fsync: string; policy: string },
+  state: { appendonly: string; fsync: string; policy: string; rewriteMin: string },
   port?: number,
 ): Promise<string[]>;
 export function waitRedisUrl(url: string): Promise<void>;

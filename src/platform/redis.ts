@@ -63,8 +63,8 @@ export function keyspaceNodes(redis: Redis): Standalone[] {
 /**
  * Key names. Every key starts with the deployment prefix and carries a {hash tag} naming the shard it
  * lives on in a Redis Cluster: each workspace's keys together, the ingest keys (event stream and the
- * failure counters its acknowledgement script updates) together, and every BullMQ queue together, so each
- * multi-key command and script touches one shard.
+ * failure counters its acknowledgement transaction updates) together, and every BullMQ queue together,
+ * so each multi-key command, transaction and script touches one shard.
  */
 export class RedisKeys {
   constructor(readonly prefix: string) {}

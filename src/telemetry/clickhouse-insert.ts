@@ -1,13 +1,24 @@
 import { Readable } from 'node:stream';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
+import { ROW_COLUMNS } from './event-rows.js';
+import type { RowFormat } from './event-stream.js';
+
+const INSERTS: Record<RowFormat, string> = {
+  TabSeparated: `INSERT INTO device_events (${ROW_COLUMNS.join(', ')}) FORMAT TabSeparated`,
+  JSONEachRow: 'INSERT INTO device_events FORMAT JSONEachRow',
+};
 
 /**
- * One INSERT ... FORMAT JSONEachRow with the entries' prepared row texts streamed one after the other as
- * the body: no parsing or re-serialising of events in the worker.
+ * One INSERT with the entries' prepared row texts, all in `format`, streamed one after the other as the
+ * body: no parsing or re-serialising of events in the worker.
  */
-export async function insertRowTexts(ch: ClickHouseClient, chunks: readonly string[]): Promise<void> {
+export async function insertRowTexts(
+  ch: ClickHouseClient,
+  chunks: readonly string[],
+  format: RowFormat,
+): Promise<void> {
   const result = await ch.exec({
-    query: 'INSERT INTO device_events FORMAT JSONEachRow',
+    query: INSERTS[format],
     values: Readable.from(chunks, { objectMode: false }),
   });
   // The answer to an insert is empty; reading it to the end hands the socket back to the pool.
@@ -64,29 +75,42 @@ export function isDataError(err: unknown): boolean {
 }
 
 /**
- * Inserts entries' row texts, splitting on a data error: halves are inserted on their own, down to the
- * single entry ClickHouse refuses, so one bad entry costs about 2·log2(entries) extra inserts and the
- * others are stored in the same flush. Returns the refused entries with the refusal; any other failure is
- * thrown (the caller retries the whole batch, whose stored part ClickHouse collapses on re-insert).
+ * Inserts entries' row texts, one insert per row format (entries written before rows were TabSeparated
+ * carry JSONEachRow), splitting on a data error: halves are inserted on their own, down to the single entry
+ * ClickHouse refuses, so one bad entry costs about 2·log2(entries) extra inserts and the others are stored
+ * in the same flush. Returns the refused entries with the refusal; any other failure is thrown (the caller
+ * retries the whole batch, whose stored part ClickHouse collapses on re-insert).
  */
-export async function insertIsolating<T extends { text: string; rows: number }>(
+export async function insertIsolating<T extends { text: string; rows: number; format: RowFormat }>(
   ch: ClickHouseClient,
   entries: readonly T[],
 ): Promise<Array<{ entry: T; error: unknown }>> {
-  const withRows = entries.filter((e) => e.rows > 0);
-  if (withRows.length === 0) return [];
+  const refused: Array<{ entry: T; error: unknown }> = [];
+  for (const format of ['TabSeparated', 'JSONEachRow'] as const) {
+    const withRows = entries.filter((e) => e.rows > 0 && e.format === format);
+    if (withRows.length > 0) refused.push(...(await isolating(ch, withRows, format)));
+  }
+  return refused;
+}
+
+async function isolating<T extends { text: string; rows: number }>(
+  ch: ClickHouseClient,
+  entries: readonly T[],
+  format: RowFormat,
+): Promise<Array<{ entry: T; error: unknown }>> {
   try {
     await insertRowTexts(
       ch,
-      withRows.map((e) => e.text),
+      entries.map((e) => e.text),
+      format,
     );
     return [];
   } catch (err) {
     if (!isDataError(err)) throw err;
-    if (withRows.length === 1) return [{ entry: withRows[0]!, error: err }];
-    const half = Math.ceil(withRows.length / 2);
-    const first = await insertIsolating(ch, withRows.slice(0, half));
-    const second = await insertIsolating(ch, withRows.slice(half));
+    if (entries.length === 1) return [{ entry: entries[0]!, error: err }];
+    const half = Math.ceil(entries.length / 2);
+    const first = await isolating(ch, entries.slice(0, half), format);
+    const second = await isolating(ch, entries.slice(half), format);
     return [...first, ...second];
   }
 }

@@ -13,7 +13,10 @@ export interface EventInput {
   channel?: string;
 }
 
-/** A row of ClickHouse's device_events (times as unix seconds); empty channel and message are left out. */
+/**
+ * A row of ClickHouse's device_events (times as unix seconds) as the JSONEachRow lines of entries written
+ * before rows were TabSeparated carried it: empty channel and message left out.
+ */
 export interface EventRow {
   ts: number;
   received_at: number;
@@ -34,10 +37,38 @@ export interface EventRow {
 export type DeviceCounter = [moduleId: string, minute: number, activations: string[], errors: string[]];
 
 export interface EncodedEvents {
-  /** The rows as JSONEachRow text, one line each, ready to be inserted as they are. */
+  /** The rows as TabSeparated text in ROW_COLUMNS order, one line each, ready to be inserted as they are. */
   text: string;
   rows: number;
   counters: DeviceCounter[];
+}
+
+/**
+ * The columns of a row's text, in order. TabSeparated rather than JSONEachRow: about 130 bytes an event
+ * instead of about 210 (no keys), which every event pays in the API's XADD, Redis's append-only file, the
+ * worker's read and ClickHouse's parser. Entries written before carry JSONEachRow rows (event-stream.ts).
+ */
+export const ROW_COLUMNS = [
+  'ts',
+  'received_at',
+  'app_id',
+  'module_id',
+  'device_id',
+  'event_id',
+  'type',
+  'channel',
+  'message',
+] as const;
+
+const NEEDS_ESCAPE = /[\\\t\n\r\0]/;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
+
+/**
+ * A string as a TabSeparated field: backslash, tab, line feed, carriage return and NUL escaped the way
+ * ClickHouse reads them back; every other character is taken as it is.
+ */
+export function tsvField(value: string): string {
+  return NEEDS_ESCAPE.test(value) ? value.replace(/[\\\t\n\r\0]/g, (c) => ESCAPES[c]!) : value;
 }
 
 /** A device clock more than this far ahead of the server is not trusted. */
@@ -81,12 +112,11 @@ export function encodeEvents(
   const receivedMinute = minuteOf(receivedMs);
   const seen = new Set<string>();
   const counters = new Counters();
-  // Each line is JSON.stringify of an EventRow, written field by field (the ingest API's largest own cost
-  // was building and stringifying a row object per event): what is the same for the whole batch is
-  // quoted once, and a module id is quoted again only when it changes.
-  const afterTs = `,"received_at":${received},"app_id":${JSON.stringify(appId)},"module_id":`;
+  // What is the same for the whole batch is written once, and a module id escaped again only when it
+  // changes (building a row object per event was the ingest API's largest own cost once).
+  const afterTs = `\t${received}\t${tsvField(appId)}\t`;
   let lastModule: string | undefined;
-  let moduleJson = '';
+  let moduleField = '';
   let text = '';
   let rows = 0;
   for (const event of events) {
@@ -95,12 +125,9 @@ export function encodeEvents(
     const ts = eventSeconds(event.ts, receivedMs, retentionDays);
     if (event.module_id !== lastModule) {
       lastModule = event.module_id;
-      moduleJson = JSON.stringify(lastModule);
+      moduleField = tsvField(lastModule);
     }
-    text += `{"ts":${ts}${afterTs}${moduleJson},"device_id":${JSON.stringify(event.device_id)},"event_id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)}`;
-    if (event.channel) text += `,"channel":${JSON.stringify(event.channel)}`;
-    if (event.message) text += `,"message":${JSON.stringify(event.message)}`;
-    text += '}\n';
+    text += `${ts}${afterTs}${moduleField}\t${tsvField(event.device_id)}\t${tsvField(event.id)}\t${event.type}\t${event.channel ? tsvField(event.channel) : ''}\t${event.message ? tsvField(event.message) : ''}\n`;
     rows += 1;
     if ((event.type === 'activation' || event.type === 'error') && event.module_id !== '') {
       counters.add(event.module_id, minuteOf(ts * 1000), receivedMinute, event.type, event.device_id);
@@ -110,8 +137,8 @@ export function encodeEvents(
 }
 
 /**
- * The failure-counter devices of rows already encoded, read back from their text: for stream entries
- * written before entries carried their counters' devices.
+ * The failure-counter devices of JSONEachRow rows, read back from their text: for stream entries written
+ * before entries carried their counters' devices (those carried JSONEachRow rows).
  */
 export function countersFromRows(text: string, receivedMs: number): DeviceCounter[] {
   const counters = new Counters();

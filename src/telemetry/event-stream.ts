@@ -25,6 +25,9 @@ export function deadLetterKey(keys: RedisKeys): string {
   return keys.ingest('events:dead');
 }
 
+/** How an entry's rows are written: TabSeparated in ROW_COLUMNS order, or JSONEachRow in older entries. */
+export type RowFormat = 'TabSeparated' | 'JSONEachRow';
+
 export interface StreamEntry {
   entryId: string;
   appId: string;
@@ -32,14 +35,16 @@ export interface StreamEntry {
   receivedMs: number;
   rows: number;
   counters: DeviceCounter[];
-  /** JSONEachRow lines of device_events. */
+  /** Lines of device_events, in `format`. */
   text: string;
+  format: RowFormat;
 }
 
 /**
  * XADD field list of an entry: a = app id, r = received time (ms), n = number of rows, d = failure-counter
- * devices as JSON (event-rows.ts, DeviceCounter), e = the rows as JSONEachRow text. (Entries of earlier
- * versions carried event counts in `c` instead of `d`; their devices are read back from the rows.)
+ * devices as JSON (event-rows.ts, DeviceCounter), t = the rows as TabSeparated text (ROW_COLUMNS). Entries
+ * of earlier versions carried the rows as JSONEachRow text in `e` instead of `t`, and the oldest ones event
+ * counts in `c` instead of `d` (their devices are read back from the rows); workers still read both.
  */
 export function entryFields(
   appId: string,
@@ -55,7 +60,7 @@ export function entryFields(
     String(encoded.rows),
     'd',
     JSON.stringify(encoded.counters),
-    'e',
+    't',
     encoded.text,
   ];
 }
@@ -85,14 +90,17 @@ export function parseEntry(entryId: string, fields: readonly string[]): StreamEn
   const appId = map.get('a');
   const receivedMs = Number(map.get('r'));
   const rows = Number(map.get('n'));
-  const text = map.get('e');
+  const tsv = map.get('t');
+  const text = tsv ?? map.get('e');
+  const format: RowFormat = tsv === undefined ? 'JSONEachRow' : 'TabSeparated';
   if (!appId || !Number.isSafeInteger(receivedMs) || !Number.isSafeInteger(rows) || text === undefined) {
-    throw new MalformedEntryError(`entry ${entryId} lacks a, r, n or e`);
+    throw new MalformedEntryError(`entry ${entryId} lacks a, r, n or its rows (t, or e before)`);
   }
   if (rows > 0 && !text.endsWith('\n')) throw new MalformedEntryError(`entry ${entryId} rows are cut short`);
   let counters: unknown;
   try {
     const devices = map.get('d');
+    if (devices === undefined && format !== 'JSONEachRow') throw new Error('no devices');
     counters = devices === undefined ? countersFromRows(text, receivedMs) : JSON.parse(devices);
   } catch {
     throw new MalformedEntryError(`entry ${entryId} has invalid counters or rows`);
@@ -100,5 +108,5 @@ export function parseEntry(entryId: string, fields: readonly string[]): StreamEn
   if (!Array.isArray(counters) || !counters.every(isCounter)) {
     throw new MalformedEntryError(`entry ${entryId} has invalid counters`);
   }
-  return { entryId, appId, receivedMs, rows, counters, text };
+  return { entryId, appId, receivedMs, rows, counters, text, format };
 }

@@ -1,3 +1,4 @@
+import type { RowFormat } from './event-stream.js';
 import type { AcceptedBatch, EventRowsStore, EventsStore, RefusedRows } from './events.store.js';
 
 /** The event stream in memory: tests read `batches` to see what the intake accepted, in order. */
@@ -11,7 +12,7 @@ export class FakeEventsStore implements EventsStore {
 }
 
 /**
- * `device_events` in memory: the stored JSONEachRow lines. `refuses` picks the entries to refuse as data;
+ * `device_events` in memory: the stored lines, in the format of their entries. `refuses` picks the entries to refuse as data;
  * `reachable = false` makes every insert throw, as when ClickHouse is away.
  */
 export class FakeEventRowsStore implements EventRowsStore {
@@ -20,7 +21,7 @@ export class FakeEventRowsStore implements EventRowsStore {
 
   constructor(private readonly refuses: (text: string) => boolean = () => false) {}
 
-  async insert<T extends { text: string; rows: number }>(
+  async insert<T extends { text: string; rows: number; format: RowFormat }>(
     entries: readonly T[],
   ): Promise<Array<RefusedRows<T>>> {
     if (!this.reachable) throw new Error('ClickHouse is not reachable');

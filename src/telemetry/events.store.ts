@@ -1,4 +1,5 @@
 import type { EncodedEvents } from './event-rows.js';
+import type { RowFormat } from './event-stream.js';
 
 /** One batch the intake accepted: the app, when it was received (epoch ms), its encoded rows. */
 export interface AcceptedBatch {
@@ -29,5 +30,7 @@ export interface EventRowsStore {
    * never holds the others back; a failure to reach the database is thrown (the writer retries the batch,
    * and a re-insert of stored rows collapses on their event ids).
    */
-  insert<T extends { text: string; rows: number }>(entries: readonly T[]): Promise<Array<RefusedRows<T>>>;
+  insert<T extends { text: string; rows: number; format: RowFormat }>(
+    entries: readonly T[],
+  ): Promise<Array<RefusedRows<T>>>;
 }

@@ -1,3 +1,4 @@
+import type { ChainableCommander } from 'ioredis';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 
 /**
@@ -11,8 +12,8 @@ import type { Redis, RedisKeys } from '../platform/redis.js';
  * and events too old to fall in any window add to no counter, so a device's clock cannot make keys for
  * arbitrary times: at most about 65 minute and 26 hour counters per release and kind exist at once.
  *
- * The keys share the event stream's hash tag: ingest updates them in the script that acknowledges stream
- * entries, and one PFCOUNT of a window reads keys of one Redis Cluster shard.
+ * The keys share the event stream's hash tag: ingest updates them in the transaction that acknowledges
+ * stream entries, and one PFCOUNT of a window reads keys of one Redis Cluster shard.
  */
 export const COUNTER_KINDS = ['activations', 'errors'] as const;
 export type CounterKind = (typeof COUNTER_KINDS)[number];
@@ -85,9 +86,31 @@ export function windowKeys(
   return out;
 }
 
+// Devices per PFADD: a long list is split so that no command carries a huge argument list.
+const DEVICES_PER_COMMAND = 1000;
+
 /**
- * Adds devices to the counters of one minute directly: what ingest's acknowledgement script does for a
- * batch, for tools and tests that need counters without the stream.
+ * Queues what adds devices to one counter: a PFADD per 1,000 devices, then the counter's time to live.
+ * Answers how many commands it queued (a caller reading the replies by position needs it).
+ */
+export function queueDeviceAdds(
+  commands: ChainableCommander,
+  key: string,
+  devices: readonly string[],
+  ttlSeconds: number,
+): number {
+  let queued = 0;
+  for (let i = 0; i < devices.length; i += DEVICES_PER_COMMAND) {
+    commands.pfadd(key, ...devices.slice(i, i + DEVICES_PER_COMMAND));
+    queued += 1;
+  }
+  commands.expire(key, ttlSeconds);
+  return queued + 1;
+}
+
+/**
+ * Adds devices to the counters of one minute directly: what ingest's acknowledgement (ingest-ack.ts) does
+ * for a batch, for tools and tests that need counters without the stream.
  */
 export async function addDeviceCounts(
   redis: Redis,
@@ -99,14 +122,11 @@ export async function addDeviceCounts(
   for (const kind of COUNTER_KINDS) {
     const list = devices[kind] ?? [];
     if (list.length === 0) continue;
+    const hour = Math.floor(target.minute / 60);
     const minuteKey = minuteCounterKey(keys, target.appId, target.moduleId, target.minute, kind);
-    const hourKey = hourCounterKey(keys, target.appId, target.moduleId, Math.floor(target.minute / 60), kind);
-    for (let i = 0; i < list.length; i += 1000) {
-      pipeline.pfadd(minuteKey, ...list.slice(i, i + 1000));
-      pipeline.pfadd(hourKey, ...list.slice(i, i + 1000));
-    }
-    pipeline.expire(minuteKey, MINUTE_COUNTER_TTL_SECONDS);
-    pipeline.expire(hourKey, HOUR_COUNTER_TTL_SECONDS);
+    queueDeviceAdds(pipeline, minuteKey, list, MINUTE_COUNTER_TTL_SECONDS);
+    const hourKey = hourCounterKey(keys, target.appId, target.moduleId, hour, kind);
+    queueDeviceAdds(pipeline, hourKey, list, HOUR_COUNTER_TTL_SECONDS);
   }
   const results = await pipeline.exec();
   const failed = results?.find(([err]) => err);

@@ -13,7 +13,7 @@ export interface CounterDelta {
 }
 
 export interface PreparedBatch {
-  /** The entries' JSONEachRow texts, sent one after the other as the body of one insert. */
+  /** The entries' row texts, sent one after the other as the body of an insert (one per row format). */
   chunks: string[];
   rows: number;
   /** Counter devices per stream entry: added by whoever acknowledges that entry. */

@@ -8,16 +8,13 @@ import {
 } from '../../src/telemetry/event-rows.js';
 import { entryFields, parseEntry, type StreamEntry } from '../../src/telemetry/event-stream.js';
 import { prepareBatch } from '../../src/telemetry/ingest-batch.js';
+import { rowsOf } from '../helpers/event-rows.js';
 
 const received = Date.UTC(2026, 10, 22, 12, 0, 30);
 const DAY = 86_400_000;
 const minute = Math.floor(received / 60_000);
 
-const lines = (text: string) =>
-  text
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (text: string) => rowsOf(text) as unknown as Record<string, unknown>[];
 
 describe('eventSeconds', () => {
   it("keeps a plausible device time and falls back to the server's otherwise", () => {
@@ -34,7 +31,7 @@ describe('eventSeconds', () => {
 });
 
 describe('encodeEvents', () => {
-  it('writes each line exactly as JSON.stringify writes the row, whatever the strings', () => {
+  it('writes one TabSeparated line per event that reads back to the row, whatever the strings', () => {
     const event = fc.record(
       {
         id: fc.string({ minLength: 1 }),
@@ -49,9 +46,9 @@ describe('encodeEvents', () => {
     );
     fc.assert(
       fc.property(fc.string(), fc.array(event, { maxLength: 20 }), (appId, events) => {
-        const { text } = encodeEvents(appId, received, events as EventInput[], 90);
+        const { text, rows } = encodeEvents(appId, received, events as EventInput[], 90);
         const seen = new Set<string>();
-        let expected = '';
+        const expected: Record<string, unknown>[] = [];
         for (const e of events) {
           if (seen.has(e.id)) continue;
           seen.add(e.id);
@@ -66,14 +63,15 @@ describe('encodeEvents', () => {
           };
           if (e.channel) row.channel = e.channel;
           if (e.message) row.message = e.message;
-          expected += `${JSON.stringify(row)}\n`;
+          expected.push(row);
         }
-        expect(text).toBe(expected);
+        expect(text.split('\n').length - 1).toBe(rows);
+        expect(rowsOf(text)).toEqual(expected);
       }),
     );
   });
 
-  it('writes one JSONEachRow line per event, times in seconds, empty channel and message left out', () => {
+  it('writes one TabSeparated line per event in ROW_COLUMNS order, times in seconds, special characters escaped', () => {
     const encoded = encodeEvents(
       'app-1',
       received,
@@ -91,7 +89,10 @@ describe('encodeEvents', () => {
       90,
     );
     expect(encoded.rows).toBe(2);
-    expect(encoded.text.endsWith('\n')).toBe(true);
+    expect(encoded.text).toBe(
+      `${(received - 60_000) / 1000}\t${Math.floor(received / 1000)}\tapp-1\tm1\td1\te1\terror\t\tboom "quoted"\\n\n` +
+        `${Math.floor(received / 1000)}\t${Math.floor(received / 1000)}\tapp-1\tm1\td2\te2\tcheck\tbeta\t\n`,
+    );
     expect(lines(encoded.text)).toEqual([
       {
         ts: (received - 60_000) / 1000,
@@ -143,11 +144,11 @@ describe('encodeEvents', () => {
       device_id: fc.string({ minLength: 1, maxLength: 8 }),
       module_id: fc.constantFrom('m1', 'm2'),
       type: fc.constantFrom('download', 'activation', 'error', 'check') as fc.Arbitrary<EventInput['type']>,
-      // Plain strings plus the characters JSON must escape ('binary' strings are slow to set up).
+      // Plain strings plus the characters TabSeparated must escape ('binary' strings are slow to set up).
       message: fc.option(
         fc.oneof(
           fc.string({ maxLength: 40 }),
-          fc.constantFrom('"q"', 'back\\slash', 'line\nbreak', '\u0000', 'é😀'),
+          fc.constantFrom('"q"', 'back\\slash', 'line\nbreak', 'tab\there', 'cr\r', '\u0000', '\\N', 'é😀'),
         ),
         { nil: undefined },
       ),
@@ -190,27 +191,42 @@ describe('stream entries and batches', () => {
       rows: 1,
       counters: [['m', minute, [], ['d']]],
       text: encoded.text,
+      format: 'TabSeparated',
     });
   });
 
-  it('read the devices of an entry written before entries carried them back from its rows', () => {
-    const legacy = entryFields('app-1', received, encoded).map((v, i, all) =>
-      i % 2 === 0 && v === 'd' ? 'c' : i % 2 === 1 && all[i - 1] === 'd' ? '[["m",1,0,1]]' : v,
+  it('read an entry written before rows were TabSeparated: JSONEachRow rows in `e`', () => {
+    const json =
+      '{"ts":1,"received_at":1,"app_id":"app-1","module_id":"m","device_id":"d","event_id":"a","type":"error"}\n';
+    const fields = entryFields('app-1', received, encoded).map((v, i, all) =>
+      i % 2 === 0 && v === 't' ? 'e' : i % 2 === 1 && all[i - 1] === 't' ? json : v,
     );
+    expect(parseEntry('1-0', fields)).toMatchObject({ text: json, format: 'JSONEachRow', rows: 1 });
+  });
+
+  it('read the devices of an entry written before entries carried them back from its rows', () => {
+    // Those entries carried JSONEachRow rows in `e` and event counts in `c`.
+    const json = `{"ts":${Math.floor(received / 1000)},"received_at":${Math.floor(received / 1000)},"app_id":"app-1","module_id":"m","device_id":"d","event_id":"a","type":"error"}\n`;
+    const legacy = ['a', 'app-1', 'r', String(received), 'n', '1', 'c', '[["m",1,0,1]]', 'e', json];
     expect(parseEntry('1-0', legacy).counters).toEqual([['m', minute, [], ['d']]]);
+    // A TabSeparated entry always carries its devices: one without them is not ours.
+    const withoutDevices = entryFields('app-1', received, encoded).filter(
+      (_, i, all) => all[i - (i % 2)] !== 'd',
+    );
+    expect(() => parseEntry('1-0', withoutDevices)).toThrow(/counters or rows/);
   });
 
   it('refuse entries that are not ours', () => {
     const good = entryFields('app-1', received, encoded);
     const without = (name: string) => good.filter((_, i) => good[i - (i % 2)] !== name);
-    for (const name of ['a', 'r', 'n', 'e']) expect(() => parseEntry('1-0', without(name))).toThrow(/lacks/);
+    for (const name of ['a', 'r', 'n', 't']) expect(() => parseEntry('1-0', without(name))).toThrow(/lacks/);
     const set = (name: string, value: string) =>
       good.map((v, i) => (i % 2 === 1 && good[i - 1] === name ? value : v));
     expect(() => parseEntry('1-0', set('d', '{'))).toThrow(/counters/);
     expect(() => parseEntry('1-0', set('d', '[["m", 1, 0, 0]]'))).toThrow(/counters/);
     expect(() => parseEntry('1-0', set('d', '[["m", 1, [], [""]]]'))).toThrow(/counters/);
     expect(() => parseEntry('1-0', set('d', '[["", 1, [], ["d"]]]'))).toThrow(/counters/);
-    expect(() => parseEntry('1-0', set('e', '{"ts":1'))).toThrow(/cut short/);
+    expect(() => parseEntry('1-0', set('t', '1\t2'))).toThrow(/cut short/);
     expect(() => parseEntry('1-0', set('r', 'soon'))).toThrow(/lacks/);
   });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AppRoute } from '../../src/routing/routing.types.js';
 import { recordChecks } from '../../src/telemetry/check-recorder.js';
-import type { EventRow } from '../../src/telemetry/event-rows.js';
 import { createEventIngestService, type DeviceEventInput } from '../../src/telemetry/events.service.js';
+import { rowsOf } from '../helpers/event-rows.js';
 import { createFakeStores } from '../helpers/fakes.js';
 
 const KNOWN = '0b6f3d1e-5c1a-4f7e-9a1b-2c3d4e5f6a7b';
@@ -41,11 +41,8 @@ function intake(cached: AppRoute | null, reloaded: AppRoute | null = cached) {
     retentionDays: 30,
     now: () => stores.clock.now,
   });
-  const rowsOf = (n: number) =>
-    stores.events.batches[n]!.encoded.text.split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as EventRow);
-  return { service, stores, loads, rowsOf };
+  const rowsOfBatch = (n: number) => rowsOf(stores.events.batches[n]!.encoded.text);
+  return { service, stores, loads, rowsOf: rowsOfBatch };
 }
 
 const event = (
@@ -149,9 +146,7 @@ describe('update checks recorded as events', () => {
       ['app-a', 1_000, 2],
       ['app-b', 1_000, 1],
     ]);
-    const rows = stores.events.batches[0]!.encoded.text.trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as EventRow);
+    const rows = rowsOf(stores.events.batches[0]!.encoded.text);
     expect(rows.map((r) => [r.type, r.device_id, r.channel, r.module_id])).toEqual([
       ['check', 'd1', 'production', ''],
       ['check', 'd3', 'production', ''],

@@ -38,7 +38,8 @@ async function appendAndReadBack(kind: 'redis' | 'fake', batches: AcceptedBatch[
   await store.append(batches);
   const entries = await ctx.deps.redis.xrange(stream, '-', '+');
   return entries.map(([id, fields]) => {
-    const { appId, receivedMs, rows, text, counters } = parseEntry(id, fields);
+    const { appId, receivedMs, rows, text, counters, format } = parseEntry(id, fields);
+    expect(format).toBe('TabSeparated');
     return { appId, receivedMs, rows, text, counters };
   });
 }

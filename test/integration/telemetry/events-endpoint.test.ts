@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStreamKey, parseEntry } from '../../../src/telemetry/event-stream.js';
 import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
+import { rowsOf } from '../../helpers/event-rows.js';
 import { createApp, createRelease, makeEvents, postEvents } from './fixtures.js';
 
 let ctx: TestContext;
@@ -45,10 +46,7 @@ describe('POST /api/v1/devices/events', () => {
     const entry = entries.at(-1)!;
     expect(entry.appId).toBe(appId);
     expect(entry.rows).toBe(3);
-    const rows = entry.text
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const rows = rowsOf(entry.text);
     expect(rows.map((r) => [r.app_id, r.event_id, r.device_id, r.module_id, r.type])).toEqual(
       events.map((e) => [appId, e.id, e.device_id, e.module_id, e.type]),
     );
@@ -140,11 +138,7 @@ describe('POST /api/v1/devices/events', () => {
     await recorder.flush();
     const entries = await streamEntries();
     expect(entries).toHaveLength(before + 1);
-    const rows = entries
-      .at(-1)!
-      .text.trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const rows = rowsOf(entries.at(-1)!.text);
     expect(rows.map((r) => [r.type, r.device_id, r.channel, r.module_id])).toEqual([
       ['check', 'd1', 'beta', ''],
       ['check', 'd2', 'beta', ''],

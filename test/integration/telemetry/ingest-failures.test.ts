@@ -160,7 +160,7 @@ describe('ingest failures', () => {
     await ctx.deps.redis.xadd(
       stream,
       '*',
-      ...entryFields(appId, Date.now(), { ...refused, text: refused.text.replace('"error"', '"crash"') }),
+      ...entryFields(appId, Date.now(), { ...refused, text: refused.text.replace('\terror\t', '\tcrash\t') }),
     );
     const after = await postLoad(appId, moduleId, 'after', 2, new Date().toISOString());
 

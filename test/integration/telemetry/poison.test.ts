@@ -102,7 +102,7 @@ describe('poison-proof ingest', () => {
     expect(
       (await postEvents(ctx.app, first.appId, makeEvents('f', first.moduleId, 'activation', 10))).statusCode,
     ).toBe(202);
-    // Bypassing the API: rows ClickHouse refuses (a lone surrogate escape, code 25 on every version).
+    // Bypassing the API: a row ClickHouse refuses (a tab no writer escaped: one column too many, code 27).
     const encoded = encodeEvents(
       victim.appId,
       Date.now(),
@@ -112,7 +112,7 @@ describe('poison-proof ingest', () => {
     await ctx.deps.redis.xadd(
       stream,
       '*',
-      ...entryFields(victim.appId, Date.now(), { ...encoded, text: encoded.text.replace('MARK', '\\ud800') }),
+      ...entryFields(victim.appId, Date.now(), { ...encoded, text: encoded.text.replace('MARK', 'MA\tRK') }),
     );
     expect(
       (await postEvents(ctx.app, second.appId, makeEvents('s', second.moduleId, 'error', 10))).statusCode,
@@ -144,6 +144,62 @@ describe('poison-proof ingest', () => {
     expect(status.json().apps).toContainEqual(
       expect.objectContaining({ app_id: victim.appId, dead_letters: { entries: 1, events: 1 } }),
     );
+  });
+
+  it('stores every character of a message as it was sent, whatever TabSeparated has to escape', async () => {
+    const app = await appWithRelease('Escapes');
+    const messages = [
+      'tab\there',
+      'line\nbreak',
+      'carriage\rreturn',
+      'back\\slash',
+      '\\N',
+      '\\t not a tab',
+      'end\\',
+      '"quotes" and \'single\'',
+      'é 😀 \u200b',
+    ];
+    const events = messages.map((message, i) => ({
+      id: `esc-${i}`,
+      device_id: `dev-${i}`,
+      module_id: app.moduleId,
+      type: 'error' as const,
+      message,
+    }));
+    expect((await postEvents(ctx.app, app.appId, events)).statusCode).toBe(202);
+    const worker = await startConsumer(ctx.deps);
+    try {
+      await waitFor('stream drained', drained);
+    } finally {
+      await worker.stop();
+    }
+    expect(await messagesOf(app.appId)).toEqual(messages);
+  });
+
+  it('stores the JSONEachRow rows of an entry written before rows were TabSeparated, in the same flush', async () => {
+    const app = await appWithRelease('Legacy');
+    const stream = eventStreamKey(ctx.deps.keys);
+    expect(
+      (await postEvents(ctx.app, app.appId, makeEvents('new', app.moduleId, 'error', 3))).statusCode,
+    ).toBe(202);
+    const now = Math.floor(Date.now() / 1000);
+    const row = (id: string) =>
+      `${JSON.stringify({ ts: now, received_at: now, app_id: app.appId, module_id: app.moduleId, device_id: 'old-device', event_id: id, type: 'error', message: 'from before' })}\n`;
+    await ctx.deps.redis.xadd(
+      stream,
+      '*',
+      ...['a', app.appId, 'r', String(Date.now()), 'n', '2', 'd', '[]', 'e', row('old-0') + row('old-1')],
+    );
+    const worker = await startConsumer(ctx.deps, { flushMs: 200, batchSize: 100_000 });
+    try {
+      await waitFor('stream drained', drained);
+      expect(worker.consumer.counts.batches).toBe(1);
+      expect(worker.consumer.counts.deadLettered).toBe(0);
+    } finally {
+      await worker.stop();
+    }
+    expect(await storedEvents(ctx.deps, app.appId)).toBe(5);
+    expect(await messagesOf(app.appId)).toContain('from before');
   });
 
   it('a batch being retried is read again: an entry deleted meanwhile is not stored', async () => {

@@ -4,7 +4,12 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeClickhouse, stopOrphanClickhouse } from '../../../scripts/services/clickhouse.mjs';
 import { BootstrapError } from '../../../scripts/services/log.mjs';
-import { fixRedisSettings, probeRedis, shutdownRedis } from '../../../scripts/services/redis.mjs';
+import {
+  AOF_REWRITE_MIN_BYTES,
+  fixRedisSettings,
+  probeRedis,
+  shutdownRedis,
+} from '../../../scripts/services/redis.mjs';
 import { createTestContext, freePort, type TestContext } from '../../helpers/context.js';
 import { PrivateClickHouse } from '../support/private-clickhouse.js';
 import { PrivateRedis } from '../support/private-redis.js';
@@ -26,28 +31,39 @@ afterAll(async () => {
 });
 
 describe('bootstrap probes', () => {
-  it('Redis: reads its settings, turns AOF (synced before each answer) and noeviction back on, and shuts it down', async () => {
+  it('Redis: reads its settings, turns AOF (synced before each answer, rewritten from 512 MB) and noeviction back on, and shuts it down', async () => {
     expect(await probeRedis(redis.port)).toEqual({
       dir: redis.dir,
       appendonly: 'yes',
       fsync: 'always',
       policy: 'noeviction',
+      rewriteMin: String(AOF_REWRITE_MIN_BYTES),
     });
     const admin = new Redis({ port: redis.port, host: '127.0.0.1', lazyConnect: true });
     await admin.connect();
     await admin.config('SET', 'appendonly', 'no');
     await admin.config('SET', 'appendfsync', 'everysec');
     await admin.config('SET', 'maxmemory-policy', 'allkeys-lru');
+    await admin.config('SET', 'auto-aof-rewrite-min-size', '64mb');
     admin.disconnect();
     const drifted = await probeRedis(redis.port);
-    expect(drifted).toMatchObject({ appendonly: 'no', fsync: 'everysec', policy: 'allkeys-lru' });
+    expect(drifted).toMatchObject({
+      appendonly: 'no',
+      fsync: 'everysec',
+      policy: 'allkeys-lru',
+      rewriteMin: String(64 * 1024 * 1024),
+    });
     expect(
-      await fixRedisSettings(drifted as { appendonly: string; fsync: string; policy: string }, redis.port),
-    ).toEqual(['appendonly', 'appendfsync', 'maxmemory-policy']);
+      await fixRedisSettings(
+        drifted as { appendonly: string; fsync: string; policy: string; rewriteMin: string },
+        redis.port,
+      ),
+    ).toEqual(['appendonly', 'appendfsync', 'maxmemory-policy', 'auto-aof-rewrite-min-size']);
     expect(await probeRedis(redis.port)).toMatchObject({
       appendonly: 'yes',
       fsync: 'always',
       policy: 'noeviction',
+      rewriteMin: String(AOF_REWRITE_MIN_BYTES),
     });
 
     expect(await shutdownRedis(redis.port)).toBe(true);

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { AOF_REWRITE_MIN_BYTES } from '../../../scripts/services/redis.mjs';
 import { freePort } from '../../helpers/context.js';
 import { findExecutable, ServerProcess } from './server-process.js';
 
@@ -34,17 +35,21 @@ export function redisServerBinary(): string {
   return bin;
 }
 
-/** Arguments of a Redis configured like the project's: AOF fsynced every second, noeviction, no RDB. */
+/**
+ * Arguments of a Redis configured like the project's (scripts/services/redis.mjs): AOF synced before each
+ * answer, noeviction, rewrites from 512 MB, no RDB.
+ */
 export function redisServerArgs(port: number, dir: string, ...extra: string[]): string[] {
   return [
     ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir],
     ...['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction', '--save', ''],
+    ...['--auto-aof-rewrite-min-size', String(AOF_REWRITE_MIN_BYTES)],
     ...extra,
   ];
 }
 
 /**
- * A Redis of the test's own, configured like the project's (AOF fsynced every second, noeviction), that the
+ * A Redis of the test's own, configured like the project's (AOF synced before each answer, noeviction), that the
  * test may kill and restart on the same port and data folder. The shared Redis is never touched.
  */
 export class PrivateRedis {
