@@ -173,9 +173,11 @@ describe('webhook first attempts in chunks', () => {
       await worker.start();
 
       await waitFor(() => outcomes.includes('succeeded'), 30_000, 'the delivery made after its retries');
-      // Attempt 1 fails, the second job for attempt 1 is skipped (it would have made attempt 2 at once,
-      // ahead of the backoff), attempts 2 (fails) and 3 (succeeds) come from the retry schedule.
-      expect(outcomes).toEqual(['retrying', 'stale', 'retrying', 'succeeded']);
+      // Attempt 1 fails, attempts 2 (fails) and 3 (succeeds) come from the retry schedule, and the second
+      // job for attempt 1 is skipped (it would have made attempt 2 at once, ahead of the backoff). It is
+      // skipped whenever it runs: while attempt 1 is still in flight (a slow machine) or after it.
+      expect(outcomes.filter((o) => o !== 'stale')).toEqual(['retrying', 'retrying', 'succeeded']);
+      expect(outcomes.filter((o) => o === 'stale')).toHaveLength(1);
       expect(receiver.at('/flaky')).toHaveLength(3);
       const logged = await ctx.deps.db.query('SELECT attempt FROM webhook_attempts WHERE delivery_id = $1', [
         delivery.id,

@@ -1,6 +1,8 @@
+import { Queue } from 'bullmq';
 import type { Container } from '../../../src/container.js';
 import { chString } from '../../../src/platform/clickhouse.js';
 import { eventStreamKey, INGEST_GROUP } from '../../../src/telemetry/event-stream.js';
+import { FIRST_ATTEMPT_QUEUE, RETRY_QUEUE } from '../../../src/webhooks/delivery-queue.js';
 import type { HttpsReceiver } from '../../helpers/https-receiver.js';
 
 export { eventually } from '../../helpers/devices.js';
@@ -121,10 +123,23 @@ export async function waitDeliveredOnceEach(
     if (report.ids.length === expected && deliveredOnceEach(report)) return report;
     if (Date.now() > deadline)
       throw new Error(
-        `expected ${expected} deliveries made once each; ${summarize(report)}\nworkers:\n${output().slice(-4000)}`,
+        `expected ${expected} deliveries made once each; ${summarize(report)}\nqueues: ${await attemptQueues(deps)}\nworkers:\n${output().slice(-12_000)}`,
       );
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** The attempt queues' job counts, for failure messages: whether attempts wait in Redis or never got there. */
+async function attemptQueues(deps: Container): Promise<string> {
+  const counts: Record<string, unknown> = {};
+  for (const name of [FIRST_ATTEMPT_QUEUE, RETRY_QUEUE]) {
+    const queue = new Queue(name, { connection: deps.redis, prefix: deps.keys.queuePrefix });
+    counts[name] = await queue
+      .getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed')
+      .catch((err: Error) => err.message)
+      .finally(() => queue.close());
+  }
+  return JSON.stringify(counts);
 }
 
 /** Waits until the event stream is empty and nothing is pending; fails with the backlog and `context()`. */
