@@ -16,6 +16,7 @@ import { createClient } from '@clickhouse/client';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { WORKER_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { drive, percentileOf, waitHealthy } from './event-load.mjs';
 import { freePort } from './free-port.mjs';
 import { cpuSeconds, peakRssMb, storesCpuSeconds } from './process-cpu.mjs';
@@ -50,8 +51,9 @@ function loadAverage() {
   return { '1m': m1, '5m': m5, '15m': m15 };
 }
 
-function start(script, env, nodeArgs = '') {
-  const child = spawn(process.execPath, [...nodeArgs.split(' ').filter(Boolean), join(root, script)], {
+function start(script, env, nodeArgs = '', flags = []) {
+  const args = [...flags, ...nodeArgs.split(' ').filter(Boolean), join(root, script)];
+  const child = spawn(process.execPath, args, {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -136,6 +138,7 @@ async function main() {
     'dist/workers/main.js',
     { ...env, WORKERS: 'ingest' },
     process.env.BENCH_WORKER_NODE_ARGS,
+    WORKER_NODE_FLAGS,
   );
   children.push(api, worker);
 

@@ -13,6 +13,7 @@ import { createClient } from '@clickhouse/client';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { makeDevCertificate } from '../scripts/dev-certificate.mjs';
+import { WORKER_NODE_FLAGS } from '../scripts/node-flags.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -267,9 +268,9 @@ export function createWorld(root, env, log, overrides = {}) {
     world.db = new pg.Pool({ connectionString: world.env.DATABASE_URL, max: 2 });
     world.db.on('error', () => {});
 
-    const start = (label, script) => {
+    const start = (label, script, flags = []) => {
       // Its own process group: a Ctrl-C in the terminal reaches this script, which stops the traffic first.
-      const child = spawn(process.execPath, [script], {
+      const child = spawn(process.execPath, [...flags, script], {
         cwd: root,
         env: world.env,
         detached: true,
@@ -286,7 +287,7 @@ export function createWorld(root, env, log, overrides = {}) {
       return proc;
     };
     const api = start('api', 'dist/src/main.js');
-    const worker = start('worker', 'dist/workers/main.js');
+    const worker = start('worker', 'dist/workers/main.js', WORKER_NODE_FLAGS);
 
     const deadline = Date.now() + 60_000;
     for (;;) {

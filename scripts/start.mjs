@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureDependencies, ensureServices } from './bootstrap.mjs';
 import { buildIfStale } from './build.mjs';
 import { localSecrets } from './local-secrets.mjs';
+import { WORKER_NODE_FLAGS } from './node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -27,7 +28,11 @@ const children = [
   ['api', spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: serviceEnv, stdio: 'inherit' })],
   [
     'workers',
-    spawn(process.execPath, ['dist/workers/main.js'], { cwd: root, env: serviceEnv, stdio: 'inherit' }),
+    spawn(process.execPath, [...WORKER_NODE_FLAGS, 'dist/workers/main.js'], {
+      cwd: root,
+      env: serviceEnv,
+      stdio: 'inherit',
+    }),
   ],
 ];
 const host = env.HOST ?? '127.0.0.1';

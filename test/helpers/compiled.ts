@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { WORKER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { projectRoot } from '../../src/platform/paths.js';
 
 const run = promisify(execFile);
@@ -94,8 +95,8 @@ async function newestSource(dir: string): Promise<number> {
 
 export type ServiceChild = ChildProcess & { output: string[] };
 
-function spawnEntry(entry: string, env: Record<string, string>): ServiceChild {
-  const child = spawn(process.execPath, [join(projectRoot(), entry)], {
+function spawnEntry(entry: string, env: Record<string, string>, flags: readonly string[] = []): ServiceChild {
+  const child = spawn(process.execPath, [...flags, join(projectRoot(), entry)], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ServiceChild;
@@ -105,9 +106,12 @@ function spawnEntry(entry: string, env: Record<string, string>): ServiceChild {
   return child;
 }
 
-/** Starts `node dist/workers/main.js` with the given roles and environment; output is kept for failures. */
+/**
+ * Starts `node dist/workers/main.js` with the given roles and environment, and the workers' Node flags as
+ * in production (scripts/node-flags.mjs); output is kept for failures.
+ */
 export function spawnWorkers(roles: string, env: Record<string, string>): ServiceChild {
-  return spawnEntry('dist/workers/main.js', { ...env, WORKERS: roles });
+  return spawnEntry('dist/workers/main.js', { ...env, WORKERS: roles }, WORKER_NODE_FLAGS);
 }
 
 /**

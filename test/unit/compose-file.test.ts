@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { WORKER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { ENV_VARIABLES, loadConfig } from '../../src/config/config.js';
 import { readmeBlocks } from '../helpers/readme.js';
 
@@ -33,7 +34,7 @@ describe('docker-compose.yml', () => {
       expect(services[name]?.container_name, name).toBeUndefined();
     }
     expect(services.api?.command).toEqual(['node', 'dist/src/main.js']);
-    expect(services.workers?.command).toEqual(['node', 'dist/workers/main.js']);
+    expect(services.workers?.command).toEqual(['node', ...WORKER_NODE_FLAGS, 'dist/workers/main.js']);
     const lb = services.lb!;
     // Compose's own variable syntax, not a template string.
     const published = ['$', '{API_PORT:-8080}:8080'].join('');
@@ -160,5 +161,20 @@ describe('docker-compose.yml', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the workers' Node flags (scripts/node-flags.mjs)", () => {
+  it('are the same in every launcher: npm start, npm run start:workers, the Dockerfile and the README', () => {
+    const command = ['node', ...WORKER_NODE_FLAGS, 'dist/workers/main.js'].join(' ');
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts['start:workers']).toBe(command);
+    expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toContain(`workers  ${command}`);
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`\`WORKERS=ingest ${command}\``);
+    expect(readFileSync(join(ROOT, 'scripts/start.mjs'), 'utf8')).toContain(
+      "[...WORKER_NODE_FLAGS, 'dist/workers/main.js']",
+    );
   });
 });
