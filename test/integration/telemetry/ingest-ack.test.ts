@@ -7,7 +7,7 @@ import {
   minuteCounterKey,
   minuteOf,
 } from '../../../src/telemetry/failure-counters.js';
-import { ackEntries } from '../../../src/telemetry/ingest-ack.js';
+import { ackEntries, MERGE_FROM_DEVICES } from '../../../src/telemetry/ingest-ack.js';
 import type { CounterDelta } from '../../../src/telemetry/ingest-batch.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 
@@ -81,6 +81,62 @@ describe('acknowledging stored entries', () => {
     // All thirty are gone from the stream, the five acknowledged elsewhere too (they were stored).
     expect(await redis.xlen(stream)).toBe(0);
     expect((await redis.xpending(stream, INGEST_GROUP))[0]).toBe(0);
+  });
+
+  it('merges an hour counter from its minute counters when a flush brings it many devices: the same count as adding them', async () => {
+    const redis = ctx.deps.redis;
+    const keys = ctx.deps.keys;
+    const stream = eventStreamKey(keys);
+    // Received at :30 of an hour; the hour before it: minutes from :26 on feed minute and hour counters,
+    // earlier ones (more than 65 minutes old) the hour counter only.
+    const received = Math.floor(minuteOf(Date.now()) / 60) * 60 + 30 - 60 * 7;
+    const hour = Math.floor(received / 60) - 1;
+    const recent = [hour * 60 + 40, hour * 60 + 41, hour * 60 + 42];
+    const old = hour * 60 + 10;
+    const minuteKey = (m: number, kind: 'activations' | 'errors' = 'activations') =>
+      minuteCounterKey(keys, APP, MODULE, m, kind);
+    const hourKey = (kind: 'activations' | 'errors') => hourCounterKey(keys, APP, MODULE, hour, kind);
+    // Devices of earlier flushes, in the minute and hour counters already.
+    await redis.pfadd(minuteKey(recent[0]!), ...Array.from({ length: 500 }, (_, i) => `earlier-${i}`));
+    await redis.pfadd(hourKey('activations'), ...Array.from({ length: 500 }, (_, i) => `earlier-${i}`));
+    // One device only the minute counter holds: in the hour counter afterwards only if it was merged.
+    await redis.pfadd(minuteKey(recent[1]!), 'minute-only');
+
+    const ids = await pendingEntries(32, 'c');
+    const counters = new Map<string, CounterDelta[]>();
+    const all: string[] = Array.from({ length: 500 }, (_, i) => `earlier-${i}`);
+    const errors: string[] = [];
+    ids.forEach((id, n) => {
+      const isOld = n >= 30;
+      const activations = Array.from({ length: isOld ? 50 : 100 }, (_, d) => `dev-${n}-${d}`);
+      const errs = activations.slice(0, 10);
+      all.push(...activations);
+      errors.push(...errs);
+      const minute = isOld ? old : recent[n % 3]!;
+      counters.set(id, [
+        { appId: APP, moduleId: MODULE, minute, receivedMinute: received, activations, errors: errs },
+      ]);
+    });
+    expect(3000).toBeGreaterThanOrEqual(MERGE_FROM_DEVICES);
+
+    expect(await ackEntries(redis, keys, stream, INGEST_GROUP, ids, counters)).toBe(32);
+
+    // The same registers as adding every device to the hour counter: compared with a counter built so.
+    const reference = keys.ingest('test:reference-hour');
+    await redis.pfadd(reference, ...all, 'minute-only');
+    expect(await redis.pfcount(hourKey('activations'))).toBe(await redis.pfcount(reference));
+    expect(await redis.pfadd(hourKey('activations'), 'minute-only', 'dev-31-49', 'earlier-0')).toBe(0);
+    // Errors: 320 devices, below the merge threshold, added one by one (exact at this size).
+    const referenceErrors = keys.ingest('test:reference-hour-errors');
+    await redis.pfadd(referenceErrors, ...errors);
+    expect(await redis.pfcount(hourKey('errors'))).toBe(await redis.pfcount(referenceErrors));
+    // Old events feed no minute counter; the recent minutes hold theirs.
+    expect(await redis.exists(minuteKey(old))).toBe(0);
+    const near = (value: number, expected: number) => Math.abs(value - expected) / expected < 0.02;
+    expect(near(await redis.pfcount(minuteKey(recent[2]!)), 1000)).toBe(true);
+    expect(await redis.ttl(hourKey('activations'))).toBeGreaterThan(MINUTE_COUNTER_TTL_SECONDS);
+    expect(await redis.ttl(hourKey('activations'))).toBeLessThanOrEqual(HOUR_COUNTER_TTL_SECONDS);
+    await redis.del(reference, referenceErrors);
   });
 
   it('an entry acknowledged twice counts for one: the second call adds the same device again', async () => {
