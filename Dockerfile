@@ -1,6 +1,6 @@
 # One image for every process of the service; docker-compose.yml picks the entry point:
 #   api      node dist/src/main.js
-#   workers  node --max-semi-space-size=64 dist/workers/main.js (scripts/node-flags.mjs says why)
+#   workers  node --min-semi-space-size=64 --max-semi-space-size=64 dist/workers/main.js (scripts/node-flags.mjs says why)
 #   migrate  node dist/src/migrate.js
 
 FROM node:20-bookworm-slim AS build
