@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { type DeviceRateLimit, deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
+import { laneFailure } from '../http/fast-lane.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';
@@ -15,10 +16,11 @@ import {
   UpdateCheckAnswer,
   wireSchema,
 } from './codepush.schemas.js';
+import type { UpdateCheckRequest } from './codepush.service.js';
 import type { DeploymentKeyDirectory } from './key-directory.js';
 
 /** The acquisition API's paths, at the root of the service as the CodePush service had them. */
-const PATHS = {
+export const PATHS = {
   snake: {
     check: '/v0.1/public/codepush/update_check',
     deploy: '/v0.1/public/codepush/report_status/deploy',
@@ -35,13 +37,41 @@ const PATHS = {
 export function codePushRateLimit(perMinute: number, keys: DeploymentKeyDirectory): DeviceRateLimit {
   return {
     ...deviceRateLimit(perMinute),
-    keyGenerator: (request: FastifyRequest) => {
-      const input = (request.method === 'GET' ? request.query : request.body) as Record<string, unknown>;
-      const key = input?.deployment_key ?? input?.deploymentKey;
-      const appId = typeof key === 'string' ? keys.peek(key) : undefined;
-      const device = input?.client_unique_id ?? input?.clientUniqueId;
-      return deviceRateLimitKey({ ip: request.ip, body: appId ? { app_id: appId, device_id: device } : {} });
-    },
+    keyGenerator: (request: FastifyRequest) =>
+      codePushDeviceKey(
+        (request.method === 'GET' ? request.query : request.body) as Record<string, unknown> | undefined,
+        request.ip,
+        keys,
+      ),
+  };
+}
+
+/** The per-device limit's key of a request whose parameters (query or body, either casing) are `input`. */
+export function codePushDeviceKey(
+  input: Record<string, unknown> | undefined,
+  ip: string,
+  keys: DeploymentKeyDirectory,
+): string {
+  const key = input?.deployment_key ?? input?.deploymentKey;
+  const appId = typeof key === 'string' ? keys.peek(key) : undefined;
+  const device = input?.client_unique_id ?? input?.clientUniqueId;
+  return deviceRateLimitKey({ ip, body: appId ? { app_id: appId, device_id: device } : {} });
+}
+
+/** A validated update check query, in either casing, as the service takes it (route and lane alike). */
+export function updateCheckRequest(
+  query: Record<string, unknown>,
+  casing: Casing,
+  client: UpdateCheckRequest['client'],
+): UpdateCheckRequest {
+  const q = fromWire(UPDATE_CHECK_FIELDS, casing, query);
+  return {
+    client,
+    deploymentKey: q.deploymentKey!,
+    appVersion: q.appVersion!,
+    clientUniqueId: q.clientUniqueId!,
+    ...(q.label !== undefined ? { label: q.label } : {}),
+    ...(q.packageHash !== undefined ? { packageHash: q.packageHash } : {}),
   };
 }
 
@@ -82,15 +112,11 @@ export async function codePushRoutes(app: App): Promise<void> {
         },
       },
       async (request, reply) => {
-        const q = fromWire(UPDATE_CHECK_FIELDS, casing, request.query as Record<string, unknown>);
-        const { info, source } = await codePush.updateCheck({
-          client: request,
-          deploymentKey: q.deploymentKey!,
-          appVersion: q.appVersion!,
-          clientUniqueId: q.clientUniqueId!,
-          ...(q.label !== undefined ? { label: q.label } : {}),
-          ...(q.packageHash !== undefined ? { packageHash: q.packageHash } : {}),
-        });
+        // The fast lane already ran this check and it failed: answer its error, do not run it twice.
+        const failed = laneFailure(request.raw);
+        if (failed) throw failed.error;
+        const q = request.query as Record<string, unknown>;
+        const { info, source } = await codePush.updateCheck(updateCheckRequest(q, casing, request));
         // Bytes made once per release, version and casing (answer-bytes.ts); the schemas document them.
         const bytes = codePushAnswer(info, casing, source);
         return reply.header('content-type', JSON_CONTENT_TYPE).send(bytes as never);

@@ -9,7 +9,8 @@ import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
-import { codePushRoutes } from '../codepush/codepush.routes.js';
+import { codePushFastLane } from '../codepush/codepush.lane.js';
+import { PATHS as CODEPUSH_PATHS, codePushRoutes } from '../codepush/codepush.routes.js';
 import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { ApiContainer } from '../container.js';
@@ -188,6 +189,13 @@ function addFastLanes(app: App, lanes: FastLanes, edge: DeviceEdge): void {
   const devices = edge.deviceLimiter('POST', checkPath);
   if (!devices) throw new Error(`no device limiter for POST ${checkPath}`);
   lanes.add(checkFastLane({ path: checkPath, updates: app.deps.services.updates, devices }));
+  const { codePush, deploymentKeyDirectory: keys } = app.deps.services;
+  for (const casing of ['snake', 'camel'] as const) {
+    const path = CODEPUSH_PATHS[casing].check;
+    const limiter = edge.deviceLimiter('GET', path);
+    if (!limiter) throw new Error(`no device limiter for GET ${path}`);
+    lanes.add(codePushFastLane({ path, casing, codePush, keys, devices: limiter }));
+  }
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

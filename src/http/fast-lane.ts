@@ -7,7 +7,7 @@ import type { TrustProxy } from '../config/trust-proxy.js';
 import type { AddressLimiter } from './address-limiter.js';
 
 /**
- * Fast lanes: the device endpoints answered most often (the update check) served on Node's `request` event,
+ * Fast lanes: the device endpoints answered most often (the update check, CodePush's) served on Node's `request` event,
  * ahead of Fastify's per-request machinery (request and reply objects, hooks, content-type parsing), which
  * cost about as much CPU as the check itself (bench/profiles.md). A lane answers only the plain case, a
  * well-formed body it can answer 200 from memory or after its one Redis call; everything else (a refused
@@ -20,18 +20,22 @@ import type { AddressLimiter } from './address-limiter.js';
  * so nothing is counted twice.
  */
 export interface FastLane {
-  /** The exact path (no query string, no trailing slash) of the POST requests the lane may serve. */
+  /** POST (a JSON body) or GET (a query string). */
+  readonly method: 'POST' | 'GET';
+  /** The exact path (no query string, no trailing slash) of the requests the lane may serve. */
   readonly path: string;
   /** Requests answered by the lane (the rest were handed to Fastify): for tests and benchmarks. */
   served: number;
   /**
-   * Answers a request whose body is `body` (parsed JSON of printable ASCII: no escapes, nothing for the
-   * string policy to do, no prototype keys) with `res`, counting it in `served`, or calls `handOff` to have
-   * Fastify answer it (having set a verdict with `decideDeviceLimit` if it counted the device). A lane
-   * whose own step failed hands over with the error, which the route throws rather than take the step
-   * again (a device new to a capped workspace costs one Redis call, answered or failed).
+   * Answers a request whose input is `input` with `res`, counting it in `served`, or calls `handOff` to
+   * have Fastify answer it (having set a verdict with `decideDeviceLimit` if it counted the device). The
+   * input is, for POST, the body parsed from JSON of printable ASCII (no escapes, nothing for the string
+   * policy to do, no prototype keys); for GET, the query string's parameters, printable ASCII without
+   * percent-escapes or `+`, each named once (plainQuery). A lane whose own step failed hands over with the
+   * error, which the route throws rather than take the step again (a device new to a capped workspace
+   * costs one Redis call, answered or failed).
    */
-  serve(body: unknown, req: IncomingMessage, res: ServerResponse, ip: string, handOff: HandOff): void;
+  serve(input: unknown, req: IncomingMessage, res: ServerResponse, ip: string, handOff: HandOff): void;
 }
 
 /** Hands the request to Fastify: with the error of the lane's own step, if that step failed. */
@@ -100,7 +104,8 @@ export interface FastLanesOptions {
 
 /** The lanes of one API process and the request listener that tries them before Fastify. */
 export class FastLanes {
-  private readonly byPath = new Map<string, FastLane>();
+  /** By method and path: `POST /api/v1/updates/check`. */
+  private readonly byRoute = new Map<string, FastLane>();
   private readonly clientIp: (req: IncomingMessage) => string;
   private readonly maxBody: number;
   /** Set when the server starts closing: Fastify then answers 503 to new requests, so lanes stand aside. */
@@ -115,12 +120,12 @@ export class FastLanes {
   }
 
   add(lane: FastLane): void {
-    this.byPath.set(lane.path, lane);
+    this.byRoute.set(`${lane.method} ${lane.path}`, lane);
   }
 
   /** Requests the lane of `path` answered itself (none for a path without a lane). */
-  served(path: string): number {
-    return this.byPath.get(path)?.served ?? 0;
+  served(path: string, method: 'POST' | 'GET' = 'POST'): number {
+    return this.byRoute.get(`${method} ${path}`)?.served ?? 0;
   }
 
   /** Fastify's `serverFactory`: Node's HTTP server, configured as Fastify would, with the lanes in front. */
@@ -138,13 +143,13 @@ export class FastLanes {
 
   private listener(fastify: RequestListener): RequestListener {
     return (req, res) => {
-      const lane = req.method === 'POST' && !this.closing ? this.byPath.get(req.url ?? '') : undefined;
+      if (this.closing) return fastify(req, res);
+      if (req.method === 'GET') return this.serveGet(req, res, fastify);
+      const lane = req.method === 'POST' ? this.byRoute.get(`POST ${req.url ?? ''}`) : undefined;
       if (lane === undefined || !plainJsonRequest(req, this.maxBody)) return fastify(req, res);
       const ip = this.clientIp(req);
       // Counted as the route's onRequest hook counts it, before the body is read.
-      const retryAfter = this.options.addresses.hit(ip);
-      (req as LaneRequest)[addressVerdict] = retryAfter;
-      if (retryAfter !== 0) return fastify(req, res);
+      if (this.countAddress(req, ip) !== 0) return fastify(req, res);
       this.readBody(req, (body) => {
         if (body === null) return; // the client went away; nothing to answer
         const handOff: HandOff = (failure) => {
@@ -157,6 +162,31 @@ export class FastLanes {
         lane.serve(json, req, res, ip, handOff);
       });
     };
+  }
+
+  /** A GET lane's request: its query string read as plainQuery reads it, or Fastify's if it is not plain. */
+  private serveGet(req: IncomingMessage, res: ServerResponse, fastify: RequestListener): void {
+    const url = req.url ?? '';
+    const mark = url.indexOf('?');
+    const lane = this.byRoute.get(`GET ${mark === -1 ? url : url.slice(0, mark)}`);
+    const query =
+      lane === undefined || hasBody(req) ? undefined : plainQuery(mark === -1 ? '' : url.slice(mark + 1));
+    const ip = query === undefined ? '' : this.clientIp(req);
+    if (lane === undefined || query === undefined || this.countAddress(req, ip) !== 0) {
+      fastify(req, res);
+      return;
+    }
+    lane.serve(query, req, res, ip, (failure) => {
+      if (failure) (req as LaneRequest)[laneError] = failure;
+      fastify(req, res);
+    });
+  }
+
+  /** Counts the request in its address's limit, as the route's onRequest hook would; the verdict goes along. */
+  private countAddress(req: IncomingMessage, ip: string): number {
+    const retryAfter = this.options.addresses.hit(ip);
+    (req as LaneRequest)[addressVerdict] = retryAfter;
+    return retryAfter;
   }
 
   private readBody(req: IncomingMessage, done: (body: Buffer | null) => void): void {
@@ -191,6 +221,46 @@ function plainJsonRequest(req: IncomingMessage, maxBody: number): boolean {
     }
   }
   return json && length > 0 && length <= maxBody;
+}
+
+/** A GET with a body (declared length or chunks) is Fastify's to answer, not a lane's. */
+function hasBody(req: IncomingMessage): boolean {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 14 && name.toLowerCase() === 'content-length') return true;
+    if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') return true;
+  }
+  return false;
+}
+
+// Longer query strings go to Fastify: a CodePush check's parameters add up to well under 1 KiB.
+const MAX_LANE_QUERY = 2048;
+
+/**
+ * A query string's parameters when it is plain: printable ASCII without `%` or `+` (so nothing to decode,
+ * and nothing for the string policy to do), every parameter `name=value` with a name of its own (no
+ * repeats, which Fastify's parser makes arrays of), no prototype keys. Otherwise undefined, and Fastify
+ * parses it and says what is wrong.
+ */
+export function plainQuery(query: string): Record<string, string> | undefined {
+  if (query.length > MAX_LANE_QUERY) return undefined;
+  for (let i = 0; i < query.length; i++) {
+    const c = query.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f || c === 0x25 /* % */ || c === 0x2b /* + */ || c === 0x23 /* # */)
+      return undefined;
+  }
+  if (query.includes('__proto__') || query.includes('constructor')) return undefined;
+  const params: Record<string, string> = Object.create(null);
+  if (query.length === 0) return params;
+  for (const part of query.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0 || part.indexOf('=', eq + 1) !== -1) return undefined;
+    const name = part.slice(0, eq);
+    if (name in params) return undefined;
+    params[name] = part.slice(eq + 1);
+  }
+  return params;
 }
 
 /**

@@ -47,6 +47,7 @@ export function checkFastLane(options: CheckFastLaneOptions): FastLane {
     httpPart: 'body',
   });
   const lane: FastLane = {
+    method: 'POST',
     path: options.path,
     served: 0,
     serve(body, req, res, ip, handOff) {

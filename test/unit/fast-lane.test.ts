@@ -35,6 +35,7 @@ async function start(setup: Setup = {}) {
     bodyLimitBytes: setup.bodyLimitBytes ?? 1_048_576,
   });
   const lane: FastLane = {
+    method: 'POST',
     path: '/lane',
     served: 0,
     serve(body, req, res, _ip, handOff) {

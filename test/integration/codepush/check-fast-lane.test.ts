@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { release, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
+import { settle } from '../updates/seed.js';
+import { createKey } from './harness.js';
+
+// The CodePush update check's fast lane (src/http/fast-lane.ts, src/codepush/codepush.lane.ts) answers over
+// real HTTP only; `inject` goes straight to Fastify's route. So every answer over HTTP is compared with the
+// route's own answer to the same request, and `served` says which of the two answered.
+const SNAKE = '/v0.1/public/codepush/update_check';
+const CAMEL = '/updateCheck';
+const DEVICE_LIMIT = 5;
+
+let ctx: TestContext;
+let ws: Workspace;
+let key: string;
+let v1: { id: string; sha256: string };
+beforeAll(async () => {
+  ctx = await createTestContext({
+    listen: true,
+    env: {
+      RATE_LIMIT_DEVICE_PER_MINUTE: String(DEVICE_LIMIT),
+      // Addresses come from X-Forwarded-For, so each request has an address (and an address limit) of its own.
+      TRUST_PROXY: 'loopback',
+    },
+  });
+  ws = await workspaceWithApp(ctx);
+  key = await createKey(ctx, ws.headers, ws.appId);
+  v1 = (await release(ctx, ws, { version: 'v1', notes: 'first' })) as never;
+  await settle(ctx);
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+let addresses = 0;
+const nextAddress = () => {
+  addresses += 1;
+  return `10.${(addresses >> 8) & 255}.${addresses & 255}.2`;
+};
+
+interface Answer {
+  status: number;
+  contentType: string | undefined;
+  retryAfter: string | undefined;
+  /** Every header name but those of the connection itself, which `inject` does not have. */
+  headerNames: string[];
+  body: string;
+}
+
+const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+const headerNames = (names: Iterable<string>) =>
+  [...names]
+    .map((n) => n.toLowerCase())
+    .filter((n) => !CONNECTION_HEADERS.has(n))
+    .sort();
+
+async function overHttp(url: string, address: string): Promise<Answer> {
+  const res = await fetch(`${ctx.url}${url}`, { headers: { 'x-forwarded-for': address } });
+  const names: string[] = [];
+  res.headers.forEach((_value, name) => {
+    names.push(name);
+  });
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? undefined,
+    retryAfter: res.headers.get('retry-after') ?? undefined,
+    headerNames: headerNames(names),
+    body: await res.text(),
+  };
+}
+
+async function throughRoute(url: string, address: string): Promise<Answer> {
+  const res = await ctx.app.inject({ method: 'GET', url, headers: { 'x-forwarded-for': address } });
+  const header = (name: string) => res.headers[name] as string | undefined;
+  return {
+    status: res.statusCode,
+    contentType: header('content-type'),
+    retryAfter: header('retry-after'),
+    headerNames: headerNames(Object.keys(res.headers)),
+    body: res.body,
+  };
+}
+
+const served = (path: string) => ctx.app.fastLanes.served(path, 'GET');
+
+/** The lane's answer over HTTP, the route's to the same request, and whether the lane answered itself. */
+async function compare(url: string) {
+  const path = url.split('?')[0]!;
+  const before = served(path);
+  const lane = await overHttp(url, nextAddress());
+  const byLane = served(path) - before;
+  const route = await throughRoute(url, nextAddress());
+  return { lane, route, byLane };
+}
+
+let devices = 0;
+const snake = (extra = '') =>
+  `${SNAKE}?deployment_key=${key}&app_version=1.0.0&client_unique_id=lane-${++devices}${extra}`;
+
+describe('the CodePush update check fast lane', () => {
+  it('answers a plain check itself, with the bytes, status and headers the route answers', async () => {
+    const { lane, route, byLane } = await compare(snake());
+    expect(byLane).toBe(1);
+    expect(lane).toEqual(route);
+    expect(JSON.parse(lane.body).update_info).toMatchObject({ is_available: true, label: 'v1' });
+  });
+
+  it('answers "no update" as the route does (the device runs the release)', async () => {
+    const { lane, route, byLane } = await compare(snake(`&label=v1&package_hash=${v1.sha256}`));
+    expect(byLane).toBe(1);
+    expect(lane).toEqual(route);
+    expect(JSON.parse(lane.body).update_info.is_available).toBe(false);
+  });
+
+  it('answers the legacy camelCase path in camelCase, as its route does', async () => {
+    const url = `${CAMEL}?deploymentKey=${key}&appVersion=1.0.0&clientUniqueId=lane-camel&isCompanion=false`;
+    const { lane, route, byLane } = await compare(url);
+    expect(byLane).toBe(1);
+    expect(lane).toEqual(route);
+    expect(JSON.parse(lane.body).updateInfo.isAvailable).toBe(true);
+  });
+
+  it('runs a check that failed on the lane once: the route answers the error without checking again', async () => {
+    const check = vi.spyOn(ctx.app.deps.services.codePush, 'updateCheck');
+    try {
+      const before = check.mock.calls.length;
+      const url = `${SNAKE}?deployment_key=no-such-key-000000&app_version=1.0.0&client_unique_id=lane-unknown`;
+      const lane = await overHttp(url, nextAddress());
+      expect(check.mock.calls.length - before).toBe(1);
+      expect(lane.status).toBe(404);
+      expect(lane.contentType).toContain('application/problem+json');
+      const { route } = await compare(url);
+      expect(lane).toEqual(route);
+    } finally {
+      check.mockRestore();
+    }
+  });
+
+  it.each([
+    ['a missing client id', `${SNAKE}?deployment_key=KEY&app_version=1.0.0`],
+    ['a bad app version', `${SNAKE}?deployment_key=KEY&app_version=1.2.3.4.5&client_unique_id=DEV`],
+    ['a percent-escape', `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=a%20b`],
+    ['an escaped NUL', `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=a%00b`],
+    ['a plus sign', `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=a+b`],
+    [
+      'a repeated parameter',
+      `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&app_version=2.0.0`,
+    ],
+    [
+      'a parameter without a value',
+      `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&label`,
+    ],
+    [
+      'a __proto__ parameter',
+      `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&__proto__=x`,
+    ],
+    ['no query string', SNAKE],
+    ['an empty query string', `${SNAKE}?`],
+  ])('hands %s to the route, which answers it', async (_name, template) => {
+    const url = template.replaceAll('KEY', key).replaceAll('DEV', `case-${++devices}`);
+    const { lane, route, byLane } = await compare(url);
+    expect(byLane).toBe(0);
+    expect(lane).toEqual(route);
+  });
+
+  it('counts the device limit once per request, in the route’s bucket: the lane’s refusal is the route’s 429', async () => {
+    const url = snake();
+    const address = nextAddress();
+    const answers: Answer[] = [];
+    for (let i = 0; i < DEVICE_LIMIT + 1; i++) answers.push(await overHttp(url, address));
+    expect(answers.slice(0, DEVICE_LIMIT).map((a) => a.status)).toEqual(Array(DEVICE_LIMIT).fill(200));
+    const refused = answers[DEVICE_LIMIT]!;
+    expect(refused.status).toBe(429);
+    expect(refused.retryAfter).toBeDefined();
+    // The same device through the route: the bucket the lane filled is the route's own.
+    const route = await throughRoute(url, nextAddress());
+    expect(route.status).toBe(429);
+  });
+});
