@@ -40,7 +40,7 @@ export function codePushFastLane(options: CodePushLaneOptions): FastLane {
     serve(input, req, res, ip, handOff) {
       if (validate(input) !== true) return handOff();
       const query = input as Record<string, unknown>;
-      const retryAfter = options.devices.take(codePushDeviceKey(query, ip, options.keys));
+      const retryAfter = options.devices.take(codePushDeviceKey(query, options.casing, ip, options.keys));
       decideDeviceLimit(req, retryAfter);
       if (retryAfter !== 0) return handOff();
       let check: ReturnType<CodePushService['updateCheck']>;
@@ -49,15 +49,17 @@ export function codePushFastLane(options: CodePushLaneOptions): FastLane {
       } catch (error) {
         return handOff({ error });
       }
-      check.then(
-        ({ info, source }) => {
-          const bytes = codePushAnswer(info, options.casing, source);
-          res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': bytes.length });
-          res.end(bytes);
-          lane.served += 1;
-        },
-        (error: unknown) => handOff({ error }),
-      );
+      check
+        .then(({ info, source }) => codePushAnswer(info, options.casing, source))
+        .then(
+          (bytes) => {
+            res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': bytes.length });
+            res.end(bytes);
+            lane.served += 1;
+          },
+          // The check or its answer's bytes failed: the route answers the error (a 500 if unforeseen).
+          (error: unknown) => handOff({ error }),
+        );
     },
   };
   return lane;

@@ -34,27 +34,38 @@ export const PATHS = {
  * /updates/check (deviceRateLimitKey) once the deployment key is known to this process; until then per
  * client address. The key is only looked up in memory, so a made-up key never becomes a counter of its own.
  */
-export function codePushRateLimit(perMinute: number, keys: DeploymentKeyDirectory): DeviceRateLimit {
+export function codePushRateLimit(
+  perMinute: number,
+  keys: DeploymentKeyDirectory,
+  casing: Casing,
+): DeviceRateLimit {
   return {
     ...deviceRateLimit(perMinute),
     keyGenerator: (request: FastifyRequest) =>
       codePushDeviceKey(
-        (request.method === 'GET' ? request.query : request.body) as Record<string, unknown> | undefined,
+        (request.method === 'POST' ? request.body : request.query) as Record<string, unknown> | undefined,
+        casing,
         request.ip,
         keys,
       ),
   };
 }
 
-/** The per-device limit's key of a request whose parameters (query or body, either casing) are `input`. */
+/**
+ * The per-device limit's key of a request whose parameters (query or body) are `input`, read by the names
+ * of the path's own casing only: those are the names the schema validated. (Reading the other casing's
+ * names as well let a camelCase request name a new device on every request in a snake_case extra, which
+ * the schema lets through unread, and so escape the per-device limit.)
+ */
 export function codePushDeviceKey(
   input: Record<string, unknown> | undefined,
+  casing: Casing,
   ip: string,
   keys: DeploymentKeyDirectory,
 ): string {
-  const key = input?.deployment_key ?? input?.deploymentKey;
+  const key = input?.[UPDATE_CHECK_FIELDS.deploymentKey[casing]];
   const appId = typeof key === 'string' ? keys.peek(key) : undefined;
-  const device = input?.client_unique_id ?? input?.clientUniqueId;
+  const device = input?.[UPDATE_CHECK_FIELDS.clientUniqueId[casing]];
   return deviceRateLimitKey({ ip, body: appId ? { app_id: appId, device_id: device } : {} });
 }
 
@@ -84,12 +95,12 @@ const OK = {
 /** GET update_check and POST report_status/{deploy,download}, in both spellings. No credential. */
 export async function codePushRoutes(app: App): Promise<void> {
   const { codePush, deploymentKeyDirectory } = app.deps.services;
-  const deviceLimit = codePushRateLimit(app.deps.config.rateLimits.devicePerMinute, deploymentKeyDirectory);
-  // A device route (device-edge.ts): limited per client address too, strings made safe by replacement.
-  const config = { public: true, device: true, strings: 'replace' as const, deviceLimit };
-
   for (const casing of ['snake', 'camel'] as const satisfies Casing[]) {
     const paths = PATHS[casing];
+    const perMinute = app.deps.config.rateLimits.devicePerMinute;
+    const deviceLimit = codePushRateLimit(perMinute, deploymentKeyDirectory, casing);
+    // A device route (device-edge.ts): limited per client address too, strings made safe by replacement.
+    const config = { public: true, device: true, strings: 'replace' as const, deviceLimit };
     const legacy = casing === 'camel' ? ' (legacy camelCase path)' : '';
 
     app.get(

@@ -53,11 +53,14 @@ export function installDeviceEdge(app: FastifyInstance, options: DeviceEdgeOptio
     addRouteHook(route, 'onRequest', limit, 'first');
     const perDevice = route.config.deviceLimit;
     if (!perDevice) return;
-    const buckets = new DeviceLimiter({
-      perMinute: perDevice.max,
-      ...(options.copies ? { copies: options.copies } : {}),
-    });
-    byUrl.set(`${String(route.method)} ${route.url}`, buckets);
+    // Fastify's HEAD twin of a GET route runs the same handler: it counts in the GET route's bucket, or
+    // HEAD would be a second allowance per device.
+    const method = route.method === 'HEAD' ? 'GET' : String(route.method);
+    const key = `${method} ${route.url}`;
+    const buckets =
+      byUrl.get(key) ??
+      new DeviceLimiter({ perMinute: perDevice.max, ...(options.copies ? { copies: options.copies } : {}) });
+    byUrl.set(key, buckets);
     addRouteHook(route, 'preHandler', devicePreHandler(perDevice, buckets), 'last');
   });
   return { deviceLimiter: (method, url) => byUrl.get(`${method} ${url}`) };

@@ -6,7 +6,6 @@ import { deviceRateLimitKey } from '../http/device-rate-limit.js';
 import { decideDeviceLimit, type FastLane } from '../http/fast-lane.js';
 import { validatorCompiler } from '../http/validation.js';
 import { requireAppVersion } from '../releases/binary-range.js';
-import type { RoutedRelease } from '../routing/routing.types.js';
 import { checkAnswer, JSON_CONTENT_TYPE } from './answer-bytes.js';
 import { CheckBody } from './updates.schemas.js';
 import type { CheckInput, UpdateCheckService } from './updates.service.js';
@@ -57,20 +56,24 @@ export function checkFastLane(options: CheckFastLaneOptions): FastLane {
       decideDeviceLimit(req, retryAfter);
       if (retryAfter !== 0) return handOff();
       let outcome: ReturnType<UpdateCheckService['resolve']>;
+      let bytes: Buffer;
       try {
         outcome = options.updates.resolve(checkInput(checked, { ip }));
+        if (!(outcome instanceof Promise)) bytes = checkAnswer(outcome.release);
       } catch (error) {
         return handOff({ error });
       }
-      if (!(outcome instanceof Promise)) return answer(res, outcome.release);
-      outcome.then(
-        (settled) => answer(res, settled.release),
-        (error: unknown) => handOff({ error }),
-      );
+      if (!(outcome instanceof Promise)) return send(res, bytes!);
+      outcome
+        .then((settled) => checkAnswer(settled.release))
+        .then(
+          (bytes) => send(res, bytes),
+          // The check or its answer's bytes failed: the route answers the error (a 500 if unforeseen).
+          (error: unknown) => handOff({ error }),
+        );
     },
   };
-  function answer(res: ServerResponse, release: RoutedRelease | null): void {
-    const bytes = checkAnswer(release);
+  function send(res: ServerResponse, bytes: Buffer): void {
     res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': bytes.length });
     res.end(bytes);
     lane.served += 1;

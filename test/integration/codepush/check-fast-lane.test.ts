@@ -1,4 +1,7 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AddressLimiter } from '../../../src/http/address-limiter.js';
+import { DeviceLimiter } from '../../../src/http/device-limiter.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { release, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
 import { settle } from '../updates/seed.js';
@@ -176,5 +179,182 @@ describe('the CodePush update check fast lane', () => {
     // The same device through the route: the bucket the lane filled is the route's own.
     const route = await throughRoute(url, nextAddress());
     expect(route.status).toBe(429);
+  });
+
+  // Raw request targets (fetch would normalise the URL): answers compared byte for byte whoever answers
+  // (lane or route), and each limit and the check counted as often over HTTP as through the route.
+  async function rawHttp(target: string, address: string, method = 'GET'): Promise<Answer> {
+    const port = Number(new URL(ctx.url!).port);
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, method, path: target, headers: { 'x-forwarded-for': address } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              contentType: res.headers['content-type'],
+              retryAfter: res.headers['retry-after'] as string | undefined,
+              headerNames: headerNames(Object.keys(res.headers)),
+              body: Buffer.concat(chunks).toString(),
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  async function counted<T>(run: () => Promise<T>) {
+    const hit = vi.spyOn(AddressLimiter.prototype, 'hit');
+    const take = vi.spyOn(DeviceLimiter.prototype, 'take');
+    const check = vi.spyOn(ctx.app.deps.services.codePush, 'updateCheck');
+    try {
+      const answer = await run();
+      return {
+        answer,
+        hits: hit.mock.calls.length,
+        takes: take.mock.calls.length,
+        checks: check.mock.calls.length,
+      };
+    } finally {
+      hit.mockRestore();
+      take.mockRestore();
+      check.mockRestore();
+    }
+  }
+
+  const LONG = 'x'.repeat(1900);
+  it.each([
+    [
+      'an own-property-named parameter',
+      `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&hasOwnProperty=1&toString=2&valueOf=3`,
+    ],
+    [
+      'a semicolon in an unknown value',
+      `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&x=a;b`,
+    ],
+    ['a semicolon in the device id', `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV;b`],
+    ['&& in the middle', `${SNAKE}?deployment_key=KEY&&app_version=1.0.0&client_unique_id=DEV`],
+    ['a trailing &', `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&`],
+    ['a leading &', `${SNAKE}?&deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV`],
+    ['an empty name', `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&=x`],
+    ['a second ?', `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&x=?y`],
+    ['a ? in a required value', `${SNAKE}?deployment_key=KEY&app_version=1.0.0?&client_unique_id=DEV`],
+    ['names in upper case', `${SNAKE}?DEPLOYMENT_KEY=KEY&APP_VERSION=1.0.0&CLIENT_UNIQUE_ID=DEV`],
+    [
+      'both casings, camel extras garbage',
+      `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&deploymentKey=!!&clientUniqueId=other`,
+    ],
+    [
+      'both casings on the camel path',
+      `${CAMEL}?deploymentKey=KEY&appVersion=1.0.0&clientUniqueId=DEV&deployment_key=KEY&client_unique_id=other-DEV`,
+    ],
+    ['an empty optional value', `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&label=`],
+    [
+      'a long unknown value under the lane bound',
+      `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&x=${LONG}`,
+    ],
+    [
+      'a long unknown value over the lane bound',
+      `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&x=${LONG}${LONG}`,
+    ],
+    [
+      'quotes and backslashes',
+      `${SNAKE}?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV&package_hash="\\<>{}|^\``,
+    ],
+    ['a trailing slash', `${SNAKE}/?deployment_key=KEY&app_version=1.0.0&client_unique_id=DEV`],
+    ['is_companion=true', `${CAMEL}?deploymentKey=KEY&appVersion=1.0.0&clientUniqueId=DEV&isCompanion=true`],
+    [
+      'is_companion=1 (coercion)',
+      `${CAMEL}?deploymentKey=KEY&appVersion=1.0.0&clientUniqueId=DEV&isCompanion=1`,
+    ],
+    [
+      'an unknown key, valid shape',
+      `${SNAKE}?deployment_key=unknownkey0000&app_version=1.0.0&client_unique_id=DEV`,
+    ],
+  ])('answers %s as the route does, counting each limit once', async (_name, template) => {
+    const url = template.replaceAll('KEY', key).replaceAll('DEV', `rv-${++devices}`);
+    const lane = await counted(() => rawHttp(url, nextAddress()));
+    const route = await counted(() => throughRoute(url, nextAddress()));
+    expect(lane.answer).toEqual(route.answer);
+    expect({ hits: lane.hits, takes: lane.takes, checks: lane.checks }).toEqual({
+      hits: route.hits,
+      takes: route.takes,
+      checks: route.checks,
+    });
+    expect(lane.hits).toBe(1);
+  });
+
+  it('answers an address over its limit as the route does', async () => {
+    const url = snake();
+    const hit = vi.spyOn(AddressLimiter.prototype, 'hit').mockReturnValue(7);
+    try {
+      const { lane, route, byLane } = await compare(url);
+      expect(byLane).toBe(0);
+      expect(lane.status).toBe(429);
+      expect(lane).toEqual(route);
+    } finally {
+      hit.mockRestore();
+    }
+  });
+
+  it('answers a device over its limit as the route does', async () => {
+    const url = snake();
+    const take = vi.spyOn(DeviceLimiter.prototype, 'take').mockReturnValue(3);
+    try {
+      const { lane, route, byLane } = await compare(url);
+      expect(byLane).toBe(0);
+      expect(lane.status).toBe(429);
+      expect(lane).toEqual(route);
+    } finally {
+      take.mockRestore();
+    }
+  });
+
+  // The per-device key is read by the path's own casing only (codePushDeviceKey): a camelCase device that
+  // rotates a snake_case client_unique_id, which that path does not validate, stays one device.
+  it('limits one camelCase device whatever snake_case extras it sends', async () => {
+    const address = nextAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < DEVICE_LIMIT + 2; i++) {
+      const url = `${CAMEL}?deploymentKey=${key}&appVersion=1.0.0&clientUniqueId=rotating-camel&deployment_key=${key}&client_unique_id=r${i}`;
+      statuses.push((await overHttp(url, address)).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  // Fastify's HEAD twin of the GET route runs the whole check: it counts in the GET route's device bucket
+  // (device-edge.ts), or HEAD would be a second allowance per device.
+  it('counts HEAD in the GET route’s device bucket', async () => {
+    const url = snake();
+    const address = nextAddress();
+    for (let i = 0; i < DEVICE_LIMIT; i++) expect((await overHttp(url, address)).status).toBe(200);
+    const head = await rawHttp(url, address, 'HEAD');
+    expect(head.status).toBe(429);
+  });
+
+  it('answers HEAD as the route does, counting once', async () => {
+    const url = snake();
+    const lane = await counted(() => rawHttp(url, nextAddress(), 'HEAD'));
+    const res = await counted(() =>
+      ctx.app.inject({ method: 'HEAD', url, headers: { 'x-forwarded-for': nextAddress() } }),
+    );
+    expect(lane.answer.status).toBe(res.answer.statusCode);
+    expect({ hits: lane.hits, takes: lane.takes }).toEqual({ hits: res.hits, takes: res.takes });
+  });
+
+  it('answers an absolute-form request target as the route does, counting once', async () => {
+    const url = snake();
+    const lane = await counted(() => rawHttp(`${ctx.url}${url}`, nextAddress()));
+    const route = await counted(() => throughRoute(url, nextAddress()));
+    expect(lane.answer).toEqual(route.answer);
+    expect({ hits: lane.hits, takes: lane.takes, checks: lane.checks }).toEqual({
+      hits: route.hits,
+      takes: route.takes,
+      checks: route.checks,
+    });
   });
 });
