@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AddressLimiter } from '../../../src/http/address-limiter.js';
 import { DeviceLimiter } from '../../../src/http/device-limiter.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { type Answer, addressSequence, answerOf, fetchedAnswer } from '../../helpers/lane-answers.js';
 import { release, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
 import { settle } from '../updates/seed.js';
 import { createKey } from './harness.js';
@@ -36,53 +37,15 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-let addresses = 0;
-const nextAddress = () => {
-  addresses += 1;
-  return `10.${(addresses >> 8) & 255}.${addresses & 255}.2`;
-};
-
-interface Answer {
-  status: number;
-  contentType: string | undefined;
-  retryAfter: string | undefined;
-  /** Every header name but those of the connection itself, which `inject` does not have. */
-  headerNames: string[];
-  body: string;
-}
-
-const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-const headerNames = (names: Iterable<string>) =>
-  [...names]
-    .map((n) => n.toLowerCase())
-    .filter((n) => !CONNECTION_HEADERS.has(n))
-    .sort();
+const nextAddress = addressSequence(2);
 
 async function overHttp(url: string, address: string): Promise<Answer> {
-  const res = await fetch(`${ctx.url}${url}`, { headers: { 'x-forwarded-for': address } });
-  const names: string[] = [];
-  res.headers.forEach((_value, name) => {
-    names.push(name);
-  });
-  return {
-    status: res.status,
-    contentType: res.headers.get('content-type') ?? undefined,
-    retryAfter: res.headers.get('retry-after') ?? undefined,
-    headerNames: headerNames(names),
-    body: await res.text(),
-  };
+  return fetchedAnswer(await fetch(`${ctx.url}${url}`, { headers: { 'x-forwarded-for': address } }));
 }
 
 async function throughRoute(url: string, address: string): Promise<Answer> {
   const res = await ctx.app.inject({ method: 'GET', url, headers: { 'x-forwarded-for': address } });
-  const header = (name: string) => res.headers[name] as string | undefined;
-  return {
-    status: res.statusCode,
-    contentType: header('content-type'),
-    retryAfter: header('retry-after'),
-    headerNames: headerNames(Object.keys(res.headers)),
-    body: res.body,
-  };
+  return answerOf(res.statusCode, res.headers, res.body);
 }
 
 const served = (path: string) => ctx.app.fastLanes.served(path, 'GET');
@@ -192,13 +155,7 @@ describe('the CodePush update check fast lane', () => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () =>
-            resolve({
-              status: res.statusCode!,
-              contentType: res.headers['content-type'],
-              retryAfter: res.headers['retry-after'] as string | undefined,
-              headerNames: headerNames(Object.keys(res.headers)),
-              body: Buffer.concat(chunks).toString(),
-            }),
+            resolve(answerOf(res.statusCode!, res.headers, Buffer.concat(chunks).toString())),
           );
         },
       );
@@ -288,29 +245,19 @@ describe('the CodePush update check fast lane', () => {
     expect(lane.hits).toBe(1);
   });
 
-  it('answers an address over its limit as the route does', async () => {
+  it.each([
+    ['an address over its limit', () => vi.spyOn(AddressLimiter.prototype, 'hit').mockReturnValue(7)],
+    ['a device over its limit', () => vi.spyOn(DeviceLimiter.prototype, 'take').mockReturnValue(7)],
+  ])('answers %s as the route does', async (_name, refuse) => {
     const url = snake();
-    const hit = vi.spyOn(AddressLimiter.prototype, 'hit').mockReturnValue(7);
+    const spy = refuse();
     try {
       const { lane, route, byLane } = await compare(url);
       expect(byLane).toBe(0);
       expect(lane.status).toBe(429);
       expect(lane).toEqual(route);
     } finally {
-      hit.mockRestore();
-    }
-  });
-
-  it('answers a device over its limit as the route does', async () => {
-    const url = snake();
-    const take = vi.spyOn(DeviceLimiter.prototype, 'take').mockReturnValue(3);
-    try {
-      const { lane, route, byLane } = await compare(url);
-      expect(byLane).toBe(0);
-      expect(lane.status).toBe(429);
-      expect(lane).toEqual(route);
-    } finally {
-      take.mockRestore();
+      spy.mockRestore();
     }
   });
 

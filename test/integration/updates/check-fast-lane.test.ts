@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { type Answer, addressSequence, answerOf, fetchedAnswer } from '../../helpers/lane-answers.js';
 import { seedApp, seedRelease, seedWorkspace } from './seed.js';
 
 // The update check's fast lane (src/http/fast-lane.ts, src/updates/updates.lane.ts) answers over real
@@ -30,36 +31,8 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-let addresses = 0;
 let cases = 0;
-const nextAddress = () => {
-  addresses += 1;
-  return `10.${(addresses >> 8) & 255}.${addresses & 255}.1`;
-};
-
-interface Answer {
-  status: number;
-  contentType: string | undefined;
-  retryAfter: string | undefined;
-  /** Every header name but those of the connection itself, which `inject` does not have. */
-  headerNames: string[];
-  body: string;
-}
-
-function namesOf(headers: Headers): string[] {
-  const names: string[] = [];
-  headers.forEach((_value, name) => {
-    names.push(name);
-  });
-  return names;
-}
-
-const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-const headerNames = (names: Iterable<string>) =>
-  [...names]
-    .map((n) => n.toLowerCase())
-    .filter((n) => !CONNECTION_HEADERS.has(n))
-    .sort();
+const nextAddress = addressSequence(1);
 
 async function overHttp(body: string, address: string, contentType = 'application/json'): Promise<Answer> {
   const res = await fetch(`${ctx.url}${PATH}`, {
@@ -67,13 +40,7 @@ async function overHttp(body: string, address: string, contentType = 'applicatio
     headers: { 'content-type': contentType, 'x-forwarded-for': address },
     body,
   });
-  return {
-    status: res.status,
-    contentType: res.headers.get('content-type') ?? undefined,
-    retryAfter: res.headers.get('retry-after') ?? undefined,
-    headerNames: headerNames(namesOf(res.headers)),
-    body: await res.text(),
-  };
+  return fetchedAnswer(res);
 }
 
 async function throughRoute(
@@ -87,14 +54,7 @@ async function throughRoute(
     headers: { 'content-type': contentType, 'x-forwarded-for': address },
     payload: body,
   });
-  const header = (name: string) => res.headers[name] as string | undefined;
-  return {
-    status: res.statusCode,
-    contentType: header('content-type'),
-    retryAfter: header('retry-after'),
-    headerNames: headerNames(Object.keys(res.headers)),
-    body: res.body,
-  };
+  return answerOf(res.statusCode, res.headers, res.body);
 }
 
 const served = () => ctx.app.fastLanes.served(PATH);
