@@ -4,48 +4,32 @@ import autocannon from 'autocannon';
 import { cpuSeconds, machineBusyUs } from './process-cpu.mjs';
 
 /**
- * The drive of the check benchmark: one autocannon run at `connections` per call; each request takes the
- * next device body (or path), so the fleet is cycled through. Besides throughput and latency it reports the
+ * The drive of the check benchmark: one autocannon run at `connections` per call; each connection sends the
+ * fleet's device bodies (or paths) in turn from its own starting point, so the fleet is cycled through and
+ * a run of `amount` = fleet size sends every device once. Besides throughput and latency it reports the
  * server's CPU time per request (`pid`), which other load on a shared machine disturbs far less than
  * throughput, and the load client's and the machine's.
  */
 export function makeDrive(connections) {
   return async function drive(url, bodies, seconds, amount, pid, paths) {
-    let next = 0;
-    const cpuBefore = pid ? cpuSeconds(pid) : 0;
-    const machineBefore = machineBusyUs();
-    const clientBefore = process.cpuUsage();
-    // `paths` (GET, the CodePush and Expo scenarios; an Expo entry carries its headers) or `bodies` (POST).
-    // A single fixed path needs no per-request setup: autocannon then sends the same prebuilt bytes, as a
-    // plain `autocannon http://host/hello` does (per-request setup costs the client ~7 µs of CPU a request,
-    // which on a shared 2-core machine the server being measured would lose).
-    const request =
-      paths?.length === 1 && typeof paths[0] === 'string'
-        ? { method: 'GET', path: paths[0] }
-        : paths
-          ? {
-              method: 'GET',
-              setupRequest: (req) => {
-                const p = paths[next++ % paths.length];
-                return typeof p === 'string'
-                  ? { ...req, path: p }
-                  : { ...req, path: p.path, headers: p.headers };
-              },
-            }
-          : {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              setupRequest: (req) => {
-                req.body = bodies[next++ % bodies.length];
-                return req;
-              },
-            };
-    const result = await autocannon({
+    // Every request is built before the clock starts, as `GET /hello`'s one request is: autocannon then
+    // sends prebuilt bytes whichever route it drives. Rebuilding a request per send (its `setupRequest`)
+    // costs the client ~7 µs of CPU a request, which on a shared 2-core machine the server being measured
+    // would lose, and which the one-request baseline does not pay. Each connection walks the whole fleet
+    // from its own offset, so the connections do not send the same device at the same moment.
+    const list = requestList(bodies, paths);
+    const instance = autocannon({
       url,
       connections,
       ...(amount ? { amount } : { duration: seconds }),
-      requests: [request],
+      requests: [list[0]],
+      setupClient: rotateFleet(list, connections),
     });
+    // Taken once autocannon has built its requests (synchronously, above) and before the first is sent.
+    const cpuBefore = pid ? cpuSeconds(pid) : 0;
+    const machineBefore = machineBusyUs();
+    const clientBefore = process.cpuUsage();
+    const result = await instance;
     return {
       requests_per_sec: Math.round(result.requests.average),
       latency_p50_ms: result.latency.p50,
@@ -63,6 +47,34 @@ export function makeDrive(connections) {
       client_cpu_us_per_request: perRequest(process.cpuUsage(clientBefore), result.requests.total),
       machine_cpu_us_per_request: Math.round((machineBusyUs() - machineBefore) / result.requests.total),
     };
+  };
+}
+
+const lists = new WeakMap();
+
+/**
+ * The requests of a drive: `paths` (GET, the CodePush and Expo scenarios; an Expo entry carries its
+ * headers) or `bodies` (POST). Made once per fleet and kept, as autocannon keeps its built bytes on them.
+ */
+function requestList(bodies, paths) {
+  const source = paths ?? bodies;
+  let list = lists.get(source);
+  if (!list) {
+    list = paths
+      ? paths.map((p) => (typeof p === 'string' ? { method: 'GET', path: p } : { method: 'GET', ...p }))
+      : bodies.map((body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    lists.set(source, list);
+  }
+  return list;
+}
+
+/** autocannon's per-connection hook: connection i starts `i / connections` of the way into the fleet. */
+function rotateFleet(list, connections) {
+  let connection = 0;
+  return (client) => {
+    const offset = Math.floor((list.length * connection++) / connections);
+    if (offset > 0) client.setRequests([...list.slice(offset), ...list.slice(0, offset)]);
+    else client.setRequests(list);
   };
 }
 

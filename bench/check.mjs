@@ -12,8 +12,9 @@
 // Every round also drives the bare server's `GET /hello` (no body at all), the baseline the goal is stated
 // against: `ratio_hello` (update checks/s / GET /hello req/s, goal >= 0.6) beside `ratio` (against the POST
 // baseline); the CodePush and Expo scenarios report `ratio_hello` against the median round's figure.
-// `GET /hello` is driven with one prebuilt request, as a plain autocannon run would; the others need a
-// different body or path per request. And `POST /floor/check` of the same server, with the same bodies:
+// Every request is built before the clock starts (bench/check-drive.mjs): `GET /hello` is one prebuilt
+// request, as a plain autocannon run would send it; the fleet's bodies and paths are prebuilt too, each
+// connection walking the fleet from its own offset, so the client pays the same per request for both. And `POST /floor/check` of the same server, with the same bodies:
 // the least an update check can be on Fastify (schema validation, sha256 bucket, answer bytes), so the
 // report shows both what the service adds to the framework (`ratio_floor`) and what the framework itself
 // leaves of the goal (`floor_ratio_hello`). Each round also reads the load client's and the whole
