@@ -1,7 +1,7 @@
 import type { DeviceLimiter } from '../http/device-limiter.js';
-import { decideDeviceLimit, type FastLane } from '../http/fast-lane.js';
+import type { FastLane } from '../http/fast-lane.js';
+import { answerJson, passDeviceLimit } from '../http/lane-steps.js';
 import { validatorCompiler } from '../http/validation.js';
-import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';
 import { codePushAnswer } from './answer-bytes.js';
 import { codePushDeviceKey, updateCheckRequest } from './codepush.routes.js';
 import { type Casing, UPDATE_CHECK_FIELDS, wireSchema } from './codepush.schemas.js';
@@ -40,9 +40,8 @@ export function codePushFastLane(options: CodePushLaneOptions): FastLane {
     serve(input, req, res, ip, handOff) {
       if (validate(input) !== true) return handOff();
       const query = input as Record<string, unknown>;
-      const retryAfter = options.devices.take(codePushDeviceKey(query, options.casing, ip, options.keys));
-      decideDeviceLimit(req, retryAfter);
-      if (retryAfter !== 0) return handOff();
+      const key = codePushDeviceKey(query, options.casing, ip, options.keys);
+      if (!passDeviceLimit(req, options.devices, key)) return handOff();
       let check: ReturnType<CodePushService['updateCheck']>;
       try {
         check = options.codePush.updateCheck(updateCheckRequest(query, options.casing, { ip }));
@@ -52,11 +51,7 @@ export function codePushFastLane(options: CodePushLaneOptions): FastLane {
       check
         .then(({ info, source }) => codePushAnswer(info, options.casing, source))
         .then(
-          (bytes) => {
-            res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': bytes.length });
-            res.end(bytes);
-            lane.served += 1;
-          },
+          (bytes) => answerJson(lane, res, bytes),
           // The check or its answer's bytes failed: the route answers the error (a 500 if unforeseen).
           (error: unknown) => handOff({ error }),
         );

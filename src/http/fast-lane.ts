@@ -27,13 +27,13 @@ export interface FastLane {
   /** Requests answered by the lane (the rest were handed to Fastify): for tests and benchmarks. */
   served: number;
   /**
-   * Answers a request whose input is `input` with `res`, counting it in `served`, or calls `handOff` to
-   * have Fastify answer it (having set a verdict with `decideDeviceLimit` if it counted the device). The
-   * input is, for POST, the body parsed from JSON of printable ASCII (no escapes, nothing for the string
-   * policy to do, no prototype keys); for GET, the query string's parameters, printable ASCII without
-   * percent-escapes or `+`, each named once (plainQuery). A lane whose own step failed hands over with the
-   * error, which the route throws rather than take the step again (a device new to a capped workspace
-   * costs one Redis call, answered or failed).
+   * Answers a request whose input is `input` with `res` (lane-steps.ts `answerJson`, which counts it in
+   * `served`), or calls `handOff` to have Fastify answer it, having recorded the device limit's verdict if
+   * it counted the device (`passDeviceLimit` there). The input is, for POST, the body parsed from JSON of
+   * printable ASCII (no escapes, nothing for the string policy to do, no prototype keys); for GET, the
+   * query string's parameters, printable ASCII without percent-escapes or `+`, each named once
+   * (plainQuery). A lane whose own step failed hands over with the error, which the route throws rather
+   * than take the step again (a device new to a capped workspace costs one Redis call, answered or failed).
    */
   serve(input: unknown, req: IncomingMessage, res: ServerResponse, ip: string, handOff: HandOff): void;
 }

@@ -1,12 +1,12 @@
-import type { ServerResponse } from 'node:http';
 import type { Static } from '@sinclair/typebox';
 import type { DeviceClient } from '../devices/client-address.js';
 import type { DeviceLimiter } from '../http/device-limiter.js';
 import { deviceRateLimitKey } from '../http/device-rate-limit.js';
-import { decideDeviceLimit, type FastLane } from '../http/fast-lane.js';
+import type { FastLane } from '../http/fast-lane.js';
+import { answerJson, passDeviceLimit } from '../http/lane-steps.js';
 import { validatorCompiler } from '../http/validation.js';
 import { requireAppVersion } from '../releases/binary-range.js';
-import { checkAnswer, JSON_CONTENT_TYPE } from './answer-bytes.js';
+import { checkAnswer } from './answer-bytes.js';
 import { CheckBody } from './updates.schemas.js';
 import type { CheckInput, UpdateCheckService } from './updates.service.js';
 
@@ -52,9 +52,7 @@ export function checkFastLane(options: CheckFastLaneOptions): FastLane {
     serve(body, req, res, ip, handOff) {
       if (validate(body) !== true) return handOff();
       const checked = body as Static<typeof CheckBody>;
-      const retryAfter = options.devices.take(deviceRateLimitKey({ body: checked, ip }));
-      decideDeviceLimit(req, retryAfter);
-      if (retryAfter !== 0) return handOff();
+      if (!passDeviceLimit(req, options.devices, deviceRateLimitKey({ body: checked, ip }))) return handOff();
       let outcome: ReturnType<UpdateCheckService['resolve']>;
       let bytes: Buffer;
       try {
@@ -63,20 +61,15 @@ export function checkFastLane(options: CheckFastLaneOptions): FastLane {
       } catch (error) {
         return handOff({ error });
       }
-      if (!(outcome instanceof Promise)) return send(res, bytes!);
+      if (!(outcome instanceof Promise)) return answerJson(lane, res, bytes!);
       outcome
         .then((settled) => checkAnswer(settled.release))
         .then(
-          (bytes) => send(res, bytes),
+          (bytes) => answerJson(lane, res, bytes),
           // The check or its answer's bytes failed: the route answers the error (a 500 if unforeseen).
           (error: unknown) => handOff({ error }),
         );
     },
   };
-  function send(res: ServerResponse, bytes: Buffer): void {
-    res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': bytes.length });
-    res.end(bytes);
-    lane.served += 1;
-  }
   return lane;
 }

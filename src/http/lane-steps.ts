@@ -1,0 +1,26 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';
+import type { DeviceLimiter } from './device-limiter.js';
+import { decideDeviceLimit, type FastLane } from './fast-lane.js';
+
+/**
+ * Steps every fast lane takes the same way (fast-lane.ts), kept in one place so the lanes cannot drift
+ * apart on them.
+ */
+
+/**
+ * Counts the request in the route's own per-device bucket and records the verdict, so a request handed
+ * to the route afterwards is not counted again. True when the device may pass.
+ */
+export function passDeviceLimit(req: IncomingMessage, devices: DeviceLimiter, key: string): boolean {
+  const retryAfter = devices.take(key);
+  decideDeviceLimit(req, retryAfter);
+  return retryAfter === 0;
+}
+
+/** A lane's 200: the answer's precomputed JSON bytes, counted in the lane's `served`. */
+export function answerJson(lane: FastLane, res: ServerResponse, bytes: Buffer): void {
+  res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': bytes.length });
+  res.end(bytes);
+  lane.served += 1;
+}
