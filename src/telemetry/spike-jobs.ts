@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { ProducerQueue } from '../platform/producer-queue.js';
 import { QUEUES, type SpikeJob } from '../platform/queues.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 
@@ -21,16 +21,18 @@ export function spikeJobId(appId: string, batchId: string): string {
 }
 
 export class QueueSpikeNotifier implements SpikeNotifier {
-  private readonly queue: Queue<SpikeJob>;
+  private readonly queue: ProducerQueue<SpikeJob>;
 
   constructor(connection: Redis, keys: RedisKeys, onError: (err: Error) => void = () => {}) {
-    this.queue = new Queue<SpikeJob>(QUEUES.spikes, {
-      connection,
-      prefix: keys.queuePrefix,
-      defaultJobOptions: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
-    });
-    // Without a listener BullMQ prints connection errors to stderr while Redis is away.
-    this.queue.on('error', onError);
+    this.queue = new ProducerQueue<SpikeJob>(
+      QUEUES.spikes,
+      {
+        connection,
+        prefix: keys.queuePrefix,
+        defaultJobOptions: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
+      },
+      onError,
+    );
   }
 
   async notify(appIds: Iterable<string>, batchId: string): Promise<void> {
@@ -39,7 +41,7 @@ export class QueueSpikeNotifier implements SpikeNotifier {
       data: { appId },
       opts: { jobId: spikeJobId(appId, batchId) },
     }));
-    if (jobs.length > 0) await this.queue.addBulk(jobs);
+    if (jobs.length > 0) await (await this.queue.ready()).addBulk(jobs);
   }
 
   async close(): Promise<void> {

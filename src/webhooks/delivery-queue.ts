@@ -1,4 +1,5 @@
-import { type JobsOptions, Queue } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
+import { ProducerQueue } from '../platform/producer-queue.js';
 import { QUEUES } from '../platform/queues.js';
 import { createRedis, type Redis, type RedisKeys, type RedisTarget } from '../platform/redis.js';
 
@@ -86,7 +87,7 @@ export interface DeliveryScheduler {
 
 /** Producer side of the attempt queues; queues are opened on first use so an idle API holds no connection. */
 export class BullDeliveryScheduler implements DeliveryScheduler {
-  private queues = new Map<string, Queue>();
+  private queues = new Map<string, ProducerQueue>();
   private connection: Redis | undefined;
 
   constructor(
@@ -94,23 +95,23 @@ export class BullDeliveryScheduler implements DeliveryScheduler {
     private readonly keys: RedisKeys,
   ) {}
 
-  private queue(name: string): Queue {
+  /** The lane's queue, once BullMQ's check of it has passed (producer-queue.ts). */
+  private queue(name: string): Promise<Queue> {
     let q = this.queues.get(name);
     if (!q) {
       if (!this.connection) {
         this.connection = createRedis(this.target);
         this.connection.on('error', () => {});
       }
-      q = new Queue(name, { connection: this.connection, prefix: this.keys.queuePrefix });
-      q.on('error', () => {});
+      q = new ProducerQueue(name, { connection: this.connection, prefix: this.keys.queuePrefix });
       this.queues.set(name, q);
     }
-    return q;
+    return q.ready();
   }
 
   async schedule(job: AttemptJob, attemptNumber: number, delayMs = 0): Promise<void> {
     const lane = job.round === 1 ? FIRST_ATTEMPT_QUEUE : RETRY_QUEUE;
-    await this.queue(lane).add(
+    await (await this.queue(lane)).add(
       'attempt',
       { ...job, attempt: attemptNumber },
       {
@@ -128,7 +129,7 @@ export class BullDeliveryScheduler implements DeliveryScheduler {
   async scheduleMany(jobs: AttemptJob[], delayMs = 0): Promise<void> {
     if (jobs.length === 0) return;
     const delay = Math.max(0, Math.round(delayMs));
-    await this.queue(FIRST_ATTEMPT_QUEUE).addBulk(
+    await (await this.queue(FIRST_ATTEMPT_QUEUE)).addBulk(
       chunkByWebhook(jobs).map((attempts) => ({
         name: 'attempts',
         data: { attempts: attempts.map((a) => ({ ...a, attempt: 1 })) } satisfies AttemptChunk,
@@ -140,7 +141,7 @@ export class BullDeliveryScheduler implements DeliveryScheduler {
   async resubmit(job: AttemptJob, attemptNumber: number): Promise<boolean> {
     const id = attemptJobId(job, attemptNumber);
     for (const lane of [FIRST_ATTEMPT_QUEUE, RETRY_QUEUE]) {
-      const existing = await this.queue(lane).getJob(id);
+      const existing = await (await this.queue(lane)).getJob(id);
       if (!existing) continue;
       if (!(await existing.isFailed())) return false;
       await existing.remove();

@@ -79,6 +79,11 @@ export class PrivateRedis {
     await this.server.start(() => pingRedis(this.port), 30_000);
   }
 
+  /** Stops it without closing its connections: commands sent now are never answered (ServerProcess.freeze). */
+  freeze(): void {
+    this.server.freeze();
+  }
+
   /** Kills the process (SIGKILL by default: no chance to write anything more to disk). */
   kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     return this.server.kill(signal);

@@ -63,6 +63,14 @@ export class ServerProcess {
     }
   }
 
+  /**
+   * Stops the process where it stands (SIGSTOP): its sockets stay open and nothing is answered, so a client
+   * still takes it for up until it is killed.
+   */
+  freeze(): void {
+    if (this.running) this.child?.kill('SIGSTOP');
+  }
+
   /** Sends the signal and waits for the process to be gone. */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     if (this.running) this.child?.kill(signal);
