@@ -91,7 +91,10 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     childLoggerFactory: (logger, bindings, options) => new LazyRequestLogger(logger, bindings, options),
-    return503OnClosing: true,
+    // Requests that arrive while the server closes are refused by the lanes' listener, in front of every
+    // request (fast-lane.ts); Fastify's own refusal would also hit a request a lane hands over after the
+    // close began, which arrived before it and must finish.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     // An over-long path parameter is refused by the router with FST_ERR_MAX_PARAM_LENGTH (414).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },

@@ -1,10 +1,11 @@
-import { isAscii } from 'node:buffer';
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyServerFactory, RouteOptions } from 'fastify';
 import type { TrustProxy } from '../config/trust-proxy.js';
+import { problem } from '../platform/errors.js';
 import type { AddressLimiter } from './address-limiter.js';
+import { hasBody, plainJson, plainJsonRequest, plainQuery } from './plain-input.js';
 
 /**
  * Fast lanes: the device endpoints answered most often (the update check, CodePush's) served on Node's `request` event,
@@ -32,7 +33,7 @@ export interface FastLane {
    * it counted the device (`passDeviceLimit` there). The input is, for POST, the body parsed from JSON of
    * printable ASCII (no escapes, nothing for the string policy to do, no prototype keys); for GET, the
    * query string's parameters, printable ASCII without percent-escapes or `+`, each named once
-   * (plainQuery). A lane whose own step failed hands over with the error, which the route throws rather
+   * (plain-input.ts). A lane whose own step failed hands over with the error, which the route throws rather
    * than take the step again (a device new to a capped workspace costs one Redis call, answered or failed).
    */
   serve(input: unknown, req: IncomingMessage, res: ServerResponse, ip: string, handOff: HandOff): void;
@@ -81,9 +82,6 @@ export function decideDeviceLimit(req: IncomingMessage, retryAfter: number): voi
 // Far above any update check body (its fields' lengths add up to under 1 KiB); larger ones go to Fastify,
 // which applies BODY_LIMIT_BYTES (and so do all bodies when that is set lower).
 const MAX_LANE_BODY = 4096;
-const QUOTE_PROTO = Buffer.from('__proto__');
-const CONSTRUCTOR = Buffer.from('constructor');
-const BACKSLASH = 0x5c;
 
 /** The options Fastify gives its `serverFactory` that it would apply to a server of its own making. */
 interface ServerSettings {
@@ -108,7 +106,11 @@ export class FastLanes {
   private readonly byRoute = new Map<string, FastLane>();
   private readonly clientIp: (req: IncomingMessage) => string;
   private readonly maxBody: number;
-  /** Set when the server starts closing: Fastify then answers 503 to new requests, so lanes stand aside. */
+  /**
+   * Set when the server starts closing: requests that arrive from then on are refused here (503
+   * `shutting_down`), and the ones already in flight finish, on their lane or on Fastify's route, which
+   * therefore does not refuse a request handed over during the close (app.ts: return503OnClosing off).
+   */
   closing = false;
 
   constructor(private readonly options: FastLanesOptions) {
@@ -143,7 +145,7 @@ export class FastLanes {
 
   private listener(fastify: RequestListener): RequestListener {
     return (req, res) => {
-      if (this.closing) return fastify(req, res);
+      if (this.closing) return refuseWhileClosing(res);
       if (req.method === 'GET') return this.serveGet(req, res, fastify);
       const lane = req.method === 'POST' ? this.byRoute.get(`POST ${req.url ?? ''}`) : undefined;
       if (lane === undefined || !plainJsonRequest(req, this.maxBody)) return fastify(req, res);
@@ -197,85 +199,25 @@ export class FastLanes {
   }
 }
 
-/**
- * A body the lanes take: declared JSON (`application/json`, optionally `; charset=utf-8`), a small
- * declared length, no other framing. Anything else goes to Fastify unread, to be answered as always.
- * Read from the raw header list: `req.headers` is built on first use, a cost the lane need not pay.
- */
-function plainJsonRequest(req: IncomingMessage, maxBody: number): boolean {
-  const raw = req.rawHeaders;
-  let json = false;
-  let length = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 12 && name.toLowerCase() === 'content-type') {
-      const type = raw[i + 1]!.toLowerCase();
-      json = type === 'application/json' || type === 'application/json; charset=utf-8';
-      if (!json) return false;
-    } else if (name.length === 14 && name.toLowerCase() === 'content-length') {
-      // A repeated length is Node's to refuse or Fastify's to answer, not the lane's.
-      if (length !== 0) return false;
-      length = Number(raw[i + 1]);
-    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
-      return false;
-    }
-  }
-  return json && length > 0 && length <= maxBody;
-}
+const SHUTTING_DOWN = Buffer.from(
+  JSON.stringify(
+    problem(
+      503,
+      'shutting_down',
+      'This server is shutting down; send the request again (another copy answers it).',
+    ),
+  ),
+);
 
-/** A GET with a body (declared length or chunks) is Fastify's to answer, not a lane's. */
-function hasBody(req: IncomingMessage): boolean {
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 14 && name.toLowerCase() === 'content-length') return true;
-    if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') return true;
-  }
-  return false;
-}
-
-// Longer query strings go to Fastify: a CodePush check's parameters add up to well under 1 KiB.
-const MAX_LANE_QUERY = 2048;
-
-/**
- * A query string's parameters when it is plain: printable ASCII without `%` or `+` (so nothing to decode,
- * and nothing for the string policy to do), every parameter `name=value` with a name of its own (no
- * repeats, which Fastify's parser makes arrays of), no prototype keys. Otherwise undefined, and Fastify
- * parses it and says what is wrong.
- */
-export function plainQuery(query: string): Record<string, string> | undefined {
-  if (query.length > MAX_LANE_QUERY) return undefined;
-  for (let i = 0; i < query.length; i++) {
-    const c = query.charCodeAt(i);
-    if (c <= 0x20 || c >= 0x7f || c === 0x25 /* % */ || c === 0x2b /* + */ || c === 0x23 /* # */)
-      return undefined;
-  }
-  if (query.includes('__proto__') || query.includes('constructor')) return undefined;
-  const params: Record<string, string> = Object.create(null);
-  if (query.length === 0) return params;
-  for (const part of query.split('&')) {
-    const eq = part.indexOf('=');
-    if (eq <= 0 || part.indexOf('=', eq + 1) !== -1) return undefined;
-    const name = part.slice(0, eq);
-    if (name in params) return undefined;
-    params[name] = part.slice(eq + 1);
-  }
-  return params;
-}
-
-/**
- * The parsed body when it is printable ASCII without a backslash (so no escape for the string policy to
- * look at: string-safety.ts) and without the keys Fastify's parser refuses (`__proto__`, `constructor`),
- * and parses as JSON; otherwise undefined, and Fastify parses it and says what is wrong.
- */
-function plainJson(body: Buffer): unknown {
-  if (!isAscii(body) || body.includes(BACKSLASH)) return undefined;
-  if (body.includes(QUOTE_PROTO) || body.includes(CONSTRUCTOR)) return undefined;
-  try {
-    return JSON.parse(body.toString('latin1'));
-  } catch {
-    return undefined;
-  }
+/** A request that came after the close began: refused, and its connection closed, for a balancer to move it. */
+function refuseWhileClosing(res: ServerResponse): void {
+  res.writeHead(503, {
+    'content-type': 'application/problem+json',
+    'content-length': SHUTTING_DOWN.length,
+    'retry-after': '1',
+    connection: 'close',
+  });
+  res.end(SHUTTING_DOWN);
 }
 
 /**

@@ -9,8 +9,8 @@ import {
   type HandOff,
   laneBody,
   laneFailure,
-  plainQuery,
 } from '../../src/http/fast-lane.js';
+import { plainQuery } from '../../src/http/plain-input.js';
 
 // The lanes' request listener on a real Node server, with a stand-in for Fastify that says what it got:
 // which requests a lane takes, which go to Fastify unread, and what a handed-over request carries.
@@ -127,10 +127,12 @@ describe('fast lanes', () => {
     expect(lane.served).toBe(0);
   });
 
-  it('stand aside while the server closes (Fastify answers 503 then)', async () => {
+  it('refuse requests that arrive while the server closes, lane or not, as problem+json (Fastify never sees them)', async () => {
     const { lanes, lane, send } = await start();
     lanes.closing = true;
-    expect(await send('/lane', '{"a":1}')).toBe('fastify read 7 verdict none');
+    for (const path of ['/lane', '/other']) {
+      expect(JSON.parse(await send(path, '{"a":1}'))).toMatchObject({ status: 503, code: 'shutting_down' });
+    }
     expect(lane.served).toBe(0);
   });
 

@@ -1,0 +1,100 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { waitFor } from '../../helpers/wait.js';
+import { seedApp, seedWorkspace } from '../updates/seed.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext({ listen: true });
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+/** The status line, headers (lower-case names) and body of each answer in `raw`, in order. */
+function answers(raw: string): Array<{ status: number; headers: Record<string, string>; body: string }> {
+  const out: Array<{ status: number; headers: Record<string, string>; body: string }> = [];
+  let rest = raw;
+  while (rest.startsWith('HTTP/1.1 ')) {
+    const end = rest.indexOf('\r\n\r\n');
+    const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
+    const headers = Object.fromEntries(
+      lines.map((line) => [
+        line.slice(0, line.indexOf(':')).toLowerCase(),
+        line.slice(line.indexOf(':') + 1).trim(),
+      ]),
+    );
+    const length = Number(headers['content-length'] ?? 0);
+    out.push({
+      status: Number(statusLine!.split(' ')[1]),
+      headers,
+      body: rest.slice(end + 4, end + 4 + length),
+    });
+    rest = rest.slice(end + 4 + length);
+  }
+  return out;
+}
+
+/** A keep-alive connection to the API that collects everything the server sends until it closes. */
+async function connection() {
+  const socket = connect(Number(new URL(ctx.url!).port), '127.0.0.1');
+  await once(socket, 'connect');
+  socket.setEncoding('latin1');
+  let raw = '';
+  socket.on('data', (chunk: string) => {
+    raw += chunk;
+  });
+  const closed = once(socket, 'close');
+  const received = async () => {
+    await closed;
+    return answers(raw);
+  };
+  return { socket, received };
+}
+
+/** Sends a check's headers only: its body comes later, so it is in flight when the shutdown begins. */
+async function checkHeaders(socket: ReturnType<typeof connect>, body: string): Promise<void> {
+  const arrived = once(ctx.app.server, 'request');
+  socket.write(
+    `POST /api/v1/updates/check HTTP/1.1\r\nHost: ota\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+  );
+  await arrived;
+}
+
+describe('while the API shuts down', () => {
+  it('finishes the requests in flight, on a lane or handed to the route, and refuses later ones as problem+json', async () => {
+    const appId = await seedApp(ctx, await seedWorkspace(ctx, 'team'));
+    const valid = JSON.stringify({
+      app_id: appId,
+      device_id: 'device-1',
+      platform: 'ios',
+      app_version: '1.0.0',
+    });
+    const invalid = '{}';
+    const onLane = await connection();
+    const handedOver = await connection();
+    await checkHeaders(onLane.socket, valid);
+    await checkHeaders(handedOver.socket, invalid);
+
+    const closing = ctx.app.close();
+    await waitFor('the shutdown to begin', () => ctx.app.fastLanes.closing, { intervalMs: 5 });
+    // The invalid body fails the lane's schema, so the lane hands it to the route: answered as always.
+    handedOver.socket.write(invalid);
+    // The lane answers the valid one; a request sent after it on the same connection came after the close.
+    onLane.socket.write(`${valid}GET /healthz HTTP/1.1\r\nHost: ota\r\n\r\n`);
+    const [refusedSchema] = await handedOver.received();
+    const [answered, late] = await onLane.received();
+    await closing;
+
+    expect(refusedSchema?.status).toBe(400);
+    expect(JSON.parse(refusedSchema!.body)).toMatchObject({ code: 'invalid_request' });
+    expect(answered?.status).toBe(200);
+    expect(late?.status).toBe(503);
+    expect(late?.headers['content-type']).toBe('application/problem+json');
+    expect(late?.headers['retry-after']).toBe('1');
+    expect(late?.headers.connection).toBe('close');
+    expect(JSON.parse(late!.body)).toMatchObject({ status: 503, code: 'shutting_down' });
+  });
+});
