@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -114,6 +115,7 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
   app.addHook('onRoute', replayLaneBodies);
   app.addHook('preClose', (done) => {
     lanes.closing = true;
+    closeConnectionsAsTheyIdle(app.server);
     done();
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -203,4 +205,16 @@ function addFastLanes(app: App, lanes: FastLanes, edge: DeviceEdge): void {
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * While the server closes, keep-alive connections are closed as soon as they have nothing in flight. Node
+ * and Fastify (forceCloseConnections 'idle') close the idle ones once, when the close begins; a connection
+ * whose request finishes after that (a lane's answer carries no `Connection: close`) would otherwise stay
+ * open until keepAliveTimeout, past SHUTDOWN_GRACE_MS, and the process would be cut off before it flushed.
+ */
+function closeConnectionsAsTheyIdle(server: Server): void {
+  const timer = setInterval(() => server.closeIdleConnections(), 50);
+  timer.unref();
+  server.once('close', () => clearInterval(timer));
 }

@@ -8,8 +8,12 @@ import { Queue, type QueueOptions } from 'bullmq';
  * ready, rejects every later call with that first error, even once Redis is back and other queues on the
  * same connection work again. (Seen as webhook retries never enqueued after a Redis restart.) So each use
  * first awaits the queue's check, and a queue whose check failed is dropped: the next use makes a fresh
- * one. While Redis is away, a queue made then waits for it like any command does.
+ * one. A queue made while Redis is away waits for it without end (BullMQ's check has no deadline), so a use
+ * gives up after CHECK_DEADLINE_MS with an error the API answers 503, as a command would, and the queue is
+ * kept for the next use: its check goes on once Redis is back.
  */
+const CHECK_DEADLINE_MS = 2000;
+
 export class ProducerQueue<T = unknown> {
   private queue: Queue<T> | undefined;
 
@@ -22,15 +26,28 @@ export class ProducerQueue<T = unknown> {
   /** The queue, once its connection check has passed; throws that check's error (and drops the queue). */
   async ready(): Promise<Queue<T>> {
     const queue = this.open();
-    try {
-      await queue.waitUntilReady();
-      return queue;
-    } catch (err) {
-      if (this.queue === queue) this.queue = undefined;
-      // With a shared connection this only takes the queue's listeners off it.
-      await queue.close().catch(() => {});
-      throw err;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), CHECK_DEADLINE_MS);
+    });
+    const checked = queue.waitUntilReady().then(
+      () => 'ready' as const,
+      (err: unknown) => ({ err }),
+    );
+    const outcome = await Promise.race([checked, deadline]).finally(() => clearTimeout(timer));
+    if (outcome === 'ready') return queue;
+    if (outcome === 'late') {
+      throw Object.assign(
+        new Error(`Redis did not answer within ${CHECK_DEADLINE_MS} ms (job queue check)`),
+        {
+          code: 'ETIMEDOUT',
+        },
+      );
     }
+    if (this.queue === queue) this.queue = undefined;
+    // With a shared connection this only takes the queue's listeners off it.
+    await queue.close().catch(() => {});
+    throw outcome.err;
   }
 
   async close(): Promise<void> {

@@ -75,19 +75,27 @@ describe('while the API shuts down', () => {
     const invalid = '{}';
     const onLane = await connection();
     const handedOver = await connection();
+    const followedUp = await connection();
     await checkHeaders(onLane.socket, valid);
     await checkHeaders(handedOver.socket, invalid);
+    await checkHeaders(followedUp.socket, valid);
 
     const closing = ctx.app.close();
     await waitFor('the shutdown to begin', () => ctx.app.fastLanes.closing, { intervalMs: 5 });
+    // The lane answers a valid check; nothing follows it, so its connection is idle once answered and the
+    // shutdown closes it (waiting for the client to leave could outlast SHUTDOWN_GRACE_MS).
+    onLane.socket.write(valid);
     // The invalid body fails the lane's schema, so the lane hands it to the route: answered as always.
     handedOver.socket.write(invalid);
-    // The lane answers the valid one; a request sent after it on the same connection came after the close.
-    onLane.socket.write(`${valid}GET /healthz HTTP/1.1\r\nHost: ota\r\n\r\n`);
+    // A request sent after a check on the same connection came after the close began.
+    followedUp.socket.write(`${valid}GET /healthz HTTP/1.1\r\nHost: ota\r\n\r\n`);
+    const [onLaneAnswer, ...afterIt] = await onLane.received();
     const [refusedSchema] = await handedOver.received();
-    const [answered, late] = await onLane.received();
+    const [answered, late] = await followedUp.received();
     await closing;
 
+    expect(onLaneAnswer?.status).toBe(200);
+    expect(afterIt).toEqual([]);
     expect(refusedSchema?.status).toBe(400);
     expect(JSON.parse(refusedSchema!.body)).toMatchObject({ code: 'invalid_request' });
     expect(answered?.status).toBe(200);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDependencyUnavailable } from '../../../src/platform/dependency-errors.js';
 import { QUEUES } from '../../../src/platform/queues.js';
 import { createRedis, type Redis, RedisKeys } from '../../../src/platform/redis.js';
 import { QueueSpikeNotifier, spikeJobId } from '../../../src/telemetry/spike-jobs.js';
@@ -102,6 +103,32 @@ describe('a job queue first used as Redis dies', () => {
       expect(await jobExists(QUEUES.spikes, spikeJobId(appId, '2-0'))).toBe(true);
     } finally {
       await notifier?.close().catch(() => {});
+      connection.disconnect();
+    }
+  }, 90_000);
+
+  it('a queue first used while Redis is away answers with an error the API takes for that, not a wait', async () => {
+    const connection = createRedis(redis.url);
+    connection.on('error', () => {});
+    const notifier = new QueueSpikeNotifier(connection, keys);
+    try {
+      await connection.ping();
+      await redis.kill('SIGKILL');
+      await eventually('the connection to notice', async () =>
+        connection.status !== 'ready' ? true : undefined,
+      );
+      // Before: BullMQ's check of a queue made now waited for Redis without end, and the caller with it.
+      const appId = randomUUID();
+      const away = await notifier.notify([appId], '3-0').then(
+        () => 'stored',
+        (err: unknown) => err,
+      );
+      expect(isDependencyUnavailable(away)).toBe(true);
+      await redis.restart();
+      await succeedsAgain('the evaluation enqueued after the restart', () => notifier.notify([appId], '4-0'));
+      expect(await jobExists(QUEUES.spikes, spikeJobId(appId, '4-0'))).toBe(true);
+    } finally {
+      await notifier.close().catch(() => {});
       connection.disconnect();
     }
   }, 90_000);
