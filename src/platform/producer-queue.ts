@@ -16,6 +16,8 @@ const CHECK_DEADLINE_MS = 2000;
 
 export class ProducerQueue<T = unknown> {
   private queue: Queue<T> | undefined;
+  /** The queue whose check has passed. */
+  private checked: Queue<T> | undefined;
 
   constructor(
     private readonly name: string,
@@ -23,19 +25,27 @@ export class ProducerQueue<T = unknown> {
     private readonly onError: (err: Error) => void = () => {},
   ) {}
 
-  /** The queue, once its connection check has passed; throws that check's error (and drops the queue). */
+  /**
+   * The queue, once its connection check has passed. Throws the check's error (and drops the queue), or a
+   * timeout when the check has not finished within CHECK_DEADLINE_MS (the queue is kept).
+   */
   async ready(): Promise<Queue<T>> {
+    // A queue whose check passed stays good (BullMQ keeps that outcome too): no deadline timer per job.
+    if (this.queue !== undefined && this.queue === this.checked) return this.queue;
     const queue = this.open();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), CHECK_DEADLINE_MS);
     });
-    const checked = queue.waitUntilReady().then(
+    const check = queue.waitUntilReady().then(
       () => 'ready' as const,
       (err: unknown) => ({ err }),
     );
-    const outcome = await Promise.race([checked, deadline]).finally(() => clearTimeout(timer));
-    if (outcome === 'ready') return queue;
+    const outcome = await Promise.race([check, deadline]).finally(() => clearTimeout(timer));
+    if (outcome === 'ready') {
+      if (this.queue === queue) this.checked = queue;
+      return queue;
+    }
     if (outcome === 'late') {
       throw Object.assign(
         new Error(`Redis did not answer within ${CHECK_DEADLINE_MS} ms (job queue check)`),
@@ -53,6 +63,7 @@ export class ProducerQueue<T = unknown> {
   async close(): Promise<void> {
     const queue = this.queue;
     this.queue = undefined;
+    this.checked = undefined;
     await queue?.close();
   }
 
