@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceEvent, OtaClient } from '../../client/index.js';
-import { type ConsoleHarness, signInThroughUi, startConsole } from '../helpers/browser.js';
+import { type ConsoleHarness, signInThroughUi, startConsole, waitForSeries } from '../helpers/browser.js';
 import { waitFor } from '../helpers/wait.js';
 
 let h: ConsoleHarness;
@@ -68,6 +68,7 @@ describe('console: the release page at 1400 and 390 px', () => {
       const [ok, bad] = await Promise.all([api.modules.get(healthy), api.modules.get(failing)]);
       return ok.stats.activations === 100 && bad.stats.errors === 20;
     });
+    await waitForSeries(api, appId, { activations: 180, errors: 20 });
   });
 
   for (const width of WIDTHS) {

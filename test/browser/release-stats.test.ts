@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceEvent, OtaClient } from '../../client/index.js';
-import { type ConsoleHarness, signInThroughUi, startConsole } from '../helpers/browser.js';
+import { type ConsoleHarness, signInThroughUi, startConsole, waitForSeries } from '../helpers/browser.js';
 
 let h: ConsoleHarness;
 let api: OtaClient;
@@ -64,17 +64,7 @@ describe('console: release statistics from device events', () => {
         interval: 250,
       })
       .toBe(20);
-    // The cards read the daily rollup, the chart the per-minute one: a separate table, so it is waited
-    // for on its own (the chart reads once when it opens).
-    await expect
-      .poll(
-        async () => {
-          const { series } = await api.apps.stats(appId, { interval: 'hour' });
-          return series.reduce((sum, p) => sum + p.activations, 0);
-        },
-        { timeout: 30_000, interval: 250 },
-      )
-      .toBe(60);
+    await waitForSeries(api, appId, { activations: 60, errors: 3 });
 
     const { page } = h;
     // The app was made through the API after the apps page loaded: the page learns of it on a reload.

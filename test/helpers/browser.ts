@@ -8,6 +8,7 @@ import { projectRoot } from '../../src/platform/paths.js';
 import { WORKER_FACTORIES } from '../../workers/registry.js';
 import type { Worker } from '../../workers/worker.js';
 import { createTestContext, freePort, type TestContext, type TestContextOptions } from './context.js';
+import { waitFor } from './wait.js';
 
 /** Debian's Chromium (scripts/services/chromium.mjs installs it); CHROMIUM_PATH overrides. */
 export function chromiumPath(): string {
@@ -134,4 +135,21 @@ export async function signInThroughUi(
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+}
+
+/**
+ * Waits until the app's time series (`GET /apps/{id}/stats`, last 24 hours by hour, what the console's
+ * chart reads when it opens) holds `totals`. The release cards read the daily rollup and the chart the
+ * per-minute one: a test that waited for the cards alone could open a chart that was not there yet.
+ */
+export async function waitForSeries(
+  api: OtaClient,
+  appId: string,
+  totals: { activations: number; errors: number },
+): Promise<void> {
+  await waitFor(`the app's series to hold ${JSON.stringify(totals)}`, async () => {
+    const { series } = await api.apps.stats(appId, { interval: 'hour' });
+    const sum = (key: 'activations' | 'errors') => series.reduce((n, p) => n + p[key], 0);
+    return sum('activations') === totals.activations && sum('errors') === totals.errors;
+  });
 }
