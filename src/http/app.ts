@@ -214,6 +214,8 @@ function headerValue(value: string | string[] | undefined): string | undefined {
  * open until keepAliveTimeout, past SHUTDOWN_GRACE_MS, and the process would be cut off before it flushed.
  */
 function closeConnectionsAsTheyIdle(server: Server): void {
+  // A server that never listened (an app answering only `inject`) has no connections and emits no 'close'.
+  if (!server.listening) return;
   const timer = setInterval(() => server.closeIdleConnections(), 50);
   timer.unref();
   server.once('close', () => clearInterval(timer));

@@ -209,7 +209,10 @@ const SHUTTING_DOWN = Buffer.from(
   ),
 );
 
-/** A request that came after the close began: refused, and its connection closed, for a balancer to move it. */
+/**
+ * A request that came after the close began: refused, and its connection closed, so the client's retry
+ * (any 503 is retried by the client, CLI and SDK) opens a new connection, which reaches a copy still running.
+ */
 function refuseWhileClosing(res: ServerResponse): void {
   res.writeHead(503, {
     'content-type': 'application/problem+json',

@@ -1,5 +1,8 @@
 import { Queue, type QueueOptions } from 'bullmq';
 
+/** How long a use waits for a new queue's connection check before answering that Redis is away. */
+const CHECK_DEADLINE_MS = 2000;
+
 /**
  * A BullMQ queue that jobs are added to, made again when its connection check failed.
  *
@@ -12,8 +15,6 @@ import { Queue, type QueueOptions } from 'bullmq';
  * gives up after CHECK_DEADLINE_MS with an error the API answers 503, as a command would, and the queue is
  * kept for the next use: its check goes on once Redis is back.
  */
-const CHECK_DEADLINE_MS = 2000;
-
 export class ProducerQueue<T = unknown> {
   private queue: Queue<T> | undefined;
   /** The queue whose check has passed. */
