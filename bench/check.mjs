@@ -20,7 +20,8 @@
 // leaves of the goal (`floor_ratio_hello`). Each round also reads the load client's and the whole
 // machine's CPU per request.
 //
-// Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build.
+// Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build,
+// --check-only (the update-check rounds alone, printed and not written: for trying a change quickly).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -198,6 +199,7 @@ async function main() {
     const median = [...rounds].sort((a, b) => a.ratio_hello - b.ratio_hello)[
       Math.floor((rounds.length - 1) / 2)
     ];
+    if (args.includes('--check-only')) return;
     const codepush = await codePushScenario({
       drive,
       apiUrl,
