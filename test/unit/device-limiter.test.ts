@@ -66,6 +66,54 @@ describe('DeviceLimiter', () => {
   });
 });
 
+describe('DeviceLimiter table', () => {
+  /** The same buckets kept in a Map of keys: what the table must agree with while under maxKeys. */
+  function reference(perMinute: number) {
+    const interval = 60_000 / perMinute;
+    const fullAt = new Map<string, number>();
+    return (key: string, now: number): number => {
+      const before = fullAt.get(key) ?? now;
+      const next = Math.max(before, now) + interval;
+      if (next - now > perMinute * interval)
+        return Math.max(1, Math.ceil((next - now - perMinute * interval) / 1000));
+      fullAt.set(key, next);
+      return 0;
+    };
+  }
+
+  it('gives the verdicts of a bucket per key, through growth and rebuilds', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 2_999 })), {
+          minLength: 1,
+          maxLength: 4_000,
+        }),
+        (perMinute, steps) => {
+          let now = 0;
+          const limiter = new DeviceLimiter({ perMinute, now: () => now });
+          const expected = reference(perMinute);
+          for (const [gap, device] of steps) {
+            now += gap;
+            const key = `device:app:${device}`;
+            if (limiter.take(key) !== expected(key, now)) return false;
+          }
+          return true;
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keeps the buckets of many devices busy at once apart', () => {
+    const limiter = new DeviceLimiter({ perMinute: 1, now: () => 1_000 });
+    for (let i = 0; i < 50_000; i++) expect(limiter.take(`device-${i}`)).toBe(0);
+    // Each of them has used its one request; none was mixed up with another.
+    for (let i = 0; i < 50_000; i += 7) expect(limiter.take(`device-${i}`)).toBe(60);
+    expect(limiter.take('device-new')).toBe(0);
+  });
+});
+
 describe('DeviceLimiter memory', () => {
   it('forgets devices whose bucket has refilled, so it holds only the devices busy right now', () => {
     let now = 0;
