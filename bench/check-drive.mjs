@@ -17,7 +17,7 @@ export function makeDrive(connections) {
     // costs the client ~7 µs of CPU a request, which on a shared 2-core machine the server being measured
     // would lose, and which the one-request baseline does not pay. Each connection walks the whole fleet
     // from its own offset, so the connections do not send the same device at the same moment.
-    const list = requestList(bodies, paths);
+    const list = requestList(url, bodies, paths);
     const instance = autocannon({
       url,
       connections,
@@ -54,16 +54,23 @@ const lists = new WeakMap();
 
 /**
  * The requests of a drive: `paths` (GET, the CodePush and Expo scenarios; an Expo entry carries its
- * headers) or `bodies` (POST). Made once per fleet and kept, as autocannon keeps its built bytes on them.
+ * headers) or `bodies` (POST). Made once per fleet and URL and kept, as autocannon keeps its built bytes on
+ * them: the bytes carry the URL's host and path, so a fleet driven at two servers (the API's check, the
+ * bare server's baseline and floor) needs a list for each, or the second server is sent the first's path.
  */
-function requestList(bodies, paths) {
+function requestList(url, bodies, paths) {
   const source = paths ?? bodies;
-  let list = lists.get(source);
+  let byUrl = lists.get(source);
+  if (!byUrl) {
+    byUrl = new Map();
+    lists.set(source, byUrl);
+  }
+  let list = byUrl.get(url);
   if (!list) {
     list = paths
       ? paths.map((p) => (typeof p === 'string' ? { method: 'GET', path: p } : { method: 'GET', ...p }))
       : bodies.map((body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body }));
-    lists.set(source, list);
+    byUrl.set(url, list);
   }
   return list;
 }
