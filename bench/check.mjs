@@ -179,6 +179,10 @@ async function main() {
       const baseline = await drive(helloUrl, bodies, DURATION, undefined, hello.pid);
       const floor = await drive(floorUrl, bodies, DURATION, undefined, hello.pid);
       const check = await drive(checkUrl, bodies, DURATION, undefined, api.pid);
+      // The bare server answers every request 200: anything else means it was not sent what it serves.
+      for (const [name, result] of Object.entries({ hello: helloGet, baseline, floor })) {
+        if (result.non_2xx > 0) throw new Error(`the ${name} drive had ${result.non_2xx} answers not 2xx`);
+      }
       rounds.push({
         hello: helloGet,
         baseline,
