@@ -118,6 +118,14 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
     closeConnectionsAsTheyIdle(app.server);
     done();
   });
+  // Runs once the server has closed (Fastify closes it in the onClose hook it adds last, which runs first).
+  // Clients retry a refusal on another copy, but a load balancer that does not retry a 503 passes it on:
+  // the operator sees how many there were.
+  app.addHook('onClose', (_instance, done) => {
+    if (lanes.refusedWhileClosing > 0)
+      app.log.warn({ refused: lanes.refusedWhileClosing }, 'requests refused while shutting down');
+    done();
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   // A page path of the web console (a deep link) answers its index.html; anything else is a 404 problem.

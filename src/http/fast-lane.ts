@@ -112,6 +112,8 @@ export class FastLanes {
    * therefore does not refuse a request handed over during the close (app.ts: return503OnClosing off).
    */
   closing = false;
+  /** Requests refused since the close began; the app logs the count once the server has closed. */
+  refusedWhileClosing = 0;
 
   constructor(private readonly options: FastLanesOptions) {
     this.maxBody = Math.min(MAX_LANE_BODY, options.bodyLimitBytes);
@@ -145,7 +147,10 @@ export class FastLanes {
 
   private listener(fastify: RequestListener): RequestListener {
     return (req, res) => {
-      if (this.closing) return refuseWhileClosing(res);
+      if (this.closing) {
+        this.refusedWhileClosing += 1;
+        return refuseWhileClosing(res);
+      }
       if (req.method === 'GET') return this.serveGet(req, res, fastify);
       const lane = req.method === 'POST' ? this.byRoute.get(`POST ${req.url ?? ''}`) : undefined;
       if (lane === undefined || !plainJsonRequest(req, this.maxBody)) return fastify(req, res);

@@ -12,6 +12,7 @@ import { buildApp } from '../../src/http/app.js';
 import type { App } from '../../src/http/types.js';
 import { migrateClickHouse } from '../../src/migrations/clickhouse-migrator.js';
 import { ensureClickHouseDatabase } from '../../src/platform/clickhouse.js';
+import type { Logger } from '../../src/platform/logger.js';
 import { createPool, type Db } from '../../src/platform/postgres.js';
 import { keyspaceNodes } from '../../src/platform/redis.js';
 import { createTestDatabase, dropTestDatabase, requireEnv } from './test-databases.js';
@@ -54,6 +55,8 @@ export interface TestContextOptions {
    * (bundle downloads) reach this server. The address is in `url`.
    */
   listen?: boolean;
+  /** The container's logger (a test reading what the service logs: captured-log.ts); silent otherwise. */
+  logger?: Logger;
 }
 
 /**
@@ -92,7 +95,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     ...options.env,
   };
   const config = loadConfig(env);
-  const deps = createContainer(config, { name: 'test', poolSize: 5 });
+  const deps = createContainer(config, { name: 'test', poolSize: 5, logger: options.logger });
   const ownerDb = createPool(database.owner, 2);
   await migrateClickHouse(deps.clickhouse);
   const app = options.withoutApp ? (undefined as unknown as App) : await buildApp(deps);

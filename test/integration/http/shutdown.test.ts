@@ -1,13 +1,15 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturedLog } from '../../helpers/captured-log.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 import { seedApp, seedWorkspace } from '../updates/seed.js';
 
 let ctx: TestContext;
+const logged = capturedLog();
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
+  ctx = await createTestContext({ listen: true, logger: logged.log });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -104,5 +106,9 @@ describe('while the API shuts down', () => {
     expect(late?.headers['retry-after']).toBe('1');
     expect(late?.headers.connection).toBe('close');
     expect(JSON.parse(late!.body)).toMatchObject({ status: 503, code: 'shutting_down' });
+    // The refusals are the operator's to see: a load balancer that does not retry a 503 passed them on.
+    expect(logged.lines.filter((line) => line.msg === 'requests refused while shutting down')).toEqual([
+      expect.objectContaining({ level: 40, refused: 1 }),
+    ]);
   });
 });
