@@ -74,7 +74,7 @@ export function createApi(
     windowDays,
     newPerAddressPerHour: config.rateLimits.newDevicesPerAddressPerHour,
   });
-  const checkRecorder = new CheckRecorder(stores.events, log, { retentionDays: config.ingest.retentionDays });
+  const checkRecorder = new CheckRecorder(stores.events, log);
   closers.flushes.unshift(() => checkRecorder.flush());
   const listener = new RoutingInvalidationListener(
     // Waits for Redis however long it takes: the subscription must not give up while Redis is away.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../platform/logger.js';
-import { type EventInput, encodeEvents } from './event-rows.js';
+import { tsvField } from './event-rows.js';
 import type { AcceptedBatch, EventsStore } from './events.store.js';
 
 /** One update check, counted for analytics (series `checks`, and eligible devices of a channel). */
@@ -19,97 +19,143 @@ export interface CheckRecord {
 const PROCESS_TAG = randomBytes(6).toString('hex');
 let sequence = 0;
 
-/**
- * Checks encoded between two turns of the event loop. Encoding costs about 1.5 µs a check, so a flush of
- * 5,000 in one go held every request waiting behind it for 7-10 ms (the update check's p99); slices of
- * this size hold them under a millisecond. One stream entry holds at most this many checks of one app.
- */
+/** One stream entry holds at most this many checks of one app. */
 export const ENCODE_SLICE = 500;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Room a row can take in UTF-8: at most 3 bytes per UTF-16 code unit. */
+const worstBytes = (row: string) => row.length * 3;
+const ROWS_BUFFER_BYTES = 64 * 1024;
 
 /**
- * Appends checks to the device event stream as `check` events, one entry per app (per ENCODE_SLICE
- * checks), all in one round trip. The ingest workers store them like device events.
+ * The checks of one app as the TabSeparated rows of `check` events (event-rows.ts, ROW_COLUMNS), written
+ * into a buffer as each check is recorded. Nothing is kept per check on the heap: a check's record and row
+ * die young, where a buffered record lived until the next flush, long enough to be copied by the garbage
+ * collector and then marked in the old generation (measured in the update check: keeping the records and
+ * encoding them at the flush cost several µs a check, most of it not in the recorder's own code).
+ */
+class AppCheckRows {
+  private bytes = Buffer.allocUnsafeSlow(ROWS_BUFFER_BYTES);
+  private length = 0;
+  private rows = 0;
+  private readonly appField: string;
+
+  constructor(private readonly appId: string) {
+    this.appField = tsvField(appId);
+  }
+
+  /** Adds a check's row; a full slice (or buffer) is sealed into `sealed` first. */
+  add(check: CheckRecord, at: number, sealed: AcceptedBatch[]): void {
+    sequence += 1;
+    const seconds = Math.floor(at / 1000);
+    // A check is received when it is made: its time and its received time are the same second.
+    const row = `${seconds}\t${seconds}\t${this.appField}\t${tsvField(check.moduleId ?? '')}\t${tsvField(check.deviceId)}\tcheck/${PROCESS_TAG}/${at}/${sequence}\tcheck\t${tsvField(check.channel)}\t\n`;
+    if (this.rows >= ENCODE_SLICE || this.length + worstBytes(row) > this.bytes.length) this.seal(sealed, at);
+    if (worstBytes(row) > this.bytes.length) this.bytes = Buffer.allocUnsafeSlow(worstBytes(row));
+    this.length += this.bytes.write(row, this.length, 'utf8');
+    this.rows += 1;
+  }
+
+  /** Moves the rows written so far into `sealed` as one entry, received at `now`. */
+  seal(sealed: AcceptedBatch[], now: number): void {
+    if (this.rows === 0) return;
+    sealed.push({
+      appId: this.appId,
+      receivedMs: now,
+      // Checks feed no failure counter (only activations and errors do).
+      encoded: { text: this.bytes.toString('utf8', 0, this.length), rows: this.rows, counters: [] },
+    });
+    this.length = 0;
+    this.rows = 0;
+  }
+}
+
+/**
+ * Encodes checks as `check` events, one stream entry per app and ENCODE_SLICE checks, and keeps the
+ * entries until they are taken. App ids are written in lower case.
+ */
+export class CheckRows {
+  private readonly apps = new Map<string, AppCheckRows>();
+  private sealed: AcceptedBatch[] = [];
+  private sealedRows = 0;
+
+  add(check: CheckRecord, at: number): void {
+    let rows = this.apps.get(check.appId);
+    if (rows === undefined) {
+      // One entry per app however its id was spelled; the map holds the spellings seen since the last
+      // take (the update check passes its route's id, in lower case already).
+      const appId = check.appId.toLowerCase();
+      rows = this.apps.get(appId) ?? new AppCheckRows(appId);
+      this.apps.set(appId, rows);
+      this.apps.set(check.appId, rows);
+    }
+    const before = this.sealed.length;
+    rows.add(check, at, this.sealed);
+    if (this.sealed.length !== before) this.sealedRows += ENCODE_SLICE;
+  }
+
+  /** Checks in sealed entries (about: a slice sealed early for lack of room counts as a full one). */
+  get pending(): number {
+    return this.sealedRows;
+  }
+
+  /** Every entry, the open ones sealed at `now`; afterwards nothing is kept. */
+  take(now: number): AcceptedBatch[] {
+    for (const rows of new Set(this.apps.values())) rows.seal(this.sealed, now);
+    const entries = this.sealed;
+    this.sealed = [];
+    this.sealedRows = 0;
+    this.apps.clear();
+    return entries;
+  }
+}
+
+/**
+ * Appends checks to the device event stream as `check` events, in entries of at most ENCODE_SLICE checks of
+ * one app, all in one round trip. The ingest workers store them like device events.
  */
 export async function recordChecks(
   events: EventsStore,
   checks: readonly CheckRecord[],
   now: number = Date.now(),
-  retentionDays = 90,
 ): Promise<void> {
-  if (checks.length === 0) return;
-  const byApp = new Map<string, CheckRecord[]>();
-  for (const c of checks) {
-    const app = c.appId.toLowerCase();
-    const list = byApp.get(app);
-    if (list) list.push(c);
-    else byApp.set(app, [c]);
-  }
-  const batches: AcceptedBatch[] = [];
-  let encoded = 0;
-  for (const [appId, list] of byApp) {
-    for (let i = 0; i < list.length; i += ENCODE_SLICE) {
-      if (encoded >= ENCODE_SLICE) {
-        await nextTurn();
-        encoded = 0;
-      }
-      const slice = list.slice(i, i + ENCODE_SLICE);
-      encoded += slice.length;
-      batches.push({
-        appId,
-        receivedMs: now,
-        encoded: encodeEvents(appId, now, slice.map(asEvent), retentionDays),
-      });
-    }
-  }
-  await events.append(batches);
-
-  function asEvent(c: CheckRecord): EventInput {
-    sequence += 1;
-    return {
-      id: `check/${PROCESS_TAG}/${now}/${sequence}`,
-      type: 'check',
-      device_id: c.deviceId,
-      module_id: c.moduleId ?? '',
-      channel: c.channel,
-      ts: c.at ?? now,
-    };
-  }
+  const rows = new CheckRows();
+  for (const check of checks) rows.add(check, check.at ?? now);
+  const entries = rows.take(now);
+  if (entries.length > 0) await events.append(entries);
 }
 
 /**
- * Buffers checks in process and writes them every flushMs (or at maxBuffered), so the update check itself
- * never waits on this. A failed write is logged and dropped: checks feed estimates, not billing.
+ * Encodes checks as they are recorded and writes them every flushMs (or once maxBuffered are waiting), so
+ * the update check itself never waits on this. A failed write is logged and dropped: checks feed
+ * estimates, not billing.
  */
 export class CheckRecorder {
-  private buffer: CheckRecord[] = [];
+  private rows = new CheckRows();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly events: EventsStore,
     private readonly log: Logger,
-    private readonly options: { flushMs?: number; maxBuffered?: number; retentionDays?: number } = {},
+    private readonly options: { flushMs?: number; maxBuffered?: number } = {},
   ) {}
 
   record(check: CheckRecord): void {
-    // Callers pass a record of their own (no copy needed) and usually its time as well.
-    this.buffer.push(check.at === undefined ? { ...check, at: Date.now() } : check);
-    if (this.buffer.length >= (this.options.maxBuffered ?? 5000)) void this.flush();
+    this.rows.add(check, check.at ?? Date.now());
+    if (this.rows.pending >= (this.options.maxBuffered ?? 5000)) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.options.flushMs ?? 1000).unref();
   }
 
-  /** Writes what is buffered; resolves when every earlier flush has finished too. */
+  /** Writes what is recorded; resolves when every earlier flush has finished too. */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = this.buffer;
-    this.buffer = [];
+    const entries = this.rows.take(Date.now());
     this.flushing = this.flushing.then(async () => {
-      if (batch.length === 0) return;
-      await recordChecks(this.events, batch, Date.now(), this.options.retentionDays).catch((err: unknown) => {
-        this.log.warn({ err, checks: batch.length }, 'update checks not recorded');
+      if (entries.length === 0) return;
+      await this.events.append(entries).catch((err: unknown) => {
+        const checks = entries.reduce((sum, entry) => sum + entry.encoded.rows, 0);
+        this.log.warn({ err, checks }, 'update checks not recorded');
       });
     });
     return this.flushing;

@@ -101,7 +101,7 @@ export class UpdateCheckService {
     // Only a release of the app is recorded as the module a device runs, never a string it made up.
     const current = knownModule(route.modules, input.current_module_id);
     if (!admitted) {
-      this.record(input, channel, current);
+      this.record(route, input, channel, current);
       return { route, release: null, admitted: false, upToDate: false };
     }
     if (deviceId !== undefined) this.deps.devices.add(route.workspaceId, deviceId);
@@ -111,10 +111,10 @@ export class UpdateCheckService {
       : (route.channels.get(channel) ?? []);
     const release = resolveRelease(candidates, deviceId, input.fingerprint, input.app_version);
     if (release === null || release.id === current) {
-      this.record(input, channel, current);
+      this.record(route, input, channel, current);
       return { route, release: null, admitted: true, upToDate: release !== null };
     }
-    this.record(input, channel, release.id);
+    this.record(route, input, channel, release.id);
     return { route, release, admitted: true, upToDate: false };
   }
 
@@ -130,11 +130,11 @@ export class UpdateCheckService {
   }
 
   /** `moduleId` is the module the device runs after the check: the one offered, else its current one. */
-  private record(input: CheckInput, channel: string, moduleId: string | null): void {
+  private record(route: AppRoute, input: CheckInput, channel: string, moduleId: string | null): void {
     // A check without a device id cannot feed device counts; it is not recorded.
     if (input.device_id === undefined) return;
     this.deps.recorder.record({
-      appId: input.app_id,
+      appId: route.appId,
       deviceId: input.device_id,
       channel,
       moduleId,
