@@ -24,7 +24,10 @@ export const ENCODE_SLICE = 500;
 
 /** Room a row can take in UTF-8: at most 3 bytes per UTF-16 code unit. */
 const worstBytes = (row: string) => row.length * 3;
-const ROWS_BUFFER_BYTES = 64 * 1024;
+// An app's buffer starts small and doubles as its rows need: an app with a check now and then holds 2 KB
+// until the flush, a busy one a buffer for its whole slice (500 rows of about 130 bytes).
+const FIRST_BUFFER_BYTES = 2 * 1024;
+const MAX_BUFFER_BYTES = 128 * 1024;
 
 /**
  * The checks of one app as the TabSeparated rows of `check` events (event-rows.ts, ROW_COLUMNS), written
@@ -34,7 +37,7 @@ const ROWS_BUFFER_BYTES = 64 * 1024;
  * encoding them at the flush cost several µs a check, most of it not in the recorder's own code).
  */
 class AppCheckRows {
-  private bytes = Buffer.allocUnsafeSlow(ROWS_BUFFER_BYTES);
+  private bytes = Buffer.allocUnsafeSlow(FIRST_BUFFER_BYTES);
   private length = 0;
   private rows = 0;
   private readonly appField: string;
@@ -49,10 +52,23 @@ class AppCheckRows {
     const seconds = Math.floor(at / 1000);
     // A check is received when it is made: its time and its received time are the same second.
     const row = `${seconds}\t${seconds}\t${this.appField}\t${tsvField(check.moduleId ?? '')}\t${tsvField(check.deviceId)}\tcheck/${PROCESS_TAG}/${at}/${sequence}\tcheck\t${tsvField(check.channel)}\t\n`;
-    if (this.rows >= ENCODE_SLICE || this.length + worstBytes(row) > this.bytes.length) this.seal(sealed, at);
-    if (worstBytes(row) > this.bytes.length) this.bytes = Buffer.allocUnsafeSlow(worstBytes(row));
+    if (this.rows >= ENCODE_SLICE) this.seal(sealed, at);
+    this.makeRoom(worstBytes(row), sealed, at);
     this.length += this.bytes.write(row, this.length, 'utf8');
     this.rows += 1;
+  }
+
+  /** Room for `need` more bytes: the buffer grown up to MAX_BUFFER_BYTES, else the rows so far sealed. */
+  private makeRoom(need: number, sealed: AcceptedBatch[], at: number): void {
+    if (this.length + need <= this.bytes.length) return;
+    if (this.length + need > MAX_BUFFER_BYTES) {
+      this.seal(sealed, at);
+      if (need <= this.bytes.length) return;
+    }
+    const size = Math.max(this.length + need, Math.min(MAX_BUFFER_BYTES, 2 * this.bytes.length));
+    const grown = Buffer.allocUnsafeSlow(size);
+    this.bytes.copy(grown, 0, 0, this.length);
+    this.bytes = grown;
   }
 
   /** Moves the rows written so far into `sealed` as one entry, received at `now`. */

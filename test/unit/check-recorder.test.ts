@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type CheckRecord,
   CheckRecorder,
+  CheckRows,
   ENCODE_SLICE,
   recordChecks,
 } from '../../src/telemetry/check-recorder.js';
@@ -85,6 +86,19 @@ describe('update checks as check events', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('the rows of many apps', () => {
+  it('hold a small buffer for each app with few checks, not a full slice', () => {
+    const rows = new CheckRows();
+    const before = process.memoryUsage().arrayBuffers;
+    for (let i = 0; i < 20_000; i++) {
+      rows.add({ appId: `app-${i}`, deviceId: 'device-1', channel: 'production', moduleId: null }, AT);
+    }
+    const held = process.memoryUsage().arrayBuffers - before;
+    expect(held).toBeLessThan(20_000 * 8 * 1024);
+    expect(rows.take(AT)).toHaveLength(20_000);
   });
 });
 
