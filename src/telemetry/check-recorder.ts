@@ -20,7 +20,7 @@ const PROCESS_TAG = randomBytes(6).toString('hex');
 let sequence = 0;
 
 /** One stream entry holds at most this many checks of one app. */
-export const ENCODE_SLICE = 500;
+export const CHECKS_PER_ENTRY = 500;
 
 /** Room a row can take in UTF-8: at most 3 bytes per UTF-16 code unit. */
 const worstBytes = (row: string) => row.length * 3;
@@ -52,7 +52,7 @@ class AppCheckRows {
     const seconds = Math.floor(at / 1000);
     // A check is received when it is made: its time and its received time are the same second.
     const row = `${seconds}\t${seconds}\t${this.appField}\t${tsvField(check.moduleId ?? '')}\t${tsvField(check.deviceId)}\tcheck/${PROCESS_TAG}/${at}/${sequence}\tcheck\t${tsvField(check.channel)}\t\n`;
-    if (this.rows >= ENCODE_SLICE) this.seal(sealed, at);
+    if (this.rows >= CHECKS_PER_ENTRY) this.seal(sealed, at);
     this.makeRoom(worstBytes(row), sealed, at);
     this.length += this.bytes.write(row, this.length, 'utf8');
     this.rows += 1;
@@ -86,7 +86,7 @@ class AppCheckRows {
 }
 
 /**
- * Encodes checks as `check` events, one stream entry per app and ENCODE_SLICE checks, and keeps the
+ * Encodes checks as `check` events, one stream entry per app and CHECKS_PER_ENTRY checks, and keeps the
  * entries until they are taken. App ids are written in lower case.
  */
 export class CheckRows {
@@ -106,7 +106,7 @@ export class CheckRows {
     }
     const before = this.sealed.length;
     rows.add(check, at, this.sealed);
-    if (this.sealed.length !== before) this.sealedRows += ENCODE_SLICE;
+    if (this.sealed.length !== before) this.sealedRows += CHECKS_PER_ENTRY;
   }
 
   /** Checks in sealed entries (about: a slice sealed early for lack of room counts as a full one). */
@@ -126,7 +126,7 @@ export class CheckRows {
 }
 
 /**
- * Appends checks to the device event stream as `check` events, in entries of at most ENCODE_SLICE checks of
+ * Appends checks to the device event stream as `check` events, in entries of at most CHECKS_PER_ENTRY checks of
  * one app, all in one round trip. The ingest workers store them like device events.
  */
 export async function recordChecks(

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  CHECKS_PER_ENTRY,
   type CheckRecord,
   CheckRecorder,
   CheckRows,
-  ENCODE_SLICE,
   recordChecks,
 } from '../../src/telemetry/check-recorder.js';
 import { FakeEventsStore } from '../../src/telemetry/events.fake-store.js';
@@ -13,6 +13,7 @@ import { rowsOf } from '../helpers/event-rows.js';
 import { waitFor } from '../helpers/wait.js';
 
 const APP = '0b6f3d1e-5c1a-4f7e-9a1b-2c3d4e5f6a7b';
+const OTHER_APP = '7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
 const AT = Date.UTC(2026, 10, 24, 12, 0, 0, 250);
 
 const rowsOfAll = (store: FakeEventsStore) =>
@@ -82,10 +83,32 @@ describe('update checks as check events', () => {
             .sort(),
         );
         for (const row of written) expect(row.app_id).toBe(row.entryApp);
-        for (const b of store.batches) expect(b.encoded.rows).toBeLessThanOrEqual(ENCODE_SLICE);
+        for (const b of store.batches) expect(b.encoded.rows).toBeLessThanOrEqual(CHECKS_PER_ENTRY);
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('stream entries of checks', () => {
+  const checks = (appId: string, n: number): CheckRecord[] =>
+    Array.from({ length: n }, (_, i) => ({
+      appId,
+      deviceId: `d${i}`,
+      channel: 'production',
+      moduleId: null,
+    }));
+
+  it('writes every check, in entries of at most CHECKS_PER_ENTRY of one app', async () => {
+    const store = new FakeEventsStore();
+    await recordChecks(store, [...checks(APP, 2 * CHECKS_PER_ENTRY + 200), ...checks(OTHER_APP, 300)]);
+
+    expect(store.batches.map((b) => [b.appId, b.encoded.rows])).toEqual([
+      [APP, CHECKS_PER_ENTRY],
+      [APP, CHECKS_PER_ENTRY],
+      [APP, 200],
+      [OTHER_APP, 300],
+    ]);
   });
 });
 
@@ -115,14 +138,14 @@ describe('the check recorder', () => {
     const store = new FakeEventsStore();
     const recorder = new CheckRecorder(store, capturedLog().log, {
       flushMs: 60_000,
-      maxBuffered: 2 * ENCODE_SLICE,
+      maxBuffered: 2 * CHECKS_PER_ENTRY,
     });
-    for (let i = 0; i < 2 * ENCODE_SLICE; i++) recorder.record(check(i));
+    for (let i = 0; i < 2 * CHECKS_PER_ENTRY; i++) recorder.record(check(i));
     // The second slice is sealed by the check after it.
     expect(store.batches).toHaveLength(0);
-    recorder.record(check(2 * ENCODE_SLICE));
+    recorder.record(check(2 * CHECKS_PER_ENTRY));
     await waitFor('the full entries to be written', () => store.batches.length > 0);
-    expect(store.batches.map((b) => b.encoded.rows)).toEqual([ENCODE_SLICE, ENCODE_SLICE, 1]);
+    expect(store.batches.map((b) => b.encoded.rows)).toEqual([CHECKS_PER_ENTRY, CHECKS_PER_ENTRY, 1]);
   });
 
   it('logs and drops what it could not write, and goes on recording', async () => {

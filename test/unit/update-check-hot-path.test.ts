@@ -3,12 +3,10 @@ import type { DeviceCapGate } from '../../src/devices/device-cap.js';
 import type { RoutingCache } from '../../src/routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../../src/routing/routing.listener.js';
 import type { AppRoute } from '../../src/routing/routing.types.js';
-import { type CheckRecord, ENCODE_SLICE, recordChecks } from '../../src/telemetry/check-recorder.js';
+import type { CheckRecord } from '../../src/telemetry/check-recorder.js';
 import { UpdateCheckService } from '../../src/updates/updates.service.js';
-import { createFakeStores } from '../helpers/fakes.js';
 
 const APP = '0b6f3d1e-5c1a-4f7e-9a1b-2c3d4e5f6a7b';
-const OTHER_APP = '7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
 
 const route: AppRoute = {
   appId: APP,
@@ -56,27 +54,7 @@ describe('the update check from memory', () => {
   });
 });
 
-describe('recorded checks encoded in slices', () => {
-  const checks = (appId: string, n: number): CheckRecord[] =>
-    Array.from({ length: n }, (_, i) => ({
-      appId,
-      deviceId: `d${i}`,
-      channel: 'production',
-      moduleId: null,
-    }));
-
-  it('writes every check, in entries of at most a slice of one app', async () => {
-    const stores = createFakeStores();
-    await recordChecks(stores.events, [...checks(APP, 2 * ENCODE_SLICE + 200), ...checks(OTHER_APP, 300)]);
-
-    expect(stores.events.batches.map((b) => [b.appId, b.encoded.rows])).toEqual([
-      [APP, ENCODE_SLICE],
-      [APP, ENCODE_SLICE],
-      [APP, 200],
-      [OTHER_APP, 300],
-    ]);
-  });
-
+describe('the check handed to the recorder', () => {
   it('records the app of the route, however the device spelled its id', () => {
     const { updates, recorded } = service(true);
     updates.resolve({ app_id: APP.toUpperCase(), device_id: 'device-1', client });
