@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/platform/paths.js';
+import { ensureBuilt } from '../../helpers/compiled.js';
 import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
 import { seedEntries, setPlan } from './fixtures.js';
 
@@ -12,10 +12,10 @@ let ctx: TestContext;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  // The script runs the compiled code, as it does in production.
-  await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: root,
-  });
+  // The script runs the compiled code, as it does in production. Compiled through the shared lock, and
+  // only when dist/ is older than the sources: compiling unconditionally rewrote every file of dist/
+  // while other test files ran the CLI from it, which then read a half-written module.
+  await ensureBuilt();
 }, 180_000);
 afterAll(async () => {
   await ctx?.close();
