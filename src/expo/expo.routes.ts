@@ -1,13 +1,16 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Type } from '@sinclair/typebox';
+import type { DeviceClient } from '../devices/client-address.js';
 import { sendBlob } from '../http/blob-response.js';
 import { deviceRoute } from '../http/device-edge.js';
 import { deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
+import { laneFailure } from '../http/fast-lane.js';
 import { iso, problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import type { DraftAnswer } from '../manifests/drafts.service.js';
 import { notFound } from '../platform/errors.js';
 import { releaseJson } from '../releases/releases.routes.js';
-import { contentTypeOf } from './expo.manifest.js';
+import { contentTypeOf, type ExpoPlatform } from './expo.manifest.js';
 import {
   ASSET_FILE_PATTERN,
   AssetParams,
@@ -17,8 +20,46 @@ import {
   ManifestHeaders,
   ManifestParams,
 } from './expo.schemas.js';
+import type { ManifestRequest } from './expo-updates.service.js';
 
 const ASSET_FILE = new RegExp(ASSET_FILE_PATTERN);
+
+/** The manifest endpoint's path under the API's prefix (a fast lane serves it too: expo.lane.ts). */
+export const MANIFEST_PATH = '/expo/:app_id/manifest';
+
+/** The headers of every manifest answer (200 or 204) besides its type and signature: route and lane alike. */
+export const EXPO_ANSWER_HEADERS = {
+  'expo-protocol-version': '1',
+  'expo-sfv-version': '0',
+  'cache-control': 'private, max-age=0',
+} as const;
+
+/** The manifest request of validated path parameters and headers, for the service: route and lane alike. */
+export function manifestRequest(
+  appId: string,
+  headers: IncomingHttpHeaders,
+  client: DeviceClient,
+): ManifestRequest {
+  const h = headers as Record<string, string | undefined>;
+  return {
+    client,
+    appId,
+    protocolVersion: h['expo-protocol-version'],
+    platform: h['expo-platform'] as ExpoPlatform,
+    runtimeVersion: h['expo-runtime-version']!,
+    channel: h['expo-channel-name'],
+    accept: h.accept,
+    easClientId: h['eas-client-id'],
+    currentUpdateId: h['expo-current-update-id'],
+    expectSignature: h['expo-expect-signature'],
+    failedUpdateIds: h['expo-recent-failed-update-ids'],
+  };
+}
+
+/** The per-device limit's key: per app and eas-client-id, as /updates/check counts per app and device_id. */
+export function expoDeviceKey(ip: string, appId: unknown, easClientId: unknown): string {
+  return deviceRateLimitKey({ ip, body: { app_id: appId, device_id: easClientId } });
+}
 
 export function draftJson(d: DraftAnswer) {
   return { ...d, created_at: iso(d.created_at)!, expires_at: iso(d.expires_at)! };
@@ -30,22 +71,19 @@ export async function expoRoutes(app: App): Promise<void> {
   const { blobs } = app.deps;
 
   app.get(
-    '/expo/:app_id/manifest',
+    MANIFEST_PATH,
     {
       // A device route (device-edge.ts): limited per client address too, strings made safe by replacement.
       config: {
         ...deviceRoute(app.deps.config.rateLimits.devicePerMinute),
         deviceLimit: {
           ...deviceRateLimit(app.deps.config.rateLimits.devicePerMinute),
-          // Per app and eas-client-id, as /updates/check counts per app and device_id.
           keyGenerator: (request) =>
-            deviceRateLimitKey({
-              ip: request.ip,
-              body: {
-                app_id: (request.params as { app_id?: unknown }).app_id,
-                device_id: request.headers['eas-client-id'],
-              },
-            }),
+            expoDeviceKey(
+              request.ip,
+              (request.params as { app_id?: unknown }).app_id,
+              request.headers['eas-client-id'],
+            ),
         },
       },
       schema: {
@@ -71,24 +109,13 @@ export async function expoRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const h = request.headers as Record<string, string | undefined>;
-      const answer = await expoUpdates.answer({
-        client: request,
-        appId: request.params.app_id,
-        protocolVersion: h['expo-protocol-version'],
-        platform: h['expo-platform'] as 'ios' | 'android',
-        runtimeVersion: h['expo-runtime-version']!,
-        channel: h['expo-channel-name'],
-        accept: h.accept,
-        easClientId: h['eas-client-id'],
-        currentUpdateId: h['expo-current-update-id'],
-        expectSignature: h['expo-expect-signature'],
-        failedUpdateIds: h['expo-recent-failed-update-ids'],
-      });
-      reply
-        .header('expo-protocol-version', '1')
-        .header('expo-sfv-version', '0')
-        .header('cache-control', 'private, max-age=0');
+      // The fast lane already ran this request and it failed: answer its error, do not run it twice.
+      const failed = laneFailure(request.raw);
+      if (failed) throw failed.error;
+      const answer = await expoUpdates.answer(
+        manifestRequest(request.params.app_id, request.headers, request),
+      );
+      reply.headers(EXPO_ANSWER_HEADERS);
       if (answer.status === 204) return reply.code(204).send();
       if (answer.signature) reply.header('expo-signature', answer.signature);
       return reply.code(200).type(answer.contentType).send(answer.body);

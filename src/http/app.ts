@@ -16,7 +16,8 @@ import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { ApiContainer } from '../container.js';
 import { devicesRoutes } from '../devices/devices.routes.js';
-import { expoRoutes } from '../expo/expo.routes.js';
+import { expoManifestLane } from '../expo/expo.lane.js';
+import { expoRoutes, MANIFEST_PATH } from '../expo/expo.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { invitationsRoutes } from '../invitations/invitations.routes.js';
 import { manifestsRoutes } from '../manifests/manifests.routes.js';
@@ -209,6 +210,11 @@ function addFastLanes(app: App, lanes: FastLanes, edge: DeviceEdge): void {
     if (!limiter) throw new Error(`no device limiter for GET ${path}`);
     lanes.add(codePushFastLane({ path, casing, codePush, keys, devices: limiter }));
   }
+  const manifestPath = `${API_PREFIX}${MANIFEST_PATH}`;
+  const manifestDevices = edge.deviceLimiter('GET', manifestPath);
+  if (!manifestDevices) throw new Error(`no device limiter for GET ${manifestPath}`);
+  const { expoUpdates } = app.deps.services;
+  lanes.add(expoManifestLane({ path: manifestPath, expoUpdates, devices: manifestDevices }));
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -8,13 +8,14 @@ import type { AddressLimiter } from './address-limiter.js';
 import { hasBody, plainJson, plainJsonRequest, plainQuery } from './plain-input.js';
 
 /**
- * Fast lanes: the device endpoints answered most often (the update check, CodePush's) served on Node's `request` event,
- * ahead of Fastify's per-request machinery (request and reply objects, hooks, content-type parsing), which
- * cost about as much CPU as the check itself (bench/profiles.md). A lane answers only the plain case, a
- * well-formed body it can answer 200 from memory or after its one Redis call; everything else (a refused
- * limit, a body that fails its schema, an unknown app, an error) is handed to Fastify, which answers it as
- * it answers any request. So there is one implementation of every refusal, and the lane and the route give
- * the same 200 for the same request (test/integration/updates/check-fast-lane.test.ts compares them).
+ * Fast lanes: the device endpoints answered most often (the update check, CodePush's, Expo's manifest)
+ * served on Node's `request` event, ahead of Fastify's per-request machinery (request and reply objects,
+ * hooks, content-type parsing), which cost about as much CPU as the check itself (bench/profiles.md). A
+ * lane answers only the plain case, a well-formed request it can answer from memory or after its one Redis
+ * call; everything else (a refused limit, input that fails its schema, an unknown app, an error) is handed
+ * to Fastify, which answers it as it answers any request. So there is one implementation of every refusal,
+ * and the lane and the route give the same answer to the same request (each lane's fast-lane test in
+ * test/integration compares them).
  *
  * A request handed over after its body was read carries the body (the route's `preParsing` hook, added
  * for routes with `config.fastLane`, replays it) and the verdicts of the limits the lane already counted,
@@ -23,7 +24,11 @@ import { hasBody, plainJson, plainJsonRequest, plainQuery } from './plain-input.
 export interface FastLane {
   /** POST (a JSON body) or GET (a query string). */
   readonly method: 'POST' | 'GET';
-  /** The exact path (no query string, no trailing slash) of the requests the lane may serve. */
+  /**
+   * The path (no query string, no trailing slash) of the requests the lane may serve: exact, or, for a GET
+   * lane, with one `:name` segment (`/expo/:app_id/manifest`), whose text is handed to `serve` as `param`
+   * when it holds nothing Fastify's router would decode (no `%`); other paths go to Fastify.
+   */
   readonly path: string;
   /** Requests answered by the lane (the rest were handed to Fastify): for tests and benchmarks. */
   served: number;
@@ -35,8 +40,23 @@ export interface FastLane {
    * query string's parameters, printable ASCII without percent-escapes or `+`, each named once
    * (plain-input.ts). A lane whose own step failed hands over with the error, which the route throws rather
    * than take the step again (a device new to a capped workspace costs one Redis call, answered or failed).
+   * `param` is the text of the path's `:name` segment ('' for an exact path).
    */
-  serve(input: unknown, req: IncomingMessage, res: ServerResponse, ip: string, handOff: HandOff): void;
+  serve(
+    input: unknown,
+    req: IncomingMessage,
+    res: ServerResponse,
+    ip: string,
+    handOff: HandOff,
+    param: string,
+  ): void;
+}
+
+/** A GET lane whose path has a `:name` segment: what comes before and after it. */
+interface LaneWithParam {
+  prefix: string;
+  suffix: string;
+  lane: FastLane;
 }
 
 /** Hands the request to Fastify: with the error of the lane's own step, if that step failed. */
@@ -104,6 +124,8 @@ export interface FastLanesOptions {
 export class FastLanes {
   /** By method and path: `POST /api/v1/updates/check`. */
   private readonly byRoute = new Map<string, FastLane>();
+  /** GET lanes with a `:name` segment, tried when no exact path matches. */
+  private readonly withParam: LaneWithParam[] = [];
   private readonly clientIp: (req: IncomingMessage) => string;
   private readonly maxBody: number;
   /**
@@ -125,6 +147,15 @@ export class FastLanes {
 
   add(lane: FastLane): void {
     this.byRoute.set(`${lane.method} ${lane.path}`, lane);
+    const start = lane.path.indexOf('/:');
+    if (start === -1) return;
+    if (lane.method !== 'GET') throw new Error(`only GET lanes take a path parameter: ${lane.path}`);
+    const end = lane.path.indexOf('/', start + 1);
+    this.withParam.push({
+      prefix: lane.path.slice(0, start + 1),
+      suffix: end === -1 ? '' : lane.path.slice(end),
+      lane,
+    });
   }
 
   /** Requests the lane of `path` answered itself (none for a path without a lane). */
@@ -166,7 +197,7 @@ export class FastLanes {
         };
         const json = plainJson(body);
         if (json === undefined) return handOff();
-        lane.serve(json, req, res, ip, handOff);
+        lane.serve(json, req, res, ip, handOff, '');
       });
     };
   }
@@ -175,7 +206,14 @@ export class FastLanes {
   private serveGet(req: IncomingMessage, res: ServerResponse, fastify: RequestListener): void {
     const url = req.url ?? '';
     const mark = url.indexOf('?');
-    const lane = this.byRoute.get(`GET ${mark === -1 ? url : url.slice(0, mark)}`);
+    const path = mark === -1 ? url : url.slice(0, mark);
+    let lane = this.byRoute.get(`GET ${path}`);
+    let param = '';
+    if (lane === undefined && this.withParam.length > 0) {
+      const found = this.laneWithParam(path);
+      lane = found?.lane;
+      param = found?.param ?? '';
+    }
     const query =
       lane === undefined || hasBody(req) ? undefined : plainQuery(mark === -1 ? '' : url.slice(mark + 1));
     const ip = query === undefined ? '' : this.clientIp(req);
@@ -183,10 +221,23 @@ export class FastLanes {
       fastify(req, res);
       return;
     }
-    lane.serve(query, req, res, ip, (failure) => {
+    const handOff: HandOff = (failure) => {
       if (failure) (req as LaneRequest)[laneError] = failure;
       fastify(req, res);
-    });
+    };
+    lane.serve(query, req, res, ip, handOff, param);
+  }
+
+  /** The GET lane whose `:name` segment `path` fills, with the segment's text: none if it needs decoding. */
+  private laneWithParam(path: string): { lane: FastLane; param: string } | undefined {
+    for (const { prefix, suffix, lane } of this.withParam) {
+      if (path.length <= prefix.length + suffix.length) continue;
+      if (!path.startsWith(prefix) || !path.endsWith(suffix)) continue;
+      const param = path.slice(prefix.length, path.length - suffix.length);
+      if (param.includes('/') || param.includes('%')) return undefined;
+      return { lane, param };
+    }
+    return undefined;
   }
 
   /** Counts the request in its address's limit, as the route's onRequest hook would; the verdict goes along. */

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';
 import type { DeviceLimiter } from './device-limiter.js';
 import { decideDeviceLimit, type FastLane } from './fast-lane.js';
@@ -20,7 +20,18 @@ export function passDeviceLimit(req: IncomingMessage, devices: DeviceLimiter, ke
 
 /** A lane's 200: the answer's precomputed JSON bytes, counted in the lane's `served`. */
 export function answerJson(lane: FastLane, res: ServerResponse, bytes: Buffer): void {
-  res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': bytes.length });
-  res.end(bytes);
+  answer(lane, res, 200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': bytes.length }, bytes);
+}
+
+/** A lane's answer: status, headers and body (none for a 204), counted in the lane's `served`. */
+export function answer(
+  lane: FastLane,
+  res: ServerResponse,
+  status: number,
+  headers: OutgoingHttpHeaders,
+  body?: Buffer,
+): void {
+  res.writeHead(status, headers);
+  res.end(body);
   lane.served += 1;
 }

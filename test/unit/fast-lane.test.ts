@@ -172,6 +172,68 @@ describe('fast lanes', () => {
   });
 });
 
+describe('a GET lane with a path parameter', () => {
+  async function startGet() {
+    const lanes = new FastLanes({
+      addresses: new AddressLimiter({ max: 1000, windowMs: 60_000 }),
+      trustProxy: false,
+      bodyLimitBytes: 1_048_576,
+    });
+    const lane: FastLane = {
+      method: 'GET',
+      path: '/items/:id/info',
+      served: 0,
+      serve(query, _req, res, _ip, _handOff, param) {
+        lane.served += 1;
+        res.end(`lane ${param} ${JSON.stringify(query)}`);
+      },
+    };
+    lanes.add(lane);
+    const fastify: RequestListener = (req, res) => {
+      res.end(`fastify ${req.url}`);
+    };
+    const factory = lanes.serverFactory() as unknown as (h: RequestListener, o: object) => Server;
+    const server = factory(fastify, {});
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { lanes, lane, get: async (path: string) => (await fetch(`${url}${path}`)).text() };
+  }
+
+  it("serves the path with the segment's text, and its plain query", async () => {
+    const { lanes, lane, get } = await startGet();
+    expect(await get('/items/ABC-1/info')).toBe('lane ABC-1 {}');
+    expect(await get('/items/x/info?a=1')).toBe('lane x {"a":"1"}');
+    expect(lane.served).toBe(2);
+    expect(lanes.served('/items/:id/info', 'GET')).toBe(2);
+  });
+
+  it.each([
+    ['an empty segment', '/items//info'],
+    ['a segment with a slash', '/items/a/b/info'],
+    ['a segment to decode', '/items/a%41/info'],
+    ['a trailing slash', '/items/a/info/'],
+    ['no suffix', '/items/a'],
+    ['another prefix', '/item/a/info'],
+    ['a query to decode', '/items/a/info?x=%41'],
+  ])('hands %s to Fastify', async (_name, path) => {
+    const { lane, get } = await startGet();
+    expect(await get(path)).toBe(`fastify ${path}`);
+    expect(lane.served).toBe(0);
+  });
+
+  it('is for GET lanes only', () => {
+    const lanes = new FastLanes({
+      addresses: new AddressLimiter({ max: 1, windowMs: 60_000 }),
+      trustProxy: false,
+      bodyLimitBytes: 1024,
+    });
+    expect(() => lanes.add({ method: 'POST', path: '/items/:id', served: 0, serve() {} })).toThrow(
+      /only GET lanes/,
+    );
+  });
+});
+
 describe('plainQuery: the query strings a GET lane takes', () => {
   it('reads name=value pairs, each named once, into an object without a prototype', () => {
     const query = plainQuery('a=1&b=&c=x.y-z_~:/');
