@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { createTestContext, type TestContext } from './context.js';
 
 /**
  * Answers compared between a fast lane (over real HTTP) and its Fastify route (through `inject`): what a
@@ -60,4 +61,18 @@ export function addressSequence(lastOctet: number): () => string {
     n += 1;
     return `10.${(n >> 8) & 255}.${n & 255}.${lastOctet}`;
   };
+}
+
+/**
+ * A listening API for a lane's equivalence test: a low per-device limit, so the tests reach it, and client
+ * addresses read from X-Forwarded-For (addressSequence), so each request has an address limit of its own.
+ */
+export function laneTestContext(
+  devicePerMinute: number,
+  env: Record<string, string> = {},
+): Promise<TestContext> {
+  return createTestContext({
+    listen: true,
+    env: { RATE_LIMIT_DEVICE_PER_MINUTE: String(devicePerMinute), TRUST_PROXY: 'loopback', ...env },
+  });
 }

@@ -2,8 +2,14 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AddressLimiter } from '../../../src/http/address-limiter.js';
 import { DeviceLimiter } from '../../../src/http/device-limiter.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
-import { type Answer, addressSequence, answerOf, fetchedAnswer } from '../../helpers/lane-answers.js';
+import type { TestContext } from '../../helpers/context.js';
+import {
+  type Answer,
+  addressSequence,
+  answerOf,
+  fetchedAnswer,
+  laneTestContext,
+} from '../../helpers/lane-answers.js';
 import { release, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
 import { settle } from '../updates/seed.js';
 import { createKey } from './harness.js';
@@ -20,14 +26,7 @@ let ws: Workspace;
 let key: string;
 let v1: { id: string; sha256: string };
 beforeAll(async () => {
-  ctx = await createTestContext({
-    listen: true,
-    env: {
-      RATE_LIMIT_DEVICE_PER_MINUTE: String(DEVICE_LIMIT),
-      // Addresses come from X-Forwarded-For, so each request has an address (and an address limit) of its own.
-      TRUST_PROXY: 'loopback',
-    },
-  });
+  ctx = await laneTestContext(DEVICE_LIMIT);
   ws = await workspaceWithApp(ctx);
   key = await createKey(ctx, ws.headers, ws.appId);
   v1 = (await release(ctx, ws, { version: 'v1', notes: 'first' })) as never;

@@ -2,8 +2,8 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AddressLimiter } from '../../../src/http/address-limiter.js';
 import { DeviceLimiter } from '../../../src/http/device-limiter.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
-import { type Answer, addressSequence, answerOf } from '../../helpers/lane-answers.js';
+import type { TestContext } from '../../helpers/context.js';
+import { type Answer, addressSequence, answerOf, laneTestContext } from '../../helpers/lane-answers.js';
 import { type ExpoWorld, expoHeaders, expoWorld, type Headers, pushExport } from './expo-world.js';
 
 // The Expo manifest's fast lane (src/http/fast-lane.ts, src/expo/expo.lane.ts) answers over real HTTP
@@ -17,14 +17,7 @@ let ctx: TestContext;
 let world: ExpoWorld;
 let releaseId: string;
 beforeAll(async () => {
-  ctx = await createTestContext({
-    listen: true,
-    env: {
-      RATE_LIMIT_DEVICE_PER_MINUTE: String(DEVICE_LIMIT),
-      // Addresses come from X-Forwarded-For, so each request has an address (and an address limit) of its own.
-      TRUST_PROXY: 'loopback',
-    },
-  });
+  ctx = await laneTestContext(DEVICE_LIMIT);
   world = await expoWorld(ctx, 'team');
   releaseId = (await pushExport(world, { version: '1.0.0' })).id;
 }, 120_000);

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
-import { type Answer, addressSequence, answerOf, fetchedAnswer } from '../../helpers/lane-answers.js';
+import type { TestContext } from '../../helpers/context.js';
+import {
+  type Answer,
+  addressSequence,
+  answerOf,
+  fetchedAnswer,
+  laneTestContext,
+} from '../../helpers/lane-answers.js';
 import { seedApp, seedRelease, seedWorkspace } from './seed.js';
 
 // The update check's fast lane (src/http/fast-lane.ts, src/updates/updates.lane.ts) answers over real
@@ -15,14 +21,8 @@ let ctx: TestContext;
 let appId: string;
 let releaseId: string;
 beforeAll(async () => {
-  ctx = await createTestContext({
-    listen: true,
-    env: {
-      RATE_LIMIT_DEVICE_PER_MINUTE: String(DEVICE_LIMIT),
-      RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: String(ADDRESS_LIMIT),
-      // Addresses come from X-Forwarded-For, so each test has an address (and an address limit) of its own.
-      TRUST_PROXY: 'loopback',
-    },
+  ctx = await laneTestContext(DEVICE_LIMIT, {
+    RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: String(ADDRESS_LIMIT),
   });
   appId = await seedApp(ctx, await seedWorkspace(ctx, 'team'));
   releaseId = (await seedRelease(ctx, appId)).id;
