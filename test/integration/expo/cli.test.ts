@@ -1,43 +1,35 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { jsonOf } from '../../helpers/cli.js';
+import type { TestContext } from '../../helpers/context.js';
 import {
   checkAssets,
   type ExpoWorld,
   expoHeaders,
-  expoWorld,
   FIXTURE,
   getManifest,
-  makeSigningFiles,
   partsOf,
+  type SigningCliSetup,
+  signingCliSetup,
   verifyExpoSignature,
 } from './expo-world.js';
 
 /** `ota release --expo-export` as a developer runs it, against a live API. */
+let setup: SigningCliSetup;
 let ctx: TestContext;
 let world: ExpoWorld;
 let home: string;
-let signing: ReturnType<typeof makeSigningFiles>;
+let signing: SigningCliSetup['signing'];
 
 beforeAll(async () => {
-  await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true });
-  world = await expoWorld(ctx, 'pro');
-  home = await mkdtemp(join(tmpdir(), 'ota-expo-cli-'));
-  signing = makeSigningFiles();
+  setup = await signingCliSetup('pro', 'ota-expo-cli-');
+  ({ ctx, world, home, signing } = setup);
 }, 180_000);
 
 afterAll(async () => {
-  signing?.remove();
-  await ctx?.close();
-  if (home) await rm(home, { recursive: true, force: true });
+  await setup?.close();
 });
 
-const ota = (args: string[]) =>
-  runCli([...args, '--json'], { configDir: home, apiUrl: ctx.url!, env: { OTA_API_KEY: world.apiKey } });
+const ota = (args: string[]) => setup.ota([...args, '--json']);
 
 describe('ota release --expo-export', () => {
   it('pushes an npx expo export as one release serving both platforms', async () => {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMultipartPartWithName, parseMultipartMixedResponseAsync } from '@expo/multipart-body-parser';
@@ -10,7 +11,8 @@ import { expoPushBody, exportFiles, readExpoExport } from '../../../cli/expo-exp
 import { loadSigningKey, signDraft } from '../../../cli/signing.js';
 import { OtaClient } from '../../../client/client.js';
 import type { ExpoRelease, PushExpoRelease, Release, ReleaseDraft } from '../../../client/types.js';
-import { signUp, type TestContext } from '../../helpers/context.js';
+import { ensureCliBuilt, runCli } from '../../helpers/cli.js';
+import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
 
 /** The output of a real `npx expo export` (see its README). */
 export const FIXTURE = new URL('../../fixtures/expo-export/', import.meta.url).pathname;
@@ -198,4 +200,36 @@ export function verifyExpoSignature(header: string, body: string, certPath: stri
   expect(typeof sig).toBe('string');
   const publicKey = createPublicKey(readFileSync(certPath));
   return verify('sha256', Buffer.from(body, 'utf8'), publicKey, Buffer.from(sig as string, 'base64'));
+}
+
+/** A listening API with an Expo world on `plan`, the CLI built, a CLI home folder and signing files. */
+export interface SigningCliSetup {
+  ctx: TestContext;
+  world: ExpoWorld;
+  /** The CLI's configuration folder (a scratch folder the files may use too). */
+  home: string;
+  signing: ReturnType<typeof makeSigningFiles>;
+  /** `ota <args>` as the world's developer API key, against the API. */
+  ota(args: string[]): ReturnType<typeof runCli>;
+  close(): Promise<void>;
+}
+
+export async function signingCliSetup(plan: 'pro' | 'team', homePrefix: string): Promise<SigningCliSetup> {
+  await ensureCliBuilt();
+  const ctx = await createTestContext({ listen: true });
+  const world = await expoWorld(ctx, plan);
+  const home = await mkdtemp(join(tmpdir(), homePrefix));
+  const signing = makeSigningFiles();
+  return {
+    ctx,
+    world,
+    home,
+    signing,
+    ota: (args) => runCli(args, { configDir: home, apiUrl: ctx.url!, env: { OTA_API_KEY: world.apiKey } }),
+    close: async () => {
+      signing.remove();
+      await ctx.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,32 +1,27 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignatureError } from '../../../sdk/signature.js';
 import { OtaUpdates } from '../../../sdk/updates.js';
-import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
-import { type ExpoWorld, expoWorld, makeSigningFiles } from '../expo/expo-world.js';
+import { jsonOf } from '../../helpers/cli.js';
+import type { TestContext } from '../../helpers/context.js';
+import { type ExpoWorld, type SigningCliSetup, signingCliSetup } from '../expo/expo-world.js';
 
 /** Bundle releases signed by `ota release --private-key`, verified by the device SDK. */
+let setup: SigningCliSetup;
 let ctx: TestContext;
 let world: ExpoWorld;
 let home: string;
-let signing: ReturnType<typeof makeSigningFiles>;
+let signing: SigningCliSetup['signing'];
 
 beforeAll(async () => {
-  await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true });
-  world = await expoWorld(ctx, 'team');
-  home = await mkdtemp(join(tmpdir(), 'ota-signed-'));
-  signing = makeSigningFiles();
+  setup = await signingCliSetup('team', 'ota-signed-');
+  ({ ctx, world, home, signing } = setup);
 }, 180_000);
 
 afterAll(async () => {
-  signing?.remove();
-  await ctx?.close();
-  if (home) await rm(home, { recursive: true, force: true });
+  await setup?.close();
 });
 
 const device = (id: string) =>
@@ -42,10 +37,8 @@ describe('signed bundle releases', () => {
   it('ota release --private-key signs the canonical manifest; the SDK verifies it and the download', async () => {
     const bundle = join(home, 'main.jsbundle');
     await writeFile(bundle, `// signed bundle\n${'s'.repeat(10_000)}`);
-    const run = await runCli(
-      ['release', bundle, '--app', world.appId, '--private-key', signing.key, '--key-id', 'main', '--json'],
-      { configDir: home, apiUrl: ctx.url!, env: { OTA_API_KEY: world.apiKey } },
-    );
+    const args = ['release', bundle, '--app', world.appId, '--private-key', signing.key, '--key-id', 'main'];
+    const run = await setup.ota([...args, '--json']);
     expect(run.code, run.stderr).toBe(0);
     const release = jsonOf<{ id: string }>(run);
     const sdk = device('signed-device-1');
