@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditPage, ReleaseWithStats } from '../../../client/types.js';
 import { bucket } from '../../../sdk/bucket.js';
 import { upgradeMessage } from '../../../src/plans/plans.js';
-import { WORKER_FACTORIES } from '../../../workers/registry.js';
-import type { Worker } from '../../../workers/worker.js';
 import { type CliResult, ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { eventually, type FleetDevice, fleet, flushAll, updateRound } from '../../helpers/devices.js';
+import { type StartedWorkers, startAllWorkers } from '../../helpers/workers.js';
 
 /**
  * The whole CLI story on a live API with its workers: login, apps, releases, the hobby plan's 402s, an
@@ -21,7 +20,7 @@ let ctx: TestContext;
 let apiUrl: string;
 let dir: string;
 let configDir: string;
-const workers: Worker[] = [];
+let workers: StartedWorkers | undefined;
 const EMAIL = `story-${randomBytes(3).toString('hex')}@example.com`;
 const PASSWORD = 'story password';
 
@@ -29,14 +28,13 @@ beforeAll(async () => {
   await ensureCliBuilt();
   ctx = await createTestContext({ listen: true, env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000' } });
   apiUrl = ctx.url!;
-  for (const factory of Object.values(WORKER_FACTORIES)) workers.push(factory(ctx.deps));
-  for (const worker of workers) await worker.start();
+  workers = await startAllWorkers(ctx);
   dir = await mkdtemp(join(tmpdir(), 'ota-story-'));
   configDir = join(dir, 'config');
 }, 180_000);
 
 afterAll(async () => {
-  for (const worker of workers) await worker.stop();
+  await workers?.stop();
   await ctx?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });

@@ -1,22 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKER_FACTORIES } from '../../../workers/registry.js';
-import type { Worker } from '../../../workers/worker.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { eventually } from '../../helpers/devices.js';
+import { type StartedWorkers, startAllWorkers } from '../../helpers/workers.js';
 import { expoHeaders, expoWorld, getManifest, partsOf, pushExport } from './expo-world.js';
 
 /** Expo releases beside bundle releases on one channel: each protocol sees only its own. */
 let ctx: TestContext;
-const workers: Worker[] = [];
+let workers: StartedWorkers | undefined;
 
 beforeAll(async () => {
   ctx = await createTestContext({ listen: true });
-  for (const factory of Object.values(WORKER_FACTORIES)) workers.push(factory(ctx.deps));
-  for (const worker of workers) await worker.start();
+  workers = await startAllWorkers(ctx);
 }, 120_000);
 
 afterAll(async () => {
-  for (const worker of workers) await worker.stop();
+  await workers?.stop();
   await ctx?.close();
 });
 

@@ -3,10 +3,9 @@ import { bucket } from '../../../sdk/bucket.js';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import { DIRECTIVE_DELAY_MS } from '../../../src/expo/expo.manifest.js';
 import { ExpoUpdatesService } from '../../../src/expo/expo-updates.service.js';
-import { WORKER_FACTORIES } from '../../../workers/registry.js';
-import type { Worker } from '../../../workers/worker.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { eventually } from '../../helpers/devices.js';
+import { type StartedWorkers, startAllWorkers } from '../../helpers/workers.js';
 import { expoHeaders, expoWorld, getManifest, partsOf, pushExport } from './expo-world.js';
 
 /**
@@ -14,16 +13,15 @@ import { expoHeaders, expoWorld, getManifest, partsOf, pushExport } from './expo
  * with eas-client-id as the device, and rollBackToEmbedded when a device must leave what it runs.
  */
 let ctx: TestContext;
-const workers: Worker[] = [];
+let workers: StartedWorkers | undefined;
 
 beforeAll(async () => {
   ctx = await createTestContext({ listen: true });
-  for (const factory of Object.values(WORKER_FACTORIES)) workers.push(factory(ctx.deps));
-  for (const worker of workers) await worker.start();
+  workers = await startAllWorkers(ctx);
 }, 120_000);
 
 afterAll(async () => {
-  for (const worker of workers) await worker.stop();
+  await workers?.stop();
   await ctx?.close();
 });
 

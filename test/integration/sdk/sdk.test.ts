@@ -6,23 +6,21 @@ import { OtaClient } from '../../../client/client.js';
 import { ApiError } from '../../../client/errors.js';
 import { bucket } from '../../../sdk/bucket.js';
 import { IntegrityError, OtaUpdates } from '../../../sdk/updates.js';
-import { WORKER_FACTORIES } from '../../../workers/registry.js';
-import type { Worker } from '../../../workers/worker.js';
 import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
 import { eventually, fleet, updateRound } from '../../helpers/devices.js';
+import { type StartedWorkers, startAllWorkers } from '../../helpers/workers.js';
 
 /** The device SDK and the control-API client against a live API with its workers. */
 let ctx: TestContext;
 let apiUrl: string;
 let client: OtaClient;
 let appId: string;
-const workers: Worker[] = [];
+let workers: StartedWorkers | undefined;
 
 beforeAll(async () => {
   ctx = await createTestContext({ listen: true });
   apiUrl = ctx.url!;
-  for (const factory of Object.values(WORKER_FACTORIES)) workers.push(factory(ctx.deps));
-  for (const worker of workers) await worker.start();
+  workers = await startAllWorkers(ctx);
   const owner = await signUp(ctx.app);
   client = new OtaClient({ baseUrl: apiUrl, credentials: { token: owner.token } });
   await client.workspaces.setPlan(owner.workspaceId, 'team');
@@ -32,7 +30,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const worker of workers) await worker.stop();
+  await workers?.stop();
   await ctx?.close();
 });
 
