@@ -5,8 +5,10 @@ import type { FastLane } from '../http/fast-lane.js';
 import { answer, passDeviceLimit } from '../http/lane-steps.js';
 import { validatorCompiler } from '../http/validation.js';
 import { EXPO_ANSWER_HEADERS, expoDeviceKey, manifestRequest } from './expo.routes.js';
-import { ManifestHeaders, ManifestParams } from './expo.schemas.js';
+import { ManifestHeaders, ManifestParams, UUID_ANY_CASE } from './expo.schemas.js';
 import type { ExpoUpdatesService, ManifestAnswer } from './expo-updates.service.js';
+
+const UUID_SEGMENT = new RegExp(UUID_ANY_CASE);
 
 export interface ExpoManifestLaneOptions {
   /** The route's full path, with its `:app_id` segment. */
@@ -33,6 +35,9 @@ export function expoManifestLane(options: ExpoManifestLaneOptions): FastLane {
   const lane: FastLane = {
     method: 'GET',
     path: options.path,
+    // App ids in the UUID shape (any case): `/expo/assets/manifest` is the asset route's, an over-long
+    // segment the router's 414; neither is a device route counting the address.
+    param: UUID_SEGMENT,
     served: 0,
     serve(_query, req, res, ip, handOff, appIdText) {
       // The route has no query string schema and reads none: the lane ignores the (plain) query too.

@@ -13,7 +13,7 @@ export const KeyId = Type.String({
   description: '1-64 of [A-Za-z0-9._:-]',
 });
 
-const UUID_ANY_CASE = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$';
+export const UUID_ANY_CASE = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$';
 
 /**
  * The request headers of the manifest endpoint. Every one is bounded here; the protocol version is

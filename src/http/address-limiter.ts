@@ -53,9 +53,13 @@ export class AddressLimiter {
     this.now = options.now ?? Date.now;
   }
 
-  /** Counts one request; 0 when it is allowed, otherwise the seconds until the address may try again. */
-  hit(ip: string): number {
-    const key = limitedAddress(ip);
+  /**
+   * Counts one request; 0 when it is allowed, otherwise the seconds until the address may try again. An
+   * unknown address (undefined: the client reset its connection before its request was handled, so there
+   * is no peer address to read, and Fastify's `request.ip` is undefined) counts under ''.
+   */
+  hit(ip: string | undefined): number {
+    const key = limitedAddress(ip ?? '');
     const now = this.now();
     let window = this.windows.get(key);
     if (!window || now - window.startedAt >= this.options.windowMs) {

@@ -30,6 +30,13 @@ export interface FastLane {
    * when it holds nothing Fastify's router would decode (no `%`); other paths go to Fastify.
    */
   readonly path: string;
+  /**
+   * For a path with a `:name` segment: the segment texts the lane takes. Only texts Fastify's router gives
+   * to the lane's route, whatever other routes exist (no static sibling such as `/expo/assets/…`, within
+   * the router's parameter length, no `#`): a path the router sends elsewhere or refuses is not the lane's
+   * to count in the per-address limit, which only device routes count.
+   */
+  readonly param?: RegExp;
   /** Requests answered by the lane (the rest were handed to Fastify): for tests and benchmarks. */
   served: number;
   /**
@@ -142,7 +149,11 @@ export class FastLanes {
     // The client address as Fastify's `request.ip` reads it (TRUST_PROXY), for the same per-address limits.
     const trust = options.trustProxy;
     const trusted = trust === false ? null : proxyAddr.compile(trust.split(',').map((e) => e.trim()));
-    this.clientIp = trusted ? (req) => proxyAddr(req, trusted) : (req) => req.socket.remoteAddress ?? '';
+    // A client that reset its connection right after its request leaves no peer address to read
+    // (remoteAddress undefined), and proxy-addr then gives undefined too: such requests count under ''.
+    this.clientIp = trusted
+      ? (req) => (proxyAddr(req, trusted) as string | undefined) ?? ''
+      : (req) => req.socket.remoteAddress ?? '';
   }
 
   add(lane: FastLane): void {
@@ -150,6 +161,7 @@ export class FastLanes {
     const start = lane.path.indexOf('/:');
     if (start === -1) return;
     if (lane.method !== 'GET') throw new Error(`only GET lanes take a path parameter: ${lane.path}`);
+    if (!lane.param) throw new Error(`a lane with a path parameter needs its pattern: ${lane.path}`);
     const end = lane.path.indexOf('/', start + 1);
     this.withParam.push({
       prefix: lane.path.slice(0, start + 1),
@@ -234,7 +246,8 @@ export class FastLanes {
       if (path.length <= prefix.length + suffix.length) continue;
       if (!path.startsWith(prefix) || !path.endsWith(suffix)) continue;
       const param = path.slice(prefix.length, path.length - suffix.length);
-      if (param.includes('/') || param.includes('%')) return undefined;
+      // The pattern excludes `/` and `%` too (nothing for the router to split or decode).
+      if (!lane.param!.test(param) || param.includes('/') || param.includes('%')) return undefined;
       return { lane, param };
     }
     return undefined;

@@ -1,5 +1,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressLimiter } from '../../src/http/address-limiter.js';
 import {
@@ -182,6 +184,7 @@ describe('a GET lane with a path parameter', () => {
     const lane: FastLane = {
       method: 'GET',
       path: '/items/:id/info',
+      param: /^[a-zA-Z0-9-]{1,8}$/,
       served: 0,
       serve(query, _req, res, _ip, _handOff, param) {
         lane.served += 1;
@@ -197,7 +200,21 @@ describe('a GET lane with a path parameter', () => {
     servers.push(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { lanes, lane, get: async (path: string) => (await fetch(`${url}${path}`)).text() };
+    // Raw request targets: fetch would drop a fragment and normalise the path.
+    const get = (path: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = request(`${url}${path}`, (res) => {
+          let out = '';
+          res.on('data', (c) => {
+            out += c;
+          });
+          res.on('end', () => resolve(out));
+        });
+        req.path = path;
+        req.on('error', reject);
+        req.end();
+      });
+    return { lanes, lane, get };
   }
 
   it("serves the path with the segment's text, and its plain query", async () => {
@@ -216,21 +233,27 @@ describe('a GET lane with a path parameter', () => {
     ['no suffix', '/items/a'],
     ['another prefix', '/item/a/info'],
     ['a query to decode', '/items/a/info?x=%41'],
+    // The router may give these to another route (a static sibling, a longer parameter refused): only
+    // segments of the lane's own pattern are the lane's to count and answer.
+    ['a segment outside the lane’s pattern', '/items/a_b/info'],
+    ['a segment longer than the lane’s pattern', '/items/abcdefghi/info'],
+    ['a # in the segment', '/items/a#b/info'],
   ])('hands %s to Fastify', async (_name, path) => {
     const { lane, get } = await startGet();
     expect(await get(path)).toBe(`fastify ${path}`);
     expect(lane.served).toBe(0);
   });
 
-  it('is for GET lanes only', () => {
+  it('is for GET lanes with a pattern for the segment only', () => {
     const lanes = new FastLanes({
       addresses: new AddressLimiter({ max: 1, windowMs: 60_000 }),
       trustProxy: false,
       bodyLimitBytes: 1024,
     });
-    expect(() => lanes.add({ method: 'POST', path: '/items/:id', served: 0, serve() {} })).toThrow(
-      /only GET lanes/,
-    );
+    expect(() =>
+      lanes.add({ method: 'POST', path: '/items/:id', param: /^a$/, served: 0, serve() {} }),
+    ).toThrow(/only GET lanes/);
+    expect(() => lanes.add({ method: 'GET', path: '/items/:id', served: 0, serve() {} })).toThrow(/pattern/);
   });
 });
 
@@ -260,5 +283,49 @@ describe('plainQuery: the query strings a GET lane takes', () => {
     ['more than 2 KiB', `a=${'x'.repeat(2100)}`],
   ])('leaves %s to Fastify', (_name, query) => {
     expect(plainQuery(query)).toBeUndefined();
+  });
+});
+
+describe('a request whose client address is gone', () => {
+  // A client that resets its connection right after sending the request leaves a socket whose peer
+  // address Node can no longer read: `remoteAddress` is undefined when the request event runs. Behind a
+  // trusted proxy the lanes read the address through proxy-addr, which then gave undefined, and counting
+  // it threw out of Node's `request` listener: an uncaught exception, the end of the API process.
+  it.each([
+    ['a GET lane', 'GET', '/get-lane?a=1'],
+    ['a POST lane', 'POST', '/post-lane'],
+  ])('is counted under an empty address on %s, not thrown out of the listener', (_name, method, url) => {
+    const addresses = new AddressLimiter({ max: 1000, windowMs: 60_000 });
+    const lanes = new FastLanes({ addresses, trustProxy: 'loopback', bodyLimitBytes: 1024 });
+    const seen: string[] = [];
+    for (const [m, path] of [
+      ['GET', '/get-lane'],
+      ['POST', '/post-lane'],
+    ] as const) {
+      lanes.add({
+        method: m,
+        path,
+        served: 0,
+        serve(_input, _req, res, ip) {
+          seen.push(ip);
+          res.end();
+        },
+      });
+    }
+    const fastify: RequestListener = () => seen.push('fastify');
+    const factory = lanes.serverFactory() as unknown as (h: RequestListener, o: object) => Server;
+    const server = factory(fastify, {});
+    const body = method === 'POST' ? ['Content-Type', 'application/json', 'Content-Length', '2'] : [];
+    const req = Object.assign(new PassThrough(), {
+      method,
+      url,
+      headers: { 'x-forwarded-for': '10.0.0.1' },
+      rawHeaders: ['X-Forwarded-For', '10.0.0.1', ...body],
+      socket: { remoteAddress: undefined },
+      connection: { remoteAddress: undefined },
+    });
+    const res = { end: () => {}, writeHead: () => {} };
+    expect(() => server.emit('request', req, res)).not.toThrow();
+    expect(addresses.size).toBe(1);
   });
 });

@@ -165,6 +165,26 @@ describe('the Expo manifest fast lane', () => {
     expect(byLane).toBe(0);
   });
 
+  // Paths of the lane's shape that Fastify's router gives to another route or refuses: the route never
+  // counts them in the per-address limit, so neither may the lane (three of them would have used up an
+  // address's allowance of manifests).
+  it.each([
+    ['the asset route with a file named manifest', '/api/v1/expo/assets/manifest'],
+    ["an app id over the router's parameter length (414)", `/api/v1/expo/${'a'.repeat(201)}/manifest`],
+  ])('leaves %s to the router, counted as the route counts it', async (_name, target) => {
+    const { lane, byLane, counts } = await compare(target, expoHeaders('ios', device()));
+    expect(byLane).toBe(0);
+    expect(counts.hits).toBe(0);
+    expect(lane.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('leaves a # in the app id segment to the router (no route: nothing counted)', async () => {
+    const target = `${manifestUrl()}`.replace('/manifest', '#x/manifest');
+    const lane = await counted(() => overHttp(target, expoHeaders('ios', device()), nextAddress()));
+    expect(lane.answer.status).toBe(404);
+    expect(lane.counts).toEqual({ hits: 0, takes: 0, answers: 0 });
+  });
+
   it.each([
     ['an address over its limit', () => vi.spyOn(AddressLimiter.prototype, 'hit').mockReturnValue(7)],
     ['a device over its limit', () => vi.spyOn(DeviceLimiter.prototype, 'take').mockReturnValue(7)],
