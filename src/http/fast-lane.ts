@@ -209,7 +209,7 @@ export class FastLanes {
         };
         const json = plainJson(body);
         if (json === undefined) return handOff();
-        lane.serve(json, req, res, ip, handOff, '');
+        serveLane(lane, json, req, res, ip, handOff, '');
       });
     };
   }
@@ -237,7 +237,7 @@ export class FastLanes {
       if (failure) (req as LaneRequest)[laneError] = failure;
       fastify(req, res);
     };
-    lane.serve(query, req, res, ip, handOff, param);
+    serveLane(lane, query, req, res, ip, handOff, param);
   }
 
   /** The GET lane whose `:name` segment `path` fills, with the segment's text: none if it needs decoding. */
@@ -265,6 +265,34 @@ export class FastLanes {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.on('error', () => done(null));
+  }
+}
+
+/**
+ * Runs a lane's `serve`. An exception out of Node's `request` listener is uncaught and ends the process,
+ * where Fastify would have answered the same error with a 500 for that request alone: so a lane that
+ * throws (a fault of its own) hands the request over with the error, unless it already handed it over or
+ * began its answer.
+ */
+function serveLane(
+  lane: FastLane,
+  input: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ip: string,
+  handOff: HandOff,
+  param: string,
+): void {
+  let handed = false;
+  const once: HandOff = (failure) => {
+    handed = true;
+    handOff(failure);
+  };
+  try {
+    lane.serve(input, req, res, ip, once, param);
+  } catch (error) {
+    if (!handed && !res.headersSent) once({ error });
+    else res.destroy();
   }
 }
 

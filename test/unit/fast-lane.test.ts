@@ -168,6 +168,17 @@ describe('fast lanes', () => {
     );
   });
 
+  it('hand over a lane that throws, with its error, rather than let it out of the listener', async () => {
+    const { send } = await start({
+      lane: () => {
+        throw new Error('a fault of the lane');
+      },
+    });
+    expect(await send('/lane', '{"a":1}')).toBe(
+      'fastify replayed {"a":1} verdict 0 failure a fault of the lane',
+    );
+  });
+
   it('hand over what the lane gives back, with the address verdict', async () => {
     const { send } = await start({ lane: (_b, _q, _res, handOff) => handOff() });
     expect(await send('/lane', '{"a":1}')).toBe('fastify replayed {"a":1} verdict 0');
