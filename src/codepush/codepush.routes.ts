@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { type DeviceRateLimit, deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
-import { laneFailure } from '../http/fast-lane.js';
+import { laneFailure } from '../http/lane-handover.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';

@@ -4,7 +4,7 @@ import type { DeviceClient } from '../devices/client-address.js';
 import { sendBlob } from '../http/blob-response.js';
 import { deviceRoute } from '../http/device-edge.js';
 import { deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
-import { laneFailure } from '../http/fast-lane.js';
+import { laneFailure } from '../http/lane-handover.js';
 import { iso, problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import type { DraftAnswer } from '../manifests/drafts.service.js';

@@ -3,7 +3,7 @@ import type { AddressLimiter } from './address-limiter.js';
 import { DeviceLimiter } from './device-limiter.js';
 import { type DeviceRateLimit, deviceRateLimit } from './device-rate-limit.js';
 import { sendProblem } from './error-handler.js';
-import { decidedAddressLimit, decidedDeviceLimit } from './fast-lane.js';
+import { decidedAddressLimit, decidedDeviceLimit } from './lane-handover.js';
 import { addRouteHook, type CallbackHook } from './route-hooks.js';
 
 /**

@@ -1,10 +1,10 @@
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import proxyAddr from '@fastify/proxy-addr';
-import type { FastifyServerFactory, RouteOptions } from 'fastify';
+import type { FastifyServerFactory } from 'fastify';
 import type { TrustProxy } from '../config/trust-proxy.js';
 import { problem } from '../platform/errors.js';
 import type { AddressLimiter } from './address-limiter.js';
+import { decideAddressLimit, type HandOff, setLaneBody, setLaneFailure } from './lane-handover.js';
 import { hasBody, plainJson, plainJsonRequest, plainQuery } from './plain-input.js';
 
 /**
@@ -19,7 +19,7 @@ import { hasBody, plainJson, plainJsonRequest, plainQuery } from './plain-input.
  *
  * A request handed over after its body was read carries the body (the route's `preParsing` hook, added
  * for routes with `config.fastLane`, replays it) and the verdicts of the limits the lane already counted,
- * so nothing is counted twice.
+ * so nothing is counted twice (lane-handover.ts).
  */
 export interface FastLane {
   /** POST (a JSON body) or GET (a query string). */
@@ -64,46 +64,6 @@ interface LaneWithParam {
   prefix: string;
   suffix: string;
   lane: FastLane;
-}
-
-/** Hands the request to Fastify: with the error of the lane's own step, if that step failed. */
-export type HandOff = (failure?: { error: unknown }) => void;
-
-const readBody = Symbol('fastLane.body');
-const laneError = Symbol('fastLane.error');
-const addressVerdict = Symbol('fastLane.addressVerdict');
-const deviceVerdict = Symbol('fastLane.deviceVerdict');
-
-type LaneRequest = IncomingMessage & {
-  [readBody]?: Buffer;
-  [laneError]?: { error: unknown };
-  [addressVerdict]?: number;
-  [deviceVerdict]?: number;
-};
-
-/** The per-address limit's verdict if a lane already counted this request (seconds to wait, or 0). */
-export function decidedAddressLimit(req: IncomingMessage): number | undefined {
-  return (req as LaneRequest)[addressVerdict];
-}
-
-/** The per-device limit's verdict if a lane already counted this request. */
-export function decidedDeviceLimit(req: IncomingMessage): number | undefined {
-  return (req as LaneRequest)[deviceVerdict];
-}
-
-/** The body a lane read before handing the request over (the route's parser gets it replayed). */
-export function laneBody(req: IncomingMessage): Buffer | undefined {
-  return (req as LaneRequest)[readBody];
-}
-
-/** The failure of the lane's own step for this request, for the route to answer (see FastLane.serve). */
-export function laneFailure(req: IncomingMessage): { error: unknown } | undefined {
-  return (req as LaneRequest)[laneError];
-}
-
-/** Records that the lane counted the device limit for this request, before handing it over. */
-export function decideDeviceLimit(req: IncomingMessage, retryAfter: number): void {
-  (req as LaneRequest)[deviceVerdict] = retryAfter;
 }
 
 // Far above any update check body (its fields' lengths add up to under 1 KiB); larger ones go to Fastify,
@@ -203,8 +163,8 @@ export class FastLanes {
       this.readBody(req, (body) => {
         if (body === null) return; // the client went away; nothing to answer
         const handOff: HandOff = (failure) => {
-          (req as LaneRequest)[readBody] = body;
-          if (failure) (req as LaneRequest)[laneError] = failure;
+          setLaneBody(req, body);
+          if (failure) setLaneFailure(req, failure);
           fastify(req, res);
         };
         const json = plainJson(body);
@@ -234,7 +194,7 @@ export class FastLanes {
       return;
     }
     const handOff: HandOff = (failure) => {
-      if (failure) (req as LaneRequest)[laneError] = failure;
+      if (failure) setLaneFailure(req, failure);
       fastify(req, res);
     };
     serveLane(lane, query, req, res, ip, handOff, param);
@@ -256,7 +216,7 @@ export class FastLanes {
   /** Counts the request in its address's limit, as the route's onRequest hook would; the verdict goes along. */
   private countAddress(req: IncomingMessage, ip: string): number {
     const retryAfter = this.options.addresses.hit(ip);
-    (req as LaneRequest)[addressVerdict] = retryAfter;
+    decideAddressLimit(req, retryAfter);
     return retryAfter;
   }
 
@@ -274,15 +234,8 @@ export class FastLanes {
  * throws (a fault of its own) hands the request over with the error, unless it already handed it over or
  * began its answer.
  */
-function serveLane(
-  lane: FastLane,
-  input: unknown,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ip: string,
-  handOff: HandOff,
-  param: string,
-): void {
+function serveLane(lane: FastLane, ...args: Parameters<FastLane['serve']>): void {
+  const [input, req, res, ip, handOff, param] = args;
   let handed = false;
   const once: HandOff = (failure) => {
     handed = true;
@@ -318,24 +271,4 @@ function refuseWhileClosing(res: ServerResponse): void {
     connection: 'close',
   });
   res.end(SHUTTING_DOWN);
-}
-
-/**
- * For a route with `config.fastLane`: the body a lane read before handing the request over is replayed to
- * Fastify's parser (a request the lane did not read keeps its own stream).
- */
-export function replayLaneBodies(route: RouteOptions): void {
-  if (!route.config?.fastLane) return;
-  const replay = (
-    request: { raw: IncomingMessage },
-    _reply: unknown,
-    payload: NodeJS.ReadableStream,
-    done: (err: Error | null, stream?: NodeJS.ReadableStream) => void,
-  ) => {
-    const body = laneBody(request.raw);
-    done(null, body === undefined ? payload : Readable.from([body], { objectMode: false }));
-  };
-  const declared = route.preParsing;
-  const own = declared === undefined ? [] : Array.isArray(declared) ? declared : [declared];
-  route.preParsing = [replay as never, ...own];
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';
 import type { DeviceLimiter } from './device-limiter.js';
-import { decideDeviceLimit, type FastLane } from './fast-lane.js';
+import type { FastLane } from './fast-lane.js';
+import { decideDeviceLimit } from './lane-handover.js';
 
 /**
  * Steps every fast lane takes the same way (fast-lane.ts), kept in one place so the lanes cannot drift

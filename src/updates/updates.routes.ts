@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { deviceRoute } from '../http/device-edge.js';
 import { checkExample, updateCheckExample } from '../http/examples.js';
-import { laneFailure } from '../http/fast-lane.js';
+import { laneFailure } from '../http/lane-handover.js';
 import { answer, ref, withExample } from '../http/openapi.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';

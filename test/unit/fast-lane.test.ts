@@ -4,14 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressLimiter } from '../../src/http/address-limiter.js';
-import {
-  decidedAddressLimit,
-  type FastLane,
-  FastLanes,
-  type HandOff,
-  laneBody,
-  laneFailure,
-} from '../../src/http/fast-lane.js';
+import { type FastLane, FastLanes } from '../../src/http/fast-lane.js';
+import { decidedAddressLimit, type HandOff, laneBody, laneFailure } from '../../src/http/lane-handover.js';
 import { plainQuery } from '../../src/http/plain-input.js';
 
 // The lanes' request listener on a real Node server, with a stand-in for Fastify that says what it got:
