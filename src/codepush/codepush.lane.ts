@@ -1,6 +1,6 @@
 import type { DeviceLimiter } from '../http/device-limiter.js';
 import type { FastLane } from '../http/fast-lane.js';
-import { answerJson, passDeviceLimit } from '../http/lane-steps.js';
+import { answerJson, answerWhenSettled, passDeviceLimit } from '../http/lane-steps.js';
 import { validatorCompiler } from '../http/validation.js';
 import { codePushAnswer } from './answer-bytes.js';
 import { codePushDeviceKey, updateCheckRequest } from './codepush.routes.js';
@@ -48,13 +48,10 @@ export function codePushFastLane(options: CodePushLaneOptions): FastLane {
       } catch (error) {
         return handOff({ error });
       }
-      check
-        .then(({ info, source }) => codePushAnswer(info, options.casing, source))
-        .then(
-          (bytes) => answerJson(lane, res, bytes),
-          // The check or its answer's bytes failed: the route answers the error (a 500 if unforeseen).
-          (error: unknown) => handOff({ error }),
-        );
+      // The check or its answer's bytes failed: the route answers the error (a 500 if unforeseen).
+      answerWhenSettled(check, res, handOff, ({ info, source }) =>
+        answerJson(lane, res, codePushAnswer(info, options.casing, source)),
+      );
     },
   };
   return lane;

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Static } from '@sinclair/typebox';
 import type { DeviceLimiter } from '../http/device-limiter.js';
 import type { FastLane } from '../http/fast-lane.js';
-import { answer, passDeviceLimit } from '../http/lane-steps.js';
+import { answer, answerWhenSettled, passDeviceLimit } from '../http/lane-steps.js';
 import { validatorCompiler } from '../http/validation.js';
 import { EXPO_ANSWER_HEADERS, expoDeviceKey, manifestRequest } from './expo.routes.js';
 import { ManifestHeaders, ManifestParams, UUID_ANY_CASE } from './expo.schemas.js';
@@ -49,10 +49,12 @@ export function expoManifestLane(options: ExpoManifestLaneOptions): FastLane {
       const appId = (params as Static<typeof ManifestParams>).app_id;
       if (!passDeviceLimit(req, options.devices, expoDeviceKey(ip, appId, headers['eas-client-id'])))
         return handOff();
-      options.expoUpdates.answer(manifestRequest(appId, headers, { ip })).then(
-        (manifest) => send(lane, res, manifest),
-        // The protocol's refusals (406) and the check's errors: the route answers them.
-        (error: unknown) => handOff({ error }),
+      // The protocol's refusals (406) and the check's errors are handed over: the route answers them.
+      answerWhenSettled(
+        options.expoUpdates.answer(manifestRequest(appId, headers, { ip })),
+        res,
+        handOff,
+        (m) => send(lane, res, m),
       );
     },
   };

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';
 import type { DeviceLimiter } from './device-limiter.js';
 import type { FastLane } from './fast-lane.js';
-import { decideDeviceLimit } from './lane-handover.js';
+import { decideDeviceLimit, type HandOff } from './lane-handover.js';
 
 /**
  * Steps every fast lane takes the same way (fast-lane.ts), kept in one place so the lanes cannot drift
@@ -35,4 +35,22 @@ export function answer(
   res.writeHead(status, headers);
   res.end(body);
   lane.served += 1;
+}
+
+/**
+ * Writes a lane's answer with `write` once `pending` settles, or hands the request to the route with the
+ * error. A throw of `write` (a header value Node refuses, say) must not be left inside the promise, where
+ * it becomes an unhandled rejection and ends the process: before the answer began it is handed over as
+ * the lane's failure (the route answers it, a 500 if unforeseen); after, the connection is closed.
+ */
+export function answerWhenSettled<T>(
+  pending: Promise<T>,
+  res: ServerResponse,
+  handOff: HandOff,
+  write: (value: T) => void,
+): void {
+  pending.then(write).catch((error: unknown) => {
+    if (res.headersSent) res.destroy();
+    else handOff({ error });
+  });
 }

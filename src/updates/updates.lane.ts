@@ -3,7 +3,7 @@ import type { DeviceClient } from '../devices/client-address.js';
 import type { DeviceLimiter } from '../http/device-limiter.js';
 import { deviceRateLimitKey } from '../http/device-rate-limit.js';
 import type { FastLane } from '../http/fast-lane.js';
-import { answerJson, passDeviceLimit } from '../http/lane-steps.js';
+import { answerJson, answerWhenSettled, passDeviceLimit } from '../http/lane-steps.js';
 import { validatorCompiler } from '../http/validation.js';
 import { requireAppVersion } from '../releases/binary-range.js';
 import { checkAnswer } from './answer-bytes.js';
@@ -62,13 +62,10 @@ export function checkFastLane(options: CheckFastLaneOptions): FastLane {
         return handOff({ error });
       }
       if (!(outcome instanceof Promise)) return answerJson(lane, res, bytes!);
-      outcome
-        .then((settled) => checkAnswer(settled.release))
-        .then(
-          (bytes) => answerJson(lane, res, bytes),
-          // The check or its answer's bytes failed: the route answers the error (a 500 if unforeseen).
-          (error: unknown) => handOff({ error }),
-        );
+      // The check or its answer's bytes failed: the route answers the error (a 500 if unforeseen).
+      answerWhenSettled(outcome, res, handOff, (settled) =>
+        answerJson(lane, res, checkAnswer(settled.release)),
+      );
     },
   };
   return lane;
