@@ -231,8 +231,8 @@ export class FastLanes {
 /**
  * Runs a lane's `serve`. An exception out of Node's `request` listener is uncaught and ends the process,
  * where Fastify would have answered the same error with a 500 for that request alone: so a lane that
- * throws (a fault of its own) hands the request over with the error, unless it already handed it over or
- * began its answer.
+ * throws (a fault of its own) hands the request over with the error, unless it already handed it over (the
+ * route then answers) or began its answer (the connection is then closed).
  */
 function serveLane(lane: FastLane, ...args: Parameters<FastLane['serve']>): void {
   const [input, req, res, ip, handOff, param] = args;
@@ -244,8 +244,10 @@ function serveLane(lane: FastLane, ...args: Parameters<FastLane['serve']>): void
   try {
     lane.serve(input, req, res, ip, once, param);
   } catch (error) {
-    if (!handed && !res.headersSent) once({ error });
-    else res.destroy();
+    // Handed over already: the route owns the answer. Answer begun: all that is left is to close.
+    if (handed) return;
+    if (res.headersSent) res.destroy();
+    else once({ error });
   }
 }
 
