@@ -1,9 +1,10 @@
 // npm run bench:check — throughput and latency of POST /api/v1/updates/check against a bare Fastify
 // hello-world measured the same way in the same run; then, as a separate scenario, the same devices through
 // the CodePush acquisition API (GET /v0.1/public/codepush/update_check, bench/codepush-fleet.mjs) against
-// the same bare Fastify answering the same GET requests. Builds the API, starts it on a scratch Postgres
-// database and Redis key prefix, seeds a realistic fleet (bench/fleet.mjs), drives both servers with
-// autocannon at 50 connections, and writes bench/results/check.json. Traffic goes to 127.0.0.1 only.
+// the same bare Fastify answering the same GET requests. Builds the API (when dist/ is older than the
+// sources), starts it on a scratch Postgres database and Redis key prefix, seeds a realistic fleet
+// (bench/fleet.mjs), drives both servers with autocannon at 50 connections, and writes
+// bench/results/check.json. Traffic goes to 127.0.0.1 only.
 //
 // Scenario "expo" (bench/expo-scenario.mjs), separate as well: the same devices through the Expo manifest
 // endpoint (GET /api/v1/expo/{app}/manifest with expo-updates' headers), against the update check's figure
@@ -22,13 +23,14 @@
 //
 // Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build,
 // --check-only (the update-check rounds alone, printed and not written: for trying a change quickly).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { buildIfStale } from '../scripts/build.mjs';
 import { makeDrive, sampleOutcomes } from './check-drive.mjs';
 import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
 import { expoRequests, expoScenario, seedExpo } from './expo-scenario.mjs';
@@ -92,7 +94,7 @@ async function main() {
   const serviceUrl = env('DATABASE_URL');
   const databaseUrl = process.env.DATABASE_MIGRATION_URL || serviceUrl;
   const redisUrl = env('REDIS_URL');
-  if (!args.includes('--no-build')) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (!args.includes('--no-build')) buildIfStale(root);
   const { migratePostgres } = await import(join(root, 'dist/src/migrations/postgres-migrator.js'));
   const { createRedis, RedisKeys } = await import(join(root, 'dist/src/platform/redis.js'));
   const { DeviceCapGate } = await import(join(root, 'dist/src/devices/device-cap.js'));

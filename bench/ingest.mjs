@@ -1,4 +1,4 @@
-// Ingest benchmark (`npm run bench:ingest`): builds the project, starts the API and one ingest worker from
+// Ingest benchmark (`npm run bench:ingest`): builds the project if stale, starts the API and one ingest worker from
 // dist/ on a private Postgres database, ClickHouse database and Redis prefix, posts batches of 100 events
 // at full speed to 127.0.0.1 for BENCH_SECONDS, then waits until ClickHouse holds every accepted event.
 // The baseline, driven the same way for the same time just before: a bare Fastify server
@@ -6,7 +6,8 @@
 // `ratio` is the API's events/s over the baseline's, `cpu_ratio` the baseline's CPU per event over the API's.
 // Writes bench/results/ingest.json. Needs DATABASE_URL, REDIS_URL and CLICKHOUSE_URL.
 // BENCH_API_NODE_ARGS / BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profile them.
-import { execFileSync, spawn } from 'node:child_process';
+// The build is skipped when dist/ is newer than the sources (scripts/build.mjs), or with --no-build.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -16,6 +17,7 @@ import { createClient } from '@clickhouse/client';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { buildIfStale } from '../scripts/build.mjs';
 import { WORKER_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { drive, percentileOf, waitHealthy } from './event-load.mjs';
 import { freePort } from './free-port.mjs';
@@ -75,15 +77,7 @@ const redis = new Redis(process.env.REDIS_URL);
 const children = [];
 
 async function main() {
-  log('building (npm run build)');
-  execFileSync(
-    process.execPath,
-    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
-  );
+  if (!process.argv.includes('--no-build')) buildIfStale(root, log);
   const { migratePostgres } = await import(join(root, 'dist/src/migrations/postgres-migrator.js'));
   const { migrateClickHouse } = await import(join(root, 'dist/src/migrations/clickhouse-migrator.js'));
 
