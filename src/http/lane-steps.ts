@@ -1,5 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';
+import { answerBatch } from './answer-batch.js';
 import type { DeviceLimiter } from './device-limiter.js';
 import type { FastLane } from './fast-lane.js';
 import { decideDeviceLimit, type HandOff } from './lane-handover.js';
@@ -24,7 +25,11 @@ export function answerJson(lane: FastLane, res: ServerResponse, bytes: Buffer): 
   answer(lane, res, 200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': bytes.length }, bytes);
 }
 
-/** A lane's answer: status, headers and body (none for a 204), counted in the lane's `served`. */
+/**
+ * A lane's answer: status, headers and body (none for a 204), counted in the lane's `served`. The status
+ * and headers are written now (a value Node refuses throws here, where the lane can still hand the request
+ * over); the answer leaves with the others of this turn of the event loop (answer-batch.ts).
+ */
 export function answer(
   lane: FastLane,
   res: ServerResponse,
@@ -33,7 +38,7 @@ export function answer(
   body?: Buffer,
 ): void {
   res.writeHead(status, headers);
-  res.end(body);
+  answerBatch.end(res, body);
   lane.served += 1;
 }
 
