@@ -59,6 +59,26 @@ describe('the answers of one turn of the event loop', () => {
   });
 });
 
+describe("a lane's answer", () => {
+  it('has its status and headers written at once, and its body sent when the turn is over', async () => {
+    const log: string[] = [];
+    const res = {
+      writeHead(status: number) {
+        log.push(`head ${status}`);
+      },
+      end(body?: Buffer) {
+        log.push(`end ${body?.toString()}`);
+      },
+    } as unknown as ServerResponse;
+    const lane = { served: 0 } as FastLane;
+    answer(lane, res, 200, { 'content-length': 2 }, Buffer.from('ok'));
+    expect(log).toEqual(['head 200']);
+    expect(lane.served).toBe(1);
+    await nextTurn();
+    expect(log).toEqual(['head 200', 'end ok']);
+  });
+});
+
 describe("a lane's answers on a real server", () => {
   const servers: Server[] = [];
   afterEach(async () => {
