@@ -18,8 +18,9 @@ export class AnswerBatch {
   private scheduled = false;
 
   /**
-   * `max`: a turn that serves more answers than this sends them as soon as there are that many, so an
-   * answer waits for at most `max` requests' work, whatever the load.
+   * `max`: a turn that makes more answers than this sends them as soon as there are that many, so an
+   * answer waits at most until `max - 1` more lane answers are made (or the turn ends, if sooner), however
+   * many requests are ready.
    */
   constructor(private readonly max = 64) {}
 
@@ -61,5 +62,9 @@ export class AnswerBatch {
   }
 }
 
-/** The process's batch: one event loop, one turn at a time. */
+/**
+ * The process's batch. Module state rather than a part of the containers' object graph: a turn of the event
+ * loop belongs to the process, whichever app or lane made the answer, and the batch holds nothing beyond the
+ * turn (no dependency, nothing to start or stop; a closing server's answers leave with their turn).
+ */
 export const answerBatch = new AnswerBatch();
