@@ -217,7 +217,7 @@ export function createWorld(root, env, log, overrides = {}) {
   world.start = async () => {
     // Key names as the build in dist/ makes them (the stream's name carries a hash tag in some versions).
     const { RedisKeys } = await import(join(root, 'dist/src/platform/redis.js'));
-    const { eventStreamKey, deadLetterKey } = await import(join(root, 'dist/src/telemetry/event-stream.js'));
+    const { eventStreamKey, deadLetterKey } = await import(join(root, 'dist/src/intake/event-stream.js'));
     const keys = new RedisKeys(world.prefix);
     world.streamKey = eventStreamKey(keys);
     world.deadLetterKey = deadLetterKey(keys);

@@ -513,7 +513,7 @@ export interface paths {
         put?: never;
         /**
          * A device asks whether a release is waiting for it
-         * @description Answers the newest active release of the channel whose rollout bucket admits the device and whose fingerprint (if any) matches and whose target_binary_range (if any) admits `app_version`, or `{update: null}`. A device over its workspace device cap gets `{update: null}`, and so does a device new to a capped workspace once its client address has added `RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR` devices this hour (it is counted in a later hour). Ids are read in lower case; `urn:uuid:` and braced forms are a 400. No credential.
+         * @description Answers the newest active release of the channel whose rollout bucket admits the device and whose fingerprint (if any) matches and whose target_binary_range (if any) admits `app_version`, or `{update: null}`. A device refused by its workspace device cap gets `{update: null, reason: "device_cap"}`; with RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR set (off by default), a device new to a capped workspace beyond that many from its client address this hour gets `reason: "new_device_limit"`. Ids are read in lower case; `urn:uuid:` and braced forms are a 400. No credential.
          */
         post: operations["checkForUpdate"];
         delete?: never;
@@ -1161,6 +1161,8 @@ export interface components {
             version: string;
         };
         UpdateCheck: {
+            /** @description with `update: null`, when the device was refused rather than up to date: `device_cap` (the workspace's plan counts no more devices in its window) or `new_device_limit` (its client address added RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR new devices this hour) */
+            reason?: "device_cap" | "new_device_limit";
             /** @description null: nothing to install */
             update: null | components["schemas"]["Update"];
         };
@@ -1216,8 +1218,26 @@ export interface components {
                 "text/plain": "OK";
             };
         };
-        /** @description Default Response */
+        /** @description the bundle bytes */
         Status200_2: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": string;
+            };
+        };
+        /** @description the asset bytes */
+        Status200_3: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": string;
+            };
+        };
+        /** @description Default Response */
+        Status200_4: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1234,7 +1254,7 @@ export interface components {
             };
         };
         /** @description The release with its new percentage */
-        Status200_3: {
+        Status200_5: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1260,17 +1280,8 @@ export interface components {
                 "application/json": components["schemas"]["Release"];
             };
         };
-        /** @description the bundle bytes */
-        Status200_4: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": string;
-            };
-        };
         /** @description Default Response */
-        Status200_5: {
+        Status200_6: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1282,15 +1293,6 @@ export interface components {
                     threshold: number;
                     window_minutes: number;
                 };
-            };
-        };
-        /** @description the asset bytes */
-        Status200_6: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": string;
             };
         };
         /** @description Default Response */
@@ -1554,7 +1556,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Status200_5"];
+            200: components["responses"]["Status200_6"];
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
             404: components["responses"]["Status404"];
@@ -1583,7 +1585,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Status200_5"];
+            200: components["responses"]["Status200_6"];
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
             402: components["responses"]["Status402"];
@@ -1993,12 +1995,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Status200_4"];
+            200: components["responses"]["Status200_2"];
             206: components["responses"]["Status206"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
             416: components["responses"]["Status416"];
+            429: components["responses"]["Status429"];
             503: components["responses"]["Status503"];
         };
     };
@@ -2013,12 +2016,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Status200_4"];
+            200: components["responses"]["Status200_2"];
             206: components["responses"]["Status206"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
             416: components["responses"]["Status416"];
+            429: components["responses"]["Status429"];
             503: components["responses"]["Status503"];
         };
     };
@@ -2159,12 +2163,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Status200_6"];
+            200: components["responses"]["Status200_3"];
             206: components["responses"]["Status206"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
             416: components["responses"]["Status416"];
+            429: components["responses"]["Status429"];
             503: components["responses"]["Status503"];
         };
     };
@@ -2180,12 +2185,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Status200_6"];
+            200: components["responses"]["Status200_3"];
             206: components["responses"]["Status206"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
             416: components["responses"]["Status416"];
+            429: components["responses"]["Status429"];
             503: components["responses"]["Status503"];
         };
     };
@@ -2556,7 +2562,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Status200_3"];
+            200: components["responses"]["Status200_5"];
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
             402: components["responses"]["Status402"];
@@ -2589,7 +2595,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Status200_3"];
+            200: components["responses"]["Status200_5"];
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
             402: components["responses"]["Status402"];
@@ -3366,7 +3372,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Status200_2"];
+            200: components["responses"]["Status200_4"];
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
             403: components["responses"]["Status403"];
@@ -3393,7 +3399,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Status200_2"];
+            200: components["responses"]["Status200_4"];
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
             403: components["responses"]["Status403"];
@@ -3430,6 +3436,13 @@ export interface operations {
                         members: number;
                         /** @description hobby (Hobby, free), pro (Startup) or team (Enterprise) */
                         plan: "hobby" | "pro" | "team";
+                        /** @description distinct devices answered "no update" over the last 24 hours, by reason (estimates) */
+                        refused_devices: {
+                            /** @description refused because the plan counts no more devices */
+                            device_cap: number;
+                            /** @description refused by RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR (an opt-in; 0 when off) */
+                            new_device_limit: number;
+                        };
                         /** @description length of the active window, in days */
                         window_days: number;
                     };

@@ -58,10 +58,20 @@ const state = existsSync(statePath) ? JSON.parse(readFileSync(statePath, 'utf8')
 
 const updates = new OtaUpdates({ apiUrl, appId, deviceId: args.device, channel, platform: 'ios' });
 const summary = { device: args.device, app_id: appId, channel, running: state.running ?? null, update: null };
+/** What the service's `reason` means, for a person trying the service out. */
+const REFUSALS = {
+  device_cap:
+    "No update: the workspace's plan serves no more devices (hobby: 100). Upgrade it (`ota plan set team`) or release counted devices (`ota devices`).",
+  new_device_limit:
+    'No update: this address added too many new devices this hour (RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR on the server).',
+};
 try {
   say(`Device ${args.device} runs ${state.version ?? 'the bundle it shipped with'}; checking ${channel}…`);
-  const update = await updates.checkForUpdate(state.running);
-  if (!update) {
+  const { update, reason } = await updates.check(state.running);
+  if (reason) {
+    summary.reason = reason;
+    say(REFUSALS[reason] ?? `No update: the service refused this device (${reason}).`);
+  } else if (!update) {
     say('No update for this device (it runs the newest release it is targeted by).');
   } else {
     say(`Update offered: ${update.version} (${update.module_id}), ${update.size} bytes.`);

@@ -5,4 +5,10 @@ export { EventQueue, type EventQueueOptions, type FlushResult, isPermanent } fro
 export { Sha256, sha256, sha256Hex, toHex, utf8 } from './sha256.js';
 export { parsePublicKey, type RsaPublicKey, SignatureError, verifyRsaSha256 } from './signature.js';
 export { type EventStorage, type KeyValueStore, keyValueStorage, MemoryStorage } from './storage.js';
-export { IntegrityError, newEventId, OtaUpdates, type OtaUpdatesOptions } from './updates.js';
+export {
+  type CheckResult,
+  IntegrityError,
+  newEventId,
+  OtaUpdates,
+  type OtaUpdatesOptions,
+} from './updates.js';

@@ -2,6 +2,13 @@ import { ApiError, NetworkError } from '@ota/client/errors';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay } from '@ota/client/retry';
 import { type FetchLike, Transport } from '@ota/client/transport';
 import type { AvailableUpdate, DeviceEvent, DeviceEventType } from '@ota/client/types';
+
+/** An update check's answer: the release to install (or null) and, for a refused device, why. */
+export interface CheckResult {
+  update: AvailableUpdate | null;
+  reason?: 'device_cap' | 'new_device_limit';
+}
+
 import { isDeviceId } from '@ota/shared/ids';
 import { bucket } from './bucket.js';
 import { EventQueue, type EventQueueOptions } from './event-queue.js';
@@ -90,6 +97,15 @@ export class OtaUpdates {
 
   /** The release this device should run, or null when it is up to date (or not in any rollout). */
   async checkForUpdate(currentModuleId?: string): Promise<AvailableUpdate | null> {
+    return (await this.check(currentModuleId)).update;
+  }
+
+  /**
+   * The update check with its whole answer: the release to install, or none and, when the service refused
+   * the device rather than found it up to date, why (`device_cap`: the workspace's plan counts no more
+   * devices; `new_device_limit`: the operator limits new devices per client address).
+   */
+  async check(currentModuleId?: string): Promise<CheckResult> {
     const { appId, deviceId, channel, fingerprint, appVersion, platform } = this.options;
     const body: Record<string, string> = { app_id: appId, device_id: deviceId };
     if (channel) body.channel = channel;
@@ -97,13 +113,13 @@ export class OtaUpdates {
     if (appVersion) body.app_version = appVersion;
     if (platform) body.platform = platform;
     if (currentModuleId) body.current_module_id = currentModuleId;
-    const answer = await this.http.request<{ update: AvailableUpdate | null }>('POST', '/updates/check', {
+    const answer = await this.http.request<CheckResult>('POST', '/updates/check', {
       json: body,
       anonymous: true,
       idempotent: true, // a read
     });
     if (answer.update && this.signingKey) this.verify(answer.update, this.signingKey);
-    return answer.update;
+    return answer.reason ? { update: answer.update, reason: answer.reason } : { update: answer.update };
   }
 
   /** The offer must carry a valid signature, by the configured key, over a manifest naming this offer. */

@@ -1,32 +1,29 @@
-import { ConfigError, loadConfig } from './config/config.js';
-import { createContainer } from './container.js';
+import { createContainer } from './container/container.js';
 import { migrateClickHouse } from './migrations/clickhouse-migrator.js';
 import { migratePostgres } from './migrations/postgres-migrator.js';
 import { roleOfUrl } from './migrations/service-grants.js';
 import { ensureClickHouseDatabase } from './platform/clickhouse.js';
 import { createPool } from './platform/postgres.js';
+import { runProcess } from './platform/process-runner.js';
 
 /**
  * Applies pending Postgres and ClickHouse migrations, then exits (`npm run migrate`). Postgres migrations
  * run as the schema owner (DATABASE_MIGRATION_URL), which then grants the service role (the user of
  * DATABASE_URL) what it needs.
  */
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const deps = createContainer(config, { name: 'migrate', role: 'cli', poolSize: 2 });
-  const owner = createPool(config.databaseMigrationUrl, 2);
-  try {
-    await ensureClickHouseDatabase(config.clickhouseUrl, config.clickhouseDatabase);
-    const pg = await migratePostgres(owner, deps.log, { serviceRole: roleOfUrl(config.databaseUrl) });
-    const ch = await migrateClickHouse(deps.clickhouse, deps.log);
-    deps.log.info({ postgres: pg.length, clickhouse: ch.length }, 'migrations up to date');
-  } finally {
-    await owner.end();
-    await deps.close();
-  }
-}
-
-main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
+runProcess({
+  build: (config) => createContainer(config, { name: 'migrate', role: 'cli', poolSize: 2 }),
+  start: async (deps) => {
+    const { config } = deps;
+    const owner = createPool(config.databaseMigrationUrl, 2);
+    try {
+      await ensureClickHouseDatabase(config.clickhouseUrl, config.clickhouseDatabase);
+      const pg = await migratePostgres(owner, deps.log, { serviceRole: roleOfUrl(config.databaseUrl) });
+      const ch = await migrateClickHouse(deps.clickhouse, deps.log);
+      deps.log.info({ postgres: pg.length, clickhouse: ch.length }, 'migrations up to date');
+    } finally {
+      await owner.end();
+    }
+    return undefined;
+  },
 });

@@ -1,6 +1,6 @@
 import { isUuid } from '@ota/shared/ids';
 import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
-import type { WorkersContainer } from '../src/container.js';
+import type { WorkersContainer } from '../src/container/container.types.js';
 import { QUEUES, type SpikeJob } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { SpikeEvaluator, SpikeResult } from '../src/spikes/spike.evaluator.js';

@@ -4,7 +4,7 @@ import { createBlockingRedis } from '../src/platform/redis.js';
 import type { Worker, WorkerFactory } from './worker.js';
 
 /**
- * Upkeep tasks (src/container.workers.ts) as BullMQ repeatable jobs: every worker process upserts the same
+ * Upkeep tasks (src/container/worker-graphs.ts) as BullMQ repeatable jobs: every worker process upserts the same
  * schedulers (idempotent), and BullMQ hands each run to exactly one of them.
  */
 export const createUpkeepWorker: WorkerFactory = (deps): Worker => {

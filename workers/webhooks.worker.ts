@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Worker as BullWorker, DelayedError, type Job } from 'bullmq';
-import type { WorkersContainer } from '../src/container.js';
-import type { WebhookGraphOptions } from '../src/container.workers.js';
+import type { WebhookGraphOptions, WorkersContainer } from '../src/container/container.types.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { AttemptOutcome, DeliveryProcessor } from '../src/webhooks/delivery.processor.js';
 import {

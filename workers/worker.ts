@@ -1,4 +1,4 @@
-import type { WorkersContainer } from '../src/container.js';
+import type { WorkersContainer } from '../src/container/container.types.js';
 
 /** A background worker: started once, stopped on shutdown after finishing (or handing back) its work. */
 export interface Worker {

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import { type DeviceRateLimit, deviceRateLimit, deviceRateLimitKey } from '../http/device-rate-limit.js';
-import { laneFailure } from '../http/lane-handover.js';
+import { deviceKey } from '../edge/device-key.js';
+import { deviceRoute } from '../http/device-route.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { JSON_CONTENT_TYPE } from '../updates/answer-bytes.js';
@@ -30,28 +29,6 @@ export const PATHS = {
 } as const;
 
 /**
- * Device rate limit of the acquisition API, per route: counted per app and device by the rule of
- * /updates/check (deviceRateLimitKey) once the deployment key is known to this process; until then per
- * client address. The key is only looked up in memory, so a made-up key never becomes a counter of its own.
- */
-export function codePushRateLimit(
-  perMinute: number,
-  keys: DeploymentKeyDirectory,
-  casing: Casing,
-): DeviceRateLimit {
-  return {
-    ...deviceRateLimit(perMinute),
-    keyGenerator: (request: FastifyRequest) =>
-      codePushDeviceKey(
-        (request.method === 'POST' ? request.body : request.query) as Record<string, unknown> | undefined,
-        casing,
-        request.ip,
-        keys,
-      ),
-  };
-}
-
-/**
  * The per-device limit's key of a request whose parameters (query or body) are `input`, read by the names
  * of the path's own casing only: those are the names the schema validated. (Reading the other casing's
  * names as well let a camelCase request name a new device on every request in a snake_case extra, which
@@ -66,10 +43,10 @@ export function codePushDeviceKey(
   const key = input?.[UPDATE_CHECK_FIELDS.deploymentKey[casing]];
   const appId = typeof key === 'string' ? keys.peek(key) : undefined;
   const device = input?.[UPDATE_CHECK_FIELDS.clientUniqueId[casing]];
-  return deviceRateLimitKey({ ip, body: appId ? { app_id: appId, device_id: device } : {} });
+  return appId ? deviceKey(appId, device, ip) : deviceKey(undefined, undefined, ip);
 }
 
-/** A validated update check query, in either casing, as the service takes it (route and lane alike). */
+/** A validated update check query, in either casing, as the service takes it. */
 export function updateCheckRequest(
   query: Record<string, unknown>,
   casing: Casing,
@@ -92,67 +69,66 @@ const OK = {
   content: { 'text/plain': { schema: Type.Literal('OK') } },
 };
 
-/** GET update_check and POST report_status/{deploy,download}, in both spellings. No credential. */
+/**
+ * GET update_check and POST report_status/{deploy,download}, in both spellings. No credential. The
+ * per-device limit counts per app and device by the rule of /updates/check once the deployment key is
+ * known to this process, until then per client address; the key is only looked up in memory, so a
+ * made-up key never becomes a counter of its own.
+ */
 export async function codePushRoutes(app: App): Promise<void> {
-  const { codePush, deploymentKeyDirectory } = app.deps.services;
+  const { codePush, deploymentKeyDirectory: keys } = app.deps.services;
   for (const casing of ['snake', 'camel'] as const satisfies Casing[]) {
     const paths = PATHS[casing];
-    const perMinute = app.deps.config.rateLimits.devicePerMinute;
-    const deviceLimit = codePushRateLimit(perMinute, deploymentKeyDirectory, casing);
-    // A device route (device-edge.ts): limited per client address too, strings made safe by replacement.
-    const config = { public: true, device: true, strings: 'replace' as const, deviceLimit };
     const legacy = casing === 'camel' ? ' (legacy camelCase path)' : '';
 
-    app.get(
-      paths.check,
-      {
-        config,
-        schema: {
-          tags: ['codepush'],
-          summary: `CodePush update check${legacy}`,
-          description:
-            'The deployment key names the app and channel; the answer is the newest release of the channel ' +
-            'whose rollout bucket admits client_unique_id and whose target_binary_range admits app_version. ' +
-            'An unknown or deleted key is a 404 problem. No credential.',
-          security: [],
-          querystring: wireSchema(UPDATE_CHECK_FIELDS, casing),
-          response: {
-            200: casing === 'snake' ? UpdateCheckAnswer : LegacyUpdateCheckAnswer,
-            ...problems(400, 404, 429),
-          },
+    deviceRoute(app, {
+      method: 'GET',
+      url: paths.check,
+      deviceKey: (request) =>
+        codePushDeviceKey(request.query as Record<string, unknown>, casing, request.ip, keys),
+      schema: {
+        tags: ['codepush'],
+        summary: `CodePush update check${legacy}`,
+        description:
+          'The deployment key names the app and channel; the answer is the newest release of the channel ' +
+          'whose rollout bucket admits client_unique_id and whose target_binary_range admits app_version. ' +
+          'An unknown or deleted key is a 404 problem. No credential.',
+        security: [],
+        querystring: wireSchema(UPDATE_CHECK_FIELDS, casing),
+        response: {
+          200: casing === 'snake' ? UpdateCheckAnswer : LegacyUpdateCheckAnswer,
+          ...problems(400, 404, 429),
         },
       },
-      async (request, reply) => {
-        // The fast lane already ran this check and it failed: answer its error, do not run it twice.
-        const failed = laneFailure(request.raw);
-        if (failed) throw failed.error;
+      handler: async (request, reply) => {
         const q = request.query as Record<string, unknown>;
-        const { info, source } = await codePush.updateCheck(updateCheckRequest(q, casing, request));
+        const { info, answers } = await codePush.updateCheck(updateCheckRequest(q, casing, request));
         // Bytes made once per release, version and casing (answer-bytes.ts); the schemas document them.
-        const bytes = codePushAnswer(info, casing, source);
+        const bytes = codePushAnswer(info, casing, answers);
         return reply.header('content-type', JSON_CONTENT_TYPE).send(bytes as never);
       },
-    );
+    });
 
-    app.post(
-      paths.deploy,
-      {
-        config,
-        schema: {
-          tags: ['codepush'],
-          summary: `CodePush deploy status report${legacy}`,
-          description:
-            '`DeploymentSucceeded` counts an activation of the release named by label, `DeploymentFailed` an ' +
-            'error; once per device, release and kind. A report without a label (a new binary started) counts ' +
-            'nothing. No credential.',
-          security: [],
-          body: wireSchema(DEPLOY_REPORT_FIELDS, casing),
-          response: { 200: OK, ...problems(400, 404, 413, 415, 429) },
-        },
+    deviceRoute(app, {
+      method: 'POST',
+      url: paths.deploy,
+      deviceKey: (request) =>
+        codePushDeviceKey(request.body as Record<string, unknown>, casing, request.ip, keys),
+      schema: {
+        tags: ['codepush'],
+        summary: `CodePush deploy status report${legacy}`,
+        description:
+          '`DeploymentSucceeded` counts an activation of the release named by label, `DeploymentFailed` an ' +
+          'error; once per device, release and kind. A report without a label (a new binary started) counts ' +
+          'nothing. No credential.',
+        security: [],
+        body: wireSchema(DEPLOY_REPORT_FIELDS, casing),
+        response: { 200: OK, ...problems(400, 404, 413, 415, 429) },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const b = fromWire(DEPLOY_REPORT_FIELDS, casing, request.body as Record<string, unknown>);
         await codePush.reportDeploy({
+          client: request,
           deploymentKey: b.deploymentKey!,
           appVersion: b.appVersion!,
           ...(b.clientUniqueId !== undefined ? { clientUniqueId: b.clientUniqueId } : {}),
@@ -161,30 +137,31 @@ export async function codePushRoutes(app: App): Promise<void> {
         });
         return reply.type('text/plain; charset=utf-8').send('OK');
       },
-    );
+    });
 
-    app.post(
-      paths.download,
-      {
-        config,
-        schema: {
-          tags: ['codepush'],
-          summary: `CodePush download status report${legacy}`,
-          description: 'Counts a download of the release named by label, once per device. No credential.',
-          security: [],
-          body: wireSchema(DOWNLOAD_REPORT_FIELDS, casing),
-          response: { 200: OK, ...problems(400, 404, 413, 415, 429) },
-        },
+    deviceRoute(app, {
+      method: 'POST',
+      url: paths.download,
+      deviceKey: (request) =>
+        codePushDeviceKey(request.body as Record<string, unknown>, casing, request.ip, keys),
+      schema: {
+        tags: ['codepush'],
+        summary: `CodePush download status report${legacy}`,
+        description: 'Counts a download of the release named by label, once per device. No credential.',
+        security: [],
+        body: wireSchema(DOWNLOAD_REPORT_FIELDS, casing),
+        response: { 200: OK, ...problems(400, 404, 413, 415, 429) },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const b = fromWire(DOWNLOAD_REPORT_FIELDS, casing, request.body as Record<string, unknown>);
         await codePush.reportDownload({
+          client: request,
           deploymentKey: b.deploymentKey!,
           clientUniqueId: b.clientUniqueId!,
           label: b.label!,
         });
         return reply.type('text/plain; charset=utf-8').send('OK');
       },
-    );
+    });
   }
 }

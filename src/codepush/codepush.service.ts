@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { DeviceClient } from '../devices/client-address.js';
+import type { DeviceClient } from '../edge/client-address.js';
+import type { EventIngestService } from '../intake/events.service.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { requireAppVersion } from '../releases/binary-range.js';
+import type { AnswerMemo } from '../routing/answer-memo.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
 import type { AppRoute } from '../routing/routing.types.js';
-import type { EventIngestService } from '../telemetry/events.service.js';
 import type { UpdateCheckService } from '../updates/updates.service.js';
 import type { UpdateInfo } from './codepush.schemas.js';
 import type { DeploymentKeyDirectory } from './key-directory.js';
@@ -21,13 +22,15 @@ export interface UpdateCheckRequest {
   packageHash?: string;
 }
 
-/** An update check's answer, and the routing object it was made from (its bytes are kept while it lives). */
+/** An update check's answer, and where on the routing-cache entry it came from its bytes are kept. */
 export interface CodePushCheck {
   info: UpdateInfo;
-  source: object;
+  answers: AnswerMemo;
 }
 
 export interface DeployReport {
+  /** The request: its client network counts for error-spike decisions. */
+  client: DeviceClient;
   deploymentKey: string;
   appVersion: string;
   clientUniqueId?: string;
@@ -36,6 +39,7 @@ export interface DeployReport {
 }
 
 export interface DownloadReport {
+  client: DeviceClient;
   deploymentKey: string;
   clientUniqueId: string;
   label: string;
@@ -97,7 +101,7 @@ export class CodePushService {
       admitted: outcome.admitted,
       skipsMandatory,
     });
-    return { info, source: served ?? releases };
+    return { info, answers: served?.answers ?? route.answers };
   }
 
   /**

@@ -58,10 +58,14 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: Count('6000'),
   RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: Count('10'),
   RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES: Count('15'),
-  RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Count('10'),
+  RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Count('0'),
   API_COPIES: Count('1'),
   TRUST_PROXY: Type.String({ default: 'false' }),
   SHUTDOWN_GRACE_MS: Count('10000'),
+  API_SURFACES: Type.String({ pattern: '^[a-z, ]+$', default: 'device,control,console' }),
+  REQUEST_TIMEOUT_MS: Count('30000'),
+  KEEP_ALIVE_TIMEOUT_MS: Count('72000'),
+  MAX_CONNECTIONS: Count('10000'),
   OPERATOR_TOKEN: Type.Optional(Type.String()),
 });
 
@@ -106,8 +110,16 @@ export interface Config {
     dispatchPollMs: number;
   };
   http: {
+    /** What this process serves (API_SURFACES): device endpoints, the control API, the web console. */
+    surfaces: ReadonlySet<Surface>;
     bodyLimitBytes: number;
     shutdownGraceMs: number;
+    /** A request's headers and body must have arrived within this (Node answers 408 or closes). */
+    requestTimeoutMs: number;
+    /** How long an idle keep-alive connection is kept. */
+    keepAliveTimeoutMs: number;
+    /** Open connections one process accepts; more are closed at once (raise `ulimit -n` to match). */
+    maxConnections: number;
     /** Which X-Forwarded-For hops are believed for the client address (TRUST_PROXY). */
     trustProxy: TrustProxy;
   };
@@ -139,6 +151,9 @@ export interface Config {
   operatorToken: string | null;
 }
 
+export const SURFACES = ['device', 'control', 'console'] as const;
+export type Surface = (typeof SURFACES)[number];
+
 export class ConfigError extends Error {}
 
 /** Parses the environment; throws ConfigError naming every bad variable. */
@@ -169,6 +184,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   if (typeof trustProxy === 'object')
     throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${trustProxy.error}`);
+  const surfaces = listOf(e.API_SURFACES);
+  const unknownSurface = surfaces.filter((v) => !(SURFACES as readonly string[]).includes(v));
+  if (surfaces.length === 0 || unknownSurface.length > 0)
+    throw new ConfigError(
+      `Invalid configuration:\n  API_SURFACES: a comma list of ${SURFACES.join(', ')} (got ${JSON.stringify(e.API_SURFACES)})`,
+    );
   const publicUrl = (
     e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`
   ).replace(/\/+$/, '');
@@ -208,8 +229,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dispatchPollMs: atLeast(10, e.WEBHOOK_DISPATCH_POLL_MS),
     },
     http: {
+      surfaces: new Set(surfaces as Surface[]),
       bodyLimitBytes: int(e.BODY_LIMIT_BYTES),
       shutdownGraceMs: int(e.SHUTDOWN_GRACE_MS),
+      requestTimeoutMs: atLeast(1000, e.REQUEST_TIMEOUT_MS),
+      keepAliveTimeoutMs: atLeast(1000, e.KEEP_ALIVE_TIMEOUT_MS),
+      maxConnections: atLeast(1, e.MAX_CONNECTIONS),
       trustProxy,
     },
     bundles: { maxBytes: int(e.BUNDLE_MAX_BYTES), blobDir: e.BLOB_DIR },

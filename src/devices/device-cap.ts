@@ -1,7 +1,7 @@
+import { clientBucket, type DeviceClient } from '../edge/client-address.js';
 import { unavailable } from '../platform/errors.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { AdmittedDevices } from './admitted-devices.js';
-import { clientBucket, type DeviceClient } from './client-address.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -28,11 +28,15 @@ if seen and tonumber(seen) >= tonumber(ARGV[3]) then
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
+  redis.call('PFADD', KEYS[3], ARGV[1])
+  redis.call('PEXPIRE', KEYS[3], ARGV[9])
   return 0
 end
 local limit = tonumber(ARGV[7])
 if limit > 0 then
   if tonumber(redis.call('HGET', KEYS[2], ARGV[6]) or '0') >= limit then
+    redis.call('PFADD', KEYS[4], ARGV[1])
+    redis.call('PEXPIRE', KEYS[4], ARGV[9])
     return 2
   end
   redis.call('HINCRBY', KEYS[2], ARGV[6], 1)
@@ -47,6 +51,8 @@ type AdmitRedis = Redis & {
   otaAdmitDevice(
     setKey: string,
     clientsKey: string,
+    refusedByCapKey: string,
+    refusedByLimitKey: string,
     device: string,
     now: number,
     from: number,
@@ -55,8 +61,22 @@ type AdmitRedis = Redis & {
     client: string,
     perClient: number,
     clientsTtlMs: number,
+    refusalsTtlMs: number,
   ): Promise<number>;
 };
+
+/** Why a device got no update although it may have one waiting (the update check's `reason`). */
+export const REFUSAL_REASONS = ['device_cap', 'new_device_limit'] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/** The cap's verdict on a device: admitted (served), or refused and why. */
+export type Admission = 'admitted' | RefusalReason;
+
+/** Distinct devices refused in the last 24 hours, by reason. */
+export type RefusedDevices = Record<RefusalReason, number>;
+
+/** Refusal counts cover the last 24 clock hours; each hour's count lives a day and an hour. */
+const REFUSAL_HOURS = 24;
 
 export interface DeviceCapOptions {
   windowDays: number;
@@ -99,25 +119,37 @@ export class DeviceCapGate {
     const ttl = options.cacheTtlMs ?? Math.min(HOUR_MS, Math.floor(this.windowMs / 10));
     this.admitted = new AdmittedDevices(options.cacheCapacity ?? 100_000, ttl, this.now);
     if (!('otaAdmitDevice' in redis)) {
-      redis.defineCommand('otaAdmitDevice', { numberOfKeys: 2, lua: ADMIT_SCRIPT });
+      redis.defineCommand('otaAdmitDevice', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
     }
     this.redis = redis as AdmitRedis;
   }
 
   /**
-   * True when the device may be served. `cap` null means unlimited: nothing is counted. The cap comes
-   * from the workspace's current plan, so an upgrade applies to the very next check. `client` (the request)
-   * is asked for its address only for a device new to this process.
+   * Whether the device may be served, and if not why. `cap` null means unlimited: nothing is counted. The
+   * cap comes from the workspace's current plan, so an upgrade applies to the very next check. `client`
+   * (the request) is asked for its address only for a device new to this process.
    */
   admit(
     workspaceId: string,
     deviceId: string,
     cap: number | null,
     client: DeviceClient,
-  ): boolean | Promise<boolean> {
-    if (cap === null) return true;
-    if (this.admitted.has(workspaceId, deviceId)) return true;
+  ): Admission | Promise<Admission> {
+    if (cap === null) return 'admitted';
+    if (this.admitted.has(workspaceId, deviceId)) return 'admitted';
     return this.admitRemote(workspaceId, deviceId, cap, client.ip);
+  }
+
+  /** Distinct devices refused over the last 24 clock hours (this one included), by reason. */
+  async refusedDevices(workspaceId: string): Promise<RefusedDevices> {
+    const hour = Math.floor(this.now() / HOUR_MS);
+    const hours = Array.from({ length: REFUSAL_HOURS }, (_, i) => hour - i);
+    const [cap, limit] = await Promise.all(
+      REFUSAL_REASONS.map((reason) =>
+        this.redis.pfcount(...hours.map((h) => this.refusedKey(workspaceId, reason, h))),
+      ),
+    );
+    return { device_cap: cap ?? 0, new_device_limit: limit ?? 0 };
   }
 
   /** Devices counted against the cap now: seen within the window, at most the cap. */
@@ -165,6 +197,11 @@ export class DeviceCapGate {
     return this.keys.workspace(workspaceId, 'devices:capped');
   }
 
+  /** The HyperLogLog of devices refused for `reason` during clock hour `hour` (epoch hours). */
+  refusedKey(workspaceId: string, reason: RefusalReason, hour: number): string {
+    return this.keys.workspace(workspaceId, `devices:refused:${reason}:${hour}`);
+  }
+
   /** The hash of devices each client added to the workspace's set during the clock hour of `at`. */
   clientsKey(workspaceId: string, at: number): string {
     return this.keys.workspace(workspaceId, `devices:new-by-client:${Math.floor(at / HOUR_MS)}`);
@@ -175,14 +212,17 @@ export class DeviceCapGate {
     deviceId: string,
     cap: number,
     address: string | undefined,
-  ): Promise<boolean> {
+  ): Promise<Admission> {
     const now = this.now();
-    const hourEnds = (Math.floor(now / HOUR_MS) + 1) * HOUR_MS;
+    const hour = Math.floor(now / HOUR_MS);
+    const hourEnds = (hour + 1) * HOUR_MS;
     let admitted: number;
     try {
       admitted = await this.redis.otaAdmitDevice(
         this.setKey(workspaceId),
         this.clientsKey(workspaceId, now),
+        this.refusedKey(workspaceId, 'device_cap', hour),
+        this.refusedKey(workspaceId, 'new_device_limit', hour),
         deviceId,
         now,
         now - this.windowMs,
@@ -192,13 +232,15 @@ export class DeviceCapGate {
         this.perClient,
         // A minute past the hour's end, so a clock slightly behind still finds the hour's counts.
         hourEnds - now + 60_000,
+        hourEnds - now + REFUSAL_HOURS * HOUR_MS,
       );
     } catch {
       // Neither serving an uncounted device nor a silent "no update" is right: the device retries later.
       throw unavailable('Device counting is unavailable; retry shortly.', 'dependency_unavailable');
     }
-    if (admitted !== 1) return false;
+    if (admitted === 0) return 'device_cap';
+    if (admitted === 2) return 'new_device_limit';
     this.admitted.add(workspaceId, deviceId);
-    return true;
+    return 'admitted';
   }
 }

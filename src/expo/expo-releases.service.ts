@@ -3,12 +3,12 @@ import type { AppsService } from '../apps/apps.service.js';
 import type { Principal } from '../auth/principal.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
-import type { DraftAnswer, ReleaseDraftsService } from '../manifests/drafts.service.js';
-import type { ManifestPart, ManifestsStore } from '../manifests/manifests.store.js';
 import { badRequest } from '../platform/errors.js';
 import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleaseRow } from '../releases/releases.store.js';
 import type { PushInput } from '../releases/releases.types.js';
+import type { DraftAnswer, ReleaseDraftsService } from '../signing/drafts.service.js';
+import type { ManifestPart, ManifestsStore } from '../signing/manifests.store.js';
 import {
   directiveBytes,
   EXPO_PLATFORMS,

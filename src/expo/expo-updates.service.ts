@@ -1,9 +1,9 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
-import type { DeviceClient } from '../devices/client-address.js';
+import type { DeviceClient } from '../edge/client-address.js';
+import type { DeviceEventInput } from '../intake/events.service.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
-import type { DeviceEventInput } from '../telemetry/events.service.js';
 import type { UpdateCheckService } from '../updates/updates.service.js';
 import {
   type ExpectedSignature,

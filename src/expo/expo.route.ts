@@ -83,6 +83,7 @@ export function buildExpoRoute(
       sha256: first.sha256,
       size: first.size,
       url: bundleUrl(first.sha256),
+      answers: new Map(),
     };
     const platforms: ExpoRelease['platforms'] = {};
     for (const platform of EXPO_PLATFORMS) {

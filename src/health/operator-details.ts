@@ -1,6 +1,6 @@
-import type { SharedContainer } from '../container.js';
+import type { SharedContainer } from '../container/container.types.js';
+import { readDeadLetterStats } from '../ingest/dead-letters.js';
 import { inspectDatabaseRole } from '../platform/database-role.js';
-import { readDeadLetterStats } from '../telemetry/dead-letters.js';
 
 /** What the details read: the service's clients. */
 type Deps = Pick<SharedContainer, 'db' | 'redis' | 'keys'>;

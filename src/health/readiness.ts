@@ -1,4 +1,4 @@
-import type { SharedContainer } from '../container.js';
+import type { SharedContainer } from '../container/container.types.js';
 
 type Check = 'ok' | string;
 

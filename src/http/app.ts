@@ -1,54 +1,57 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { Server, ServerOptions } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController } from 'fastify';
+import Fastify from 'fastify';
 import { statsRoutes } from '../analytics/stats.routes.js';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
 import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
-import { codePushFastLane } from '../codepush/codepush.lane.js';
-import { PATHS as CODEPUSH_PATHS, codePushRoutes } from '../codepush/codepush.routes.js';
+import { codePushRoutes } from '../codepush/codepush.routes.js';
 import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
-import type { ApiContainer } from '../container.js';
+import type { ApiContainer } from '../container/container.types.js';
 import { devicesRoutes } from '../devices/devices.routes.js';
-import { expoManifestLane } from '../expo/expo.lane.js';
-import { expoRoutes, MANIFEST_PATH } from '../expo/expo.routes.js';
+import { expoRoutes } from '../expo/expo.routes.js';
+import { expoDeviceRoutes } from '../expo/expo-device.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
+import { ingestStatusRoutes } from '../ingest/ingest-status.routes.js';
+import { deviceEventsRoutes } from '../intake/events.routes.js';
 import { invitationsRoutes } from '../invitations/invitations.routes.js';
-import { manifestsRoutes } from '../manifests/manifests.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
+import { manifestsRoutes } from '../signing/manifests.routes.js';
 import { alertsRoutes } from '../spikes/alerts.routes.js';
-import { deviceEventsRoutes } from '../telemetry/events.routes.js';
-import { ingestStatusRoutes } from '../telemetry/ingest-status.routes.js';
 import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
-import { checkFastLane } from '../updates/updates.lane.js';
 import { updatesRoutes } from '../updates/updates.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
-import { AddressLimiter } from './address-limiter.js';
 import { clientErrorHandler } from './client-errors.js';
 import { registerComponents } from './components.js';
-import { type DeviceEdge, installDeviceEdge } from './device-edge.js';
 import { errorHandler, sendProblem } from './error-handler.js';
-import { FastLanes } from './fast-lane.js';
-import { replayLaneBodies } from './lane-handover.js';
 import { LazyRequestLogger } from './lazy-request-logger.js';
+import { ServiceLogController } from './log-controller.js';
 import { swaggerOptions } from './openapi.js';
 import { addRouteHook, type CallbackHook } from './route-hooks.js';
-import { installStringSafety } from './string-safety.js';
+import { installStringSafety } from './safe-strings.js';
 import type { App } from './types.js';
 import { validatorCompiler } from './validation.js';
 
 export const API_PREFIX = '/api/v1';
 
-/** Route plugins under /api/v1, in one list so a newcomer sees every feature of the API here. */
-const API_ROUTES: Array<(app: App) => Promise<void>> = [
+type Routes = (app: App) => Promise<void>;
+
+/**
+ * The device surface under /api/v1: what devices call (no credential; the app id names the app). The
+ * CodePush acquisition API is a device surface too, at the root of the service (codePushRoutes).
+ */
+const DEVICE_ROUTES: Routes[] = [updatesRoutes, deviceEventsRoutes, bundleDownloadRoutes, expoDeviceRoutes];
+
+/** The control surface under /api/v1: what people and their tools call, with a credential. */
+const CONTROL_ROUTES: Routes[] = [
   authRoutes,
   apiKeysRoutes,
   workspacesRoutes,
@@ -59,11 +62,8 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   appsRoutes,
   bundlesRoutes,
   releasesRoutes,
-  deviceEventsRoutes,
   ingestStatusRoutes,
   statsRoutes,
-  updatesRoutes,
-  bundleDownloadRoutes,
   webhooksRoutes,
   alertsRoutes,
   deploymentKeysRoutes,
@@ -71,33 +71,30 @@ const API_ROUTES: Array<(app: App) => Promise<void>> = [
   expoRoutes,
 ];
 
+/**
+ * The API's Fastify app, with the surfaces API_SURFACES names (all three by default): `device` (update
+ * checks, events, downloads, CodePush, Expo), `control` (the HTTP API of people and tools, with the auth
+ * hook and the OpenAPI document) and `console` (the web console's files). A process without a surface
+ * loads none of its routes: its paths answer 404.
+ */
 export async function buildApp(deps: ApiContainer): Promise<App> {
-  // One per process: the route hooks and the fast lanes count device requests per address in it.
-  const addresses = new AddressLimiter({
-    max: deps.config.rateLimits.deviceAddressPerMinute,
-    windowMs: 60_000,
-  });
-  const lanes = new FastLanes({
-    addresses,
-    trustProxy: deps.config.http.trustProxy,
-    bodyLimitBytes: deps.config.http.bodyLimitBytes,
-  });
+  const surfaces = deps.config.http.surfaces;
+  const logController = new ServiceLogController();
   const app = Fastify({
-    // Node's HTTP server with the fast lanes in front of Fastify (fast-lane.ts).
-    serverFactory: lanes.serverFactory(),
     loggerInstance: deps.log.child({ component: 'http' }),
-    // Requests are not logged one by one (the fleet's traffic would drown the log); 5xx answers are.
-    logController: new LogController({ disableRequestLogging: true }),
+    logController,
     bodyLimit: deps.config.http.bodyLimitBytes,
     // The client address (request.ip) every per-address limit counts: see TRUST_PROXY.
     trustProxy: deps.config.http.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     childLoggerFactory: (logger, bindings, options) => new LazyRequestLogger(logger, bindings, options),
-    // Requests that arrive while the server closes are refused by the lanes' listener, in front of every
-    // request (fast-lane.ts); Fastify's own refusal would also hit a request a lane hands over after the
-    // close began, which arrived before it and must finish.
-    return503OnClosing: false,
+    // A request's headers and body must arrive within REQUEST_TIMEOUT_MS: Node answers 408 or closes the
+    // connection at its next check of open connections, a quarter of the timeout later at most.
+    requestTimeout: deps.config.http.requestTimeoutMs,
+    http: nodeServerOptions(deps.config.http.requestTimeoutMs),
+    keepAliveTimeout: deps.config.http.keepAliveTimeoutMs,
+    // Keep-alive connections idle when the close begins are closed at once; busy ones after their answer.
     forceCloseConnections: 'idle',
     // An over-long path parameter is refused by the router with FST_ERR_MAX_PARAM_LENGTH (414).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -107,47 +104,64 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.decorate('deps', deps);
-  app.decorate('fastLanes', lanes);
   app.decorateRequest('principal', null);
   // The API speaks JSON; a text/plain body is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
   // Every JSON body, query string and path parameter: well-formed Unicode without NUL, before validation.
   installStringSafety(app);
-  const edge = installDeviceEdge(app, { addresses, copies: deps.config.rateLimits.apiCopies });
-  app.addHook('onRoute', replayLaneBodies);
-  app.addHook('preClose', (done) => {
-    lanes.closing = true;
-    closeConnectionsAsTheyIdle(app.server);
-    done();
-  });
-  // Runs once the server has closed (Fastify closes it in the onClose hook it adds last, which runs first).
-  // Clients retry a refusal on another copy, but a load balancer that does not retry a 503 passes it on:
-  // the operator sees how many there were.
-  app.addHook('onClose', (_instance, done) => {
-    if (lanes.refusedWhileClosing > 0)
-      app.log.warn({ refused: lanes.refusedWhileClosing }, 'requests refused while shutting down');
-    done();
-  });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   // A page path of the web console (a deep link) answers its index.html; anything else is a 404 problem.
-  const consolePage = consoleFallback();
+  const consolePage = surfaces.has('console') ? consoleFallback() : undefined;
   app.setNotFoundHandler(
     (request, reply) =>
       consolePage?.(request, reply) ??
       sendProblem(reply, 404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
   );
-  // Callback hooks, not async ones, on every request: an async hook costs a promise per request even when
-  // it has nothing to do (the profile in bench/profiles.md).
-  app.addHook('onResponse', (request, reply, done) => {
-    if (reply.statusCode >= 500)
-      request.log.warn({ url: request.url, status: reply.statusCode }, 'server error');
+  // The routing cache (every surface reads it) follows invalidations; buffered counts are written on close.
+  app.addHook('onReady', () => deps.services.updates.start());
+  app.addHook('onClose', () => deps.services.updates.stop());
+  // Runs once the server has closed: how many requests arrived too late (the operator's to see).
+  app.addHook('onClose', (_instance, done) => {
+    const refused = logController.refusedWhileClosing;
+    if (refused > 0) app.log.warn({ refused }, 'requests refused while shutting down');
     done();
   });
 
+  app.addHook('preClose', (done) => {
+    closeConnectionsAsTheyIdle(app.server);
+    done();
+  });
+  app.server.maxConnections = deps.config.http.maxConnections;
+
+  // The OpenAPI document describes every route registered after it (the device routes included).
+  if (surfaces.has('control')) await app.register(swagger, swaggerOptions(deps.config.publicUrl));
+  // The shared schemas (problem+json and the named shapes) every surface's answers refer to.
+  registerComponents(app);
+  await app.register(healthRoutes);
+  if (surfaces.has('device')) await registerDeviceSurface(app);
+  if (surfaces.has('control')) await registerControlSurface(app);
+  // The web console at `/` (outside /api/v1, no credential: the page signs in through the API).
+  if (surfaces.has('console')) await app.register(consoleRoutes);
+  return app;
+}
+
+async function registerDeviceSurface(app: App): Promise<void> {
+  // The CodePush acquisition API lives at the root, as the CodePush service had it (CodePushServerURL is
+  // the service's base URL).
+  await app.register(codePushRoutes);
+  await app.register(
+    async (api) => {
+      for (const routes of DEVICE_ROUTES) await api.register(routes);
+    },
+    { prefix: API_PREFIX },
+  );
+}
+
+async function registerControlSurface(app: App): Promise<void> {
+  const { deps } = app;
   // Sign-in limits are declared per route (config.rateLimit) and counted in Redis, so all API copies share
-  // them; if Redis is down the limit is skipped rather than failing the request. Device routes are limited
-  // in process instead (config.deviceLimit, device-edge.ts): no round trip on the hot path.
+  // them; if Redis is down the limit is skipped rather than failing the request.
   await app.register(rateLimit, {
     global: false,
     redis: deps.redis,
@@ -158,14 +172,6 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
       message: `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`,
     }),
   });
-
-  await app.register(swagger, swaggerOptions(deps.config.publicUrl));
-  registerComponents(app);
-
-  await app.register(healthRoutes);
-  // The CodePush acquisition API lives at the root, as the CodePush service had it (CodePushServerURL is
-  // the service's base URL). Device routes: no credential.
-  await app.register(codePushRoutes);
   await app.register(
     async (api) => {
       const typed = api as unknown as App;
@@ -180,42 +186,26 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
             done();
           }, done);
       };
-      // The credential check is attached to each route that needs one, ahead of the route's own hooks:
-      // public routes (devices among them) carry no hook at all, not even one that returns at once.
+      // The credential check is attached to each route that needs one, ahead of the route's own hooks.
       typed.addHook('onRoute', (route) => {
         if (!route.config?.public) addRouteHook(route, 'onRequest', authenticate, 'first');
       });
       typed.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),
       );
-      for (const routes of API_ROUTES) await typed.register(routes);
+      for (const routes of CONTROL_ROUTES) await typed.register(routes);
     },
     { prefix: API_PREFIX },
   );
-  // The web console at `/` (outside /api/v1, no credential: the page signs in through the API).
-  await app.register(consoleRoutes);
-  addFastLanes(app, lanes, edge);
-  return app;
 }
 
-/** The device routes also served on a fast lane (fast-lane.ts), each beside its route's limiter. */
-function addFastLanes(app: App, lanes: FastLanes, edge: DeviceEdge): void {
-  const checkPath = `${API_PREFIX}/updates/check`;
-  const devices = edge.deviceLimiter('POST', checkPath);
-  if (!devices) throw new Error(`no device limiter for POST ${checkPath}`);
-  lanes.add(checkFastLane({ path: checkPath, updates: app.deps.services.updates, devices }));
-  const { codePush, deploymentKeyDirectory: keys } = app.deps.services;
-  for (const casing of ['snake', 'camel'] as const) {
-    const path = CODEPUSH_PATHS[casing].check;
-    const limiter = edge.deviceLimiter('GET', path);
-    if (!limiter) throw new Error(`no device limiter for GET ${path}`);
-    lanes.add(codePushFastLane({ path, casing, codePush, keys, devices: limiter }));
-  }
-  const manifestPath = `${API_PREFIX}${MANIFEST_PATH}`;
-  const manifestDevices = edge.deviceLimiter('GET', manifestPath);
-  if (!manifestDevices) throw new Error(`no device limiter for GET ${manifestPath}`);
-  const { expoUpdates } = app.deps.services;
-  lanes.add(expoManifestLane({ path: manifestPath, expoUpdates, devices: manifestDevices }));
+/** Node's own checks of slow requests, tied to REQUEST_TIMEOUT_MS (headers alone within at most 60 s). */
+function nodeServerOptions(requestTimeoutMs: number): ServerOptions {
+  return {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.min(60_000, requestTimeoutMs),
+    connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(requestTimeoutMs / 4))),
+  };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -225,8 +215,8 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 /**
  * While the server closes, keep-alive connections are closed as soon as they have nothing in flight. Node
  * and Fastify (forceCloseConnections 'idle') close the idle ones once, when the close begins; a connection
- * whose request finishes after that (a lane's answer carries no `Connection: close`) would otherwise stay
- * open until keepAliveTimeout, past SHUTDOWN_GRACE_MS, and the process would be cut off before it flushed.
+ * whose answer is sent after that would otherwise stay open until its keep-alive timeout, past
+ * SHUTDOWN_GRACE_MS, and the process would be cut off before it flushed.
  */
 function closeConnectionsAsTheyIdle(server: Server): void {
   // A server that never listened (an app answering only `inject`) has no connections and emits no 'close'.

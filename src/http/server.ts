@@ -1,21 +1,18 @@
-import type { ApiContainer } from '../container.js';
-import { onShutdownSignal } from '../platform/shutdown.js';
+import type { ApiContainer } from '../container/container.types.js';
 import { buildApp } from './app.js';
 import type { App } from './types.js';
 
 /**
- * Starts the API and wires graceful shutdown: on SIGTERM/SIGINT stop accepting, let in-flight requests
- * finish (bounded by SHUTDOWN_GRACE_MS), then close the clients.
+ * Builds the API and listens. Graceful shutdown is the process runner's (src/platform/process-runner.ts):
+ * on SIGTERM/SIGINT the app closes (in-flight requests finish, bounded by SHUTDOWN_GRACE_MS), then the
+ * clients.
  */
 export async function startServer(deps: ApiContainer): Promise<App> {
   const app = await buildApp(deps);
   await app.listen({ host: deps.config.host, port: deps.config.port });
   deps.log.info(
-    { url: deps.config.publicUrl },
+    { url: deps.config.publicUrl, surfaces: [...deps.config.http.surfaces] },
     `API listening on http://${deps.config.host}:${deps.config.port}`,
   );
-  onShutdownSignal(deps, async () => {
-    await app.close();
-  });
   return app;
 }

@@ -1,7 +1,7 @@
 import type { FakeAppsStore } from '../apps/apps.fake-store.js';
 import type { FakeDeploymentKeysStore } from '../codepush/deployment-keys.fake-store.js';
-import type { FakeManifestsStore } from '../manifests/manifests.fake-store.js';
 import type { FakeReleasesStore } from '../releases/releases.fake-store.js';
+import type { FakeManifestsStore } from '../signing/manifests.fake-store.js';
 import type { FakeWorkspacesStore } from '../workspaces/workspaces.fake-store.js';
 import {
   ROUTED_COLUMNS,

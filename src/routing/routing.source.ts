@@ -64,6 +64,7 @@ export class RoutingLoader implements RoutingSource {
         sha256: row.sha256,
         size: row.size,
         url: this.options.bundleUrl(row.sha256),
+        answers: new Map(),
       };
       const signature = signatureOf(row);
       if (signature) release.signature = signature;
@@ -82,6 +83,7 @@ export class RoutingLoader implements RoutingSource {
       channels,
       modules: new Set(modules),
       deploymentKeys: new Map(keys.map((k) => [k.key, k.channel])),
+      answers: new Map(),
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { ExpoRoute } from '../expo/expo.route.js';
 import type { Plan } from '../plans/plans.js';
 import type { BinaryRange } from '../releases/binary-range.js';
+import type { AnswerMemo } from './answer-memo.js';
 
 /** What the update check needs of a release; built once per routing-cache load. */
 export interface RoutedRelease {
@@ -19,6 +20,8 @@ export interface RoutedRelease {
   url: string;
   /** The signed canonical manifest of a release signed on the developer's machine; absent when unsigned. */
   signature?: ReleaseSignature;
+  /** Answers made from this release (answer-memo.ts). */
+  answers: AnswerMemo;
 }
 
 /** What /updates/check sends with a signed release; the SDK verifies `sig` over `manifest` (UTF-8). */
@@ -45,6 +48,8 @@ export interface AppRoute {
   modules: ReadonlySet<string>;
   /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
   expo?: ExpoRoute;
+  /** Answers made from the app's state rather than one release (answer-memo.ts). */
+  answers: AnswerMemo;
 }
 
 /** Where the routing cache loads an app from on a miss (Postgres in production). */

@@ -2,8 +2,8 @@ import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Logger } from '../platform/logger.js';
 import { type Db, type Queryable, transaction } from '../platform/postgres.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
-import { minuteOf, windowKeys } from '../telemetry/failure-counters.js';
 import { appendOutbox } from '../webhooks/outbox.writer.js';
+import { minuteOf, windowKeys } from './failure-counters.js';
 import type { SpikeActions } from './spike-actions.js';
 import {
   type AlertSettings,

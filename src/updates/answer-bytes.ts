@@ -1,24 +1,25 @@
+import type { RefusalReason } from '../devices/device-cap.js';
+import { memoAnswer } from '../routing/answer-memo.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
 
 /** The content type Fastify gives a JSON answer; precomputed answers carry the same. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 const NO_UPDATE = Buffer.from('{"update":null}');
-
-// Keyed by the routing cache's release objects: a reload or an invalidation makes new objects, so an
-// answer never outlives the state it was made from, and the map never holds a release nobody routes to.
-const answers = new WeakMap<RoutedRelease, Buffer>();
+const REFUSED: Record<RefusalReason, Buffer> = {
+  device_cap: Buffer.from('{"update":null,"reason":"device_cap"}'),
+  new_device_limit: Buffer.from('{"update":null,"reason":"new_device_limit"}'),
+};
 
 /**
  * The bytes of an update check's answer. They depend on the release only, never on the device, so they
- * are made once per release and sent as they are: the check is then a lookup and a bucket, without
- * serialising an object per request. Same fields, order and escaping as the CheckResponse schema's
- * serialiser (the schema still documents and tests the answer).
+ * are made once per release, kept on the release's routing-cache entry (answer-memo.ts) and sent as they
+ * are: the check is then a lookup and a bucket, without serialising an object per request. Same fields,
+ * order and escaping as the CheckResponse schema's serialiser (the schema still documents and tests it).
  */
-export function checkAnswer(release: RoutedRelease | null): Buffer {
-  if (release === null) return NO_UPDATE;
-  let bytes = answers.get(release);
-  if (bytes === undefined) {
+export function checkAnswer(release: RoutedRelease | null, refused?: RefusalReason | null): Buffer {
+  if (release === null) return refused ? REFUSED[refused] : NO_UPDATE;
+  return memoAnswer(release.answers, 'check', () => {
     const update = {
       module_id: release.id,
       version: release.version,
@@ -38,8 +39,6 @@ export function checkAnswer(release: RoutedRelease | null): Buffer {
           }
         : {}),
     };
-    bytes = Buffer.from(JSON.stringify({ update }));
-    answers.set(release, bytes);
-  }
-  return bytes;
+    return Buffer.from(JSON.stringify({ update }));
+  });
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { sendBlob } from '../http/blob-response.js';
+import { deviceRoute } from '../http/device-route.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { BundleParams } from './updates.schemas.js';
@@ -8,10 +9,10 @@ import { BundleParams } from './updates.schemas.js';
 export async function bundleDownloadRoutes(app: App): Promise<void> {
   const { blobs } = app.deps;
 
-  app.route({
+  // A device endpoint limited per client address only: a download names no app or device.
+  deviceRoute(app, {
     method: ['GET', 'HEAD'],
     url: '/bundles/:sha256',
-    config: { public: true },
     schema: {
       tags: ['devices'],
       summary: 'Download a bundle by its sha256 (supports Range and If-None-Match)',
@@ -21,12 +22,10 @@ export async function bundleDownloadRoutes(app: App): Promise<void> {
         200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the bundle bytes' }),
         206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
         304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
-        ...problems(400, 404, 416),
+        ...problems(400, 404, 416, 429),
       },
     },
-    handler: async (request, reply) => {
-      const { sha256 } = request.params as { sha256: string };
-      return sendBlob(blobs, request, reply, sha256, 'application/octet-stream');
-    },
+    handler: async (request, reply) =>
+      sendBlob(blobs, request, reply, request.params.sha256, 'application/octet-stream'),
   });
 }

@@ -5,6 +5,7 @@ import {
   DEVICE_ID_PATTERN,
 } from '@ota/shared/ids';
 import { Type } from '@sinclair/typebox';
+import { REFUSAL_REASONS } from '../devices/device-cap.js';
 import { ref } from '../http/openapi.js';
 import { Uuid } from '../http/schemas.js';
 import { CANONICAL_UUID } from '../http/validation.js';
@@ -72,7 +73,20 @@ export const UpdateSchema = Type.Object(
 
 // null first: the serialiser tries the branches in order and most answers to a check are `{update: null}`.
 export const CheckResponse = Type.Object(
-  { update: Type.Union([Type.Null(), ref(UpdateSchema)], { description: 'null: nothing to install' }) },
+  {
+    update: Type.Union([Type.Null(), ref(UpdateSchema)], { description: 'null: nothing to install' }),
+    reason: Type.Optional(
+      Type.Union(
+        REFUSAL_REASONS.map((r) => Type.Literal(r)),
+        {
+          description:
+            'with `update: null`, when the device was refused rather than up to date: `device_cap` (the ' +
+            "workspace's plan counts no more devices in its window) or `new_device_limit` (its client " +
+            'address added RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR new devices this hour)',
+        },
+      ),
+    ),
+  },
   { $id: 'UpdateCheck' },
 );
 

@@ -1,13 +1,13 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
-import type { DeviceClient } from '../devices/client-address.js';
-import type { DeviceCapGate } from '../devices/device-cap.js';
+import type { Admission, DeviceCapGate, RefusalReason } from '../devices/device-cap.js';
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
+import type { DeviceClient } from '../edge/client-address.js';
+import type { CheckRecorder } from '../intake/check-recorder.js';
 import { capabilitiesOf } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
 import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../routing/routing.listener.js';
 import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
-import type { CheckRecorder } from '../telemetry/check-recorder.js';
 import { resolveRelease } from './resolve.js';
 
 export interface CheckInput {
@@ -41,6 +41,8 @@ export interface CheckOutcome {
   release: RoutedRelease | null;
   /** False when the workspace's device cap refused the device (the answer is then "no update"). */
   admitted: boolean;
+  /** Why the device was refused (with `admitted` false): what its answer says. */
+  refused: RefusalReason | null;
   /** True when the release to run is the one the device runs already (`current_module_id`). */
   upToDate: boolean;
 }
@@ -87,22 +89,22 @@ export class UpdateCheckService {
     const cap = capabilitiesOf(route.plan).deviceCap;
     if (deviceId === undefined) {
       // Nothing to count it by: served only where nothing is counted.
-      return this.answer(route, input, cap === null);
+      return this.answer(route, input, cap === null ? 'admitted' : 'device_cap');
     }
     const admitting = this.deps.gate.admit(route.workspaceId, deviceId, cap, input.client);
-    return typeof admitting === 'boolean'
+    return typeof admitting === 'string'
       ? this.answer(route, input, admitting)
-      : admitting.then((admitted) => this.answer(route, input, admitted));
+      : admitting.then((admission) => this.answer(route, input, admission));
   }
 
-  private answer(route: AppRoute, input: CheckInput, admitted: boolean): CheckOutcome {
+  private answer(route: AppRoute, input: CheckInput, admission: Admission): CheckOutcome {
     const channel = input.channel ?? DEFAULT_CHANNEL;
     const deviceId = input.device_id;
     // Only a release of the app is recorded as the module a device runs, never a string it made up.
     const current = knownModule(route.modules, input.current_module_id);
-    if (!admitted) {
+    if (admission !== 'admitted') {
       this.record(route, input, channel, current);
-      return { route, release: null, admitted: false, upToDate: false };
+      return { route, release: null, admitted: false, refused: admission, upToDate: false };
     }
     if (deviceId !== undefined) this.deps.devices.add(route.workspaceId, deviceId);
 
@@ -112,10 +114,10 @@ export class UpdateCheckService {
     const release = resolveRelease(candidates, deviceId, input.fingerprint, input.app_version);
     if (release === null || release.id === current) {
       this.record(route, input, channel, current);
-      return { route, release: null, admitted: true, upToDate: release !== null };
+      return { route, release: null, admitted: true, refused: null, upToDate: release !== null };
     }
     this.record(route, input, channel, release.id);
-    return { route, release, admitted: true, upToDate: false };
+    return { route, release, admitted: true, refused: null, upToDate: false };
   }
 
   /** Subscribes to routing invalidations and starts the background writers (the API calls it once). */

@@ -26,4 +26,13 @@ export const UsageResponse = Type.Object({
     description: 'members counted against the cap: active and invited, owner included',
   }),
   member_cap: Cap('members the plan allows'),
+  refused_devices: Type.Object(
+    {
+      device_cap: Type.Integer({ description: 'refused because the plan counts no more devices' }),
+      new_device_limit: Type.Integer({
+        description: 'refused by RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR (an opt-in; 0 when off)',
+      }),
+    },
+    { description: 'distinct devices answered "no update" over the last 24 hours, by reason (estimates)' },
+  ),
 });

@@ -1,6 +1,7 @@
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
+import type { RefusedDevices } from '../devices/device-cap.js';
 import type { DistinctDeviceCounter } from '../devices/distinct-devices.js';
 import { capabilitiesOf, type Plan } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
@@ -15,6 +16,8 @@ export interface Usage {
   window_days: number;
   members: number;
   member_cap: number | null;
+  /** Distinct devices refused in the last 24 hours, by reason (the device cap, the new-device limit). */
+  refused_devices: RefusedDevices;
 }
 
 /** The stores the workspaces service works on. */
@@ -29,8 +32,11 @@ export interface WorkspacesServiceOptions {
   invalidate: PublishInvalidation;
   /** Distinct devices of an uncapped plan's workspace (an estimate). */
   devices: DistinctDeviceCounter;
-  /** Devices counted against a capped plan's cap right now (exact). */
-  cap: { counted(workspaceId: string): Promise<number> };
+  /** Devices counted against a capped plan's cap right now (exact), and the devices it refused lately. */
+  cap: {
+    counted(workspaceId: string): Promise<number>;
+    refusedDevices(workspaceId: string): Promise<RefusedDevices>;
+  };
   windowDays: number;
 }
 
@@ -89,11 +95,12 @@ export class WorkspacesService {
     const workspace = await this.load(workspaceId);
     const caps = capabilitiesOf(workspace.plan);
     // Under a cap, the exact number the cap is enforced against ("100 of 100"); without one, the estimate.
-    const [devices, members] = await Promise.all([
+    const [devices, members, refused] = await Promise.all([
       caps.deviceCap === null
         ? this.options.devices.distinctDevices(workspaceId)
         : this.options.cap.counted(workspaceId),
       this.stores.workspaces.memberCount(workspaceId),
+      this.options.cap.refusedDevices(workspaceId),
     ]);
     return {
       plan: workspace.plan,
@@ -102,6 +109,7 @@ export class WorkspacesService {
       window_days: this.options.windowDays,
       members,
       member_cap: caps.memberCap,
+      refused_devices: refused,
     };
   }
 

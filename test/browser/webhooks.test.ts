@@ -8,7 +8,14 @@ let receiver: HttpsReceiver;
 let worker: WebhooksWorker;
 
 beforeAll(async () => {
-  h = await startConsole({ env: { WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_DELAY_MS: '500' } });
+  h = await startConsole({
+    // The receiver listens on loopback.
+    env: {
+      WEBHOOK_RETRY_BASE_MS: '100',
+      WEBHOOK_RETRY_MAX_DELAY_MS: '500',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    },
+  });
   receiver = await new HttpsReceiver().start();
   // The worker trusts the receiver's own certificate, as a deployment trusts its CAs.
   worker = createWebhooksWorker(h.ctx.deps, { ca: receiver.cert });

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import type { LightMyRequestResponse } from 'fastify';
 import { type Config, loadConfig } from '../../src/config/config.js';
-import { type Container, createContainer } from '../../src/container.js';
+import { createContainer } from '../../src/container/container.js';
+import type { Container } from '../../src/container/container.types.js';
 import { buildApp } from '../../src/http/app.js';
 import type { App } from '../../src/http/types.js';
 import { migrateClickHouse } from '../../src/migrations/clickhouse-migrator.js';
@@ -60,6 +61,33 @@ export interface TestContextOptions {
 }
 
 /**
+ * What every test context sets: only where the services are, names (the file's database, key prefix and
+ * blob folder), secrets and the log level. Everything else runs on the shipped defaults, exactly as users
+ * run it; a test about another setting passes it in `env` (test/unit/test-context-defaults.test.ts keeps
+ * this list to that).
+ */
+export function baseTestEnv(world: {
+  id: string;
+  database: { service: string; owner: string };
+  clickhouseUrl: string;
+  chDatabase: string;
+  blobDir: string;
+}): Record<string, string> {
+  return {
+    DATABASE_URL: world.database.service,
+    DATABASE_MIGRATION_URL: world.database.owner,
+    REDIS_URL: requireEnv('REDIS_URL'),
+    REDIS_KEY_PREFIX: `ota_test_${world.id}`,
+    CLICKHOUSE_URL: world.clickhouseUrl,
+    CLICKHOUSE_DATABASE: world.chDatabase,
+    AUTH_TOKEN_SECRET: TEST_TOKEN_SECRET,
+    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    BLOB_DIR: world.blobDir,
+  };
+}
+
+/**
  * One isolated world per test file: its own Postgres database (copied from the migrated template), its
  * own ClickHouse database, its own Redis key prefix and blob folder. close() removes all of them.
  */
@@ -73,24 +101,13 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const blobDir = await mkdtemp(join(tmpdir(), `ota-blobs-${id}-`));
   const port = options.listen ? await freePort() : undefined;
   const env: Record<string, string> = {
-    DATABASE_URL: database.service,
-    DATABASE_MIGRATION_URL: database.owner,
-    REDIS_URL: requireEnv('REDIS_URL'),
-    REDIS_KEY_PREFIX: `ota_test_${id}`,
-    CLICKHOUSE_URL: clickhouseUrl,
-    CLICKHOUSE_DATABASE: chDatabase,
-    AUTH_TOKEN_SECRET: TEST_TOKEN_SECRET,
-    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY,
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    BLOB_DIR: blobDir,
-    // Test files sign up many accounts from one address; the limits get their own tests.
-    RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
-    RATE_LIMIT_DEVICE_PER_MINUTE: '1000000',
-    RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000',
-    RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: '1000000',
-    // Test traffic comes from one address; the per-address limit of new devices has its own tests.
-    RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '1000000',
+    ...baseTestEnv({
+      id,
+      database,
+      clickhouseUrl,
+      chDatabase,
+      blobDir,
+    }),
     ...(port ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...options.env,
   };
@@ -150,10 +167,13 @@ export async function signUp(
 ): Promise<SignedIn> {
   counter += 1;
   const address = email ?? `user${counter}-${randomBytes(3).toString('hex')}@example.com`;
+  // Each person signs up from an address of their own (198.18.0.0/15, set aside for tests), as people
+  // do: the per-address sign-in limit then applies to each as it does in production.
   const res = await app.inject({
     method: 'POST',
     url: '/api/v1/auth/signin',
     payload: { email: address, password },
+    remoteAddress: `198.18.${(counter >> 8) & 0xff}.${counter & 0xff}`,
   });
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
   const body = res.json() as { token: string; workspace_id: string; user: { id: string; email: string } };

@@ -1,4 +1,4 @@
-import { type EventRow, ROW_COLUMNS } from '../../src/telemetry/event-rows.js';
+import { type EventRow, ROW_COLUMNS } from '../../src/intake/event-rows.js';
 
 const UNESCAPE: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r', '0': '\0' };
 

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 /**
  * The walls between the layers, checked on the import graph of the project's own files:
  * - a worker process loads nothing of the HTTP layer: following every import that loads code (type-only
- *   imports load nothing), no file under src/http/, no routes module or fast lane, no Fastify;
- * - services, stores and the composition root load no Fastify and no routes module either, and do not
- *   even name one in a type-only import.
+ *   imports load nothing), no file under src/http/, no routes module, no Fastify;
+ * - services, stores, the device edge's policy (src/edge/) and the composition root load no Fastify and
+ *   no routes module either, and do not even name one in a type-only import.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -87,8 +87,7 @@ function reachable(entry: string): Map<string, string[]> {
 }
 
 const isFastify = (m: string) => m === 'fastify' || m.startsWith('@fastify/');
-// A fast lane (`*.lane.ts`, src/http/fast-lane.ts) is a feature's HTTP entry as its routes module is.
-const isRoutes = (m: string) => m.endsWith('.routes.ts') || m.endsWith('.lane.ts');
+const isRoutes = (m: string) => m.endsWith('.routes.ts');
 const isHttpLayer = (m: string) => m.startsWith('src/http/');
 
 /** The forbidden modules `entry` loads, as readable import chains. */

@@ -16,6 +16,7 @@ const release = (over: Partial<RoutedRelease> = {}): RoutedRelease => ({
   sha256: 'a'.repeat(64),
   size: 2_000_123,
   url: 'https://ota.example.com/api/v1/bundles/aaa',
+  answers: new Map(),
   ...over,
 });
 

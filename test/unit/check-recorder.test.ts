@@ -6,8 +6,8 @@ import {
   CheckRecorder,
   CheckRows,
   recordChecks,
-} from '../../src/telemetry/check-recorder.js';
-import { FakeEventsStore } from '../../src/telemetry/events.fake-store.js';
+} from '../../src/intake/check-recorder.js';
+import { FakeEventsStore } from '../../src/intake/events.fake-store.js';
 import { capturedLog } from '../helpers/captured-log.js';
 import { rowsOf } from '../helpers/event-rows.js';
 import { waitFor } from '../helpers/wait.js';

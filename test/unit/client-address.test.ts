@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientBucket } from '../../src/devices/client-address.js';
+import { clientBucket, clientNetwork } from '../../src/edge/client-address.js';
 
 describe('client address buckets (the unit per-address limits count)', () => {
   it('keeps an IPv4 address as it is', () => {
@@ -33,5 +33,24 @@ describe('client address buckets (the unit per-address limits count)', () => {
     for (const value of [undefined, '', 'unknown', '300.1.1.1', '2001:db8::g']) {
       expect(clientBucket(value)).toBe('-');
     }
+  });
+});
+
+describe('client networks (the unit error-spike decisions count)', () => {
+  it('counts an IPv4 address by its /24, an IPv4-mapped one likewise', () => {
+    expect(clientNetwork('198.51.100.9')).toBe('198.51.100.0/24');
+    expect(clientNetwork('198.51.100.250')).toBe('198.51.100.0/24');
+    expect(clientNetwork('::ffff:198.51.100.9')).toBe('198.51.100.0/24');
+    expect(clientNetwork('198.51.101.9')).toBe('198.51.101.0/24');
+  });
+
+  it('counts an IPv6 address by its /48, whatever its spelling', () => {
+    expect(clientNetwork('2001:db8:aa:bb::1')).toBe('2001:db8:aa::/48');
+    expect(clientNetwork('2001:0DB8:00AA:ffff::1')).toBe('2001:db8:aa::/48');
+    expect(clientNetwork('[2001:db8:ab::1]')).toBe('2001:db8:ab::/48');
+  });
+
+  it('puts what is not an address into one shared network', () => {
+    for (const value of [undefined, '', 'unknown', '300.1.1.1']) expect(clientNetwork(value)).toBe('-');
   });
 });

@@ -53,13 +53,13 @@ describe('precomputed CodePush answers', () => {
   it('are byte for byte what the response schemas serialise, in both casings', async () => {
     for (const casing of ['snake', 'camel'] as const) {
       for (const info of [available, none]) {
-        expect(codePushAnswer(info, casing, {}).toString('utf8')).toBe(await serialised(info, casing));
+        expect(codePushAnswer(info, casing, new Map()).toString('utf8')).toBe(await serialised(info, casing));
       }
     }
   });
 
   it('are shared by devices sending the same version, and differ by version, flags and casing', () => {
-    const source = {};
+    const source = new Map<string, Buffer>();
     const a = codePushAnswer(available, 'snake', source);
     expect(codePushAnswer({ ...available }, 'snake', source)).toBe(a);
     const other = codePushAnswer(
@@ -78,7 +78,7 @@ describe('precomputed CodePush answers', () => {
   });
 
   it('keep answering correctly past the number of versions kept per source', () => {
-    const source = {};
+    const source = new Map<string, Buffer>();
     for (let i = 0; i < 200; i++) {
       const version = `1.0.${i}`;
       const bytes = codePushAnswer({ ...none, appVersion: version }, 'snake', source);

@@ -20,6 +20,7 @@ function release(
     sha256: 'ab'.repeat(32),
     size: 1234,
     url: `https://ota.example.com/api/v1/bundles/${'ab'.repeat(32)}`,
+    answers: new Map(),
   };
 }
 

@@ -28,8 +28,8 @@ const compose = parse(text, { merge: true }) as {
 const { services } = compose;
 
 describe('docker-compose.yml', () => {
-  it('scales API and worker copies by count: no host port, no fixed name, one load balancer in front', () => {
-    for (const name of ['api', 'workers']) {
+  it('scales API, edge and worker copies by count: no host port, no fixed name, one load balancer in front', () => {
+    for (const name of ['api', 'edge', 'workers']) {
       expect(services[name]?.ports, name).toBeUndefined();
       expect(services[name]?.container_name, name).toBeUndefined();
     }
@@ -40,7 +40,32 @@ describe('docker-compose.yml', () => {
     const published = ['$', '{API_PORT:-8080}:8080'].join('');
     expect(lb.ports).toEqual([published]);
     expect(lb.depends_on?.api?.condition).toBe('service_healthy');
+    expect(lb.depends_on?.edge?.condition).toBe('service_healthy');
     expect(Object.values(services).filter((s) => s.ports)).toEqual([lb]);
+  });
+
+  it('runs the device surface apart: edge copies serve devices only, api copies the control API and console', () => {
+    expect(services.edge?.command).toEqual(services.api?.command);
+    expect(services.edge!.environment!.API_SURFACES).toBe('device');
+    expect(services.api!.environment!.API_SURFACES).toBe('control,console');
+    const cfg = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
+    expect(cfg).toMatch(/server-template edge \d+ edge:8080\b/);
+    expect(cfg).toMatch(/use_backend edge if device_path/);
+    // Every device path of the API goes to the edge copies.
+    const acls = [...cfg.matchAll(/acl device_path path_beg (.+)/g)].flatMap((m) =>
+      m[1]!.trim().split(/\s+/),
+    );
+    for (const path of ['/api/v1/updates/', '/api/v1/devices/', '/api/v1/bundles/', '/v0.1/public/codepush/'])
+      expect(acls).toContain(path);
+    const expo = new RegExp(/acl device_path path_reg (\S+)/.exec(cfg)![1]!);
+    expect(expo.test('/api/v1/expo/8d0f1a2b-0000-4000-8000-000000000000/manifest')).toBe(true);
+    expect(expo.test('/api/v1/expo/releases')).toBe(false);
+  });
+
+  it('bounds open connections per client address at the balancer (the API behind it sees only the balancer)', () => {
+    const cfg = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
+    expect(cfg).toMatch(/tcp-request connection track-sc0 src/);
+    expect(cfg).toMatch(/tcp-request connection reject if \{ sc0_conn_cur gt \d+ \}/);
   });
 
   it('points the load balancer at every copy of the api service through Docker’s DNS', () => {
@@ -129,7 +154,11 @@ describe('docker-compose.yml', () => {
       'WEBHOOK_SECRET_KEY',
     ])
       expect(env[name], name).toBeTruthy();
-    expect(services.workers!.environment).toEqual(env);
+    // The same settings everywhere, but for the surfaces each API service serves.
+    const { API_SURFACES: _api, ...shared } = env;
+    const { API_SURFACES: _edge, ...edge } = services.edge!.environment!;
+    expect(edge).toEqual(shared);
+    expect(services.workers!.environment).toEqual(shared);
   });
 
   it('the README’s one command writes every secret compose requires, each one the service accepts', () => {

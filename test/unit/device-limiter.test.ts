@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeviceLimiter } from '../../src/http/device-limiter.js';
+import { DeviceLimiter } from '../../src/edge/device-limiter.js';
 
 describe('DeviceLimiter', () => {
   it('allows a full minute at once, then one request per refilled token', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createReleaseDraftsService } from '../../src/manifests/drafts.service.js';
 import type { ReleaseRow } from '../../src/releases/releases.store.js';
 import type { PushInput } from '../../src/releases/releases.types.js';
+import { createReleaseDraftsService } from '../../src/signing/drafts.service.js';
 import { createFakeStores, principal } from '../helpers/fakes.js';
 
 const SHA = 'a'.repeat(64);

@@ -13,12 +13,13 @@ describe('settings of the device edge and sign-in limits', () => {
   it('has documented defaults', () => {
     const c = loadConfig(VALID);
     expect(c.http.trustProxy).toBe(false);
-    expect(c.rateLimits.newDevicesPerAddressPerHour).toBe(10);
+    // Off: carrier-grade NAT and office Wi-Fi put many real devices behind one address (an opt-in).
+    expect(c.rateLimits.newDevicesPerAddressPerHour).toBe(0);
     expect(c.rateLimits.signinFailuresPerAccount).toBe(10);
     expect(c.rateLimits.signinFailureWindowMs).toBe(15 * 60_000);
   });
 
-  it('takes 0 as "no limit" for the per-account and per-address limits', () => {
+  it('takes 0 as "no limit" for the per-account and per-address limits, and a count as the opt-in', () => {
     const c = loadConfig({
       ...VALID,
       RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '0',
@@ -26,6 +27,26 @@ describe('settings of the device edge and sign-in limits', () => {
     });
     expect(c.rateLimits.newDevicesPerAddressPerHour).toBe(0);
     expect(c.rateLimits.signinFailuresPerAccount).toBe(0);
+    const opted = loadConfig({ ...VALID, RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '10' });
+    expect(opted.rateLimits.newDevicesPerAddressPerHour).toBe(10);
+  });
+
+  it('serves every surface by default, and takes a comma list of device, control and console', () => {
+    expect([...loadConfig(VALID).http.surfaces]).toEqual(['device', 'control', 'console']);
+    expect([...loadConfig({ ...VALID, API_SURFACES: 'device' }).http.surfaces]).toEqual(['device']);
+    expect([...loadConfig({ ...VALID, API_SURFACES: 'control, console' }).http.surfaces]).toEqual([
+      'control',
+      'console',
+    ]);
+    for (const bad of ['edge', 'device,admin', ' , '])
+      expect(() => loadConfig({ ...VALID, API_SURFACES: bad }), bad).toThrow(/API_SURFACES/);
+  });
+
+  it('bounds every connection: the request within 30 s, idle keep-alive, open connections', () => {
+    const c = loadConfig(VALID);
+    expect(c.http.requestTimeoutMs).toBe(30_000);
+    expect(c.http.keepAliveTimeoutMs).toBe(72_000);
+    expect(c.http.maxConnections).toBe(10_000);
   });
 
   it('takes the proxies in front of the API as addresses, CIDR ranges or named ranges', () => {

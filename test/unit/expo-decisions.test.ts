@@ -59,6 +59,7 @@ const route: AppRoute = {
   channels: new Map(),
   modules: new Set([old, mid, gone]),
   expo,
+  answers: new Map(),
 };
 
 function service(pick: (candidates: readonly { id: string }[], input: CheckInput) => string | null) {
@@ -68,7 +69,7 @@ function service(pick: (candidates: readonly { id: string }[], input: CheckInput
     const id = pick(candidates, input);
     const release = candidates.find((c) => c.id === id) ?? null;
     const upToDate = release !== null && release.id === input.current_module_id;
-    return { route, release: upToDate ? null : release, admitted: true, upToDate };
+    return { route, release: upToDate ? null : release, admitted: true, refused: null, upToDate };
   };
   return { svc: new ExpoUpdatesService({ resolve }, { accept: report }, pino({ level: 'silent' })), report };
 }

@@ -9,6 +9,7 @@ function route(appId: string, workspaceId = 'ws-1', version = 1): AppRoute {
     plan: 'pro',
     channels: new Map([['production', [{ version } as never]]]),
     modules: new Set(),
+    answers: new Map(),
   };
 }
 

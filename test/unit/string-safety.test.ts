@@ -5,7 +5,7 @@ import {
   isSafeString,
   makeSafeString,
   mayHoldUnsafeString,
-} from '../../src/http/string-safety.js';
+} from '../../src/edge/string-safety.js';
 import { AppError } from '../../src/platform/errors.js';
 
 const parse = (text: string) => JSON.parse(text) as unknown;

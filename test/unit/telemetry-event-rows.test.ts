@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { prepareBatch } from '../../src/ingest/ingest-batch.js';
 import {
   type EventInput,
   encodeEvents,
   eventSeconds,
   MAX_CLOCK_AHEAD_MS,
-} from '../../src/telemetry/event-rows.js';
-import { entryFields, parseEntry, type StreamEntry } from '../../src/telemetry/event-stream.js';
-import { prepareBatch } from '../../src/telemetry/ingest-batch.js';
+} from '../../src/intake/event-rows.js';
+import { entryFields, parseEntry, type StreamEntry } from '../../src/intake/event-stream.js';
 import { rowsOf } from '../helpers/event-rows.js';
 
 const received = Date.UTC(2026, 10, 22, 12, 0, 30);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { recordChecks } from '../../src/intake/check-recorder.js';
+import { createEventIngestService, type DeviceEventInput } from '../../src/intake/events.service.js';
 import type { AppRoute } from '../../src/routing/routing.types.js';
-import { recordChecks } from '../../src/telemetry/check-recorder.js';
-import { createEventIngestService, type DeviceEventInput } from '../../src/telemetry/events.service.js';
 import { rowsOf } from '../helpers/event-rows.js';
 import { createFakeStores } from '../helpers/fakes.js';
 
@@ -15,6 +15,7 @@ function route(modules: string[]): AppRoute {
     plan: 'team',
     channels: new Map(),
     modules: new Set(modules),
+    answers: new Map(),
   };
 }
 

@@ -1,9 +1,9 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { bucketCount, floorTo, seriesQuery } from '../../src/analytics/stats.series.js';
-import { isDataError } from '../../src/telemetry/clickhouse-insert.js';
-import { eventsValidationError } from '../../src/telemetry/events.routes.js';
-import { spikeJobId } from '../../src/telemetry/spike-jobs.js';
+import { isDataError } from '../../src/ingest/clickhouse-insert.js';
+import { eventsValidationError } from '../../src/intake/events.routes.js';
+import { spikeJobId } from '../../src/spikes/spike-jobs.js';
 
 describe('event validation errors', () => {
   const err = (instancePath: string, keyword = 'pattern', params: object = {}) =>

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceCapGate } from '../../src/devices/device-cap.js';
+import type { CheckRecord } from '../../src/intake/check-recorder.js';
 import type { RoutingCache } from '../../src/routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../../src/routing/routing.listener.js';
 import type { AppRoute } from '../../src/routing/routing.types.js';
-import type { CheckRecord } from '../../src/telemetry/check-recorder.js';
 import { UpdateCheckService } from '../../src/updates/updates.service.js';
 
 const APP = '0b6f3d1e-5c1a-4f7e-9a1b-2c3d4e5f6a7b';
@@ -14,6 +14,7 @@ const route: AppRoute = {
   plan: 'team',
   channels: new Map(),
   modules: new Set(),
+  answers: new Map(),
 };
 
 /** The check service on stand-ins: the routing state is cached or must be loaded; the gate admits. */
@@ -28,7 +29,7 @@ function service(cached: boolean) {
     updates: new UpdateCheckService({
       routing,
       listener: {} as RoutingInvalidationListener,
-      gate: { admit: () => true } as unknown as DeviceCapGate,
+      gate: { admit: () => 'admitted' } as unknown as DeviceCapGate,
       devices: { add: () => {}, start: () => {}, stop: async () => {} },
       recorder: { record: (check) => recorded.push(check) },
     }),

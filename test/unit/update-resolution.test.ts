@@ -20,6 +20,7 @@ function release(rolloutPct: number, fingerprint: string | null = null, range?: 
     notes: '',
     sha256: 'a',
     size: 1,
+    answers: new Map(),
     url: 'u',
   };
 }

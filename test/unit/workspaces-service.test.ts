@@ -6,7 +6,10 @@ function world() {
   const stores = createFakeStores();
   const invalidate = vi.fn(async () => {});
   const devices = { distinctDevices: vi.fn(async () => 4321) };
-  const cap = { counted: vi.fn(async () => 99) };
+  const cap = {
+    counted: vi.fn(async () => 99),
+    refusedDevices: vi.fn(async () => ({ device_cap: 4, new_device_limit: 0 })),
+  };
   const service = createWorkspacesService(stores, { invalidate, devices, cap, windowDays: 30 });
   return { stores, invalidate, devices, cap, service, ws: stores.workspaces.add() };
 }
@@ -63,6 +66,7 @@ describe('WorkspacesService on fake stores', () => {
       window_days: 30,
       members: 3,
       member_cap: 1,
+      refused_devices: { device_cap: 4, new_device_limit: 0 },
     });
     expect(cap.counted).toHaveBeenCalledWith(ws.id);
     expect(devices.distinctDevices).not.toHaveBeenCalled();

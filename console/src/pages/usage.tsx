@@ -24,6 +24,7 @@ export function UsagePage() {
                 <p class="big">{devices.text}</p>
                 <Meter fraction={devices.fraction} label="Devices against the cap" />
                 <p class="muted small">Counted over the last {formatCount(u.window_days)} days.</p>
+                <RefusedDevices refused={u.refused_devices} />
                 {full && (
                   <p class="hint">
                     The cap is reached: new devices get “no update” until the plan is upgraded or a counted
@@ -50,6 +51,18 @@ export function UsagePage() {
         </p>
       )}
     </section>
+  );
+}
+
+/** Devices answered "no update" lately because of a limit, not because they are up to date. */
+function RefusedDevices(props: { refused: { device_cap: number; new_device_limit: number } }) {
+  const { device_cap: cap, new_device_limit: limit } = props.refused;
+  if (cap === 0 && limit === 0) return null;
+  return (
+    <p class="small" data-testid="refused-devices">
+      Refused in the last 24 hours: {formatCount(cap)} by the device cap
+      {limit > 0 ? `, ${formatCount(limit)} by the per-address limit on new devices` : ''}.
+    </p>
   );
 }
 

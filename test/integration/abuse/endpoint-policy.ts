@@ -255,7 +255,7 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
 
   'POST /api/v1/workspaces/{id}/webhooks': control('admin', 'ids', async (t) => ({
     params: ws(t),
-    body: { url: 'https://127.0.0.1:9/new-hook', events: ['rollback'] },
+    body: { url: 'https://hooks.example.com/new-hook', events: ['rollback'] },
   })),
   'GET /api/v1/workspaces/{id}/webhooks': control('admin', 'ids', inWorkspace),
   'DELETE /api/v1/workspaces/{id}/webhooks/{webhook_id}': control('admin', 'ids', async (t) => ({

@@ -224,7 +224,7 @@ export class Tenant {
 
   /** A webhook to a loopback address (allowed in tests); its signing secret counts as this workspace's data. */
   async newWebhook(): Promise<string> {
-    const url = `https://127.0.0.1:9/hooks/${this.tag}`;
+    const url = `https://hooks.example.com/${this.tag}`;
     const hook = await this.ok('POST', `/workspaces/${this.workspaceId}/webhooks`, {
       url,
       events: ['release.pushed', 'rollback'],

@@ -1,7 +1,7 @@
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.js';
-import { createContainer } from '../../../src/container.js';
+import { createContainer } from '../../../src/container/container.js';
 import { buildApp } from '../../../src/http/app.js';
 import type { App } from '../../../src/http/types.js';
 import {

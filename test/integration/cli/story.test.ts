@@ -26,7 +26,11 @@ const PASSWORD = 'story password';
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true, env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000' } });
+  ctx = await createTestContext({
+    listen: true,
+    // The CLI signs in many times from loopback; its webhook receiver listens on loopback.
+    env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
   apiUrl = ctx.url!;
   workers = await startAllWorkers(ctx);
   dir = await mkdtemp(join(tmpdir(), 'ota-story-'));

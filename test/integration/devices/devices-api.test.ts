@@ -166,8 +166,8 @@ describe('DELETE /workspaces/{id}/devices/{device_id}', () => {
     );
     await listener.start();
     try {
-      expect(await gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, CLIENT)).toBe(true);
-      expect(gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, CLIENT)).toBe(true); // from memory
+      expect(await gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, CLIENT)).toBe('admitted');
+      expect(gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, CLIENT)).toBe('admitted'); // from memory
       expect((await t.call('DELETE', `${devicesUrl(t)}/roaming`)).statusCode).toBe(204);
       await eventually('the other process to forget the device', async () =>
         gate.admit(t.workspaceId, 'roaming', HOBBY_CAP, CLIENT) instanceof Promise ? true : undefined,

@@ -5,17 +5,19 @@ import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { Tenant } from '../abuse/tenant.js';
 
 /**
- * A stranger holds the app id (it ships in every copy of the app) and can invent device ids. Devices new to
- * a capped workspace are limited per client address per hour, so one address cannot fill the cap.
- * This file runs with the documented default of that limit.
+ * A stranger holds the app id (it ships in every copy of the app) and can invent device ids. An operator
+ * who opts in limits devices new to a capped workspace per client address per hour, so one address cannot
+ * fill the cap (off by default: carrier-grade NAT puts thousands of real phones behind one address; see
+ * test/integration/devices/defaults.test.ts). This file runs with the opt-in.
  */
 const DEFAULT_NEW_DEVICES_PER_ADDRESS = 10;
 const HOBBY_CAP = capabilitiesOf('hobby').deviceCap!;
 
 let ctx: TestContext;
 beforeAll(async () => {
-  // '' is "not set": the setting's documented default applies.
-  ctx = await createTestContext({ env: { RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '' } });
+  ctx = await createTestContext({
+    env: { RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: String(DEFAULT_NEW_DEVICES_PER_ADDRESS) },
+  });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -50,6 +52,23 @@ describe('made-up device ids from one address', () => {
     expect(await check(appId, 'real-phone', '198.51.100.20')).toBe(releaseId);
     const usage = await t.call('GET', `/workspaces/${t.workspaceId}/usage`);
     expect(usage.json().distinct_devices).toBe(DEFAULT_NEW_DEVICES_PER_ADDRESS + 1);
+    // The owner sees how many distinct devices the limit turned away (a HyperLogLog estimate).
+    const refused = usage.json().refused_devices;
+    expect(refused.device_cap).toBe(0);
+    const turnedAway = HOBBY_CAP - DEFAULT_NEW_DEVICES_PER_ADDRESS;
+    expect(Math.abs(refused.new_device_limit - turnedAway)).toBeLessThanOrEqual(turnedAway * 0.1);
+  });
+
+  it('tells a refused device why: reason new_device_limit', async () => {
+    const { appId } = await hobbyApp();
+    for (let i = 0; i < DEFAULT_NEW_DEVICES_PER_ADDRESS; i++) await check(appId, `r-${i}`, '203.0.113.12');
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/updates/check',
+      payload: { app_id: appId, device_id: 'r-over' },
+      remoteAddress: '203.0.113.12',
+    });
+    expect(res.json()).toEqual({ update: null, reason: 'new_device_limit' });
   });
 
   it('keeps serving the devices an address already added, past its limit', async () => {
@@ -110,12 +129,12 @@ describe('made-up device ids from one address', () => {
       newPerAddressPerHour: DEFAULT_NEW_DEVICES_PER_ADDRESS,
     });
     const workspace = '00000000-0000-4000-8000-00000000a11d';
-    expect(await gate.admit(workspace, 'known', HOBBY_CAP, { ip: '198.51.100.1' })).toBe(true);
+    expect(await gate.admit(workspace, 'known', HOBBY_CAP, { ip: '198.51.100.1' })).toBe('admitted');
     const unreadable = {
       get ip(): string {
         throw new Error('the address of an admitted device was read');
       },
     };
-    expect(gate.admit(workspace, 'known', HOBBY_CAP, unreadable)).toBe(true);
+    expect(gate.admit(workspace, 'known', HOBBY_CAP, unreadable)).toBe('admitted');
   });
 });

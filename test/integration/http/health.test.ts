@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.js';
-import { createContainer } from '../../../src/container.js';
+import { createContainer } from '../../../src/container/container.js';
 import { buildApp } from '../../../src/http/app.js';
 import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
 

@@ -141,6 +141,7 @@ describe('GET /workspaces/{id}/usage', () => {
       window_days: 14,
       members: 1,
       member_cap: 1,
+      refused_devices: { device_cap: 0, new_device_limit: 0 },
     });
     await setPlan(ctx, owner, 'pro');
     await call(ctx, 'POST', `/workspaces/${owner.workspaceId}/members`, owner.headers, {

@@ -2,8 +2,8 @@ import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES, type SpikeJob } from '../../../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../../../src/platform/redis.js';
+import { addDeviceCounts, minuteOf } from '../../../src/spikes/failure-counters.js';
 import type { SpikeResult } from '../../../src/spikes/spike.evaluator.js';
-import { addDeviceCounts, minuteOf } from '../../../src/telemetry/failure-counters.js';
 import { bucketOf } from '../../../src/updates/bucket.js';
 import { createSpikesWorker, type SpikesWorker } from '../../../workers/spikes.worker.js';
 import { createWebhooksWorker, type WebhooksWorker } from '../../../workers/webhooks.worker.js';
@@ -23,7 +23,10 @@ let owner: SignedIn;
 let now = Date.now();
 
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { WEBHOOK_RETRY_BASE_MS: '100' } });
+  // The alert's receiver listens on loopback.
+  ctx = await createTestContext({
+    env: { WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
   receiver = await new HttpsReceiver().start();
   webhooks = createWebhooksWorker(ctx.deps, { ca: receiver.cert });
   spikes = createSpikesWorker(ctx.deps, { clock: () => now });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeEvents } from '../../../src/telemetry/event-rows.js';
-import { eventStreamKey, parseEntry } from '../../../src/telemetry/event-stream.js';
-import { FakeEventsStore } from '../../../src/telemetry/events.fake-store.js';
-import type { AcceptedBatch, EventsStore } from '../../../src/telemetry/events.store.js';
+import { encodeEvents } from '../../../src/intake/event-rows.js';
+import { eventStreamKey, parseEntry } from '../../../src/intake/event-stream.js';
+import { FakeEventsStore } from '../../../src/intake/events.fake-store.js';
+import type { AcceptedBatch, EventsStore } from '../../../src/intake/events.store.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 
 let ctx: TestContext;

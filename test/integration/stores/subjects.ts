@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import type { Stores } from '../../../src/container.js';
+import type { Stores } from '../../../src/container/container.types.js';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import type { CountedDevicesStore } from '../../../src/devices/devices.store.js';
 import type { NewRelease } from '../../../src/releases/releases.store.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventStreamKey, parseEntry } from '../../../src/telemetry/event-stream.js';
+import { eventStreamKey, parseEntry } from '../../../src/intake/event-stream.js';
 import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
 import { rowsOf } from '../../helpers/event-rows.js';
 import { createApp, createRelease, makeEvents, postEvents } from './fixtures.js';

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Container } from '../../../src/container.js';
+import type { Container } from '../../../src/container/container.types.js';
 import type { App } from '../../../src/http/types.js';
+import { ClickHouseEventRowsStore } from '../../../src/ingest/event-rows.clickhouse-store.js';
+import { IngestConsumer, type IngestOptions } from '../../../src/ingest/ingest-consumer.js';
+import { eventStreamKey, INGEST_GROUP } from '../../../src/intake/event-stream.js';
 import { chString } from '../../../src/platform/clickhouse.js';
 import { createBlockingRedis, type Redis } from '../../../src/platform/redis.js';
-import { eventStreamKey, INGEST_GROUP } from '../../../src/telemetry/event-stream.js';
-import { ClickHouseEventRowsStore } from '../../../src/telemetry/events.clickhouse-store.js';
-import { IngestConsumer, type IngestOptions } from '../../../src/telemetry/ingest-consumer.js';
-import type { SpikeNotifier } from '../../../src/telemetry/spike-jobs.js';
+import type { SpikeNotifier } from '../../../src/spikes/spike-jobs.js';
 import { waitFor as waitUntil } from '../../helpers/wait.js';
 
 /** Apps and releases are written straight to Postgres here: these tests are about their telemetry. */

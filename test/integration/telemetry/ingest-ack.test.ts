@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventStreamKey, INGEST_GROUP } from '../../../src/telemetry/event-stream.js';
+import { ackEntries, MERGE_FROM_DEVICES } from '../../../src/ingest/ingest-ack.js';
+import type { CounterDelta } from '../../../src/ingest/ingest-batch.js';
+import { eventStreamKey, INGEST_GROUP } from '../../../src/intake/event-stream.js';
 import {
   HOUR_COUNTER_TTL_SECONDS,
   hourCounterKey,
   MINUTE_COUNTER_TTL_SECONDS,
   minuteCounterKey,
   minuteOf,
-} from '../../../src/telemetry/failure-counters.js';
-import { ackEntries, MERGE_FROM_DEVICES } from '../../../src/telemetry/ingest-ack.js';
-import type { CounterDelta } from '../../../src/telemetry/ingest-batch.js';
+} from '../../../src/spikes/failure-counters.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 
 let ctx: TestContext;

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeEvents } from '../../../src/telemetry/event-rows.js';
-import { deadLetterKey, entryFields, eventStreamKey } from '../../../src/telemetry/event-stream.js';
-import { minuteCounterKey, minuteOf } from '../../../src/telemetry/failure-counters.js';
+import { encodeEvents } from '../../../src/intake/event-rows.js';
+import { deadLetterKey, entryFields, eventStreamKey } from '../../../src/intake/event-stream.js';
+import { minuteCounterKey, minuteOf } from '../../../src/spikes/failure-counters.js';
 import { ensureBuilt, spawnWorkers } from '../../helpers/compiled.js';
 import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
 import { ClickHouseProxy } from './clickhouse-proxy.js';

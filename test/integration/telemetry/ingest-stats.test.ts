@@ -1,14 +1,14 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordChecks } from '../../../src/intake/check-recorder.js';
 import { QUEUES } from '../../../src/platform/queues.js';
-import { recordChecks } from '../../../src/telemetry/check-recorder.js';
 import {
   type CounterKind,
   hourCounterKey,
   minuteCounterKey,
   minuteOf,
-} from '../../../src/telemetry/failure-counters.js';
-import { QueueSpikeNotifier, spikeJobId } from '../../../src/telemetry/spike-jobs.js';
+} from '../../../src/spikes/failure-counters.js';
+import { QueueSpikeNotifier, spikeJobId } from '../../../src/spikes/spike-jobs.js';
 import {
   createTestContext,
   expectProblem,

@@ -1,8 +1,8 @@
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeEvents } from '../../../src/intake/event-rows.js';
+import { deadLetterKey, entryFields, eventStreamKey } from '../../../src/intake/event-stream.js';
 import { chString } from '../../../src/platform/clickhouse.js';
-import { encodeEvents } from '../../../src/telemetry/event-rows.js';
-import { deadLetterKey, entryFields, eventStreamKey } from '../../../src/telemetry/event-stream.js';
 import {
   createTestContext,
   expectProblem,

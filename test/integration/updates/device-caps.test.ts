@@ -134,10 +134,10 @@ describe('device cap gate (rolling window, several processes)', () => {
     const gates = [1, 2, 3].map(() => new DeviceCapGate(ctx.deps.redis, ctx.deps.keys, { windowDays: 30 }));
     const devices = deviceIds(60, 'multi');
     const admitted = await Promise.all(devices.map((d, i) => gates[i % 3]!.admit(ws, d, 25, ADDRESS)));
-    expect(admitted.filter(Boolean)).toHaveLength(25);
+    expect(admitted.filter((a) => a === 'admitted')).toHaveLength(25);
     // A device admitted by one process is admitted by the others too.
-    const first = devices[admitted.indexOf(true)]!;
-    for (const gate of gates) expect(await gate.admit(ws, first, 25, ADDRESS)).toBe(true);
+    const first = devices[admitted.indexOf('admitted')]!;
+    for (const gate of gates) expect(await gate.admit(ws, first, 25, ADDRESS)).toBe('admitted');
   });
 
   it('frees the place of a device not seen for the whole window, and not before', async () => {
@@ -150,18 +150,18 @@ describe('device cap gate (rolling window, several processes)', () => {
       cacheTtlMs: 1,
       now: () => now,
     });
-    expect(await gate.admit(ws, 'old', 2, ADDRESS)).toBe(true);
+    expect(await gate.admit(ws, 'old', 2, ADDRESS)).toBe('admitted');
     now += 10 * DAY;
-    expect(await gate.admit(ws, 'recent', 2, ADDRESS)).toBe(true);
+    expect(await gate.admit(ws, 'recent', 2, ADDRESS)).toBe('admitted');
     now += 19 * DAY;
-    expect(await gate.admit(ws, 'new', 2, ADDRESS)).toBe(false);
+    expect(await gate.admit(ws, 'new', 2, ADDRESS)).toBe('device_cap');
     now += DAY; // 'old' last seen exactly 30 days ago: still inside the window.
-    expect(await gate.admit(ws, 'new', 2, ADDRESS)).toBe(false);
+    expect(await gate.admit(ws, 'new', 2, ADDRESS)).toBe('device_cap');
     now += 1;
-    expect(await gate.admit(ws, 'new', 2, ADDRESS)).toBe(true);
+    expect(await gate.admit(ws, 'new', 2, ADDRESS)).toBe('admitted');
     // 'old' is no longer counted: it must queue like any new device.
-    expect(await gate.admit(ws, 'old', 2, ADDRESS)).toBe(false);
-    expect(await gate.admit(ws, 'recent', 2, ADDRESS)).toBe(true);
+    expect(await gate.admit(ws, 'old', 2, ADDRESS)).toBe('device_cap');
+    expect(await gate.admit(ws, 'recent', 2, ADDRESS)).toBe('admitted');
   });
 
   it('refreshes the last-seen time of a counted device, so an active device never ages out', async () => {
@@ -173,20 +173,20 @@ describe('device cap gate (rolling window, several processes)', () => {
       cacheTtlMs: 1,
       now: () => now,
     });
-    expect(await gate.admit(ws, 'active', 1, ADDRESS)).toBe(true);
+    expect(await gate.admit(ws, 'active', 1, ADDRESS)).toBe('admitted');
     for (let day = 0; day < 90; day += 20) {
       now += 20 * DAY;
       // 'other' first: had the last check not refreshed 'active', it would have aged out by now.
-      expect(await gate.admit(ws, 'other', 1, ADDRESS)).toBe(false);
-      expect(await gate.admit(ws, 'active', 1, ADDRESS)).toBe(true);
+      expect(await gate.admit(ws, 'other', 1, ADDRESS)).toBe('device_cap');
+      expect(await gate.admit(ws, 'active', 1, ADDRESS)).toBe('admitted');
     }
   });
 
   it('needs no Redis call for a device this process admitted recently', async () => {
     const ws = workspace();
     const gate = new DeviceCapGate(ctx.deps.redis, ctx.deps.keys, { windowDays: 30 });
-    expect(await gate.admit(ws, 'known', 5, ADDRESS)).toBe(true);
-    expect(gate.admit(ws, 'known', 5, ADDRESS)).toBe(true); // synchronous: answered from memory
+    expect(await gate.admit(ws, 'known', 5, ADDRESS)).toBe('admitted');
+    expect(gate.admit(ws, 'known', 5, ADDRESS)).toBe('admitted'); // synchronous: answered from memory
     expect(gate.admit(ws, 'unknown', 5, ADDRESS)).toBeInstanceOf(Promise);
   });
 
@@ -197,12 +197,12 @@ describe('device cap gate (rolling window, several processes)', () => {
     await new Promise((resolve) => client.once('ready', resolve));
     try {
       const gate = new DeviceCapGate(client, ctx.deps.keys, { windowDays: 30 });
-      expect(await gate.admit(ws, 'known', 5, ADDRESS)).toBe(true);
+      expect(await gate.admit(ws, 'known', 5, ADDRESS)).toBe('admitted');
       client.disconnect();
       const err = await Promise.resolve(gate.admit(ws, 'unknown', 5, ADDRESS)).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).status).toBe(503);
-      expect(gate.admit(ws, 'known', 5, ADDRESS)).toBe(true);
+      expect(gate.admit(ws, 'known', 5, ADDRESS)).toBe('admitted');
     } finally {
       client.disconnect();
     }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisDistinctDevices } from '../../../src/devices/distinct-devices.redis.js';
-import { eventStreamKey } from '../../../src/telemetry/event-stream.js';
+import { eventStreamKey } from '../../../src/intake/event-stream.js';
 import { bucketOf } from '../../../src/updates/bucket.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { bundle, push, rollback, rollout, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';

@@ -88,33 +88,6 @@ describe('Redis round trips of the update check', () => {
     expect(later, 'scripts of 20 later checks').toEqual([]);
   });
 
-  it('costs the same on the fast lane: one script for a device new to a capped workspace, then none', async () => {
-    const workspaceId = await seedWorkspace(ctx, 'hobby');
-    const appId = await seedApp(ctx, workspaceId);
-    const release = await seedRelease(ctx, appId);
-    await offered(ctx, { app_id: appId, device_id: 'lane-warm-up' });
-    const overHttp = async (deviceId: string) => {
-      const res = await fetch(`${ctx.url}/api/v1/updates/check`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ app_id: appId, device_id: deviceId }),
-      });
-      expect(res.status).toBe(200);
-      return ((await res.json()) as { update: { module_id: string } | null }).update?.module_id;
-    };
-    const lanes = ctx.app.fastLanes;
-    const servedBefore = lanes.served('/api/v1/updates/check');
-    const first = await scriptsDuring(async () => {
-      expect(await overHttp('lane-phone')).toBe(release.id);
-    });
-    expect(first, 'scripts of the first check').toHaveLength(1);
-    const later = await scriptsDuring(async () => {
-      for (let i = 0; i < 20; i++) expect(await overHttp('lane-phone')).toBe(release.id);
-    });
-    expect(later, 'scripts of 20 later checks').toEqual([]);
-    expect(lanes.served('/api/v1/updates/check') - servedBefore).toBe(21);
-  });
-
   it('costs a device of an uncapped workspace no script at all', async () => {
     const workspaceId = await seedWorkspace(ctx, 'team');
     const appId = await seedApp(ctx, workspaceId);

@@ -52,6 +52,7 @@ describe('routing store', () => {
       sha256: full.sha256,
       size: full.size,
       url: url(full.sha256),
+      answers: new Map(),
     });
     expect(old.id).toBeDefined();
   });

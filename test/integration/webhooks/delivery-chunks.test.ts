@@ -21,7 +21,13 @@ describe('webhook first attempts in chunks', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext({
-      env: { WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_DISPATCH_POLL_MS: '200', WEBHOOK_RETRY_BASE_MS: '1000' },
+      env: {
+        // The receiver listens on loopback.
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_TIMEOUT_MS: '5000',
+        WEBHOOK_DISPATCH_POLL_MS: '200',
+        WEBHOOK_RETRY_BASE_MS: '1000',
+      },
     });
   });
   afterAll(async () => {

@@ -20,6 +20,8 @@ export function deliveryHarness() {
   beforeAll(async () => {
     h.ctx = await createTestContext({
       env: {
+        // The receiver listens on loopback.
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         // Long enough that only the receiver's 'hang' reply runs into it, however loaded the machine: the
         // tests count attempts, and a slow but answered attempt must not turn into an extra timeout.
         WEBHOOK_TIMEOUT_MS: '5000',

@@ -13,7 +13,8 @@ import {
 let ctx: TestContext;
 let owner: SignedIn;
 beforeAll(async () => {
-  ctx = await createTestContext();
+  // Receivers of these tests listen on loopback.
+  ctx = await createTestContext({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   owner = await signUp(ctx.app);
 });
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeEvents } from '../../../src/telemetry/event-rows.js';
-import { deadLetterKey, entryFields, eventStreamKey } from '../../../src/telemetry/event-stream.js';
+import { encodeEvents } from '../../../src/intake/event-rows.js';
+import { deadLetterKey, entryFields, eventStreamKey } from '../../../src/intake/event-stream.js';
 import { eventually, storedEvents } from '../support/checks.js';
 import { telemetry } from '../support/fleet-traffic.js';
 import { call, expectStatus, pushRelease } from '../support/http.js';

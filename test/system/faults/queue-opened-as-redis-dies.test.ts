@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDependencyUnavailable } from '../../../src/platform/dependency-errors.js';
 import { QUEUES } from '../../../src/platform/queues.js';
 import { createRedis, type Redis, RedisKeys } from '../../../src/platform/redis.js';
-import { QueueSpikeNotifier, spikeJobId } from '../../../src/telemetry/spike-jobs.js';
+import { QueueSpikeNotifier, spikeJobId } from '../../../src/spikes/spike-jobs.js';
 import {
   type AttemptJob,
   attemptJobId,

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
-import type { Container } from '../../../src/container.js';
+import type { Container } from '../../../src/container/container.types.js';
+import { eventStreamKey, INGEST_GROUP } from '../../../src/intake/event-stream.js';
 import { chString } from '../../../src/platform/clickhouse.js';
-import { eventStreamKey, INGEST_GROUP } from '../../../src/telemetry/event-stream.js';
 import { FIRST_ATTEMPT_QUEUE, RETRY_QUEUE } from '../../../src/webhooks/delivery-queue.js';
 import type { HttpsReceiver } from '../../helpers/https-receiver.js';
 

@@ -1,0 +1,173 @@
+import { createAnalyticsService } from '../analytics/stats.service.js';
+import { createApiKeysService } from '../api-keys/api-keys.service.js';
+import { createAppsService } from '../apps/apps.service.js';
+import { createAuditService } from '../audit/audit.service.js';
+import { createAuthService } from '../auth/auth.service.js';
+import { IdentityTokens } from '../auth/identity-tokens.js';
+import { SigninThrottle } from '../auth/signin-throttle.js';
+import { createBundlesService } from '../bundles/bundles.service.js';
+import { CodePushService } from '../codepush/codepush.service.js';
+import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
+import { DeploymentKeyDirectory } from '../codepush/key-directory.js';
+import { ReleaseHistories } from '../codepush/release-history.js';
+import { DeviceCapGate } from '../devices/device-cap.js';
+import { createDevicesService } from '../devices/devices.service.js';
+import { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
+import { DeviceEdge } from '../edge/device-edge.js';
+import { buildExpoRoute } from '../expo/expo.route.js';
+import { createExpoReleasesService } from '../expo/expo-releases.service.js';
+import { ExpoUpdatesService } from '../expo/expo-updates.service.js';
+import { IngestStatusService } from '../ingest/ingest-status.service.js';
+import { CheckRecorder } from '../intake/check-recorder.js';
+import { createEventIngestService } from '../intake/events.service.js';
+import { createInvitationsService } from '../invitations/invitations.service.js';
+import { createMembersService } from '../members/members.service.js';
+import { createSmtpMailer } from '../platform/mailer.js';
+import { createRedis } from '../platform/redis.js';
+import { createReleaseRefsService } from '../releases/release-refs.service.js';
+import { type Invalidation, invalidationChannel } from '../routing/invalidation.js';
+import { RoutingCache } from '../routing/routing.cache.js';
+import { RoutingInvalidationListener } from '../routing/routing.listener.js';
+import { createRoutingSource } from '../routing/routing.source.js';
+import { createReleaseDraftsService } from '../signing/drafts.service.js';
+import { createAlertsService } from '../spikes/alerts.service.js';
+import { UpdateCheckService } from '../updates/updates.service.js';
+import { createWebhooksService } from '../webhooks/webhooks.service.js';
+import { createWorkspacesService } from '../workspaces/workspaces.service.js';
+import type { ApiContainer, Closers, Services, SharedContainer } from './container.types.js';
+
+/**
+ * The API half of the composition root: the services behind the routes, one entry each. Everything a
+ * service needs is passed to it here, built before it; nothing is late-bound.
+ */
+export function createApi(
+  c: SharedContainer,
+  closers: Closers,
+): Pick<ApiContainer, 'tokens' | 'mailer' | 'edge' | 'services'> {
+  const { config, redis, keys, log, stores, invalidate, releases } = c;
+  const windowDays = config.devices.windowDays;
+  const tokens = new IdentityTokens(
+    { current: config.auth.tokenSecret, previous: config.auth.previousSecrets },
+    config.auth.tokenTtlSeconds,
+  );
+  const mailer = config.smtp
+    ? createSmtpMailer(config.smtp.url, config.smtp.from, config.smtp.timeoutMs)
+    : undefined;
+  if (mailer) closers.clients.push(async () => mailer.close());
+
+  // Routing: one app cache (with the app's modules and its Expo answers, computed once per load).
+  const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
+  const loadExpo = async (appId: string) => ({
+    expo: buildExpoRoute(await stores.manifests.expoRouteRows(appId), bundleUrl),
+  });
+  const routing = new RoutingCache(createRoutingSource(stores, { bundleUrl, extend: loadExpo }), {
+    ttlMs: config.devices.routingCacheTtlMs,
+  });
+  // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
+  const invalidateNow = (message: Invalidation) => {
+    if (message.appId) routing.drop(message.appId);
+    return invalidate(message);
+  };
+
+  // The device edge: its in-process limits, counted devices, the cap, update checks and device events.
+  const edge = new DeviceEdge({
+    addressPerMinute: config.rateLimits.deviceAddressPerMinute,
+    devicePerMinute: config.rateLimits.devicePerMinute,
+    copies: config.rateLimits.apiCopies,
+  });
+  const distinctDevices = new RedisDistinctDevices(redis, keys, { windowDays, log });
+  const deviceCap = new DeviceCapGate(redis, keys, {
+    windowDays,
+    newPerAddressPerHour: config.rateLimits.newDevicesPerAddressPerHour,
+  });
+  const checkRecorder = new CheckRecorder(stores.events, log);
+  closers.flushes.unshift(() => checkRecorder.flush());
+  const listener = new RoutingInvalidationListener(
+    // Waits for Redis however long it takes: the subscription must not give up while Redis is away.
+    () => createRedis(config.redis, { maxRetriesPerRequest: null }),
+    invalidationChannel(keys),
+    routing,
+    log,
+    (workspaceId, deviceId) => deviceCap.forget(workspaceId, deviceId),
+  );
+  const updates = new UpdateCheckService({
+    routing,
+    listener,
+    gate: deviceCap,
+    devices: distinctDevices,
+    recorder: checkRecorder,
+  });
+  const eventIngest = createEventIngestService(stores, {
+    routing,
+    retentionDays: config.ingest.retentionDays,
+  });
+
+  // Accounts.
+  const invitations = createInvitationsService(stores, {
+    ttlSeconds: config.invitations.ttlSeconds,
+    publicUrl: config.publicUrl,
+    mailer,
+    log,
+  });
+  const signinThrottle = new SigninThrottle(redis, keys, {
+    maxFailures: config.rateLimits.signinFailuresPerAccount,
+    windowMs: config.rateLimits.signinFailureWindowMs,
+  });
+
+  // Releases and the adapters.
+  const apps = createAppsService(stores, { invalidate });
+  const drafts = createReleaseDraftsService(stores, { releases });
+  const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
+
+  const services: Services = {
+    auth: createAuthService(stores, { tokens, throttle: signinThrottle }),
+    apiKeys: createApiKeysService(stores),
+    workspaces: createWorkspacesService(stores, {
+      invalidate,
+      devices: distinctDevices,
+      cap: deviceCap,
+      windowDays,
+    }),
+    members: createMembersService(stores, { invitations }),
+    invitations,
+    audit: createAuditService(stores),
+    releaseStats: stores.stats,
+    distinctDevices,
+    devices: createDevicesService(stores, { counted: deviceCap, invalidate, windowDays }),
+    apps,
+    bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),
+    releases,
+    releaseRefs: createReleaseRefsService(stores, { bundleMaxBytes: config.bundles.maxBytes }),
+    eventIngest,
+    ingestStatus: new IngestStatusService(redis, keys, stores.apps),
+    analytics: createAnalyticsService(stores, { apps: routing }),
+    checkRecorder,
+    routing,
+    updates,
+    webhooks: createWebhooksService(stores, {
+      scheduler: c.webhookScheduler,
+      secretKey: config.webhooks.secretKey,
+      allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    }),
+    alerts: createAlertsService(stores),
+    deploymentKeys: createDeploymentKeysService(stores, { invalidate: invalidateNow }),
+    deploymentKeyDirectory,
+    codePush: new CodePushService({
+      keys: deploymentKeyDirectory,
+      routing,
+      updates,
+      events: eventIngest,
+      histories: new ReleaseHistories(stores.deploymentKeys),
+    }),
+    drafts,
+    expoReleases: createExpoReleasesService(stores, {
+      releases,
+      drafts,
+      apps,
+      blobs: c.blobs,
+      publicUrl: config.publicUrl,
+    }),
+    expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
+  };
+  return { tokens, mailer, edge, services };
+}

@@ -1,0 +1,124 @@
+import { ClickHouseStatsStore } from '../analytics/stats.clickhouse-store.js';
+import { PostgresApiKeysStore } from '../api-keys/api-keys.postgres-store.js';
+import { PostgresAppsStore } from '../apps/apps.postgres-store.js';
+import { PostgresAuditStore } from '../audit/audit.postgres-store.js';
+import { PostgresAuthStore } from '../auth/auth.postgres-store.js';
+import { PostgresBundlesStore } from '../bundles/bundles.postgres-store.js';
+import { LocalDiskBlobStore } from '../bundles/local-blob-store.js';
+import { PostgresDeploymentKeysStore } from '../codepush/deployment-keys.postgres-store.js';
+import type { Config } from '../config/config.js';
+import { ClickHouseEventRowsStore } from '../ingest/event-rows.clickhouse-store.js';
+import { RedisEventsStore } from '../intake/events.redis-store.js';
+import { PostgresInvitationsStore } from '../invitations/invitations.postgres-store.js';
+import { PostgresMembersStore } from '../members/members.postgres-store.js';
+import { type ClickHouseClient, createClickHouse } from '../platform/clickhouse.js';
+import { createLogger } from '../platform/logger.js';
+import { createPool, type Db, transactional } from '../platform/postgres.js';
+import { createRedis, type Redis, RedisKeys } from '../platform/redis.js';
+import { PostgresReleasesStore } from '../releases/releases.postgres-store.js';
+import { createReleasesService } from '../releases/releases.service.js';
+import { type Invalidation, publishInvalidation } from '../routing/invalidation.js';
+import { PostgresRoutingStore } from '../routing/routing.postgres-store.js';
+import { PostgresManifestsStore } from '../signing/manifests.postgres-store.js';
+import { PostgresAlertsStore } from '../spikes/alerts.postgres-store.js';
+import { PostgresDeliveriesStore } from '../webhooks/deliveries.postgres-store.js';
+import { BullDeliveryScheduler } from '../webhooks/delivery-queue.js';
+import { PostgresOutboxStore } from '../webhooks/outbox.postgres-store.js';
+import { PostgresWebhooksStore } from '../webhooks/webhooks.postgres-store.js';
+import { PostgresWorkspacesStore } from '../workspaces/workspaces.postgres-store.js';
+import { createApi } from './api-graph.js';
+import type {
+  ApiContainer,
+  Closers,
+  Container,
+  ContainerOptions,
+  CoreContainer,
+  ProcessRole,
+  SharedContainer,
+  Stores,
+  WorkersContainer,
+} from './container.types.js';
+import { createWorkerGraphs } from './worker-graphs.js';
+
+export function createContainer(config: Config, options: ContainerOptions & { role: 'cli' }): CoreContainer;
+export function createContainer(config: Config, options: ContainerOptions & { role: 'api' }): ApiContainer;
+export function createContainer(
+  config: Config,
+  options: ContainerOptions & { role: 'workers' },
+): WorkersContainer;
+export function createContainer(config: Config, options?: ContainerOptions & { role?: 'all' }): Container;
+export function createContainer(
+  config: Config,
+  options: ContainerOptions & { role?: ProcessRole } = {},
+): CoreContainer {
+  const role = options.role ?? 'all';
+  const log = options.logger ?? createLogger(config.logLevel, options.name ?? 'ota');
+  const db = createPool(config.databaseUrl, options.poolSize ?? 10);
+  const clickhouse = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase);
+  // Closed in order: first what flushes buffered writes, then the producers, then the clients.
+  const closers: Closers = { flushes: [], clients: [() => db.end(), () => clickhouse.close()] };
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= (async () => {
+      for (const flush of closers.flushes)
+        await flush().catch((err) => log.warn({ err }, 'flush on close failed'));
+      await Promise.allSettled(closers.clients.map((c) => c()));
+    })();
+    return closed;
+  };
+  const core: CoreContainer = { config, log, db, clickhouse, close };
+  if (role === 'cli') return core;
+
+  const redis = createRedis(config.redis);
+  redis.on('error', (err) => log.warn({ err }, 'redis connection error'));
+  closers.clients.push(() => redis.quit());
+  const keys = new RedisKeys(config.redisKeyPrefix);
+  const webhookScheduler = new BullDeliveryScheduler(config.redis, keys);
+  closers.flushes.push(() => webhookScheduler.close());
+  const stores = createStores(config, db, clickhouse, redis, keys);
+  const invalidate = (message: Invalidation) => publishInvalidation(redis, keys, message);
+  const shared: SharedContainer = {
+    ...core,
+    redis,
+    keys,
+    blobs: new LocalDiskBlobStore(config.bundles.blobDir),
+    stores,
+    webhookScheduler,
+    invalidate,
+    releases: createReleasesService(stores, { invalidate }),
+  };
+  const api = role === 'workers' ? {} : createApi(shared, closers);
+  const workers = role === 'api' ? {} : { workers: createWorkerGraphs(shared) };
+  return { ...shared, ...api, ...workers };
+}
+
+function createStores(
+  config: Config,
+  db: Db,
+  clickhouse: ClickHouseClient,
+  redis: Redis,
+  keys: RedisKeys,
+): Stores {
+  return {
+    transaction: transactional(db),
+    auth: new PostgresAuthStore(db),
+    apiKeys: new PostgresApiKeysStore(db),
+    workspaces: new PostgresWorkspacesStore(db),
+    members: new PostgresMembersStore(db),
+    invitations: new PostgresInvitationsStore(),
+    audit: new PostgresAuditStore(db),
+    apps: new PostgresAppsStore(db),
+    bundles: new PostgresBundlesStore(db),
+    releases: new PostgresReleasesStore(db),
+    routing: new PostgresRoutingStore(db),
+    webhooks: new PostgresWebhooksStore(db),
+    deliveries: new PostgresDeliveriesStore(db),
+    outbox: new PostgresOutboxStore(db),
+    stats: new ClickHouseStatsStore(clickhouse, config.devices.windowDays),
+    alerts: new PostgresAlertsStore(db),
+    deploymentKeys: new PostgresDeploymentKeysStore(db),
+    manifests: new PostgresManifestsStore(db),
+    events: new RedisEventsStore(redis, keys),
+    eventRows: new ClickHouseEventRowsStore(clickhouse),
+  };
+}

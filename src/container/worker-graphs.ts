@@ -1,0 +1,126 @@
+import { IngestConsumer } from '../ingest/ingest-consumer.js';
+import { dropExpiredPartitions } from '../ingest/retention.js';
+import { createBlockingRedis } from '../platform/redis.js';
+import { SpikeEvaluator } from '../spikes/spike.evaluator.js';
+import { SpikeActions } from '../spikes/spike-actions.js';
+import { QueueSpikeNotifier } from '../spikes/spike-jobs.js';
+import { DeliveryClient } from '../webhooks/delivery.client.js';
+import { DeliveryProcessor } from '../webhooks/delivery.processor.js';
+import { DeliveryUpkeep } from '../webhooks/delivery-upkeep.js';
+import { EndpointGate } from '../webhooks/endpoint-gate.js';
+import { HoldingScheduler } from '../webhooks/holding-scheduler.js';
+import { OutboxDispatcher } from '../webhooks/outbox.dispatcher.js';
+import type {
+  IngestGraph,
+  SharedContainer,
+  SpikesGraph,
+  UpkeepGraph,
+  WebhookGraph,
+  WebhookGraphOptions,
+  WorkerGraphs,
+} from './container.types.js';
+
+/**
+ * The worker half of the composition root: what each worker role runs, built when the role starts, so a
+ * process builds only the roles it runs (`WORKERS=ingest,webhooks`). The queue plumbing (BullMQ workers,
+ * their connections, timers) stays in workers/; everything it calls is built here.
+ */
+
+export function createWorkerGraphs(c: SharedContainer): WorkerGraphs {
+  return {
+    ingest: () => ingestGraph(c),
+    upkeep: () => upkeepGraph(c),
+    webhooks: (options) => webhookGraph(c, options),
+    spikes: (options) => spikesGraph(c, options),
+  };
+}
+
+/**
+ * Device events: Redis stream → ClickHouse (entries ClickHouse refuses go to the dead letters, trimmed to
+ * INGEST_DEAD_LETTER_MAX_ENTRIES), failure counters, spike evaluation requests.
+ */
+function ingestGraph(c: SharedContainer): IngestGraph {
+  const log = c.log.child({ worker: 'ingest' });
+  // Stream reads block: a connection of their own.
+  const redis = createBlockingRedis(c.config.redis);
+  redis.on('error', (err) => log.warn({ err }, 'ingest redis connection error'));
+  const spikes = new QueueSpikeNotifier(c.redis, c.keys, (err) => log.warn({ err }, 'spike queue error'));
+  const { batchSize, flushMs, claimIdleMs, deadLetterMaxEntries } = c.config.ingest;
+  const consumer = new IngestConsumer(
+    { redis, keys: c.keys, rows: c.stores.eventRows, spikes, log },
+    { batchSize, flushMs, claimIdleMs, deadLetterMaxEntries },
+  );
+  const close = async () => {
+    await spikes.close();
+    await redis.quit().catch(() => redis.disconnect());
+  };
+  return { consumer, close };
+}
+
+/** Scheduled tasks by name, each run every `everyMs` by one worker process at a time. */
+function upkeepGraph(c: SharedContainer): UpkeepGraph {
+  const log = c.log.child({ worker: 'upkeep' });
+  const tasks: UpkeepGraph['tasks'] = {
+    'clickhouse-retention': {
+      everyMs: 3_600_000,
+      run: () =>
+        dropExpiredPartitions(c.clickhouse, c.config.ingest.retentionDays, log.child({ task: 'retention' })),
+    },
+  };
+  return { log, tasks };
+}
+
+/** Outbox fan-out, delivery attempts behind a per-endpoint gate, the sweeper and the retention. */
+function webhookGraph(c: SharedContainer, options: WebhookGraphOptions = {}): WebhookGraph {
+  const settings = { ...c.config.webhooks, ...options.overrides };
+  const log = c.log.child({ worker: 'webhooks' });
+  const scheduler = new HoldingScheduler(c.webhookScheduler, log);
+  const client = new DeliveryClient({
+    timeoutMs: settings.timeoutMs,
+    allowPrivateTargets: settings.allowPrivateTargets,
+    ca: options.ca,
+  });
+  const processor = new DeliveryProcessor({
+    store: c.stores.deliveries,
+    client,
+    scheduler,
+    policy: {
+      baseMs: settings.retryBaseMs,
+      maxDelayMs: settings.retryMaxDelayMs,
+      maxAttempts: settings.maxAttempts,
+    },
+    secretKey: settings.secretKey,
+    log,
+  });
+  const dispatcher = new OutboxDispatcher({
+    outbox: c.stores.outbox,
+    scheduler,
+    log,
+    databaseUrl: c.config.databaseUrl,
+    pollMs: settings.dispatchPollMs,
+  });
+  // A full endpoint's attempt waits in process up to 100 ms when a slot is expected by then.
+  const gate = new EndpointGate(settings.perEndpointConcurrency, { maxWaitMs: 100 });
+  const upkeep = new DeliveryUpkeep({
+    deliveries: c.stores.deliveries,
+    scheduler,
+    timeoutMs: settings.timeoutMs,
+    log,
+  });
+  const close = async () => {
+    await scheduler.close();
+    await client.close();
+  };
+  return { settings, log, processor, dispatcher, scheduler, gate, upkeep, close };
+}
+
+/**
+ * Error-spike evaluation of an app, with the automatic pause or rollback it may trigger: through the
+ * releases service, the one writer of releases.
+ */
+function spikesGraph(c: SharedContainer, options: { clock?: () => number } = {}): SpikesGraph {
+  const log = c.log.child({ worker: 'spikes' });
+  const actions = new SpikeActions(c.releases, log);
+  const evaluator = new SpikeEvaluator(c.db, c.redis, c.keys, log, actions, options.clock);
+  return { log, evaluator };
+}

@@ -1,0 +1,115 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Type } from '@sinclair/typebox';
+import type { DeviceClient } from '../edge/client-address.js';
+import { deviceKey } from '../edge/device-key.js';
+import { sendBlob } from '../http/blob-response.js';
+import { deviceRoute } from '../http/device-route.js';
+import { problems } from '../http/schemas.js';
+import type { App } from '../http/types.js';
+import { notFound } from '../platform/errors.js';
+import { contentTypeOf, type ExpoPlatform } from './expo.manifest.js';
+import { ASSET_FILE_PATTERN, AssetParams, ManifestHeaders, ManifestParams } from './expo.schemas.js';
+import type { ManifestRequest } from './expo-updates.service.js';
+
+const ASSET_FILE = new RegExp(ASSET_FILE_PATTERN);
+
+/** The headers of every manifest answer (200 or 204) besides its type and signature. */
+export const EXPO_ANSWER_HEADERS = {
+  'expo-protocol-version': '1',
+  'expo-sfv-version': '0',
+  'cache-control': 'private, max-age=0',
+} as const;
+
+/** The manifest request of validated path parameters and headers, for the service. */
+export function manifestRequest(
+  appId: string,
+  headers: IncomingHttpHeaders,
+  client: DeviceClient,
+): ManifestRequest {
+  const h = headers as Record<string, string | undefined>;
+  return {
+    client,
+    appId,
+    protocolVersion: h['expo-protocol-version'],
+    platform: h['expo-platform'] as ExpoPlatform,
+    runtimeVersion: h['expo-runtime-version']!,
+    channel: h['expo-channel-name'],
+    accept: h.accept,
+    easClientId: h['eas-client-id'],
+    currentUpdateId: h['expo-current-update-id'],
+    expectSignature: h['expo-expect-signature'],
+    failedUpdateIds: h['expo-recent-failed-update-ids'],
+  };
+}
+
+/** The Expo Updates v1 device endpoints: the manifest and the assets it names. */
+export async function expoDeviceRoutes(app: App): Promise<void> {
+  const { expoUpdates } = app.deps.services;
+  const { blobs } = app.deps;
+
+  deviceRoute(app, {
+    method: 'GET',
+    url: '/expo/:app_id/manifest',
+    // Per app and eas-client-id, as /updates/check counts per app and device_id.
+    deviceKey: (request) => deviceKey(request.params.app_id, request.headers['eas-client-id'], request.ip),
+    schema: {
+      tags: ['devices'],
+      summary: 'Expo Updates protocol v1: the manifest (or directive) for an expo-updates client',
+      description:
+        'Set app.json `updates.url` to this URL. Answers multipart/mixed (a `manifest` or `directive` part) ' +
+        'when the client accepts it, else the JSON manifest (application/expo+json or application/json) ' +
+        'with `expo-signature`; 204 when there is nothing to do; 406 for another protocol version or an ' +
+        'accept that none of those meets. No credential.',
+      security: [],
+      params: ManifestParams,
+      headers: ManifestHeaders,
+      response: {
+        200: Type.Unsafe({
+          type: 'string',
+          format: 'binary',
+          description: 'multipart/mixed, or the manifest as application/expo+json or application/json',
+        }),
+        204: Type.Unsafe<void>({ description: 'no update and no directive' }),
+        ...problems(400, 404, 406, 429),
+      },
+    },
+    handler: async (request, reply) => {
+      const answer = await expoUpdates.answer(
+        manifestRequest(request.params.app_id, request.headers, request),
+      );
+      reply.headers(EXPO_ANSWER_HEADERS);
+      if (answer.status === 204) return reply.code(204).send();
+      if (answer.signature) reply.header('expo-signature', answer.signature);
+      return reply.code(200).type(answer.contentType).send(answer.body);
+    },
+  });
+
+  deviceRoute(app, {
+    method: ['GET', 'HEAD'],
+    url: '/expo/assets/:file',
+    schema: {
+      tags: ['devices'],
+      summary: 'An asset of an Expo release (immutable; supports Range and If-None-Match)',
+      description: 'The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.',
+      security: [],
+      params: AssetParams,
+      response: {
+        200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the asset bytes' }),
+        206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
+        304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
+        ...problems(400, 404, 416, 429),
+      },
+    },
+    handler: async (request, reply) => {
+      const [, sha256, ext] = ASSET_FILE.exec(request.params.file)!;
+      return sendBlob(
+        blobs,
+        request,
+        reply,
+        sha256!,
+        contentTypeOf(ext!),
+        notFound('Asset', 'asset_not_found'),
+      );
+    },
+  });
+}
