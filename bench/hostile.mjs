@@ -20,7 +20,7 @@
 // settle (retained), by family; normal events' lag per phase; every answer's status by kind of request.
 // Goals (exit 1 when one is missed): keys retained that were not there before the hostile phase, fewer than
 // 1 % of the invented values sent; normal events' p95 lag under hostile traffic at most the baseline's p95
-// plus one ingest flush (README, "The device edge": other apps' events are delayed by at most one flush);
+// plus one ingest flush (docs/reference/device-edge.md: other apps' events are delayed by at most one flush);
 // no 5xx and every 4xx problem+json; no dead letter; every normal request answered 200/202 and every
 // accepted normal event visible.
 // Writes bench/results/hostile.json. Options: --scale <x> (1: the size of every hostile kind but the

@@ -11,7 +11,7 @@ export class CliError extends Error {
   }
 }
 
-/** Exit codes, documented in the README. */
+/** Exit codes, documented in docs/guides/cli.md. */
 export const EXIT = {
   ok: 0,
   /** The service refused the request (4xx/5xx), including a plan gate (402). */

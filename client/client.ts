@@ -187,7 +187,7 @@ export class OtaClient {
         json: { rollout_pct: rolloutPct },
       }),
     rollback: (moduleId: string) => this.http.request<Rollback>('POST', `/modules/${seg(moduleId)}/rollback`),
-    /** Starts a signed push: the draft holds the bytes to sign (README "Signed releases"). */
+    /** Starts a signed push: the draft holds the bytes to sign (docs/guides/signing.md). */
     draft: (input: PushRelease & { key_id: string }) =>
       this.http.request<ReleaseDraft>('POST', '/modules/drafts', { json: input }),
     /** Completes a draft with one base64 signature per part; answers the release. */
@@ -195,7 +195,7 @@ export class OtaClient {
       this.http.request<Release>('PUT', `/modules/${seg(moduleId)}/signatures`, { json: { signatures } }),
   };
 
-  /** Expo releases (README "Use it from an Expo app"). */
+  /** Expo releases (docs/guides/expo.md). */
   readonly expo = {
     /** Without `key_id`, the release; with it, a draft to sign and complete with `modules.sign`. */
     push: (input: PushExpoRelease) =>

@@ -1146,7 +1146,7 @@ export interface components {
             module_id: string;
             notes: string;
             sha256: string;
-            /** @description present when the release was signed on the developer machine (README "Signed releases") */
+            /** @description present when the release was signed on the developer machine (docs/guides/signing.md) */
             signature?: {
                 /** @enum {string} */
                 alg: "rsa-v1_5-sha256";
@@ -3752,7 +3752,7 @@ export interface operations {
                         checks?: {
                             [key: string]: string;
                         };
-                        /** @description operators only: see README, Operations */
+                        /** @description operators only: see docs/operations/processes-and-scaling.md */
                         details?: {
                             [key: string]: unknown;
                         };
@@ -3772,7 +3772,7 @@ export interface operations {
                         checks?: {
                             [key: string]: string;
                         };
-                        /** @description operators only: see README, Operations */
+                        /** @description operators only: see docs/operations/processes-and-scaling.md */
                         details?: {
                             [key: string]: unknown;
                         };

@@ -64,7 +64,7 @@ export type PushPreflight = Body<'preflightRelease'>;
 export type PushPreflightAnswer = Answer<'preflightRelease', 200>;
 export type Rollback = Schemas['Rollback'];
 
-/** A CodePush deployment key: it names an app and a channel (README "Use it from react-native-code-push"). */
+/** A CodePush deployment key: it names an app and a channel (docs/guides/react-native-codepush.md). */
 export type DeploymentKey = Answer<'getAppsDeploymentKeys', 200>['deployment_keys'][number];
 
 export type UpdateCheck = Body<'checkForUpdate'>;

@@ -80,7 +80,7 @@ The machine is shared with other work, so absolute figures move from run to run:
 Fastify server parsing the same requests (update checks, event batches), the healthy run against the run
 with a hanging endpoint (webhooks), a push's webhook against a spike's alert (spikes), the plain \`OFFSET\`
 query against the keyset page (audit), the second quarter of the soak against its last. The header comment
-of each script in \`bench/\` gives the details; README "Operations" explains the soak's verdict. Every
+of each script in \`bench/\` gives the details; docs/internals/benchmarks.md explains the soak's verdict. Every
 figure comes from \`bench/results/*.json\` (combined in \`bench/results/all.json\`).
 
 ${benchmarkTable(combined.results)}${beforeAfter(combined.results)}`,

@@ -45,7 +45,7 @@ if (args['cert-only']) {
 
 const secret = args.secret ?? process.env.OTA_WEBHOOK_SECRET;
 
-/** `X-Service-Signature: sha256=<hex HMAC of the raw body>` (README "Delivery format"), in constant time. */
+/** `X-Service-Signature: sha256=<hex HMAC of the raw body>` (docs/reference/webhook-payloads.md), constant time. */
 function verify(header, raw) {
   if (!secret) return undefined;
   const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`);

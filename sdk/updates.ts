@@ -41,7 +41,7 @@ export interface OtaUpdatesOptions {
   events?: Omit<EventQueueOptions, 'send' | 'storage'>;
   timeoutMs?: number;
   /**
-   * Code signing (README "Signed releases"): the PEM certificate (or public key) whose private key signs
+   * Code signing (docs/guides/signing.md): the PEM certificate (or public key) whose private key signs
    * releases on the developer's machine, and its key id. When set, an offer that is unsigned, signed with
    * another key or not matching its signed manifest throws SignatureError and is never returned.
    */

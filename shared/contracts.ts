@@ -19,8 +19,9 @@ export const ROLES = ['viewer', 'developer', 'admin', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
- * The audit actions: those of the specification (section 6), then the service's own (README, "The audit
- * log"): `device.release`, an owner or admin freeing a counted device's place under the device cap.
+ * The audit actions: those of the specification (section 6), then the service's own
+ * (docs/guides/workspaces.md, "The audit log"): `device.release`, an owner or admin freeing a counted
+ * device's place under the device cap.
  */
 export const AUDIT_ACTIONS = [
   'login',

@@ -4,7 +4,7 @@ import type { CliContext } from '../context.js';
 import { act, resolveApp } from '../helpers.js';
 import { shortTime } from '../output.js';
 
-/** `ota deployment-keys`: the keys react-native-code-push apps use (README "Use it from react-native-code-push"). */
+/** `ota deployment-keys`: the keys react-native-code-push apps use (docs/guides/react-native-codepush.md). */
 export function registerDeploymentKeyCommands(program: Command): void {
   const keys = program
     .command('deployment-keys')

@@ -130,8 +130,8 @@ async function startRedis() {
     'yes',
     // `always`: Redis writes and syncs the AOF before it answers, so an accepted event survives a killed
     // Redis and a power cut. With `everysec` Redis answers first whenever a background fsync is still
-    // running (up to 2 s), and a SIGKILL then loses writes it has acknowledged (README "Accepted means
-    // durable").
+    // running (up to 2 s), and a SIGKILL then loses writes it has acknowledged (docs/reference/telemetry.md,
+    // "Accepted means durable").
     '--appendfsync',
     'always',
     '--maxmemory-policy',

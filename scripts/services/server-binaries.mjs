@@ -1,6 +1,6 @@
 // The server packages: where the ClickHouse binary is, and the packages the system tests run private
 // copies of (a Redis and a ClickHouse they kill and restart), installed even when REDIS_URL /
-// CLICKHOUSE_URL point at servers elsewhere, and the command-line tools README walkthroughs run in tests
+// CLICKHOUSE_URL point at servers elsewhere, and the command-line tools documented walkthroughs run in tests
 // (`zip` for a CodePush bundle, `openssl` for an Expo code-signing certificate). Standard library only: test.mjs loads it before
 // node_modules exists.
 import { aptInstall } from './apt.mjs';

@@ -12,7 +12,7 @@ import type { DeploymentKeyRow } from './deployment-keys.store.js';
 
 const toJson = (k: DeploymentKeyRow) => ({ key: k.key, channel: k.channel, created_at: iso(k.created_at)! });
 
-/** Deployment keys of an app, for react-native-code-push (README "Use it from react-native-code-push"). */
+/** Deployment keys of an app, for react-native-code-push (docs/guides/react-native-codepush.md). */
 export async function deploymentKeysRoutes(app: App): Promise<void> {
   const { deploymentKeys } = app.deps.services;
 

@@ -5,7 +5,7 @@ import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /**
  * Every setting of every process, parsed and validated once at start-up.
- * Environment variables are documented in README.md ("Configuration").
+ * Environment variables are documented in docs/reference/configuration.md (a test checks that it lists them).
  */
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
 /** A whole number of zero or more, as the environment spells it, with its default. */
@@ -298,5 +298,5 @@ function redact(name: string, value: string | undefined): string | undefined {
   return /SECRET|KEY|URL|TOKEN|PASSWORD/.test(name) ? '<redacted>' : value;
 }
 
-/** Names of every environment variable the service reads (README lists them with meanings). */
+/** Names of every environment variable the service reads (docs/reference/configuration.md lists them). */
 export const ENV_VARIABLES = Object.keys(EnvSchema.properties);

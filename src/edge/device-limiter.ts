@@ -5,7 +5,8 @@ export interface DeviceLimiterOptions {
   perMinute: number;
   /**
    * API copies sharing the traffic (API_COPIES): each copy allows its share, perMinute / copies, so the
-   * deployment as a whole allows about perMinute without any copy asking another (see README).
+   * deployment as a whole allows about perMinute without any copy asking another (see
+   * docs/reference/device-edge.md, "Rate limits").
    */
   copies?: number;
   /** Most keys tracked at once; past it, full buckets are dropped, then the buckets nearest to full. */

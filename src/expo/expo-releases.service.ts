@@ -67,7 +67,7 @@ export function createExpoReleasesService(
 }
 
 /**
- * Pushes an `npx expo export` as one release (README "Use it from an Expo app"). Every file was uploaded
+ * Pushes an `npx expo export` as one release (docs/guides/expo.md). Every file was uploaded
  * as a bundle of the app; the service reads each once to take its md5 (the asset key expo-updates uses),
  * builds each platform's manifest and the release's rollBackToEmbedded directive, and pushes the release
  * through the releases service, so audit, webhook, plan gates and routing are those of any push. The

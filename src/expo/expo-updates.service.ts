@@ -47,7 +47,7 @@ export interface EventIntake {
 const REPORTED_LIMIT = 100_000;
 
 /**
- * The Expo Updates v1 manifest endpoint (README "Use it from an Expo app"): a thin adapter onto the update
+ * The Expo Updates v1 manifest endpoint (docs/guides/expo.md): a thin adapter onto the update
  * check service, so the bucket rule, stacked rollouts, rollback, device caps and check statistics are those
  * of /updates/check. The answers themselves were computed when the routing cache loaded the app
  * (expo.route.ts): a request is header checks, one resolve and a lookup.

@@ -13,7 +13,9 @@ const ForOperators = {
     Type.Record(Type.String(), Type.String(), { description: 'operators only: `ok` or why not' }),
   ),
   details: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), { description: 'operators only: see README, Operations' }),
+    Type.Record(Type.String(), Type.Unknown(), {
+      description: 'operators only: see docs/operations/processes-and-scaling.md',
+    }),
   ),
 };
 

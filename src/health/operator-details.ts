@@ -11,7 +11,7 @@ type Deps = Pick<SharedContainer, 'db' | 'redis' | 'keys'>;
  * world never sees them.
  */
 export const OPERATOR_DETAILS: Record<string, (deps: Deps) => Promise<unknown>> = {
-  /** Whether the service's own database role is least-privilege (README, "Database roles"). */
+  /** Whether the service's own database role is least-privilege (docs/operations/database-roles.md). */
   database_role: (deps) => inspectDatabaseRole(deps.db),
   /** Device events ingest set aside because ClickHouse refused them, deployment-wide (dead-letters.ts). */
   ingest_dead_letters: async (deps) => {

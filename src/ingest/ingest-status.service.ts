@@ -13,7 +13,8 @@ export interface IngestStatus {
 /**
  * GET /workspaces/{id}/ingest: what ingest could not store for the workspace's apps (owner or admin). The
  * counts are the dead-letter counters ingest keeps (dead-letters.ts); the deployment-wide figures and the
- * set-aside entries themselves are for operators, in Redis (README, "Device telemetry and analytics").
+ * set-aside entries themselves are for operators, in Redis (docs/operations/processes-and-scaling.md,
+ * "Ingest workers").
  */
 export class IngestStatusService {
   constructor(

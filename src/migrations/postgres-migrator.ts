@@ -55,7 +55,7 @@ export async function migratePostgres(db: Db, log?: Logger, options: MigrateOpti
     if (options.serviceRole) {
       const granted = await applyServiceGrants(client, options.serviceRole);
       if (granted) log?.info({ role: options.serviceRole }, 'service role grants applied');
-      else log?.warn('the service connects as the schema owner: give it a role of its own (README)');
+      else log?.warn('the service connects as the schema owner: see docs/operations/database-roles.md');
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_ID]).catch(() => {});

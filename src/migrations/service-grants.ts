@@ -37,7 +37,7 @@ export async function applyServiceGrants(client: pg.ClientBase, serviceRole: str
   if (!rows[0]!.exists) {
     throw new Error(
       `The service role "${serviceRole}" (the user of DATABASE_URL) does not exist; create it as described ` +
-        'in the README ("Database roles") before migrating.',
+        'in docs/operations/database-roles.md before migrating.',
     );
   }
   const role = pg.escapeIdentifier(serviceRole);

@@ -36,7 +36,7 @@ export function warnIfPrivileged(db: Queryable, log: Logger): void {
       if (!r.least_privilege)
         log.warn(
           { database_role: r },
-          'DATABASE_URL connects as a superuser or the schema owner; give the service its own role (README, "Database roles")',
+          'DATABASE_URL connects as a superuser or the schema owner; give the service its own role (docs/operations/database-roles.md)',
         );
     })
     .catch(() => {});

@@ -27,8 +27,9 @@ export async function inspectRedisDurability(redis: ConfigReader): Promise<Redis
 /**
  * Logs a warning when the Redis of REDIS_URL does not sync its append-only file before it answers: the
  * service still works, but a killed Redis (or a lost host) can then take device events the API has
- * already accepted with it (README, "Accepted means durable"). The bootstrap's own Redis is set up right;
- * this is for one the operator runs. A Redis that refuses CONFIG (some managed ones) is not checked.
+ * already accepted with it (docs/reference/telemetry.md, "Accepted means durable"). The bootstrap's own
+ * Redis is set up right; this is for one the operator runs. A Redis that refuses CONFIG (some managed ones)
+ * is not checked.
  */
 export function warnIfNotDurable(redis: ConfigReader, log: Logger): Promise<void> {
   return inspectRedisDurability(redis)
@@ -36,7 +37,7 @@ export function warnIfNotDurable(redis: ConfigReader, log: Logger): Promise<void
       if (!state.durable)
         log.warn(
           { redis_durability: state },
-          'Redis does not sync its append-only file before it answers (needs appendonly yes, appendfsync always): accepted device events can be lost if it is killed (README, "Accepted means durable")',
+          'Redis does not sync its append-only file before it answers (needs appendonly yes, appendfsync always): accepted device events can be lost if it is killed (docs/reference/telemetry.md, "Accepted means durable")',
         );
     })
     .catch(() => {});

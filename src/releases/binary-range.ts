@@ -2,9 +2,10 @@ import semver from 'semver';
 import { badRequest } from '../platform/errors.js';
 
 /**
- * Native compatibility by semver range (README "Apps, bundles and releases"): a release may name the native
- * app versions it runs on (`target_binary_range`), and a device sends its native version (`app_version`).
- * Ranges and versions are read with the `semver` library, so they mean what npm and CodePush mean by them.
+ * Native compatibility by semver range (docs/guides/apps-and-releases.md, "Native versions"): a release may
+ * name the native app versions it runs on (`target_binary_range`), and a device sends its native version
+ * (`app_version`). Ranges and versions are read with the `semver` library, so they mean what npm and
+ * CodePush mean by them.
  */
 
 /** Printable ASCII only: a range is shown back in answers and lists as it was given. */

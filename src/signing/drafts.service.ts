@@ -57,7 +57,7 @@ export function createReleaseDraftsService(
 }
 
 /**
- * Signed pushes (README "Signed releases"). The private key stays on the developer's machine: the service
+ * Signed pushes (docs/guides/signing.md). The private key stays on the developer's machine: the service
  * fixes the release's id and creation time, builds the exact bytes it will serve, and hands them over as
  * a draft; the release is created, with its signatures, only when they all arrive. Until then nothing is
  * served, so a client that expects signatures never sees the release unsigned.

@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 
 /**
- * Deterministic rollout buckets (DESIGN.md, "The update check"; README "The update check").
+ * Deterministic rollout buckets (DESIGN.md, "The update check"; docs/reference/update-check.md, "Buckets").
  *
  *   bucket = uint32_be(sha256(module_id + ":" + device_id)[0..4]) % 100
  *

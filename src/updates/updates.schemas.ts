@@ -63,7 +63,7 @@ export const UpdateSchema = Type.Object(
         },
         {
           description:
-            'present when the release was signed on the developer machine (README "Signed releases")',
+            'present when the release was signed on the developer machine (docs/guides/signing.md)',
         },
       ),
     ),

@@ -2,7 +2,7 @@
  * When a failed delivery is tried again. Exponential: the first retry after `baseMs`, each later one four
  * times the previous, capped at `maxDelayMs`, each spread by +-20 % jitter so endpoints that failed together
  * are not retried in lock-step. With the defaults (5 s, 6 h cap, 12 attempts) retries span about 31.6 hours
- * (at least 25 hours with the worst jitter); README "Webhooks and error-spike alerts" lists the schedule.
+ * (at least 25 hours with the worst jitter); docs/reference/webhook-payloads.md lists the schedule.
  */
 export interface RetryPolicy {
   baseMs: number;

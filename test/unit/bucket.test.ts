@@ -10,7 +10,7 @@ interface Vector {
   bucket: number;
 }
 
-// The vectors the README publishes and the SDKs' tests share.
+// The vectors docs/reference/update-check.md publishes and the SDKs' tests share.
 const { vectors } = JSON.parse(readFileSync(new URL('./bucket-vectors.json', import.meta.url), 'utf8')) as {
   vectors: Vector[];
 };
@@ -42,10 +42,10 @@ describe('bucketing: published test vectors', () => {
     expect(bucketOf(v.module_id, v.device_id)).toBe(v.bucket);
   });
 
-  it('matches the README table, byte for byte', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('matches the table of docs/reference/update-check.md, byte for byte', () => {
+    const page = readFileSync(new URL('../../docs/reference/update-check.md', import.meta.url), 'utf8');
     const rows = [
-      ...readme.matchAll(/^\| `([0-9a-f-]{36})` \| (.+?) +\| `([0-9a-f]{8})` +\| (\d+) +\| (\d+) +\|$/gm),
+      ...page.matchAll(/^\| `([0-9a-f-]{36})` \| (.+?) +\| `([0-9a-f]{8})` +\| (\d+) +\| (\d+) +\|$/gm),
     ];
     expect(rows.length).toBeGreaterThanOrEqual(10);
     for (const [, moduleId, deviceCell, first4, uint32, bucket] of rows) {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { WORKER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { ENV_VARIABLES, loadConfig } from '../../src/config/config.js';
-import { readmeBlocks } from '../helpers/readme.js';
+import { docBlocks, docText } from '../helpers/doc-blocks.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -20,7 +20,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
 }
 
-// Docker Compose is not on the test machines; these are the properties the README's scaling promises need.
+// Docker Compose is not on the test machines; these are the properties docs/operations/compose.md promises.
 const text = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
 const compose = parse(text, { merge: true }) as {
   services: Record<string, Service>;
@@ -161,12 +161,14 @@ describe('docker-compose.yml', () => {
     expect(services.workers!.environment).toEqual(shared);
   });
 
-  it('the README’s one command writes every secret compose requires, each one the service accepts', () => {
+  it('the documented one command writes every secret compose requires, each one the service accepts', () => {
     const required = [...new Set([...text.matchAll(/\$\{([A-Z_]+):\?/g)].map((m) => m[1]!))].sort();
     expect(required).toEqual(
       ['AUTH_TOKEN_SECRET', 'OTA_SERVICE_DB_PASSWORD', 'POSTGRES_PASSWORD', 'WEBHOOK_SECRET_KEY'].sort(),
     );
-    const block = readmeBlocks('Operations', 'sh').find((b) => b.includes('> .env'))!;
+    const block = docBlocks('docs/operations/compose.md', 'First start', 'sh').find((b) =>
+      b.includes('> .env'),
+    )!;
     const command = block.split('\n').find((l) => l.includes('> .env'))!;
     const dir = mkdtempSync(join(tmpdir(), 'ota-env-'));
     try {
@@ -194,14 +196,14 @@ describe('docker-compose.yml', () => {
 });
 
 describe("the workers' Node flags (scripts/node-flags.mjs)", () => {
-  it('are the same in every launcher: npm start, npm run start:workers, the Dockerfile and the README', () => {
+  it('are the same in every launcher: npm start, npm run start:workers, the Dockerfile and the docs', () => {
     const command = ['node', ...WORKER_NODE_FLAGS, 'dist/workers/main.js'].join(' ');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts['start:workers']).toBe(command);
     expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toContain(`workers  ${command}`);
-    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`\`WORKERS=ingest ${command}\``);
+    expect(docText('docs/operations/processes-and-scaling.md')).toContain(`\`WORKERS=ingest ${command}\``);
     expect(readFileSync(join(ROOT, 'scripts/start.mjs'), 'utf8')).toContain(
       "[...WORKER_NODE_FLAGS, 'dist/workers/main.js']",
     );

@@ -3,10 +3,10 @@ import { rm } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../cli/program.js';
-import { exampleModule, readmeBlocks, shellWords } from '../helpers/readme.js';
+import { docBlocks, exampleModule, shellWords } from '../helpers/doc-blocks.js';
 
 /**
- * The README's examples, run here against a scripted fetch (the live runs are in the CLI story tests):
+ * The examples of docs/guides/cli.md and client-and-sdk.md, run here against a scripted fetch (the live runs are in the CLI story tests):
  * the code must compile, call methods that exist, and behave as the text around it says.
  */
 const APP = '7d3c2a10-5b1e-4c8f-9a6d-2e4f6a8b0c1d';
@@ -62,12 +62,12 @@ afterEach(async () => {
   for (const path of written.splice(0)) await rm(path, { force: true });
 });
 
-describe('README examples', () => {
+describe('docs/guides examples', () => {
   it('the control-API client example runs and prints the 402 upgrade message', async () => {
     const service = scriptedService();
     vi.stubGlobal('fetch', service.fetch);
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const [code] = readmeBlocks('Control-API client', 'ts');
+    const [code] = docBlocks('docs/guides/client-and-sdk.md', 'Control-API client', 'ts');
     const path = await exampleModule(code!, 'client', [['process.env.OTA_API_KEY!', "'ota_example'"]]);
     written.push(path);
     await import(path);
@@ -84,7 +84,7 @@ describe('README examples', () => {
   it('the device SDK example checks, downloads, verifies and reports', async () => {
     const service = scriptedService();
     vi.stubGlobal('fetch', service.fetch);
-    const [code] = readmeBlocks('Device SDK', 'ts');
+    const [code] = docBlocks('docs/guides/client-and-sdk.md', 'Device SDK', 'ts');
     const path = await exampleModule(code!, 'sdk', [
       ["'<app id>'", `'${APP}'`],
       ["'<a stable id for this install>'", "'readme-device'"],
@@ -101,7 +101,7 @@ describe('README examples', () => {
   });
 
   it('every line of the CLI example names a real command with real options', () => {
-    const [block] = readmeBlocks('The ota CLI', 'sh');
+    const [block] = docBlocks('docs/guides/cli.md', 'Commands at a glance', 'sh');
     const lines = block!.split('\n').filter((l) => l.trim().startsWith('ota '));
     expect(lines.length).toBeGreaterThan(20);
     const program = buildProgram();

@@ -7,9 +7,9 @@ import { OtaClient } from '../../../client/client.js';
 import { upgradeMessage } from '../../../src/plans/plans.js';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
 import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
-import { exampleModule, readmeBlocks, shellWords } from '../../helpers/readme.js';
+import { docBlocks, exampleModule, shellWords } from '../../helpers/doc-blocks.js';
 
-/** The README's CLI, client and SDK examples, run as written against a live API. */
+/** The CLI, client and SDK examples of docs/guides, run as written against a live API. */
 let ctx: TestContext;
 let apiUrl: string;
 let dir: string;
@@ -28,7 +28,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe('README examples on a live API', () => {
+describe('docs/guides examples on a live API', () => {
   it('runs every line of the CLI example in order', async () => {
     const configDir = join(dir, 'cli');
     const bundle = join(dir, 'main.jsbundle');
@@ -36,7 +36,7 @@ describe('README examples on a live API', () => {
     const email = `readme-${randomBytes(3).toString('hex')}@example.com`;
     const password = 'readme password';
     const ids: Record<string, string> = {};
-    const [block] = readmeBlocks('The ota CLI', 'sh');
+    const [block] = docBlocks('docs/guides/cli.md', 'Commands at a glance', 'sh');
     for (const line of block!.split('\n').filter((l) => l.startsWith('ota '))) {
       let args = shellWords(line)
         .slice(1)
@@ -66,7 +66,7 @@ describe('README examples on a live API', () => {
     );
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
-      const [code] = readmeBlocks('Control-API client', 'ts');
+      const [code] = docBlocks('docs/guides/client-and-sdk.md', 'Control-API client', 'ts');
       const path = await exampleModule(code!, 'client-live', [
         ["'http://127.0.0.1:8080'", `'${apiUrl}'`],
         ['process.env.OTA_API_KEY!', `'${key.key}'`],
@@ -86,7 +86,7 @@ describe('README examples on a live API', () => {
     const app = await client.apps.create('SDK readme');
     const bundle = await client.apps.uploadBundle(app.id, new TextEncoder().encode('// v1'));
     const release = await client.modules.push({ app_id: app.id, version: '1.0.0', sha256: bundle.sha256 });
-    const [code] = readmeBlocks('Device SDK', 'ts');
+    const [code] = docBlocks('docs/guides/client-and-sdk.md', 'Device SDK', 'ts');
     const path = await exampleModule(code!, 'sdk-live', [
       ["'http://127.0.0.1:8080'", `'${apiUrl}'`],
       ["'<app id>'", `'${app.id}'`],

@@ -11,7 +11,7 @@ import { createWebhooksWorker } from '../../../workers/webhooks.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
 import { createTestContext, freePort, type TestContext } from '../../helpers/context.js';
-import { readmeBlocks, shellWords } from '../../helpers/readme.js';
+import { docBlocks, shellWords } from '../../helpers/doc-blocks.js';
 import { waitFor } from '../../helpers/wait.js';
 
 const execFileAsync = promisify(execFile);
@@ -61,7 +61,7 @@ function script(name: string, args: string[]) {
 
 describe('README: Five minutes, end to end', () => {
   it('takes a newcomer from an empty workspace to a device, a webhook and a rollback', async () => {
-    const [service, cli, webhook, device] = readmeBlocks(SECTION, 'sh');
+    const [service, cli, webhook, device] = docBlocks('README.md', SECTION, 'sh');
     expect(service).toContain(
       'WEBHOOK_ALLOW_PRIVATE_TARGETS=true NODE_EXTRA_CA_CERTS=.local/webhook-receiver/cert.pem npm start',
     );
@@ -97,12 +97,13 @@ describe('README: Five minutes, end to end', () => {
       }
       expect(words.slice(0, 2), line).toEqual(['npx', 'ota']);
       const args = words.slice(2).map((w) => (w === 'you@example.com' ? email : w));
-      const login = args[0] === 'login';
-      const result = await runCli([...args, ...(login ? ['--password-stdin'] : []), '--json'], {
+      // Signing in, and changing the plan (the owner's), ask for the password.
+      const password = args[0] === 'login' || (args[0] === 'plan' && args[1] === 'set');
+      const result = await runCli([...args, ...(password ? ['--password-stdin'] : []), '--json'], {
         configDir: join(dir, 'config'),
         apiUrl,
         cwd: project,
-        ...(login ? { input: 'walkthrough password' } : {}),
+        ...(password ? { input: 'walkthrough password' } : {}),
       });
       expect(result.code, `${line}\n${result.stderr}`).toBe(0);
       seen[args.slice(0, 2).join(' ')] = jsonOf(result);
@@ -110,8 +111,11 @@ describe('README: Five minutes, end to end', () => {
     const lines = (block: string | undefined) =>
       block!.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
 
-    // 3. The CLI, an app and a first release.
+    // 3. The CLI, the plan, an app and a first release.
     for (const line of lines(cli)) await run(line);
+    // A new workspace starts on Hobby; the walkthrough moves it to Team before anything else.
+    expect(lines(cli)[1]).toMatch(/^npx ota plan set team\b/);
+    expect(seen['plan set']).toMatchObject({ plan: 'team' });
     expect(JSON.parse(await readFile(join(project, '.ota.json'), 'utf8')).app_id).toBe(
       (seen['apps create'] as { id: string }).id,
     );

@@ -9,14 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtaClient } from '../../../client/client.js';
 import { CLI_MAIN, ensureCliBuilt } from '../../helpers/cli.js';
 import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
-import { readmeBlocks } from '../../helpers/readme.js';
+import { docBlocks } from '../../helpers/doc-blocks.js';
 import { Device, isPackage } from './harness.js';
 
 const exec = promisify(execFile);
-const SECTION = 'Use it from react-native-code-push';
+const PAGE = 'docs/guides/react-native-codepush.md';
+const SECTION = 'Set up and release';
 
 /**
- * The README section, run as written against a live API: its shell blocks through `sh` (with `ota` the
+ * The guide's set-up, run as written against a live API: its shell blocks through `sh` (with `ota` the
  * built CLI, and `npx react-native bundle` replaced by a stand-in that writes the bundle folder it would
  * write), its Info.plist and strings.xml settings read as react-native-code-push reads them, then the real
  * acquisition SDK configured from those settings.
@@ -79,10 +80,10 @@ function settings(xml: string): Record<string, string> {
   return Object.fromEntries([...plist, ...strings].map((m) => [m[1]!, m[2]!]));
 }
 
-describe('README: Use it from react-native-code-push', () => {
+describe('docs/guides/react-native-codepush.md: Set up and release', () => {
   it('sets up a key, points iOS and Android builds at the service, releases, and serves them', async () => {
-    const [setup, release] = readmeBlocks(SECTION, 'sh');
-    const [ios, android] = readmeBlocks(SECTION, 'xml');
+    const [setup, release] = docBlocks(PAGE, SECTION, 'sh');
+    const [ios, android] = docBlocks(PAGE, SECTION, 'xml');
     expect(release).toBeDefined();
 
     const out = await sh(setup!);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
-import { exampleModule, readmeBlocks, shellWords } from '../../helpers/readme.js';
+import { docBlocks, exampleModule, shellWords } from '../../helpers/doc-blocks.js';
 import {
   checkAssets,
   type ExpoWorld,
@@ -17,7 +17,7 @@ import {
   verifyExpoSignature,
 } from './expo-world.js';
 
-/** The README sections "Use it from an Expo app" and "Signed releases", run as written. */
+/** The guides docs/guides/expo.md and docs/guides/signing.md, run as written. */
 let ctx: TestContext;
 let world: ExpoWorld;
 let dir: string;
@@ -42,7 +42,7 @@ afterAll(async () => {
 
 /** The `ota` and `openssl` lines of the section's shell blocks, run in order from the app's folder. */
 async function runShellBlocks(): Promise<{ releaseId: string }> {
-  const lines = readmeBlocks('Use it from an Expo app', 'sh').flatMap((b) => b.split('\n'));
+  const lines = docBlocks('docs/guides/expo.md', 'Expo', 'sh').flatMap((b) => b.split('\n'));
   const appDir = join(dir, 'app');
   let releaseId = '';
   for (const line of lines.filter((l) => l.trim() !== '')) {
@@ -70,11 +70,11 @@ async function runShellBlocks(): Promise<{ releaseId: string }> {
   return { releaseId };
 }
 
-describe('README: Use it from an Expo app', () => {
+describe('docs/guides/expo.md', () => {
   it('makes the key and certificate, pushes the export signed, and serves it as app.json asks', async () => {
     const { releaseId } = await runShellBlocks();
     expect(releaseId).not.toBe('');
-    const [json] = readmeBlocks('Use it from an Expo app', 'json');
+    const [json] = docBlocks('docs/guides/expo.md', 'Expo', 'json');
     const appId = (await world.client.apps.list()).apps.find((a) => a.name === 'My App')!.id;
     const config = JSON.parse(
       json!.replace('https://ota.example.com', ctx.url!).replace('<app id>', appId),
@@ -101,7 +101,7 @@ describe('README: Use it from an Expo app', () => {
   }, 120_000);
 });
 
-describe('README: Signed releases', () => {
+describe('docs/guides/signing.md', () => {
   it('runs the SDK example against a signed bundle release, and refuses an unsigned one', async () => {
     // The key and certificate the section above made with its openssl line.
     const certificate = join(dir, 'app', 'certs', 'certificate.pem');
@@ -113,7 +113,7 @@ describe('README: Signed releases', () => {
       { configDir: join(dir, 'cli'), apiUrl: ctx.url!, env: { OTA_API_KEY: world.apiKey } },
     );
     expect(push.code, push.stderr).toBe(0);
-    const [code] = readmeBlocks('Signed releases', 'ts');
+    const [code] = docBlocks('docs/guides/signing.md', 'Signed releases', 'ts');
     const pem = JSON.stringify(readFileSync(certificate, 'utf8'));
     const example = (device: string) =>
       exampleModule(code!, `signed-${device}`, [

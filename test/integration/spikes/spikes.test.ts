@@ -187,7 +187,7 @@ describe('error-spike alerts', () => {
     await ingest(appId, current, 1000, 10);
     const r = await evaluate(appId);
     expect(r).toMatchObject({ releaseId: current, fired: false });
-    // Device counts past a hundred or so are HyperLogLog estimates (README, "Error-spike alerts").
+    // Device counts past a hundred or so are HyperLogLog estimates (docs/reference/telemetry.md, "Failure counters").
     expect(Math.abs(r!.sample - 1010) / 1010).toBeLessThan(0.02);
     expect(await spikesOf(appId)).toEqual([]);
 
