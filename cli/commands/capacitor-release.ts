@@ -72,7 +72,7 @@ export async function releaseCapacitor(ctx: CliContext, options: CapacitorReleas
     ctx.out.line(
       key
         ? `Signed and encrypted with key ${key.keyId}: only apps whose publicKey is that key's can install it.`
-        : 'Unsigned: apps configured with a publicKey refuse it; release with --private-key and --encrypt for those.',
+        : 'Unsigned: for apps whose capacitor.config has a publicKey, release with --private-key and --encrypt.',
     );
     ctx.out.line(`Module ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
   });
