@@ -195,6 +195,11 @@ export class CapacitorDevice {
     });
     if (answer.status === 429)
       this.blockedUntil = Math.max(this.blockedUntil, retryDeadline(answer, json, now));
+    // iOS takes any 429 for a failure before reading the body; Android keeps the body's `kind`.
+    if (answer.status === 429 && this.platform === 'ios') {
+      const error = typeof json?.error === 'string' ? json.error : 'too_many_requests';
+      return failed(error, typeof json?.message === 'string' ? json.message : 'Too many requests');
+    }
     if (json && ('error' in json || 'kind' in json)) {
       // Any other `kind`, or none, is a failure (normalizedUpdateResponseKind); a 429 without one too.
       const kind = json.kind === 'up_to_date' || json.kind === 'blocked' ? json.kind : 'failed';

@@ -163,6 +163,10 @@ describe('reading the update answer', () => {
     const none = device('8.51.14', 'android');
     none.readUpdateAnswer(answer(429, limited), now);
     expect(none.blockedUntil).toBe(0);
+    // A `kind` on a 429 counts on Android only; iOS takes every 429 for a failure.
+    const quiet = { ...limited, kind: 'up_to_date' };
+    expect(device('8.51.14', 'android').readUpdateAnswer(answer(429, quiet), now).kind).toBe('up_to_date');
+    expect(device('8.51.14', 'ios').readUpdateAnswer(answer(429, quiet), now).kind).toBe('failed');
   });
 
   it('before plugin 8.45 an error key is no update, reported only when the status is not 2xx', () => {
