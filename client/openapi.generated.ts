@@ -1093,6 +1093,12 @@ export interface components {
              * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
              */
             app_id: string;
+            /** @description a Capacitor release: the checksum the plugin receives and, when the bytes are encrypted, the session key and key id; null for other releases */
+            capacitor: {
+                checksum: string;
+                key_id: string | null;
+                session_key: string | null;
+            } | null;
             channel: string;
             /** Format: date-time */
             created_at: string;
@@ -1274,7 +1280,8 @@ export interface components {
                  *       "target_binary_range": "^1.4.0",
                  *       "active": true,
                  *       "rolled_back_at": null,
-                 *       "created_at": "2026-03-02T09:15:00.000Z"
+                 *       "created_at": "2026-03-02T09:15:00.000Z",
+                 *       "capacitor": null
                  *     }
                  */
                 "application/json": components["schemas"]["Release"];
@@ -2395,6 +2402,14 @@ export interface operations {
                      * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
                      */
                     app_id: string;
+                    capacitor?: {
+                        /** @description the zip's SHA-256 in lower-case hex (an unsigned release: equal to sha256), or that digest encrypted with the RSA-2048 private key, PKCS #1 v1.5, in hex (512 characters; needs session_key and key_id) */
+                        checksum: string;
+                        /** @description the first 20 characters of the public key's PKCS #1 base64 (the plugin's `key_id`); with session_key */
+                        key_id?: string;
+                        /** @description `<IV base64>:<AES-128 key encrypted with the private key, base64>`: the bytes uploaded are the zip encrypted with AES-128-CBC (PKCS #7 padding) under that key and IV */
+                        session_key?: string;
+                    };
                     /** @description 1-64 of [a-z0-9._-] */
                     channel?: string;
                     fingerprint?: string | null;
@@ -2431,7 +2446,8 @@ export interface operations {
                      *       "target_binary_range": "^1.4.0",
                      *       "active": true,
                      *       "rolled_back_at": null,
-                     *       "created_at": "2026-03-02T09:15:00.000Z"
+                     *       "created_at": "2026-03-02T09:15:00.000Z",
+                     *       "capacitor": null
                      *     }
                      */
                     "application/json": components["schemas"]["Release"];
@@ -2508,7 +2524,8 @@ export interface operations {
                      *         "target_binary_range": "^1.4.0",
                      *         "active": false,
                      *         "rolled_back_at": "2026-03-02T11:40:00.000Z",
-                     *         "created_at": "2026-03-02T09:15:00.000Z"
+                     *         "created_at": "2026-03-02T09:15:00.000Z",
+                     *         "capacitor": null
                      *       },
                      *       "active": {
                      *         "id": "5c2a9e1f-7d3b-4a6c-9e8d-0f1a2b3c4d5e",
@@ -2524,7 +2541,8 @@ export interface operations {
                      *         "target_binary_range": "^1.4.0",
                      *         "active": true,
                      *         "rolled_back_at": null,
-                     *         "created_at": "2026-03-02T09:15:00.000Z"
+                     *         "created_at": "2026-03-02T09:15:00.000Z",
+                     *         "capacitor": null
                      *       }
                      *     }
                      */
@@ -2658,6 +2676,14 @@ export interface operations {
                      * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
                      */
                     app_id: string;
+                    capacitor?: {
+                        /** @description the zip's SHA-256 in lower-case hex (an unsigned release: equal to sha256), or that digest encrypted with the RSA-2048 private key, PKCS #1 v1.5, in hex (512 characters; needs session_key and key_id) */
+                        checksum: string;
+                        /** @description the first 20 characters of the public key's PKCS #1 base64 (the plugin's `key_id`); with session_key */
+                        key_id?: string;
+                        /** @description `<IV base64>:<AES-128 key encrypted with the private key, base64>`: the bytes uploaded are the zip encrypted with AES-128-CBC (PKCS #7 padding) under that key and IV */
+                        session_key?: string;
+                    };
                     /** @description 1-64 of [a-z0-9._-] */
                     channel?: string;
                     fingerprint?: string | null;

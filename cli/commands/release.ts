@@ -8,6 +8,7 @@ import { act, defaultVersion, parsePercent, resolveApp } from '../helpers.js';
 import { resolveModule } from '../refs.js';
 import { loadSigningKey, type SigningKey, signDraft } from '../signing.js';
 import { bundleSize, uploadBundle } from '../upload.js';
+import { releaseCapacitor } from './capacitor-release.js';
 import { releaseExpoExport } from './expo-release.js';
 
 interface ReleaseOptions {
@@ -22,7 +23,9 @@ interface ReleaseOptions {
   expoExport?: string;
   runtimeVersion?: string;
   privateKey?: string;
-  keyId: string;
+  keyId?: string;
+  capacitor?: boolean;
+  encrypt?: boolean;
 }
 
 interface RefScope {
@@ -39,7 +42,8 @@ export function registerReleaseCommands(program: Command): void {
   program
     .command('release [bundle]')
     .description(
-      'Upload a bundle file and push it as a release, or with --expo-export an `npx expo export` folder',
+      'Upload a bundle file and push it as a release; with --expo-export an `npx expo export` folder; with ' +
+        '--capacitor a Capacitor web build (folder or zip)',
     )
     .option('--app <app>', 'app id or name (default: the app of .ota.json, see `ota init`)')
     .option('--channel <channel>', `channel to release to (default: .ota.json's, else ${DEFAULT_CHANNEL})`)
@@ -57,8 +61,19 @@ export function registerReleaseCommands(program: Command): void {
     )
     .option('--expo-export <dir>', 'push an `npx expo export` folder (metadata.json) as one Expo release')
     .option('--runtime-version <version>', "with --expo-export: the app's runtime version (required)")
+    .option(
+      '--capacitor',
+      'release a Capacitor web build (@capgo/capacitor-updater): [bundle] is the folder (zipped here) or its zip',
+    )
     .option('--private-key <pem>', 'sign the release on this machine with this RSA private key (PEM)')
-    .option('--key-id <id>', 'the key id devices know the certificate by (codeSigningMetadata.keyid)', 'main')
+    .option(
+      '--key-id <id>',
+      'the key id devices know the certificate by (codeSigningMetadata.keyid; default main); not with --capacitor',
+    )
+    .option(
+      '--encrypt',
+      'with --capacitor and --private-key: encrypt the bundle (AES-128-CBC) as the plugin expects',
+    )
     .action(act(release));
 
   program
@@ -107,7 +122,11 @@ async function release(
 ): Promise<void> {
   const rollout = parsePercent(options.rollout);
   const channel = options.channel ?? (await ctx.defaultChannel());
-  const key = options.privateKey ? await loadSigningKey(options.privateKey, options.keyId) : undefined;
+  if (options.capacitor) return capacitor(ctx, bundlePath, options, channel, rollout);
+  if (options.encrypt) throw new CliError('--encrypt goes with --capacitor.');
+  const key = options.privateKey
+    ? await loadSigningKey(options.privateKey, options.keyId ?? 'main')
+    : undefined;
   if (options.expoExport !== undefined) {
     if (bundlePath !== undefined) throw new CliError('Give either a bundle file or --expo-export, not both.');
     if (options.fingerprint)
@@ -158,6 +177,41 @@ async function release(
         `${pushed.target_binary_range ? ` for native versions ${pushed.target_binary_range}` : ''}.`,
     );
     ctx.out.line(`Module ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
+  });
+}
+
+async function capacitor(
+  ctx: CliContext,
+  bundlePath: string | undefined,
+  options: ReleaseOptions,
+  channel: string,
+  rollout: number,
+): Promise<void> {
+  if (options.expoExport !== undefined || options.runtimeVersion)
+    throw new CliError('--capacitor releases a web build; --expo-export and --runtime-version are for Expo.');
+  if (options.fingerprint)
+    throw new CliError(
+      'Capacitor devices send no fingerprint; match native versions with --target-binary-range.',
+    );
+  if (options.keyId !== undefined)
+    throw new CliError(
+      '--key-id is not for --capacitor: the key id is derived from the key, as the plugin does.',
+    );
+  if (bundlePath === undefined)
+    throw new CliError('Give the web build to release: its folder (index.html at the top) or a zip of it.');
+  const appId = await resolveApp(ctx, options.app);
+  return releaseCapacitor(ctx, {
+    appId,
+    path: bundlePath,
+    channel,
+    rollout,
+    mandatory: options.mandatory === true,
+    notes: options.notes,
+    ...(options.targetBinaryRange !== undefined ? { targetBinaryRange: options.targetBinaryRange } : {}),
+    ...(options.privateKey ? { privateKey: options.privateKey } : {}),
+    encrypt: options.encrypt === true,
+    preflight: (size) =>
+      preflight(ctx, { app_id: appId, channel, rollout_pct: rollout, size }, options.version),
   });
 }
 

@@ -46,7 +46,17 @@ export function candidatesKey(channel: string, platform: ExpoPlatform): string {
 
 /** One row per release and part, newest release first (ExpoStore.routeRows). */
 export interface ExpoRouteRow
-  extends Omit<ReleaseRow, 'seq' | 'workspace_id' | 'app_id' | 'target_binary_range' | 'rolled_back_at'> {
+  extends Omit<
+    ReleaseRow,
+    | 'seq'
+    | 'workspace_id'
+    | 'app_id'
+    | 'target_binary_range'
+    | 'rolled_back_at'
+    | 'capacitor_checksum'
+    | 'capacitor_session_key'
+    | 'capacitor_key_id'
+  > {
   part: 'ios' | 'android' | 'directive';
   body: Buffer;
   signature: string | null;

@@ -33,6 +33,7 @@ const release = (id: string, version: string, rollout_pct: number) => ({
   active: true,
   rolled_back_at: null,
   created_at: '2026-03-02T09:15:00.000Z',
+  capacitor: null,
 });
 
 export const releaseExample = release(MODULE_ID, '1.4.2', 10);

@@ -28,6 +28,9 @@ export class FakeReleasesStore implements store.ReleasesStore {
       active: true,
       rolled_back_at: null,
       created_at: r.createdAt ?? new Date(this.now()),
+      capacitor_checksum: r.capacitor?.checksum ?? null,
+      capacitor_session_key: r.capacitor?.sessionKey ?? null,
+      capacitor_key_id: r.capacitor?.keyId ?? null,
     };
     this.rows.push(row);
     onRollback(tx, () => this.rows.splice(this.rows.indexOf(row), 1));

@@ -8,7 +8,8 @@ import type {
 } from './releases.store.js';
 
 const COLUMNS = `id, seq, workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
-  fingerprint, target_binary_range, active, rolled_back_at, created_at`;
+  fingerprint, target_binary_range, active, rolled_back_at, created_at, capacitor_checksum,
+  capacitor_session_key, capacitor_key_id`;
 
 export class PostgresReleasesStore implements ReleasesStore {
   constructor(private readonly db: Queryable) {}
@@ -16,9 +17,10 @@ export class PostgresReleasesStore implements ReleasesStore {
   async insert(tx: Queryable, r: NewRelease): Promise<ReleaseRow> {
     const { rows } = await tx.query<ReleaseRow>(
       `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256,
-                             size, fingerprint, target_binary_range, id, created_at)
+                             size, fingerprint, target_binary_range, id, created_at, capacitor_checksum,
+                             capacitor_session_key, capacitor_key_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, coalesce($12::uuid, gen_random_uuid()),
-               coalesce($13::timestamptz, now())) RETURNING ${COLUMNS}`,
+               coalesce($13::timestamptz, now()), $14, $15, $16) RETURNING ${COLUMNS}`,
       [
         r.workspaceId,
         r.appId,
@@ -33,6 +35,9 @@ export class PostgresReleasesStore implements ReleasesStore {
         r.targetBinaryRange,
         r.id ?? null,
         r.createdAt ?? null,
+        r.capacitor?.checksum ?? null,
+        r.capacitor?.sessionKey ?? null,
+        r.capacitor?.keyId ?? null,
       ],
     );
     return rows[0]!;

@@ -36,6 +36,14 @@ export function releaseJson(r: ReleaseRow) {
     active: r.active,
     rolled_back_at: iso(r.rolled_back_at),
     created_at: iso(r.created_at)!,
+    capacitor:
+      r.capacitor_checksum === null
+        ? null
+        : {
+            checksum: r.capacitor_checksum,
+            session_key: r.capacitor_session_key,
+            key_id: r.capacitor_key_id,
+          },
   };
 }
 

@@ -13,6 +13,40 @@ export const Channel = Type.String({
 });
 const RolloutPct = Type.Number({ minimum: 0, maximum: 100 });
 
+/**
+ * What a Capacitor device receives besides the bytes (docs/reference/capacitor-protocol.md), made on the
+ * developer's machine by `ota release --capacitor`: base64 of 16 bytes (IV) and of 256 (the RSA-2048-wrapped
+ * AES key), exactly as the plugin decodes them.
+ */
+const CapacitorPushSchema = Type.Object(
+  {
+    checksum: Type.String({
+      maxLength: 512,
+      pattern: '^(?:[0-9a-f]{64}|[0-9a-f]{512})$',
+      description:
+        "the zip's SHA-256 in lower-case hex (an unsigned release: equal to sha256), or that digest encrypted " +
+        'with the RSA-2048 private key, PKCS #1 v1.5, in hex (512 characters; needs session_key and key_id)',
+    }),
+    session_key: Type.Optional(
+      Type.String({
+        maxLength: 369,
+        pattern: '^[A-Za-z0-9+/]{22}==:[A-Za-z0-9+/]{342}==$',
+        description:
+          '`<IV base64>:<AES-128 key encrypted with the private key, base64>`: the bytes uploaded are the zip ' +
+          'encrypted with AES-128-CBC (PKCS #7 padding) under that key and IV',
+      }),
+    ),
+    key_id: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9+/]{20}$',
+        description:
+          "the first 20 characters of the public key's PKCS #1 base64 (the plugin's `key_id`); with session_key",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const PushBody = Type.Object(
   {
     app_id: Uuid,
@@ -44,6 +78,7 @@ export const PushBody = Type.Object(
         Type.Null(),
       ]),
     ),
+    capacitor: Type.Optional(CapacitorPushSchema),
   },
   { additionalProperties: false },
 );
@@ -116,6 +151,21 @@ export const ReleaseSchema = Type.Object(
       description: 'when it was rolled back; null if not',
     }),
     created_at: Timestamp,
+    capacitor: Type.Union(
+      [
+        Type.Object({
+          checksum: Type.String(),
+          session_key: Type.Union([Type.String(), Type.Null()]),
+          key_id: Type.Union([Type.String(), Type.Null()]),
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'a Capacitor release: the checksum the plugin receives and, when the bytes are encrypted, the ' +
+          'session key and key id; null for other releases',
+      },
+    ),
   },
   { $id: 'Release', description: 'A release (module): a bundle pushed to a channel' },
 );

@@ -11,6 +11,7 @@ import type { Queryable, Transactional } from '../platform/postgres.js';
 import type { OutboxStore } from '../webhooks/outbox.store.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { parseTargetBinaryRange } from './binary-range.js';
+import { capacitorFields } from './capacitor.rules.js';
 import {
   pushAudit,
   releasePushedData,
@@ -73,6 +74,7 @@ export class ReleasesService {
     const channel = input.channel ?? DEFAULT_CHANNEL;
     const rolloutPct = input.rollout_pct ?? FULL_ROLLOUT;
     const sha256 = input.sha256.toLowerCase();
+    const capacitor = input.capacitor ? capacitorFields(input.capacitor, sha256, input.version) : null;
     const fingerprint = input.fingerprint ?? null;
     const { releases, apps, bundles, outbox } = this.stores;
     const release = await this.stores.transaction(async (tx) => {
@@ -110,6 +112,7 @@ export class ReleasesService {
         size: bundle.size,
         fingerprint,
         targetBinaryRange,
+        capacitor,
         ...(input.id ? { id: input.id } : {}),
         ...(input.created_at ? { createdAt: input.created_at } : {}),
       });

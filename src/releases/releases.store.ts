@@ -17,6 +17,20 @@ export interface ReleaseRow {
   active: boolean;
   rolled_back_at: Date | null;
   created_at: Date;
+  /** What a Capacitor device receives besides the bytes (see CapacitorFields); all null otherwise. */
+  capacitor_checksum: string | null;
+  capacitor_session_key: string | null;
+  capacitor_key_id: string | null;
+}
+
+/**
+ * A Capacitor release's checksum as the plugin must receive it, and for an encrypted release its session key
+ * and the id of the key it was made with (docs/reference/capacitor-protocol.md).
+ */
+export interface CapacitorFields {
+  checksum: string;
+  sessionKey: string | null;
+  keyId: string | null;
 }
 
 export interface NewRelease {
@@ -31,6 +45,7 @@ export interface NewRelease {
   size: number;
   fingerprint: string | null;
   targetBinaryRange: string | null;
+  capacitor?: CapacitorFields | null;
   /** Given by a signed push, whose signed bytes name them; otherwise drawn by the store. */
   id?: string;
   createdAt?: Date;

@@ -1,6 +1,7 @@
 import type { ReleaseStats } from '../analytics/release-stats.js';
 import type { ApiKeyRef } from '../auth/principal.js';
 import type { Queryable } from '../platform/postgres.js';
+import type { CapacitorPush } from './capacitor.rules.js';
 import type { ReleaseRow } from './releases.store.js';
 
 export interface PushInput {
@@ -13,6 +14,8 @@ export interface PushInput {
   notes?: string;
   fingerprint?: string | null;
   target_binary_range?: string | null;
+  /** What a Capacitor device receives besides the bytes: its checksum, and when encrypted the session key. */
+  capacitor?: CapacitorPush | null;
   /** Fixed in advance by a signed push: both are inside the bytes signed for the release. */
   id?: string;
   created_at?: Date;

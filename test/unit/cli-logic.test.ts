@@ -27,6 +27,7 @@ function release(id: string, failureRate: number, active = true): ReleaseWithSta
     active,
     rolled_back_at: null,
     created_at: '2026-11-22T06:13:00.000Z',
+    capacitor: null,
     stats: {
       downloads: 200,
       activations: 98,

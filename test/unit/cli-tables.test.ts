@@ -21,6 +21,7 @@ function release(targeted: number, received: number): ReleaseWithStats {
     active: true,
     rolled_back_at: null,
     created_at: '2026-11-22T06:13:00.000Z',
+    capacitor: null,
     stats: {
       downloads: 10,
       activations: 9,

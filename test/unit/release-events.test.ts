@@ -21,6 +21,9 @@ const release = (id: string, version: string, extra: Partial<ReleaseRow> = {}): 
   active: true,
   rolled_back_at: null,
   created_at: new Date(0),
+  capacitor_checksum: null,
+  capacitor_session_key: null,
+  capacitor_key_id: null,
   ...extra,
 });
 

@@ -52,6 +52,25 @@ describe.each(subjects)('%s releases store', (_name, make) => {
     expect(await s.releases.find(ws, id)).toEqual(row);
   });
 
+  it('keeps the Capacitor fields of a release, null for others', async () => {
+    const s = make();
+    const { ws, release } = await appWithBundle(s, SHA, 42);
+    const capacitor = { checksum: 'ef'.repeat(256), sessionKey: 'iv:key', keyId: 'MIIBCgKCAQEAl+cqGoBz' };
+    const sealed = await s.transaction((tx) => s.releases.insert(tx, release('3.0.0', { capacitor })));
+    expect(sealed).toMatchObject({
+      capacitor_checksum: capacitor.checksum,
+      capacitor_session_key: 'iv:key',
+      capacitor_key_id: capacitor.keyId,
+    });
+    expect(await s.releases.find(ws, sealed.id)).toEqual(sealed);
+    const plain = await s.transaction((tx) => s.releases.insert(tx, release('3.0.1')));
+    expect(plain).toMatchObject({
+      capacitor_checksum: null,
+      capacitor_session_key: null,
+      capacitor_key_id: null,
+    });
+  });
+
   it('looks releases up by exact version or id prefix, in the workspace and scope asked', async () => {
     const s = make();
     const { ws, app, release } = await appWithBundle(s, SHA, 42);
