@@ -28,6 +28,9 @@ import type { DeploymentKeyDirectory } from './codepush/key-directory.js';
 import type { Config } from './config/config.js';
 import { createApi } from './container.api.js';
 import { createWorkerGraphs, type WorkerGraphs } from './container.workers.js';
+import { QueueDeltaJobs } from './deltas/delta-jobs.js';
+import { PostgresDeltasStore } from './deltas/deltas.postgres-store.js';
+import type { DeltasStore } from './deltas/deltas.store.js';
 import type { DevicesService } from './devices/devices.service.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
 import type { ExpoReleasesService } from './expo/expo-releases.service.js';
@@ -117,6 +120,8 @@ export interface Stores {
   manifests: ManifestsStore;
   events: EventsStore;
   eventRows: EventRowsStore;
+  /** Releases' package facts and deltas, written by the deltas worker. */
+  deltas: DeltasStore;
 }
 
 /** What the API and the workers share. */
@@ -233,6 +238,10 @@ export function createContainer(
   closers.flushes.push(() => webhookScheduler.close());
   const stores = createStores(config, db, clickhouse, redis, keys);
   const invalidate = (message: Invalidation) => publishInvalidation(redis, keys, message);
+  const deltaJobs = new QueueDeltaJobs(redis, keys, (err, releaseId) =>
+    log.warn({ err, releaseId }, 'deltas job not enqueued; the release is served in full'),
+  );
+  closers.flushes.push(() => deltaJobs.close());
   const shared: SharedContainer = {
     ...core,
     redis,
@@ -241,7 +250,7 @@ export function createContainer(
     stores,
     webhookScheduler,
     invalidate,
-    releases: createReleasesService(stores, { invalidate }),
+    releases: createReleasesService(stores, { invalidate, deltas: deltaJobs }),
   };
   const api = role === 'workers' ? {} : createApi(shared, closers);
   const workers = role === 'api' ? {} : { workers: createWorkerGraphs(shared) };
@@ -276,5 +285,6 @@ function createStores(
     manifests: new PostgresManifestsStore(db),
     events: new RedisEventsStore(redis, keys),
     eventRows: new ClickHouseEventRowsStore(clickhouse),
+    deltas: new PostgresDeltasStore(db),
   };
 }

@@ -1,5 +1,6 @@
 import type { Config } from './config/config.js';
 import type { SharedContainer } from './container.js';
+import { createDeltasService } from './deltas/deltas.service.js';
 import { createBlockingRedis } from './platform/redis.js';
 import { SpikeEvaluator } from './spikes/spike.evaluator.js';
 import { SpikeActions } from './spikes/spike-actions.js';
@@ -31,6 +32,7 @@ export interface WorkerGraphs {
   upkeep(): ReturnType<typeof upkeepGraph>;
   webhooks(options?: WebhookGraphOptions): ReturnType<typeof webhookGraph>;
   spikes(options?: { clock?: () => number }): ReturnType<typeof spikesGraph>;
+  deltas(): ReturnType<typeof deltasGraph>;
 }
 
 export function createWorkerGraphs(c: SharedContainer): WorkerGraphs {
@@ -39,6 +41,7 @@ export function createWorkerGraphs(c: SharedContainer): WorkerGraphs {
     upkeep: () => upkeepGraph(c),
     webhooks: (options) => webhookGraph(c, options),
     spikes: (options) => spikesGraph(c, options),
+    deltas: () => deltasGraph(c),
   };
 }
 
@@ -130,4 +133,17 @@ function spikesGraph(c: SharedContainer, options: { clock?: () => number } = {})
   const actions = new SpikeActions(c.releases, log);
   const evaluator = new SpikeEvaluator(c.db, c.redis, c.keys, log, actions, options.clock);
   return { log, evaluator };
+}
+
+/** A pushed release's smaller downloads, made from the blob store's bytes and stored there. */
+function deltasGraph(c: SharedContainer) {
+  const log = c.log.child({ worker: 'deltas' });
+  const service = createDeltasService(c.stores, {
+    blobs: c.blobs,
+    bases: c.config.deltas.bases,
+    minSaving: c.config.deltas.minSaving,
+    maxBlobBytes: c.config.bundles.maxBytes,
+    log,
+  });
+  return { log, service };
 }
