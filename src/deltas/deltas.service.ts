@@ -136,7 +136,7 @@ export class DeltasService {
     for (const base of candidates) {
       if (bases.length >= this.options.bases) break;
       if (base.sha256 === target.sha256 || Object.keys(base.launch_assets).length > 0) continue;
-      const baseFiles = await this.zipFilesOf(base.sha256);
+      const baseFiles = await this.zipFilesOf(job, base.sha256);
       if (baseFiles) bases.push({ base, files: baseFiles });
     }
     for (const { base, files: baseFiles } of bases) {
@@ -196,14 +196,15 @@ export class DeltasService {
     });
   }
 
-  /** A base's files when its bytes are a readable zip; undefined otherwise. */
-  private async zipFilesOf(sha256: string): Promise<ArchiveFile[] | undefined> {
-    const bytes = await this.read(sha256);
-    if (!isZip(bytes)) return undefined;
-    return readZipFiles(bytes).catch((err) => {
-      if (err instanceof ZipArchiveError) return undefined;
-      throw err;
-    });
+  /** A base's files when its bytes are a readable zip; undefined otherwise (a base is never needed). */
+  private async zipFilesOf(job: Job, sha256: string): Promise<ArchiveFile[] | undefined> {
+    try {
+      const bytes = await this.read(sha256);
+      return isZip(bytes) ? await readZipFiles(bytes) : undefined;
+    } catch (err) {
+      if (!(err instanceof ZipArchiveError)) job.log.warn({ err, base: sha256 }, 'base bytes not read');
+      return undefined;
+    }
   }
 
   private saves(size: number, full: number): boolean {
