@@ -23,6 +23,8 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
+# The deltas worker makes Expo patches with Debian's bsdiff (classic BSDIFF40, what expo-updates applies).
+RUN apt-get update && apt-get install -y --no-install-recommends bsdiff && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -161,6 +161,33 @@ const HEADLINES = {
       ],
     ];
   },
+  // Bytes a device downloads for a one-line change; the baseline is the full download.
+  deltas: (r) => [
+    [
+      'Expo: bsdiff patch of the launch asset, bytes (goal ≤ 10 % of the full asset)',
+      r.one_line_change.expo.patch_bytes,
+      r.one_line_change.expo.full_bytes,
+      r.one_line_change.expo.share_of_full,
+    ],
+    [
+      'CodePush zip: diff package, bytes',
+      r.one_line_change.codepush.diff_bytes,
+      r.one_line_change.codepush.full_bytes,
+      r.one_line_change.codepush.share_of_full,
+    ],
+    [
+      'Capacitor www/: per-file download of a device on the base, bytes',
+      r.one_line_change.capacitor.download_bytes,
+      r.one_line_change.capacitor.full_bytes,
+      r.one_line_change.capacitor.share_of_full,
+    ],
+    [
+      'making them, ms per MB of the release (bsdiff; diff package; brotli manifest)',
+      `${r.ms_per_mb.expo_bsdiff}; ${r.ms_per_mb.codepush_diff}; ${r.ms_per_mb.capacitor_manifest}`,
+      '',
+      '',
+    ],
+  ],
 };
 
 const COMMANDS = { soak: 'npm run soak' };

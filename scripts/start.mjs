@@ -7,12 +7,14 @@ import { ensureDependencies, ensureServices } from './bootstrap.mjs';
 import { buildIfStale } from './build.mjs';
 import { localSecrets } from './local-secrets.mjs';
 import { WORKER_NODE_FLAGS } from './node-flags.mjs';
+import { ensureTools } from './services/tools.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 ensureDependencies();
 const services = await ensureServices();
+await ensureTools();
 const env = { ...process.env, ...services, ...localSecrets(root) };
 buildIfStale(root);
 

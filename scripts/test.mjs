@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureDependencies, ensureServices } from './bootstrap.mjs';
 import { ensureChromium } from './services/chromium.mjs';
 import { ensureServerBinaries } from './services/server-binaries.mjs';
+import { ensureTools } from './services/tools.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -15,6 +16,7 @@ process.chdir(root);
 ensureDependencies();
 const services = await ensureServices();
 await ensureServerBinaries();
+await ensureTools();
 const env = { ...process.env, ...services, CHROMIUM_PATH: await ensureChromium() };
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
 

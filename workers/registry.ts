@@ -1,3 +1,4 @@
+import { createDeltasWorker } from './deltas.worker.js';
 import { createIngestWorker } from './ingest.worker.js';
 import { createSpikesWorker } from './spikes.worker.js';
 import { createUpkeepWorker } from './upkeep.worker.js';
@@ -13,4 +14,5 @@ export const WORKER_FACTORIES: Record<string, WorkerFactory> = {
   upkeep: createUpkeepWorker,
   webhooks: (deps) => createWebhooksWorker(deps),
   spikes: (deps) => createSpikesWorker(deps),
+  deltas: (deps) => createDeltasWorker(deps),
 };

@@ -46,6 +46,8 @@ const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Count('1048576'),
   BUNDLE_MAX_BYTES: Count('104857600'),
   BLOB_DIR: Type.String({ default: '.local/blobs' }),
+  DELTA_BASES: Count('3'),
+  DELTA_MIN_SAVING: Type.String({ pattern: '^(0(\\.[0-9]+)?|1(\\.0+)?|\\.[0-9]+)$', default: '0.3' }),
   DEVICE_WINDOW_DAYS: Count('30'),
   ROUTING_CACHE_TTL_MS: Count('30000'),
   INGEST_BATCH_SIZE: Count('20000'),
@@ -124,6 +126,11 @@ export interface Config {
     trustProxy: TrustProxy;
   };
   bundles: { maxBytes: number; blobDir: string };
+  /**
+   * Smaller downloads made by the deltas worker (docs/reference/delta-updates.md): from up to `bases`
+   * earlier releases, kept when they save at least `minSaving` (0-1) of the full download.
+   */
+  deltas: { bases: number; minSaving: number };
   devices: { windowDays: number; routingCacheTtlMs: number };
   ingest: {
     batchSize: number;
@@ -238,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       trustProxy,
     },
     bundles: { maxBytes: int(e.BUNDLE_MAX_BYTES), blobDir: e.BLOB_DIR },
+    deltas: { bases: int(e.DELTA_BASES), minSaving: Number(e.DELTA_MIN_SAVING) },
     devices: {
       windowDays: atLeast(1, e.DEVICE_WINDOW_DAYS),
       routingCacheTtlMs: int(e.ROUTING_CACHE_TTL_MS),

@@ -7,6 +7,8 @@ import { PostgresBundlesStore } from '../bundles/bundles.postgres-store.js';
 import { LocalDiskBlobStore } from '../bundles/local-blob-store.js';
 import { PostgresDeploymentKeysStore } from '../codepush/deployment-keys.postgres-store.js';
 import type { Config } from '../config/config.js';
+import { QueueDeltaJobs } from '../deltas/delta-jobs.js';
+import { PostgresDeltasStore } from '../deltas/deltas.postgres-store.js';
 import { ClickHouseEventRowsStore } from '../ingest/event-rows.clickhouse-store.js';
 import { RedisEventsStore } from '../intake/events.redis-store.js';
 import { PostgresInvitationsStore } from '../invitations/invitations.postgres-store.js';
@@ -77,6 +79,10 @@ export function createContainer(
   closers.flushes.push(() => webhookScheduler.close());
   const stores = createStores(config, db, clickhouse, redis, keys);
   const invalidate = (message: Invalidation) => publishInvalidation(redis, keys, message);
+  const deltaJobs = new QueueDeltaJobs(redis, keys, (err, releaseId) =>
+    log.warn({ err, releaseId }, 'deltas job not enqueued; the release is served in full'),
+  );
+  closers.flushes.push(() => deltaJobs.close());
   const shared: SharedContainer = {
     ...core,
     redis,
@@ -85,7 +91,7 @@ export function createContainer(
     stores,
     webhookScheduler,
     invalidate,
-    releases: createReleasesService(stores, { invalidate }),
+    releases: createReleasesService(stores, { invalidate, deltas: deltaJobs }),
   };
   const api = role === 'workers' ? {} : createApi(shared, closers);
   const workers = role === 'api' ? {} : { workers: createWorkerGraphs(shared) };
@@ -120,5 +126,6 @@ function createStores(
     manifests: new PostgresManifestsStore(db),
     events: new RedisEventsStore(redis, keys),
     eventRows: new ClickHouseEventRowsStore(clickhouse),
+    deltas: new PostgresDeltasStore(db),
   };
 }

@@ -18,6 +18,8 @@ import type { DeploymentKeysService } from '../codepush/deployment-keys.service.
 import type { DeploymentKeysStore } from '../codepush/deployment-keys.store.js';
 import type { DeploymentKeyDirectory } from '../codepush/key-directory.js';
 import type { Config } from '../config/config.js';
+import type { DeltasService } from '../deltas/deltas.service.js';
+import type { DeltasStore } from '../deltas/deltas.store.js';
 import type { DevicesService } from '../devices/devices.service.js';
 import type { DistinctDeviceCounter } from '../devices/distinct-devices.js';
 import type { DeviceEdge } from '../edge/device-edge.js';
@@ -104,6 +106,8 @@ export interface Stores {
   manifests: ManifestsStore;
   events: EventsStore;
   eventRows: EventRowsStore;
+  /** Releases' package facts and deltas, written by the deltas worker. */
+  deltas: DeltasStore;
 }
 
 /** What the API and the workers share. */
@@ -227,10 +231,17 @@ export interface SpikesGraph {
   evaluator: SpikeEvaluator;
 }
 
+/** A pushed release's smaller downloads, made from the blob store's bytes and stored there. */
+export interface DeltasGraph {
+  log: Logger;
+  service: DeltasService;
+}
+
 /** The graphs of the worker roles, built when a role starts (a process builds only the roles it runs). */
 export interface WorkerGraphs {
   ingest(): IngestGraph;
   upkeep(): UpkeepGraph;
   webhooks(options?: WebhookGraphOptions): WebhookGraph;
   spikes(options?: { clock?: () => number }): SpikesGraph;
+  deltas(): DeltasGraph;
 }

@@ -1,3 +1,4 @@
+import { createDeltasService } from '../deltas/deltas.service.js';
 import { IngestConsumer } from '../ingest/ingest-consumer.js';
 import { dropExpiredPartitions } from '../ingest/retention.js';
 import { createBlockingRedis } from '../platform/redis.js';
@@ -11,6 +12,7 @@ import { EndpointGate } from '../webhooks/endpoint-gate.js';
 import { HoldingScheduler } from '../webhooks/holding-scheduler.js';
 import { OutboxDispatcher } from '../webhooks/outbox.dispatcher.js';
 import type {
+  DeltasGraph,
   IngestGraph,
   SharedContainer,
   SpikesGraph,
@@ -32,6 +34,7 @@ export function createWorkerGraphs(c: SharedContainer): WorkerGraphs {
     upkeep: () => upkeepGraph(c),
     webhooks: (options) => webhookGraph(c, options),
     spikes: (options) => spikesGraph(c, options),
+    deltas: () => deltasGraph(c),
   };
 }
 
@@ -123,4 +126,17 @@ function spikesGraph(c: SharedContainer, options: { clock?: () => number } = {})
   const actions = new SpikeActions(c.releases, log);
   const evaluator = new SpikeEvaluator(c.db, c.redis, c.keys, log, actions, options.clock);
   return { log, evaluator };
+}
+
+/** A pushed release's smaller downloads, made from the blob store's bytes and stored there. */
+function deltasGraph(c: SharedContainer): DeltasGraph {
+  const log = c.log.child({ worker: 'deltas' });
+  const service = createDeltasService(c.stores, {
+    blobs: c.blobs,
+    bases: c.config.deltas.bases,
+    minSaving: c.config.deltas.minSaving,
+    maxBlobBytes: c.config.bundles.maxBytes,
+    log,
+  });
+  return { log, service };
 }

@@ -9,8 +9,14 @@ export const QUEUES = {
   spikes: 'spikes',
   /** Repeatable upkeep: ClickHouse retention, pruning. */
   upkeep: 'upkeep',
+  /** A pushed release's smaller downloads (patches, diff packages, per-file manifests). */
+  deltas: 'deltas',
 } as const;
 
 export interface SpikeJob {
   appId: string;
+}
+
+export interface DeltaJob {
+  releaseId: string;
 }

@@ -5,6 +5,7 @@ import type { AppRow, AppsStore } from '../apps/apps.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import { auditActor, type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
+import type { DeltaJobs } from '../deltas/delta-jobs.js';
 import type { Plan } from '../plans/plans.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import type { Queryable, Transactional } from '../platform/postgres.js';
@@ -50,9 +51,9 @@ export interface ReleasesStores {
 
 export function createReleasesService(
   stores: ReleasesStores,
-  options: { invalidate: PublishInvalidation },
+  options: { invalidate: PublishInvalidation; deltas?: DeltaJobs },
 ): ReleasesService {
-  return new ReleasesService(stores, options.invalidate);
+  return new ReleasesService(stores, options.invalidate, options.deltas);
 }
 
 /**
@@ -64,6 +65,8 @@ export class ReleasesService {
   constructor(
     private readonly stores: ReleasesStores,
     private readonly invalidate: PublishInvalidation,
+    /** Asked after the commit for the release's deltas (docs/reference/delta-updates.md); never throws. */
+    private readonly deltas?: DeltaJobs,
   ) {}
 
   async push(principal: Principal, input: PushInput, hooks: PushHooks = {}): Promise<ReleaseRow> {
@@ -122,6 +125,7 @@ export class ReleasesService {
       return row;
     });
     await this.invalidate({ appId: release.app_id });
+    await this.deltas?.request(release.id);
     return release;
   }
 

@@ -7,6 +7,7 @@ import { FakeAuthStore } from '../../src/auth/auth.fake-store.js';
 import type { Principal, Role } from '../../src/auth/principal.js';
 import { FakeBundlesStore } from '../../src/bundles/bundles.fake-store.js';
 import { FakeDeploymentKeysStore } from '../../src/codepush/deployment-keys.fake-store.js';
+import { FakeDeltasStore } from '../../src/deltas/deltas.fake-store.js';
 import { FakeCountedDevicesStore } from '../../src/devices/devices.fake-store.js';
 import { FakeEventRowsStore } from '../../src/ingest/event-rows.fake-store.js';
 import { FakeEventsStore } from '../../src/intake/events.fake-store.js';
@@ -62,6 +63,7 @@ export function createFakeStores() {
     manifests,
     events: new FakeEventsStore(),
     eventRows: new FakeEventRowsStore(),
+    deltas: new FakeDeltasStore({ releases, manifests }),
     /** Not a container store (Redis, beside the admission script): handed to the devices service. */
     countedDevices: new FakeCountedDevicesStore(now),
   };

@@ -1,0 +1,61 @@
+import type { FakeReleasesStore } from '../releases/releases.fake-store.js';
+import type { ReleaseRow } from '../releases/releases.store.js';
+import type { FakeManifestsStore } from '../signing/manifests.fake-store.js';
+import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
+import { launchAssetsOf } from './launch-asset.js';
+
+/** The deltas tables in memory; releases and their manifests are read from the other fakes. */
+export class FakeDeltasStore implements DeltasStore {
+  readonly packages = new Map<string, PackageRow>();
+  readonly deltas = new Map<string, DeltaRow>();
+
+  constructor(private readonly fakes: { releases: FakeReleasesStore; manifests: FakeManifestsStore }) {}
+
+  async release(id: string): Promise<DeltaRelease | undefined> {
+    const row = this.fakes.releases.rows.find((r) => r.id === id);
+    return row && this.toRelease(row);
+  }
+
+  async earlier(appId: string, channel: string, beforeSeq: number, limit: number): Promise<DeltaRelease[]> {
+    return this.fakes.releases.rows
+      .filter((r) => r.app_id === appId && r.channel === channel && r.seq < beforeSeq)
+      .sort((a, b) => b.seq - a.seq)
+      .slice(0, limit)
+      .map((r) => this.toRelease(r));
+  }
+
+  async recordPackage(row: PackageRow): Promise<void> {
+    this.packages.set(row.release_id, { ...row });
+  }
+
+  async package(releaseId: string): Promise<PackageRow | undefined> {
+    const row = this.packages.get(releaseId);
+    return row && { ...row };
+  }
+
+  async recordDelta(row: DeltaRow): Promise<void> {
+    const key = [row.target_release_id, row.kind, row.platform, row.base_update_id].join('|');
+    this.deltas.set(key, { ...row });
+  }
+
+  async deltasOf(targetReleaseId: string): Promise<DeltaRow[]> {
+    const order = (r: DeltaRow) => [r.kind, r.platform, r.base_update_id].join('|');
+    return [...this.deltas.values()]
+      .filter((r) => r.target_release_id === targetReleaseId)
+      .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
+      .map((r) => ({ ...r }));
+  }
+
+  private toRelease(r: ReleaseRow): DeltaRelease {
+    return {
+      id: r.id,
+      app_id: r.app_id,
+      channel: r.channel,
+      seq: r.seq,
+      sha256: r.sha256,
+      size: r.size,
+      fingerprint: r.fingerprint,
+      launch_assets: launchAssetsOf(this.fakes.manifests.partsByRelease.get(r.id) ?? []),
+    };
+  }
+}

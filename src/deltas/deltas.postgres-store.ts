@@ -1,0 +1,99 @@
+import type { Queryable } from '../platform/postgres.js';
+import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
+import { launchAssetsOf } from './launch-asset.js';
+
+type ReleaseRecord = Omit<DeltaRelease, 'launch_assets' | 'size' | 'seq'> & {
+  size: string | number;
+  seq: string | number;
+  parts: Array<{ part: string; body: string }> | null;
+};
+
+// A release with its Expo manifests (bytea as hex in JSON), read in one query.
+const RELEASE_COLUMNS = `r.id, r.app_id, r.channel, r.seq, r.sha256, r.size, r.fingerprint,
+  (SELECT json_agg(json_build_object('part', m.part, 'body', encode(m.body, 'hex')))
+     FROM release_manifests m WHERE m.release_id = r.id AND m.part IN ('ios', 'android')) AS parts`;
+
+/** release_packages and release_deltas (written by the deltas worker only), and its reads of releases. */
+export class PostgresDeltasStore implements DeltasStore {
+  constructor(private readonly db: Queryable) {}
+
+  async release(id: string): Promise<DeltaRelease | undefined> {
+    const { rows } = await this.db.query<ReleaseRecord>(
+      `SELECT ${RELEASE_COLUMNS} FROM releases r WHERE r.id = $1`,
+      [id],
+    );
+    return rows[0] && toRelease(rows[0]);
+  }
+
+  async earlier(appId: string, channel: string, beforeSeq: number, limit: number): Promise<DeltaRelease[]> {
+    const { rows } = await this.db.query<ReleaseRecord>(
+      `SELECT ${RELEASE_COLUMNS} FROM releases r
+        WHERE r.app_id = $1 AND r.channel = $2 AND r.seq < $3
+        ORDER BY r.seq DESC LIMIT $4`,
+      [appId, channel, beforeSeq, limit],
+    );
+    return rows.map(toRelease);
+  }
+
+  async recordPackage(row: PackageRow): Promise<void> {
+    await this.db.query(
+      `INSERT INTO release_packages (release_id, is_zip, folder_hash, file_count) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (release_id) DO UPDATE
+         SET is_zip = EXCLUDED.is_zip, folder_hash = EXCLUDED.folder_hash, file_count = EXCLUDED.file_count`,
+      [row.release_id, row.is_zip, row.folder_hash, row.file_count],
+    );
+  }
+
+  async package(releaseId: string): Promise<PackageRow | undefined> {
+    const { rows } = await this.db.query<PackageRow>(
+      'SELECT release_id, is_zip, folder_hash, file_count FROM release_packages WHERE release_id = $1',
+      [releaseId],
+    );
+    return rows[0];
+  }
+
+  async recordDelta(row: DeltaRow): Promise<void> {
+    await this.db.query(
+      `INSERT INTO release_deltas
+         (target_release_id, kind, platform, base_update_id, base_release_id, blob_sha256, size, full_size)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (target_release_id, kind, platform, base_update_id) DO UPDATE
+         SET base_release_id = EXCLUDED.base_release_id, blob_sha256 = EXCLUDED.blob_sha256,
+             size = EXCLUDED.size, full_size = EXCLUDED.full_size, created_at = now()`,
+      [
+        row.target_release_id,
+        row.kind,
+        row.platform,
+        row.base_update_id,
+        row.base_release_id,
+        row.blob_sha256,
+        row.size,
+        row.full_size,
+      ],
+    );
+  }
+
+  async deltasOf(targetReleaseId: string): Promise<DeltaRow[]> {
+    const { rows } = await this.db.query<DeltaRow & { size: string; full_size: string }>(
+      `SELECT target_release_id, kind, platform, base_update_id, base_release_id, blob_sha256, size, full_size
+         FROM release_deltas WHERE target_release_id = $1
+        ORDER BY kind COLLATE "C", platform COLLATE "C", base_update_id`,
+      [targetReleaseId],
+    );
+    return rows.map((r) => ({ ...r, size: Number(r.size), full_size: Number(r.full_size) }));
+  }
+}
+
+function toRelease(r: ReleaseRecord): DeltaRelease {
+  const parts = (r.parts ?? []).map((p) => ({ part: p.part, body: Buffer.from(p.body, 'hex') }));
+  return {
+    id: r.id,
+    app_id: r.app_id,
+    channel: r.channel,
+    seq: Number(r.seq),
+    sha256: r.sha256,
+    size: Number(r.size),
+    fingerprint: r.fingerprint,
+    launch_assets: launchAssetsOf(parts),
+  };
+}

@@ -1,0 +1,60 @@
+import type { ExpoPlatform } from '../expo/expo.manifest.js';
+
+export const DELTA_KINDS = ['expo-bsdiff', 'codepush-diff', 'capacitor-files'] as const;
+export type DeltaKind = (typeof DELTA_KINDS)[number];
+/** Expo patches are per platform; CodePush and Capacitor downloads serve any. */
+export type DeltaPlatform = ExpoPlatform | 'any';
+
+/** A release as the deltas worker reads it. */
+export interface DeltaRelease {
+  id: string;
+  app_id: string;
+  channel: string;
+  seq: number;
+  sha256: string;
+  size: number;
+  fingerprint: string | null;
+  /** An Expo release's launch asset per platform (hex SHA-256, from its stored manifests). */
+  launch_assets: Partial<Record<ExpoPlatform, string>>;
+}
+
+/** What the worker learnt of a release's bytes (release_packages). */
+export interface PackageRow {
+  release_id: string;
+  is_zip: boolean;
+  /** CodePush's folder hash of a zip; null otherwise. */
+  folder_hash: string | null;
+  file_count: number;
+}
+
+export interface DeltaRow {
+  target_release_id: string;
+  kind: DeltaKind;
+  platform: DeltaPlatform;
+  /** The id the device names its base by: the base release's, or an embedded update's. */
+  base_update_id: string;
+  /** The base release; null for an embedded update. */
+  base_release_id: string | null;
+  blob_sha256: string;
+  /** Bytes a device on the base downloads. */
+  size: number;
+  /** Bytes it would download without the delta. */
+  full_size: number;
+}
+
+/**
+ * Reads of releases for the deltas worker, and the tables only it writes (sql/postgres/030): each
+ * release's package facts and its deltas. Writes are idempotent: a job run again writes the same rows.
+ */
+export interface DeltasStore {
+  release(id: string): Promise<DeltaRelease | undefined>;
+  /** Releases of the app and channel pushed before `beforeSeq`, newest first, at most `limit`. */
+  earlier(appId: string, channel: string, beforeSeq: number, limit: number): Promise<DeltaRelease[]>;
+  /** Inserts or replaces the release's row. */
+  recordPackage(row: PackageRow): Promise<void>;
+  package(releaseId: string): Promise<PackageRow | undefined>;
+  /** Inserts or replaces the row of (target, kind, platform, base_update_id). */
+  recordDelta(row: DeltaRow): Promise<void>;
+  /** The target's deltas, by kind, platform and base. */
+  deltasOf(targetReleaseId: string): Promise<DeltaRow[]>;
+}

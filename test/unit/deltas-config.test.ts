@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+
+const VALID = {
+  DATABASE_URL: 'postgres://u:p@localhost:5432/db',
+  REDIS_URL: 'redis://localhost:6379',
+  CLICKHOUSE_URL: 'http://localhost:8123',
+  AUTH_TOKEN_SECRET: 's'.repeat(32),
+  WEBHOOK_SECRET_KEY: 'ab'.repeat(32),
+};
+
+describe('delta settings', () => {
+  it('default to 3 bases and a saving of 0.3', () => {
+    expect(loadConfig(VALID).deltas).toEqual({ bases: 3, minSaving: 0.3 });
+  });
+
+  it('take a count of bases and a saving from 0 to 1', () => {
+    expect(loadConfig({ ...VALID, DELTA_BASES: '0', DELTA_MIN_SAVING: '1' }).deltas).toEqual({
+      bases: 0,
+      minSaving: 1,
+    });
+    expect(loadConfig({ ...VALID, DELTA_MIN_SAVING: '.55' }).deltas.minSaving).toBe(0.55);
+  });
+
+  it('refuse a saving outside 0 to 1 and a base count that is no count', () => {
+    for (const bad of ['1.5', '-0.1', 'half', '30%'])
+      expect(() => loadConfig({ ...VALID, DELTA_MIN_SAVING: bad }), bad).toThrow(ConfigError);
+    expect(() => loadConfig({ ...VALID, DELTA_BASES: 'three' })).toThrow(/DELTA_BASES/);
+  });
+});
