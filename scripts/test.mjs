@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDependencies, ensureServices } from './bootstrap.mjs';
 import { ensureChromium } from './services/chromium.mjs';
+import { ensureS3 } from './services/s3.mjs';
 import { ensureServerBinaries } from './services/server-binaries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -14,8 +15,10 @@ process.chdir(root);
 
 ensureDependencies();
 const services = await ensureServices();
+// The storage, release, update-check, CodePush and Expo tests run a second time on S3 (vitest.config.ts).
+const s3 = await ensureS3();
 await ensureServerBinaries();
-const env = { ...process.env, ...services, CHROMIUM_PATH: await ensureChromium() };
+const env = { ...process.env, ...services, ...s3, CHROMIUM_PATH: await ensureChromium() };
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
 
 function step(name, args) {

@@ -20,6 +20,7 @@ import { PostgresBundlesStore } from './bundles/bundles.postgres-store.js';
 import type { BundlesService } from './bundles/bundles.service.js';
 import type { BundlesStore } from './bundles/bundles.store.js';
 import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
+import { createS3Client, S3BlobStore } from './bundles/s3-blob-store.js';
 import type { CodePushService } from './codepush/codepush.service.js';
 import { PostgresDeploymentKeysStore } from './codepush/deployment-keys.postgres-store.js';
 import type { DeploymentKeysService } from './codepush/deployment-keys.service.js';
@@ -237,7 +238,7 @@ export function createContainer(
     ...core,
     redis,
     keys,
-    blobs: new LocalDiskBlobStore(config.bundles.blobDir),
+    blobs: createBlobStore(config, closers),
     stores,
     webhookScheduler,
     invalidate,
@@ -246,6 +247,15 @@ export function createContainer(
   const api = role === 'workers' ? {} : createApi(shared, closers);
   const workers = role === 'api' ? {} : { workers: createWorkerGraphs(shared) };
   return { ...shared, ...api, ...workers };
+}
+
+/** BLOB_STORE: the disk folder (default) or the bucket. */
+function createBlobStore(config: Config, closers: Closers): BlobStore {
+  const { s3, blobDir } = config.bundles;
+  if (config.bundles.store === 'disk' || !s3) return new LocalDiskBlobStore(blobDir);
+  const client = createS3Client(s3);
+  closers.clients.push(async () => client.destroy());
+  return new S3BlobStore(client, s3.bucket, s3.prefix);
 }
 
 function createStores(

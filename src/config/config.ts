@@ -46,6 +46,17 @@ const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Count('1048576'),
   BUNDLE_MAX_BYTES: Count('104857600'),
   BLOB_DIR: Type.String({ default: '.local/blobs' }),
+  BLOB_STORE: Type.Union([Type.Literal('disk'), Type.Literal('s3')], { default: 'disk' }),
+  S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+/?$' })),
+  S3_REGION: Type.String({ pattern: '^[a-z0-9-]{1,32}$', default: 'us-east-1' }),
+  S3_FORCE_PATH_STYLE: Type.Union([Bool], { default: 'false' }),
+  // Empty, or a path ending in '/': keys are `<S3_PREFIX>bundles/<sha256>`.
+  S3_PREFIX: Type.String({ pattern: "^([A-Za-z0-9!_.*'()-]+/)*$", maxLength: 512, default: '' }),
+  BUNDLE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^?#\\s]+$' })),
+  BUNDLE_URL_TTL_SECONDS: Count('3600'),
+  BLOB_RETENTION_DAYS: Count('30'),
+  BLOB_RETENTION_DRY_RUN: Type.Union([Bool], { default: 'false' }),
   DEVICE_WINDOW_DAYS: Count('30'),
   ROUTING_CACHE_TTL_MS: Count('30000'),
   INGEST_BATCH_SIZE: Count('20000'),
@@ -111,7 +122,7 @@ export interface Config {
     /** Which X-Forwarded-For hops are believed for the client address (TRUST_PROXY). */
     trustProxy: TrustProxy;
   };
-  bundles: { maxBytes: number; blobDir: string };
+  bundles: BundleSettings;
   devices: { windowDays: number; routingCacheTtlMs: number };
   ingest: {
     batchSize: number;
@@ -138,6 +149,35 @@ export interface Config {
   /** Bearer credential that shows operators /readyz's checks and details; none when unset. */
   operatorToken: string | null;
 }
+
+/** Where bundle bytes live and the URLs devices fetch them from (API.md "Bundle storage"). */
+export interface BundleSettings {
+  maxBytes: number;
+  /** The disk store's folder (BLOB_STORE=disk). */
+  blobDir: string;
+  store: 'disk' | 's3';
+  /** With BLOB_STORE=s3; credentials come from the AWS SDK's default chain (AWS_ACCESS_KEY_ID, ...). */
+  s3: {
+    bucket: string;
+    endpoint: string | null;
+    region: string;
+    forcePathStyle: boolean;
+    prefix: string;
+  } | null;
+  /** BUNDLE_BASE_URL without a trailing slash: device URLs are `<baseUrl>/<key>`; null when unset. */
+  baseUrl: string | null;
+  /** Lifetime of a presigned download URL; one is never handed out with less than half of it left. */
+  urlTtlSeconds: number;
+  /** Blobs no release or Expo asset has referenced for this long are deleted by the upkeep worker. */
+  retentionDays: number;
+  /** The sweep only logs what it would delete. */
+  retentionDryRun: boolean;
+}
+
+/** A presigned S3 URL lives at most 7 days (SigV4); under a minute would be renewed constantly. */
+const URL_TTL_RANGE = { min: 60, max: 604_800 };
+/** CopyObject copies at most 5 GiB in one request: a bigger upload could never reach its content address. */
+const S3_MAX_COPY_BYTES = 5 * 1024 ** 3;
 
 export class ConfigError extends Error {}
 
@@ -169,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   if (typeof trustProxy === 'object')
     throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${trustProxy.error}`);
+  const bundles = bundleSettings(e);
   const publicUrl = (
     e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`
   ).replace(/\/+$/, '');
@@ -212,7 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       shutdownGraceMs: int(e.SHUTDOWN_GRACE_MS),
       trustProxy,
     },
-    bundles: { maxBytes: int(e.BUNDLE_MAX_BYTES), blobDir: e.BLOB_DIR },
+    bundles,
     devices: {
       windowDays: atLeast(1, e.DEVICE_WINDOW_DAYS),
       routingCacheTtlMs: int(e.ROUTING_CACHE_TTL_MS),
@@ -234,6 +275,43 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       newDevicesPerAddressPerHour: int(e.RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR),
     },
     operatorToken: e.OPERATOR_TOKEN ?? null,
+  };
+}
+
+/** The bundle storage settings, checked together: each mistake stops start-up naming the variable. */
+function bundleSettings(e: RawEnv): BundleSettings {
+  const problems: string[] = [];
+  const int = (v: string) => Number.parseInt(v, 10);
+  const s3 = e.BLOB_STORE === 's3';
+  if (s3 && !e.S3_BUCKET) problems.push('  S3_BUCKET: required when BLOB_STORE=s3');
+  if (!s3 && e.BUNDLE_BASE_URL)
+    problems.push('  BUNDLE_BASE_URL: names keys of a bucket, so it needs BLOB_STORE=s3');
+  const ttl = int(e.BUNDLE_URL_TTL_SECONDS);
+  if (ttl < URL_TTL_RANGE.min || ttl > URL_TTL_RANGE.max)
+    problems.push(
+      `  BUNDLE_URL_TTL_SECONDS: must be ${URL_TTL_RANGE.min}-${URL_TTL_RANGE.max} (a presigned URL lives at most 7 days; got ${ttl})`,
+    );
+  const maxBytes = int(e.BUNDLE_MAX_BYTES);
+  if (s3 && maxBytes > S3_MAX_COPY_BYTES)
+    problems.push(`  BUNDLE_MAX_BYTES: at most ${S3_MAX_COPY_BYTES} with BLOB_STORE=s3 (got ${maxBytes})`);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return {
+    maxBytes,
+    blobDir: e.BLOB_DIR,
+    store: e.BLOB_STORE,
+    s3: s3
+      ? {
+          bucket: e.S3_BUCKET!,
+          endpoint: e.S3_ENDPOINT ? e.S3_ENDPOINT.replace(/\/+$/, '') : null,
+          region: e.S3_REGION,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+          prefix: e.S3_PREFIX,
+        }
+      : null,
+    baseUrl: e.BUNDLE_BASE_URL ? e.BUNDLE_BASE_URL.replace(/\/+$/, '') : null,
+    urlTtlSeconds: ttl,
+    retentionDays: Math.max(1, int(e.BLOB_RETENTION_DAYS)),
+    retentionDryRun: e.BLOB_RETENTION_DRY_RUN === 'true',
   };
 }
 
