@@ -13,7 +13,6 @@ const S3_FILES = [
   'test/integration/storage/upload-cut.test.ts',
   'test/integration/releases/bundles.test.ts',
   'test/integration/releases/push.test.ts',
-  'test/integration/updates/bundle-download.test.ts',
   'test/integration/updates/end-to-end.test.ts',
   'test/integration/codepush/acquisition.test.ts',
   'test/integration/expo/manifest.test.ts',

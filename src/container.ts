@@ -15,6 +15,7 @@ import { PostgresAuthStore } from './auth/auth.postgres-store.js';
 import type { AuthService } from './auth/auth.service.js';
 import type { AuthStore } from './auth/auth.store.js';
 import type { IdentityTokens } from './auth/identity-tokens.js';
+import { type BlobLinks, createBlobLinks } from './bundles/blob-links.js';
 import type { BlobStore } from './bundles/blob-store.js';
 import { PostgresBundlesStore } from './bundles/bundles.postgres-store.js';
 import type { BundlesService } from './bundles/bundles.service.js';
@@ -126,6 +127,8 @@ export interface SharedContainer extends CoreContainer {
   keys: RedisKeys;
   /** Bundle bytes, content-addressed by sha256. */
   blobs: BlobStore;
+  /** The URLs devices fetch bytes from without the API (a CDN or presigned), when the store has them. */
+  blobLinks: BlobLinks;
   stores: Stores;
   /** Enqueues webhook delivery attempts (BullMQ producer, opened on first use). */
   webhookScheduler: DeliveryScheduler;
@@ -234,11 +237,13 @@ export function createContainer(
   closers.flushes.push(() => webhookScheduler.close());
   const stores = createStores(config, db, clickhouse, redis, keys);
   const invalidate = (message: Invalidation) => publishInvalidation(redis, keys, message);
+  const blobs = createBlobStore(config, closers);
   const shared: SharedContainer = {
     ...core,
     redis,
     keys,
-    blobs: createBlobStore(config, closers),
+    blobs,
+    blobLinks: createBlobLinks(config.bundles, blobs),
     stores,
     webhookScheduler,
     invalidate,

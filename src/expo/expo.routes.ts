@@ -68,7 +68,6 @@ export function draftJson(d: DraftAnswer) {
 /** The Expo Updates v1 adapter: manifest, assets, and pushing an `npx expo export` as a release. */
 export async function expoRoutes(app: App): Promise<void> {
   const { expoUpdates, expoReleases } = app.deps.services;
-  const { blobs } = app.deps;
 
   app.get(
     MANIFEST_PATH,
@@ -135,6 +134,7 @@ export async function expoRoutes(app: App): Promise<void> {
       response: {
         200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the asset bytes' }),
         206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
+        302: Type.Unsafe<void>({ description: 'the bytes are at `location` (BLOB_STORE=s3)' }),
         304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
         ...problems(400, 404, 416),
       },
@@ -142,7 +142,7 @@ export async function expoRoutes(app: App): Promise<void> {
     handler: async (request, reply) => {
       const [, sha256, ext] = ASSET_FILE.exec((request.params as { file: string }).file)!;
       return sendBlob(
-        blobs,
+        app.deps,
         request,
         reply,
         sha256!,

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PresignedLinks } from '../../../src/bundles/blob-links.js';
+import type { S3BlobStore } from '../../../src/bundles/s3-blob-store.js';
+import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { requireEnv } from '../../helpers/test-databases.js';
+import { sha256Hex, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
+
+/**
+ * Downloads with BLOB_STORE=s3: the API answers 302 to the store's URL (presigned, or under
+ * BUNDLE_BASE_URL: here the test S3 server's own path to the bucket, which it serves without a signature
+ * like a public bucket), and the bytes come from the store.
+ */
+let presigned: TestContext;
+let cdn: TestContext;
+
+beforeAll(async () => {
+  presigned = await createTestContext({ env: { BLOB_STORE: 's3', BUNDLE_URL_TTL_SECONDS: '900' } });
+  cdn = await createTestContext({ env: { BLOB_STORE: 's3', S3_PREFIX: 'edge/' } });
+});
+afterAll(async () => {
+  await presigned?.close();
+  await cdn?.close();
+});
+
+async function stored(ctx: TestContext, bytes: Buffer): Promise<string> {
+  const ws = await workspaceWithApp(ctx);
+  const res = await uploadBundle(ctx, ws.headers, ws.appId, bytes);
+  expect(res.statusCode, res.body).toBe(201);
+  return sha256Hex(bytes);
+}
+
+describe('downloads from the bucket', () => {
+  it('GET /bundles/{sha256} answers 302 to a presigned URL that serves the bytes', async () => {
+    const bytes = randomBytes(40_000);
+    const sha256 = await stored(presigned, bytes);
+    const res = await presigned.app.inject({ method: 'GET', url: `/api/v1/bundles/${sha256}` });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers['cache-control']).toBe('private, max-age=0');
+    const location = new URL(String(res.headers.location));
+    expect(location.searchParams.get('X-Amz-Expires')).toBe('900');
+    expect(location.pathname).toContain(`bundles/${sha256}`);
+    const fetched = await fetch(location);
+    expect(fetched.status).toBe(200);
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(fetched.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expectProblem(
+      await presigned.app.inject({ method: 'GET', url: `/api/v1/bundles/${'0'.repeat(64)}` }),
+      404,
+      'bundle_not_found',
+    );
+  });
+
+  it('an Expo asset URL answers 302 to the bytes served with the type of its extension', async () => {
+    const bytes = randomBytes(3000);
+    const sha256 = await stored(presigned, bytes);
+    const res = await presigned.app.inject({ method: 'GET', url: `/api/v1/expo/assets/${sha256}.png` });
+    expect(res.statusCode).toBe(302);
+    const fetched = await fetch(String(res.headers.location));
+    expect(fetched.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it('a presigned URL past its lifetime is refused by the store', async () => {
+    const sha256 = await stored(presigned, randomBytes(1000));
+    const store = presigned.deps.blobs as S3BlobStore;
+    const old = new PresignedLinks(store, 60, () => Date.now() - 61_000);
+    const expired = await fetch((await old.link(sha256)).url);
+    expect(expired.status).toBe(403);
+    const fresh = new PresignedLinks(store, 60);
+    expect((await fetch((await fresh.link(sha256)).url)).status).toBe(200);
+  });
+
+  it('with BUNDLE_BASE_URL, answers 302 to <base>/<key>', async () => {
+    const bytes = randomBytes(5000);
+    const sha256 = await stored(cdn, bytes);
+    const base = `${requireEnv('S3_ENDPOINT')}/${cdn.config.bundles.s3!.bucket}`;
+    const ctx = await createTestContext({
+      env: {
+        BLOB_STORE: 's3',
+        S3_BUCKET: cdn.config.bundles.s3!.bucket,
+        S3_PREFIX: 'edge/',
+        BUNDLE_BASE_URL: base,
+      },
+    });
+    try {
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/v1/bundles/${sha256}` });
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe(`${base}/edge/bundles/${sha256}`);
+      const fetched = await fetch(String(res.headers.location));
+      expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
