@@ -11,6 +11,7 @@ const packages = { resolve: { conditions }, ssr: { resolve: { conditions } } };
 const S3_FILES = [
   'test/integration/storage/blob-store.test.ts',
   'test/integration/storage/upload-cut.test.ts',
+  'test/integration/storage/blob-retention.test.ts',
   'test/integration/releases/bundles.test.ts',
   'test/integration/releases/push.test.ts',
   'test/integration/updates/end-to-end.test.ts',

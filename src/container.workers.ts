@@ -1,3 +1,4 @@
+import { BlobRetention } from './bundles/blob-retention.js';
 import type { Config } from './config/config.js';
 import type { SharedContainer } from './container.js';
 import { createBlockingRedis } from './platform/redis.js';
@@ -67,14 +68,22 @@ function ingestGraph(c: SharedContainer) {
 /** Scheduled tasks by name, each run every `everyMs` by one worker process at a time. */
 function upkeepGraph(c: SharedContainer) {
   const log = c.log.child({ worker: 'upkeep' });
+  const { retentionDays, retentionDryRun } = c.config.bundles;
+  const blobRetention = new BlobRetention(c.stores, c.blobs, {
+    retentionDays,
+    dryRun: retentionDryRun,
+    log: log.child({ task: 'blob-retention' }),
+  });
   const tasks: Record<string, { everyMs: number; run(): Promise<unknown> }> = {
     'clickhouse-retention': {
       everyMs: 3_600_000,
       run: () =>
         dropExpiredPartitions(c.clickhouse, c.config.ingest.retentionDays, log.child({ task: 'retention' })),
     },
+    // Blobs unneeded for BLOB_RETENTION_DAYS (BLOB_RETENTION_DRY_RUN=true: only logged), in either store.
+    'blob-retention': { everyMs: 6 * 3_600_000, run: () => blobRetention.sweep() },
   };
-  return { log, tasks };
+  return { log, tasks, blobRetention };
 }
 
 /** Outbox fan-out, delivery attempts behind a per-endpoint gate, the sweeper and the retention. */
