@@ -42,7 +42,12 @@ export class BlobRetention {
     const now = (this.options.now ?? Date.now)();
     const cutoff = new Date(now - this.options.retentionDays * DAY_MS);
     const { bundles } = this.stores;
-    const result: SweepResult = { examined: 0, deleted: [], abandonedUploads: 0, dryRun: this.options.dryRun };
+    const result: SweepResult = {
+      examined: 0,
+      deleted: [],
+      abandonedUploads: 0,
+      dryRun: this.options.dryRun,
+    };
     const unused = async (sha256: string, q?: Parameters<BundlesStore['usage']>[1]) => {
       const usage = await bundles.usage(sha256, q);
       return !usage.referenced && (usage.lastUploadAt === null || usage.lastUploadAt < cutoff);

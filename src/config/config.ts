@@ -181,25 +181,54 @@ const S3_MAX_COPY_BYTES = 5 * 1024 ** 3;
 
 export class ConfigError extends Error {}
 
-/** Parses the environment; throws ConfigError naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/** The settings `npm run blobs:migrate` needs: the disk folder and the bucket, nothing else. */
+const BundleEnvSchema = Type.Pick(EnvSchema, [
+  'BUNDLE_MAX_BYTES',
+  'BLOB_DIR',
+  'BLOB_STORE',
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_FORCE_PATH_STYLE',
+  'S3_PREFIX',
+  'BUNDLE_BASE_URL',
+  'BUNDLE_URL_TTL_SECONDS',
+  'BLOB_RETENTION_DAYS',
+  'BLOB_RETENTION_DRY_RUN',
+]);
+
+/** Parses only the bundle storage settings (tools that touch nothing but the stores). */
+export function loadBundleSettings(env: Record<string, string | undefined> = process.env): BundleSettings {
+  return bundleSettings(parseEnv(BundleEnvSchema, env) as RawEnv);
+}
+
+/** Picks the schema's variables, applies defaults and throws ConfigError naming every bad one. */
+function parseEnv(
+  schema: typeof EnvSchema | typeof BundleEnvSchema,
+  env: Record<string, string | undefined>,
+): Record<string, string> {
   const picked: Record<string, string> = {};
-  for (const key of Object.keys(EnvSchema.properties)) {
+  for (const key of Object.keys(schema.properties)) {
     const value = env[key];
     if (value !== undefined && value !== '') picked[key] = value;
   }
-  const withDefaults = Value.Default(EnvSchema, picked) as Record<string, string>;
-  const errors = [...Value.Errors(EnvSchema, withDefaults)];
+  const withDefaults = Value.Default(schema, picked) as Record<string, string>;
+  const errors = [...Value.Errors(schema, withDefaults)];
   const lines = errors.map((e) => {
     const name = e.path.replace(/^\//, '') || '(environment)';
     const shown = name in withDefaults ? ` (got ${JSON.stringify(redact(name, withDefaults[name]))})` : '';
     return `  ${name}: ${e.message}${shown}`;
   });
-  lines.push(...secretProblems(withDefaults));
+  if (schema === EnvSchema) lines.push(...secretProblems(withDefaults));
   if (lines.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
   }
-  const e = withDefaults as RawEnv;
+  return withDefaults;
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const e = parseEnv(EnvSchema, env) as RawEnv;
   const port = Number(e.PORT);
   if (port < 1 || port > 65535)
     throw new ConfigError(`Invalid configuration:\n  PORT: must be 1-65535 (got ${port})`);

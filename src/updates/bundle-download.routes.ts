@@ -6,7 +6,6 @@ import { BundleParams } from './updates.schemas.js';
 
 /** GET (and HEAD) /bundles/{sha256}: the bundle bytes, with validators, caching and byte ranges. */
 export async function bundleDownloadRoutes(app: App): Promise<void> {
-
   app.route({
     method: ['GET', 'HEAD'],
     url: '/bundles/:sha256',
