@@ -53,6 +53,10 @@ const EnvSchema = Type.Object({
   S3_FORCE_PATH_STYLE: Type.Union([Bool], { default: 'false' }),
   // Empty, or a path ending in '/': keys are `<S3_PREFIX>bundles/<sha256>`.
   S3_PREFIX: Type.String({ pattern: "^([A-Za-z0-9!_.*'()-]+/)*$", maxLength: 512, default: '' }),
+  // Read by the AWS SDK itself (its default chain, which also knows profiles and instance roles); listed
+  // here so a key without its secret is refused at start-up rather than at the first upload.
+  AWS_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  AWS_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   BUNDLE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^?#\\s]+$' })),
   BUNDLE_URL_TTL_SECONDS: Count('3600'),
   BLOB_RETENTION_DAYS: Count('30'),
@@ -191,6 +195,8 @@ const BundleEnvSchema = Type.Pick(EnvSchema, [
   'S3_REGION',
   'S3_FORCE_PATH_STYLE',
   'S3_PREFIX',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
   'BUNDLE_BASE_URL',
   'BUNDLE_URL_TTL_SECONDS',
   'BLOB_RETENTION_DAYS',
@@ -313,6 +319,8 @@ function bundleSettings(e: RawEnv): BundleSettings {
   const int = (v: string) => Number.parseInt(v, 10);
   const s3 = e.BLOB_STORE === 's3';
   if (s3 && !e.S3_BUCKET) problems.push('  S3_BUCKET: required when BLOB_STORE=s3');
+  if (Boolean(e.AWS_ACCESS_KEY_ID) !== Boolean(e.AWS_SECRET_ACCESS_KEY))
+    problems.push('  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: set both or neither');
   if (!s3 && e.BUNDLE_BASE_URL)
     problems.push('  BUNDLE_BASE_URL: names keys of a bucket, so it needs BLOB_STORE=s3');
   const ttl = int(e.BUNDLE_URL_TTL_SECONDS);

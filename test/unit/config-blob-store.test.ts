@@ -74,5 +74,6 @@ describe('bundle storage settings (API.md "Bundle storage")', () => {
       'BUNDLE_URL_TTL_SECONDS',
     );
     expect(refusal({ BLOB_RETENTION_DRY_RUN: 'maybe' })).toContain('BLOB_RETENTION_DRY_RUN');
+    expect(refusal({ AWS_ACCESS_KEY_ID: 'AKID' })).toContain('set both or neither');
   });
 });
