@@ -32,8 +32,13 @@ export class BaseUrlLinks implements BlobLinks {
   ) {}
 
   async link(sha256: string): Promise<BlobLink> {
-    return { url: `${this.baseUrl}/${this.store.keyOf(sha256)}`, handOutUntil: Number.POSITIVE_INFINITY };
+    return { url: permanentUrl(this.baseUrl, this.store)(sha256), handOutUntil: Number.POSITIVE_INFINITY };
   }
+}
+
+/** `<BUNDLE_BASE_URL>/<key>` of a blob: a URL that never expires, fit for signed Expo manifests. */
+export function permanentUrl(baseUrl: string, store: Pick<S3BlobStore, 'keyOf'>) {
+  return (sha256: string) => `${baseUrl}/${store.keyOf(sha256)}`;
 }
 
 /** Most presigned URLs remembered; beyond it the oldest are forgotten (and signed again when asked). */

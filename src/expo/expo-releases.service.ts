@@ -16,6 +16,7 @@ import {
   type ExpoPlatform,
   type ExportFile,
   manifestBytes,
+  type PermanentAssetUrl,
 } from './expo.manifest.js';
 
 export interface ExpoPlatformFiles {
@@ -58,6 +59,8 @@ export interface ExpoReleasesOptions {
   /** The bundle bytes, read once per file for its md5. */
   blobs: BlobStore;
   publicUrl: string;
+  /** Permanent store URLs of assets (BUNDLE_BASE_URL), written into manifests at push time. */
+  storeUrl?: PermanentAssetUrl;
 }
 
 export function createExpoReleasesService(
@@ -107,6 +110,7 @@ export class ExpoReleasesService {
       parts[platform] = manifestBytes(
         { id, createdAt, runtimeVersion: input.runtime_version, launchAsset: bundle, assets, extra },
         this.deps.publicUrl,
+        this.deps.storeUrl,
       );
     }
 

@@ -45,6 +45,11 @@ export interface AppRoute {
   modules: ReadonlySet<string>;
   /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
   expo?: ExpoRoute;
+  /**
+   * Epoch ms after which the state must not be served any more: its download URLs (presigned, BLOB_STORE
+   * =s3) are then past half their lifetime. Absent: URLs that never expire.
+   */
+  handOutUntil?: number;
 }
 
 /** Where the routing cache loads an app from on a miss (Postgres in production). */

@@ -4,7 +4,7 @@ import { PresignedLinks } from '../../../src/bundles/blob-links.js';
 import type { S3BlobStore } from '../../../src/bundles/s3-blob-store.js';
 import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
 import { requireEnv } from '../../helpers/test-databases.js';
-import { sha256Hex, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
+import { push, sha256Hex, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
 
 /**
  * Downloads with BLOB_STORE=s3: the API answers 302 to the store's URL (presigned, or under
@@ -49,6 +49,33 @@ describe('downloads from the bucket', () => {
       404,
       'bundle_not_found',
     );
+  });
+
+  it('the update check hands out the presigned URL, and its cached answer expires at half its lifetime', async () => {
+    const bytes = randomBytes(20_000);
+    const ws = await workspaceWithApp(presigned);
+    expect((await uploadBundle(presigned, ws.headers, ws.appId, bytes)).statusCode).toBe(201);
+    const pushed = await push(presigned, ws.headers, {
+      app_id: ws.appId,
+      version: '1.0.0',
+      sha256: sha256Hex(bytes),
+    });
+    expect(pushed.statusCode, pushed.body).toBe(201);
+    const check = await presigned.app.inject({
+      method: 'POST',
+      url: '/api/v1/updates/check',
+      payload: { app_id: ws.appId, device_id: 'phone' },
+    });
+    const url = new URL(check.json().update.url);
+    expect(url.origin).toBe(new URL(requireEnv('S3_ENDPOINT')).origin);
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
+    const d = url.searchParams.get('X-Amz-Date')!;
+    const signedAt = Date.parse(
+      `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 11)}:${d.slice(11, 13)}:${d.slice(13)}`,
+    );
+    expect(presigned.deps.services.routing.peek(ws.appId)?.handOutUntil).toBe(signedAt + 450_000);
+    const fetched = await fetch(url);
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
   it('an Expo asset URL answers 302 to the bytes served with the type of its extension', async () => {
