@@ -5,9 +5,17 @@ import type { BlobUsage, BundleRow, BundlesStore } from './bundles.store.js';
 /** Bundle records in memory, keyed by app and sha256. */
 export class FakeBundlesStore implements BundlesStore {
   readonly rows = new Map<string, BundleRow & { appId: string; uploadedAt: Date }>();
-  /** sha256s that releases, manifests or drafts refer to (the tables the fake does not hold). */
+  /** sha256s that manifests or drafts refer to (tables the fakes do not search). */
   readonly referenced = new Set<string>();
-  now: () => Date = () => new Date();
+
+  /**
+   * `now`: the fakes' clock; `releasesOf`: the sha256s of the fake releases (a release refers to its
+   * bytes, as in Postgres).
+   */
+  constructor(
+    public now: () => Date = () => new Date(),
+    private readonly releasesOf: () => Iterable<string> = () => [],
+  ) {}
 
   async record(appId: string, sha256: string, size: number, q?: Queryable): Promise<void> {
     const key = `${appId}/${sha256}`;
@@ -35,7 +43,8 @@ export class FakeBundlesStore implements BundlesStore {
     let last: Date | null = null;
     for (const row of this.rows.values())
       if (row.sha256 === sha256 && (last === null || row.uploadedAt > last)) last = row.uploadedAt;
-    return { lastUploadAt: last, referenced: this.referenced.has(sha256) };
+    const referenced = this.referenced.has(sha256) || [...this.releasesOf()].includes(sha256);
+    return { lastUploadAt: last, referenced };
   }
 
   async forget(tx: Queryable, sha256: string): Promise<void> {

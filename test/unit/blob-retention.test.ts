@@ -13,7 +13,7 @@ async function world() {
   const stores = createFakeStores();
   const blobs = new FakeBlobStore();
   blobs.now = () => new Date(T0);
-  stores.bundles.now = () => new Date(T0);
+  stores.clock.now = T0;
   const put = async (text: string, appId = 'app-1') => {
     const { sha256, size } = await blobs.put(Readable.from([Buffer.from(text)]), { maxBytes: 1000 });
     await stores.bundles.record(appId, sha256, size);
@@ -51,7 +51,7 @@ describe('blob retention', () => {
   it('keeps bytes uploaded again within the period, by any app', async () => {
     const w = await world();
     const sha = await w.put('again');
-    w.stores.bundles.now = () => new Date(T0 + 20 * DAY);
+    w.stores.clock.now = T0 + 20 * DAY;
     await w.put('again', 'app-2');
     expect((await w.sweep(45)).deleted).toEqual([]);
     expect((await w.sweep(51)).deleted).toEqual([sha]);
