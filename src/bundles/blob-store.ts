@@ -32,6 +32,8 @@ export interface BlobStore {
 
 export interface PutOptions {
   maxBytes: number;
+  /** The length the upload declared (Content-Length), when it did: the S3 store then needs no multipart. */
+  length?: number;
   /** The type the bytes are served with from the store itself (S3 objects); application/octet-stream. */
   contentType?: string;
 }

@@ -54,7 +54,12 @@ export class BundlesService {
 
     let stored: StoredBlob;
     try {
-      stored = await blobs.put(source, { maxBytes });
+      stored = await blobs.put(source, {
+        maxBytes,
+        ...(declaredLength !== undefined && Number.isSafeInteger(declaredLength) && declaredLength >= 0
+          ? { length: declaredLength }
+          : {}),
+      });
     } catch (err) {
       if (err instanceof BlobTooLargeError) throw this.tooLarge();
       if (err instanceof BlobSourceError)

@@ -7,11 +7,13 @@ import {
   HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { BundleSettings } from '../config/config.js';
 import {
+  BlobSourceError,
   type BlobStore,
   BlobStoreUnavailableError,
   type ByteRange,
@@ -48,12 +50,13 @@ export function createS3Client(s3: S3Settings): S3Client {
 }
 
 /**
- * Blobs as objects of one bucket: `<prefix>bundles/<sha256>`. An upload streams into a multipart upload at
- * a temporary key (`<prefix>uploads/<uuid>`) while it is hashed, so memory holds a couple of parts whatever
- * its size; only when it is complete and its sha256 known is it copied to its content address (unless that
- * exists already: the same bytes are stored once), with its Content-Type and immutable caching, and the
- * temporary object is deleted. An upload cut midway is aborted (its parts are dropped) and never reaches a
- * key under `bundles/`.
+ * Blobs as objects of one bucket: `<prefix>bundles/<sha256>`. An upload streams to a temporary key
+ * (`<prefix>uploads/<uuid>`) while it is hashed: one PutObject when its length was declared, else a
+ * multipart upload (memory holds a couple of parts whatever its size). Only when it is complete and its
+ * sha256 known is it copied to its content address (unless that exists already: the same bytes are stored
+ * once), with its Content-Type and immutable caching, and the temporary object is deleted. An upload cut
+ * midway is aborted (a PutObject stores nothing, a multipart upload's parts are dropped) and never reaches
+ * a key under `bundles/`.
  */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
@@ -75,21 +78,44 @@ export class S3BlobStore implements BlobStore {
     const contentType = options.contentType ?? OCTET_STREAM;
     const hashing = hashingBody(source, options.maxBytes);
     const temporary = `${this.prefix}uploads/${randomUUID()}`;
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: temporary, Body: hashing.body, ContentType: contentType },
-      partSize: this.parts.size,
-      queueSize: this.parts.inFlight,
-      leavePartsOnError: false,
-    });
+    const abort = new AbortController();
+    // The source failing (too large, cut) ends the request to the store at once.
+    hashing.body.once('error', () => abort.abort());
     try {
-      await upload.done();
+      if (options.length !== undefined) {
+        // A declared length: one streaming PutObject, which S3 stores whole or not at all.
+        await this.client.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: temporary,
+            Body: hashing.body,
+            ContentLength: options.length,
+            ContentType: contentType,
+          }),
+          { abortSignal: abort.signal },
+        );
+      } else {
+        await new Upload({
+          client: this.client,
+          params: { Bucket: this.bucket, Key: temporary, Body: hashing.body, ContentType: contentType },
+          partSize: this.parts.size,
+          queueSize: this.parts.inFlight,
+          leavePartsOnError: false,
+          abortController: abort,
+        }).done();
+      }
     } catch (err) {
       hashing.release(err);
+      // A server that is not atomic may have kept part of a cut PutObject: never leave it readable.
+      await this.deleteKey(temporary);
       // The source's own failure (too large, cut) is the answer, whatever the abort that followed said.
       throw hashing.failure() ?? new BlobStoreUnavailableError(err);
     }
     const stored = hashing.result();
+    if (options.length !== undefined && stored.size !== options.length) {
+      await this.deleteKey(temporary);
+      throw new BlobSourceError(new Error(`${stored.size} bytes arrived of ${options.length} declared`));
+    }
     try {
       if ((await this.size(stored.sha256)) === undefined) {
         await this.client.send(
@@ -107,11 +133,13 @@ export class S3BlobStore implements BlobStore {
       throw err instanceof BlobStoreUnavailableError ? err : new BlobStoreUnavailableError(err);
     } finally {
       // Left behind only when the bucket went away just now: deleteAbandonedUploads sweeps it later.
-      await this.client
-        .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: temporary }))
-        .catch(() => {});
+      await this.deleteKey(temporary);
     }
     return stored;
+  }
+
+  private async deleteKey(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(() => {});
   }
 
   async has(sha256: string): Promise<boolean> {

@@ -63,6 +63,25 @@ describe(`the blob store (${process.env.OTA_TEST_BLOB_STORE ?? 'disk'})`, () => 
     expect(await temporaryUploads(ctx.config)).toEqual([]);
   });
 
+  it('stores an upload of declared length the same way', async () => {
+    const bytes = randomBytes(9 * 1024 * 1024 + 3);
+    const stored = await ctx.deps.blobs.put(Readable.from([bytes.subarray(0, 4e6), bytes.subarray(4e6)]), {
+      maxBytes: 64 * 1024 * 1024,
+      length: bytes.length,
+    });
+    expect(stored).toEqual({ sha256: sha256Of(bytes), size: bytes.length });
+    expect((await readAll(ctx.deps.blobs.createReadStream(stored.sha256))).equals(bytes)).toBe(true);
+    expect(await temporaryUploads(ctx.config)).toEqual([]);
+  });
+
+  it('an upload of declared length cut midway leaves no blob and no visible temporary key', async () => {
+    const before = await listed();
+    const put = ctx.deps.blobs.put(cutSource(7 * 1024 * 1024), { maxBytes: 1e9, length: 20 * 1024 * 1024 });
+    await expect(put).rejects.toBeInstanceOf(BlobSourceError);
+    expect(await listed()).toEqual(before);
+    expect(await temporaryUploads(ctx.config)).toEqual([]);
+  });
+
   it('stores the same bytes once', async () => {
     const bytes = randomBytes(200_000);
     const before = await listed();
