@@ -1,11 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobSourceError, BlobTooLargeError } from '../../../src/bundles/blob-store.js';
-import type { S3BlobStore } from '../../../src/bundles/s3-blob-store.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
-import { temporaryUploads, testS3Client } from '../../helpers/test-buckets.js';
+import { temporaryUploads } from '../../helpers/test-buckets.js';
 
 /** The store of the run (disk, or S3 in the integration-s3 project): the same behaviour on both. */
 let ctx: TestContext;
@@ -124,23 +122,4 @@ describe(`the blob store (${process.env.OTA_TEST_BLOB_STORE ?? 'disk'})`, () => 
   it('answers the probe of readiness', async () => {
     await expect(ctx.deps.blobs.ping()).resolves.toBeUndefined();
   });
-
-  it.runIf(process.env.OTA_TEST_BLOB_STORE === 's3')(
-    'writes objects at <prefix>bundles/<sha256> with their type and immutable caching',
-    async () => {
-      const store = ctx.deps.blobs as S3BlobStore;
-      const stored = await store.put(Readable.from([randomBytes(3000)]), {
-        maxBytes: 1e9,
-        contentType: 'application/javascript',
-      });
-      expect(store.keyOf(stored.sha256)).toBe(`${ctx.config.bundles.s3!.prefix}bundles/${stored.sha256}`);
-      const client = testS3Client();
-      const head = await client
-        .send(new HeadObjectCommand({ Bucket: store.bucket, Key: store.keyOf(stored.sha256) }))
-        .finally(() => client.destroy());
-      expect(head.ContentType).toBe('application/javascript');
-      expect(head.CacheControl).toBe('public, max-age=31536000, immutable');
-      expect(head.ContentLength).toBe(3000);
-    },
-  );
 });

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PresignedLinks } from '../../../src/bundles/blob-links.js';
 import type { S3BlobStore } from '../../../src/bundles/s3-blob-store.js';
 import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { testS3Client } from '../../helpers/test-buckets.js';
 import { requireEnv } from '../../helpers/test-databases.js';
 import { push, sha256Hex, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
+import { settle } from '../updates/seed.js';
 
 /**
  * Downloads with BLOB_STORE=s3: the API answers 302 to the store's URL (presigned, or under
@@ -29,6 +33,24 @@ async function stored(ctx: TestContext, bytes: Buffer): Promise<string> {
   expect(res.statusCode, res.body).toBe(201);
   return sha256Hex(bytes);
 }
+
+describe('objects in the bucket', () => {
+  it('are written at <prefix>bundles/<sha256> with their type and immutable caching', async () => {
+    const store = presigned.deps.blobs as S3BlobStore;
+    const stored = await store.put(Readable.from([randomBytes(3000)]), {
+      maxBytes: 1e9,
+      contentType: 'application/javascript',
+    });
+    expect(store.keyOf(stored.sha256)).toBe(`${presigned.config.bundles.s3!.prefix}bundles/${stored.sha256}`);
+    const client = testS3Client();
+    const head = await client
+      .send(new HeadObjectCommand({ Bucket: store.bucket, Key: store.keyOf(stored.sha256) }))
+      .finally(() => client.destroy());
+    expect(head.ContentType).toBe('application/javascript');
+    expect(head.CacheControl).toBe('public, max-age=31536000, immutable');
+    expect(head.ContentLength).toBe(3000);
+  });
+});
 
 describe('downloads from the bucket', () => {
   it('GET /bundles/{sha256} answers 302 to a presigned URL that serves the bytes', async () => {
@@ -61,6 +83,8 @@ describe('downloads from the bucket', () => {
       sha256: sha256Hex(bytes),
     });
     expect(pushed.statusCode, pushed.body).toBe(201);
+    // The push's invalidation has reached this process: the entry the check loads stays.
+    await settle(presigned);
     const check = await presigned.app.inject({
       method: 'POST',
       url: '/api/v1/updates/check',
