@@ -1,7 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { RedisTarget } from '../platform/redis.js';
+import { BUNDLE_ENV, type BundleSettings, parseBundleSettings } from './bundle-settings.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
+
+export type { BundleSettings } from './bundle-settings.js';
 
 /**
  * Every setting of every process, parsed and validated once at start-up.
@@ -44,23 +47,7 @@ const EnvSchema = Type.Object({
   WEBHOOK_MAX_ATTEMPTS: Count('12'),
   WEBHOOK_DISPATCH_POLL_MS: Count('1000'),
   BODY_LIMIT_BYTES: Count('1048576'),
-  BUNDLE_MAX_BYTES: Count('104857600'),
-  BLOB_DIR: Type.String({ default: '.local/blobs' }),
-  BLOB_STORE: Type.Union([Type.Literal('disk'), Type.Literal('s3')], { default: 'disk' }),
-  S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
-  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^/?#\\s]+/?$' })),
-  S3_REGION: Type.String({ pattern: '^[a-z0-9-]{1,32}$', default: 'us-east-1' }),
-  S3_FORCE_PATH_STYLE: Type.Union([Bool], { default: 'false' }),
-  // Empty, or a path ending in '/': keys are `<S3_PREFIX>bundles/<sha256>`.
-  S3_PREFIX: Type.String({ pattern: "^([A-Za-z0-9!_.*'()-]+/)*$", maxLength: 512, default: '' }),
-  // Read by the AWS SDK itself (its default chain, which also knows profiles and instance roles); listed
-  // here so a key without its secret is refused at start-up rather than at the first upload.
-  AWS_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
-  AWS_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  BUNDLE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^?#\\s]+$' })),
-  BUNDLE_URL_TTL_SECONDS: Count('3600'),
-  BLOB_RETENTION_DAYS: Count('30'),
-  BLOB_RETENTION_DRY_RUN: Type.Union([Bool], { default: 'false' }),
+  ...BUNDLE_ENV,
   DEVICE_WINDOW_DAYS: Count('30'),
   ROUTING_CACHE_TTL_MS: Count('30000'),
   INGEST_BATCH_SIZE: Count('20000'),
@@ -154,58 +141,21 @@ export interface Config {
   operatorToken: string | null;
 }
 
-/** Where bundle bytes live and the URLs devices fetch them from (API.md "Bundle storage"). */
-export interface BundleSettings {
-  maxBytes: number;
-  /** The disk store's folder (BLOB_STORE=disk). */
-  blobDir: string;
-  store: 'disk' | 's3';
-  /** With BLOB_STORE=s3; credentials come from the AWS SDK's default chain (AWS_ACCESS_KEY_ID, ...). */
-  s3: {
-    bucket: string;
-    endpoint: string | null;
-    region: string;
-    forcePathStyle: boolean;
-    prefix: string;
-  } | null;
-  /** BUNDLE_BASE_URL without a trailing slash: device URLs are `<baseUrl>/<key>`; null when unset. */
-  baseUrl: string | null;
-  /** Lifetime of a presigned download URL; one is never handed out with less than half of it left. */
-  urlTtlSeconds: number;
-  /** Blobs no release or Expo asset has referenced for this long are deleted by the upkeep worker. */
-  retentionDays: number;
-  /** The sweep only logs what it would delete. */
-  retentionDryRun: boolean;
-}
-
-/** A presigned S3 URL lives at most 7 days (SigV4); under a minute would be renewed constantly. */
-const URL_TTL_RANGE = { min: 60, max: 604_800 };
-/** CopyObject copies at most 5 GiB in one request: a bigger upload could never reach its content address. */
-const S3_MAX_COPY_BYTES = 5 * 1024 ** 3;
-
 export class ConfigError extends Error {}
 
 /** The settings `npm run blobs:migrate` needs: the disk folder and the bucket, nothing else. */
-const BundleEnvSchema = Type.Pick(EnvSchema, [
-  'BUNDLE_MAX_BYTES',
-  'BLOB_DIR',
-  'BLOB_STORE',
-  'S3_BUCKET',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_FORCE_PATH_STYLE',
-  'S3_PREFIX',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-  'BUNDLE_BASE_URL',
-  'BUNDLE_URL_TTL_SECONDS',
-  'BLOB_RETENTION_DAYS',
-  'BLOB_RETENTION_DRY_RUN',
-]);
+const BundleEnvSchema = Type.Object(BUNDLE_ENV);
 
 /** Parses only the bundle storage settings (tools that touch nothing but the stores). */
 export function loadBundleSettings(env: Record<string, string | undefined> = process.env): BundleSettings {
   return bundleSettings(parseEnv(BundleEnvSchema, env) as RawEnv);
+}
+
+/** The bundle storage settings (bundle-settings.ts), or ConfigError naming each mistake. */
+function bundleSettings(e: RawEnv): BundleSettings {
+  const parsed = parseBundleSettings(e);
+  if (Array.isArray(parsed)) throw new ConfigError(`Invalid configuration:\n${parsed.join('\n')}`);
+  return parsed;
 }
 
 /** Picks the schema's variables, applies defaults and throws ConfigError naming every bad one. */
@@ -310,45 +260,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       newDevicesPerAddressPerHour: int(e.RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR),
     },
     operatorToken: e.OPERATOR_TOKEN ?? null,
-  };
-}
-
-/** The bundle storage settings, checked together: each mistake stops start-up naming the variable. */
-function bundleSettings(e: RawEnv): BundleSettings {
-  const problems: string[] = [];
-  const int = (v: string) => Number.parseInt(v, 10);
-  const s3 = e.BLOB_STORE === 's3';
-  if (s3 && !e.S3_BUCKET) problems.push('  S3_BUCKET: required when BLOB_STORE=s3');
-  if (Boolean(e.AWS_ACCESS_KEY_ID) !== Boolean(e.AWS_SECRET_ACCESS_KEY))
-    problems.push('  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: set both or neither');
-  if (!s3 && e.BUNDLE_BASE_URL)
-    problems.push('  BUNDLE_BASE_URL: names keys of a bucket, so it needs BLOB_STORE=s3');
-  const ttl = int(e.BUNDLE_URL_TTL_SECONDS);
-  if (ttl < URL_TTL_RANGE.min || ttl > URL_TTL_RANGE.max)
-    problems.push(
-      `  BUNDLE_URL_TTL_SECONDS: must be ${URL_TTL_RANGE.min}-${URL_TTL_RANGE.max} (a presigned URL lives at most 7 days; got ${ttl})`,
-    );
-  const maxBytes = int(e.BUNDLE_MAX_BYTES);
-  if (s3 && maxBytes > S3_MAX_COPY_BYTES)
-    problems.push(`  BUNDLE_MAX_BYTES: at most ${S3_MAX_COPY_BYTES} with BLOB_STORE=s3 (got ${maxBytes})`);
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-  return {
-    maxBytes,
-    blobDir: e.BLOB_DIR,
-    store: e.BLOB_STORE,
-    s3: s3
-      ? {
-          bucket: e.S3_BUCKET!,
-          endpoint: e.S3_ENDPOINT ? e.S3_ENDPOINT.replace(/\/+$/, '') : null,
-          region: e.S3_REGION,
-          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
-          prefix: e.S3_PREFIX,
-        }
-      : null,
-    baseUrl: e.BUNDLE_BASE_URL ? e.BUNDLE_BASE_URL.replace(/\/+$/, '') : null,
-    urlTtlSeconds: ttl,
-    retentionDays: Math.max(1, int(e.BLOB_RETENTION_DAYS)),
-    retentionDryRun: e.BLOB_RETENTION_DRY_RUN === 'true',
   };
 }
 
