@@ -230,13 +230,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a bundle by its sha256 (supports Range and If-None-Match) */
+        /**
+         * Download a bundle by its sha256 (supports Range and If-None-Match)
+         * @description With BLOB_STORE=s3: a 302 to the URL device answers carry (BUNDLE_BASE_URL, or a presigned URL).
+         */
         get: operations["getBundlesById"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        /** Download a bundle by its sha256 (supports Range and If-None-Match) */
+        /**
+         * Download a bundle by its sha256 (supports Range and If-None-Match)
+         * @description With BLOB_STORE=s3: a 302 to the URL device answers carry (BUNDLE_BASE_URL, or a presigned URL).
+         */
         head: operations["headBundlesById"];
         patch?: never;
         trace?: never;
@@ -880,7 +886,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Postgres, Redis and ClickHouse are reachable
+         * Postgres, Redis, ClickHouse and the blob store are reachable
          * @description To everyone: `{status: "ready"}`, or a 503 `not_ready` problem, and nothing else. With `Authorization: Bearer <OPERATOR_TOKEN>` also `checks` (each service: `ok` or why not) and `details` for operators. Failures are logged either way.
          */
         get: operations["getReadyz"];
@@ -1349,6 +1355,15 @@ export interface components {
             };
             content: {
                 "application/json": string;
+            };
+        };
+        /** @description the bytes are at `location` (BLOB_STORE=s3) */
+        Status302: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": unknown;
             };
         };
         /** @description the cached copy is current (no body) */
@@ -2004,6 +2019,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_2"];
             206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
@@ -2025,6 +2041,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_2"];
             206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
@@ -2172,6 +2189,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_3"];
             206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
@@ -2194,6 +2212,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_3"];
             206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];

@@ -2,11 +2,19 @@ import type { Readable } from 'node:stream';
 import type { AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
 import { badRequest, notFound, payloadTooLarge } from '../platform/errors.js';
-import { BlobSourceError, type BlobStore, BlobTooLargeError, type StoredBlob } from './blob-store.js';
+import type { Transactional } from '../platform/postgres.js';
+import {
+  BlobSourceError,
+  type BlobStore,
+  BlobStoreUnavailableError,
+  BlobTooLargeError,
+  type StoredBlob,
+} from './blob-store.js';
 import type { BundlesStore } from './bundles.store.js';
 
 /** The stores the bundles service works on: the apps (for the check) and the bundle records. */
 export interface BundlesStores {
+  transaction: Transactional;
   apps: AppsStore;
   bundles: BundlesStore;
 }
@@ -46,7 +54,12 @@ export class BundlesService {
 
     let stored: StoredBlob;
     try {
-      stored = await blobs.put(source, { maxBytes });
+      stored = await blobs.put(source, {
+        maxBytes,
+        ...(declaredLength !== undefined && Number.isSafeInteger(declaredLength) && declaredLength >= 0
+          ? { length: declaredLength }
+          : {}),
+      });
     } catch (err) {
       if (err instanceof BlobTooLargeError) throw this.tooLarge();
       if (err instanceof BlobSourceError)
@@ -54,7 +67,16 @@ export class BundlesService {
       throw err;
     }
     if (stored.size === 0) throw badRequest('A bundle must not be empty.', 'empty_bundle');
-    await this.stores.bundles.record(app.id, stored.sha256, stored.size);
+    const { bundles } = this.stores;
+    await this.stores.transaction(async (tx) => {
+      // Under the blob's lock, taken by the retention sweep too: recorded now, the bytes are kept for the
+      // retention period. Bytes that were already stored (so not written again) may have been swept
+      // between the write and this lock: then the upload did not stick, and the client sends it again.
+      await bundles.lockBlob(tx, stored.sha256);
+      await bundles.record(app.id, stored.sha256, stored.size, tx);
+      if (!(await blobs.has(stored.sha256)))
+        throw new BlobStoreUnavailableError(new Error('the bytes were swept while they were uploaded'));
+    });
     return stored;
   }
 

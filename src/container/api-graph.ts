@@ -5,7 +5,9 @@ import { createAuditService } from '../audit/audit.service.js';
 import { createAuthService } from '../auth/auth.service.js';
 import { IdentityTokens } from '../auth/identity-tokens.js';
 import { SigninThrottle } from '../auth/signin-throttle.js';
+import { permanentUrl } from '../bundles/blob-links.js';
 import { createBundlesService } from '../bundles/bundles.service.js';
+import { S3BlobStore } from '../bundles/s3-blob-store.js';
 import { CodePushService } from '../codepush/codepush.service.js';
 import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from '../codepush/key-directory.js';
@@ -14,8 +16,8 @@ import { DeviceCapGate } from '../devices/device-cap.js';
 import { createDevicesService } from '../devices/devices.service.js';
 import { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { DeviceEdge } from '../edge/device-edge.js';
-import { buildExpoRoute } from '../expo/expo.route.js';
 import { createExpoReleasesService } from '../expo/expo-releases.service.js';
+import { expoRouteWithLinks } from '../expo/expo-route-links.js';
 import { ExpoUpdatesService } from '../expo/expo-updates.service.js';
 import { IngestStatusService } from '../ingest/ingest-status.service.js';
 import { CheckRecorder } from '../intake/check-recorder.js';
@@ -55,14 +57,21 @@ export function createApi(
     : undefined;
   if (mailer) closers.clients.push(async () => mailer.close());
 
-  // Routing: one app cache (with the app's modules and its Expo answers, computed once per load).
+  // Routing: one app cache (with the app's modules and its Expo answers, computed once per load). Download
+  // URLs are the store's when it has its own (S3: a CDN or presigned), the API's otherwise; an entry with
+  // presigned URLs expires before they pass half their lifetime (RoutingCache).
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
-  const loadExpo = async (appId: string) => ({
-    expo: buildExpoRoute(await stores.manifests.expoRouteRows(appId), bundleUrl),
-  });
-  const routing = new RoutingCache(createRoutingSource(stores, { bundleUrl, extend: loadExpo }), {
-    ttlMs: config.devices.routingCacheTtlMs,
-  });
+  const links = c.blobs.kind === 's3' ? c.blobLinks : null;
+  const loadExpo = async (appId: string) =>
+    expoRouteWithLinks(await stores.manifests.expoRouteRows(appId), links, bundleUrl);
+  const routing = new RoutingCache(
+    createRoutingSource(stores, {
+      bundleUrl,
+      ...(links ? { bundleLink: (sha256: string) => links.link(sha256) } : {}),
+      extend: loadExpo,
+    }),
+    { ttlMs: config.devices.routingCacheTtlMs },
+  );
   // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
   const invalidateNow = (message: Invalidation) => {
     if (message.appId) routing.drop(message.appId);
@@ -166,6 +175,9 @@ export function createApi(
       apps,
       blobs: c.blobs,
       publicUrl: config.publicUrl,
+      ...(config.bundles.baseUrl && c.blobs instanceof S3BlobStore
+        ? { storeUrl: permanentUrl(config.bundles.baseUrl, c.blobs) }
+        : {}),
     }),
     expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
   };

@@ -10,6 +10,8 @@ import type { AuditStore } from '../audit/audit.store.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { AuthStore } from '../auth/auth.store.js';
 import type { IdentityTokens } from '../auth/identity-tokens.js';
+import type { BlobLinks } from '../bundles/blob-links.js';
+import type { BlobRetention } from '../bundles/blob-retention.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import type { BundlesService } from '../bundles/bundles.service.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
@@ -116,6 +118,8 @@ export interface SharedContainer extends CoreContainer {
   keys: RedisKeys;
   /** Bundle bytes, content-addressed by sha256. */
   blobs: BlobStore;
+  /** The URLs devices fetch bytes from without the API (a CDN or presigned), when the store has them. */
+  blobLinks: BlobLinks;
   stores: Stores;
   /** Enqueues webhook delivery attempts (BullMQ producer, opened on first use). */
   webhookScheduler: DeliveryScheduler;
@@ -211,6 +215,8 @@ export interface UpkeepTask {
 export interface UpkeepGraph {
   log: Logger;
   tasks: Record<string, UpkeepTask>;
+  /** Deletes blobs nothing has needed for BLOB_RETENTION_DAYS (a task of `tasks`; tests call it too). */
+  blobRetention: BlobRetention;
 }
 
 /** Outbox fan-out, delivery attempts behind a per-endpoint gate, the sweeper and the retention. */

@@ -45,7 +45,6 @@ export function manifestRequest(
 /** The Expo Updates v1 device endpoints: the manifest and the assets it names. */
 export async function expoDeviceRoutes(app: App): Promise<void> {
   const { expoUpdates } = app.deps.services;
-  const { blobs } = app.deps;
 
   deviceRoute(app, {
     method: 'GET',
@@ -96,6 +95,7 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
       response: {
         200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the asset bytes' }),
         206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
+        302: Type.Unsafe<void>({ description: 'the bytes are at `location` (BLOB_STORE=s3)' }),
         304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
         ...problems(400, 404, 416, 429),
       },
@@ -103,7 +103,7 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
     handler: async (request, reply) => {
       const [, sha256, ext] = ASSET_FILE.exec(request.params.file)!;
       return sendBlob(
-        blobs,
+        app.deps,
         request,
         reply,
         sha256!,

@@ -64,25 +64,32 @@ export function assetPath(file: Pick<ExportFile, 'sha256' | 'ext'>): string {
   return `/api/v1/expo/assets/${file.sha256}.${file.ext ?? 'bundle'}`;
 }
 
-function assetEntry(file: ExportFile, publicUrl: string): ManifestAsset {
+/** A permanent store URL of an asset's bytes (BUNDLE_BASE_URL), or undefined: the API's asset URL. */
+export type PermanentAssetUrl = (sha256: string) => string | undefined;
+
+function assetEntry(file: ExportFile, publicUrl: string, storeUrl?: PermanentAssetUrl): ManifestAsset {
   return {
     hash: base64UrlSha256(file.sha256),
     key: file.md5,
     contentType: contentTypeOf(file.ext),
     // The specification asks to omit fileExtension on the launch asset (clients pick their own).
     ...(file.ext !== null ? { fileExtension: `.${file.ext}` } : {}),
-    url: `${publicUrl}${assetPath(file)}`,
+    url: storeUrl?.(file.sha256) ?? `${publicUrl}${assetPath(file)}`,
   };
 }
 
-/** The manifest body: the fields of the specification, in its order, as compact JSON (UTF-8). */
-export function manifestBytes(input: ManifestInput, publicUrl: string): Buffer {
+/**
+ * The manifest body: the fields of the specification, in its order, as compact JSON (UTF-8). Asset URLs
+ * are the CDN's when BUNDLE_BASE_URL is set (they never expire, so a signature may cover them), else the
+ * API's (which answer 302 to the store with BLOB_STORE=s3).
+ */
+export function manifestBytes(input: ManifestInput, publicUrl: string, storeUrl?: PermanentAssetUrl): Buffer {
   const manifest = {
     id: input.id,
     createdAt: input.createdAt.toISOString(),
     runtimeVersion: input.runtimeVersion,
-    launchAsset: assetEntry(input.launchAsset, publicUrl),
-    assets: input.assets.map((a) => assetEntry(a, publicUrl)),
+    launchAsset: assetEntry(input.launchAsset, publicUrl, storeUrl),
+    assets: input.assets.map((a) => assetEntry(a, publicUrl, storeUrl)),
     metadata: {},
     extra: input.extra,
   };
