@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { badRequest } from '../platform/errors.js';
+import { jsonTooDeep, MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { addRouteHook, type CallbackHook } from './route-hooks.js';
 
 /**
@@ -127,8 +128,9 @@ function makeFlatSafe(values: unknown): void {
 }
 
 /**
- * Installs the JSON body parser that applies each route's policy, and the query/params replacement on
- * every route that declares a query string or path parameters. Call before registering routes.
+ * Installs the JSON body parser that bounds the nesting (json-depth.ts) and applies each route's policy, and
+ * the query/params replacement on every route that declares a query string or path parameters. Call before
+ * registering routes.
  */
 export function installStringSafety(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser(
@@ -140,6 +142,9 @@ export function installStringSafety(app: FastifyInstance): void {
     const body = String(raw);
     parseJson(request, body, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
+      // Nesting needs two characters a level: a shorter body cannot be too deep.
+      if (body.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(value, MAX_JSON_DEPTH))
+        return done(jsonTooDeep(), undefined);
       if (!mayHoldUnsafeString(body)) return done(null, value);
       try {
         done(null, enforceStringPolicy(value, policyOf(request)));
