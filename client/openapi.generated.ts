@@ -261,6 +261,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/expo/{app_id}/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An asset of an Expo release of the app (immutable; supports Range and If-None-Match)
+         * @description The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names (404 otherwise). Served as a download that no browser runs (docs/operations/security.md).
+         */
+        get: operations["getExpoAppAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * An asset of an Expo release of the app (immutable; supports Range and If-None-Match)
+         * @description The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names (404 otherwise). Served as a download that no browser runs (docs/operations/security.md).
+         */
+        head: operations["headGetExpoAppAsset"];
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/expo/{app_id}/manifest": {
         parameters: {
             query?: never;
@@ -289,8 +313,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An asset of an Expo release (immutable; supports Range and If-None-Match)
-         * @description The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.
+         * An asset named by a manifest pushed before asset URLs named their app
+         * @description Kept for devices holding such a manifest: a file some Expo release names (404 otherwise), served as the app-scoped URL serves it. New manifests use /expo/{app_id}/assets/{file}.
          */
         get: operations["getExpoAssetsById"];
         put?: never;
@@ -298,8 +322,8 @@ export interface paths {
         delete?: never;
         options?: never;
         /**
-         * An asset of an Expo release (immutable; supports Range and If-None-Match)
-         * @description The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.
+         * An asset named by a manifest pushed before asset URLs named their app
+         * @description Kept for devices holding such a manifest: a file some Expo release names (404 otherwise), served as the app-scoped URL serves it. New manifests use /expo/{app_id}/assets/{file}.
          */
         head: operations["headExpoAssetsById"];
         patch?: never;
@@ -2081,6 +2105,52 @@ export interface operations {
             413: components["responses"]["Status413"];
             415: components["responses"]["Status415"];
             429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getExpoAppAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                /** @description <sha256>.<extension> */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Status200_6"];
+            206: components["responses"]["Status206"];
+            304: components["responses"]["Status304"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            416: components["responses"]["Status416"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    headGetExpoAppAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                /** @description <sha256>.<extension> */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Status200_6"];
+            206: components["responses"]["Status206"];
+            304: components["responses"]["Status304"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            416: components["responses"]["Status416"];
             503: components["responses"]["Status503"];
         };
     };

@@ -14,7 +14,8 @@ import type { ApiContainer, Closers, Services, SharedContainer } from './contain
 import { DeviceCapGate } from './devices/device-cap.js';
 import { createDevicesService } from './devices/devices.service.js';
 import { RedisDistinctDevices } from './devices/distinct-devices.redis.js';
-import { buildExpoRoute } from './expo/expo.route.js';
+import { createExpoAssetsService } from './expo/expo.assets.js';
+import { buildExpoRoute, EXPO_ASSET_FILES_HELD } from './expo/expo.route.js';
 import { createExpoReleasesService } from './expo/expo-releases.service.js';
 import { ExpoUpdatesService } from './expo/expo-updates.service.js';
 import { createInvitationsService } from './invitations/invitations.service.js';
@@ -56,9 +57,12 @@ export function createApi(
 
   // Routing: one app cache (with the app's modules and its Expo answers, computed once per load).
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
-  const loadExpo = async (appId: string) => ({
-    expo: buildExpoRoute(await stores.manifests.expoRouteRows(appId), bundleUrl),
-  });
+  const loadExpo = async (appId: string) => {
+    const rows = await stores.manifests.expoRouteRows(appId);
+    const files =
+      rows.length === 0 ? [] : await stores.manifests.expoAssetFiles(appId, EXPO_ASSET_FILES_HELD);
+    return { expo: buildExpoRoute(rows, bundleUrl, files) };
+  };
   const routing = new RoutingCache(createRoutingSource(stores, { bundleUrl, extend: loadExpo }), {
     ttlMs: config.devices.routingCacheTtlMs,
   });
@@ -162,6 +166,7 @@ export function createApi(
       publicUrl: config.publicUrl,
     }),
     expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
+    expoAssets: createExpoAssetsService(stores, { routing }),
   };
   return { tokens, mailer, services };
 }

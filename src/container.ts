@@ -30,6 +30,7 @@ import { createApi } from './container.api.js';
 import { createWorkerGraphs, type WorkerGraphs } from './container.workers.js';
 import type { DevicesService } from './devices/devices.service.js';
 import type { DistinctDeviceCounter } from './devices/distinct-devices.js';
+import type { ExpoAssetsService } from './expo/expo.assets.js';
 import type { ExpoReleasesService } from './expo/expo-releases.service.js';
 import type { ExpoUpdatesService } from './expo/expo-updates.service.js';
 import { PostgresInvitationsStore } from './invitations/invitations.postgres-store.js';
@@ -166,6 +167,8 @@ export interface Services {
   expoReleases: ExpoReleasesService;
   /** The Expo Updates v1 manifest endpoint. */
   expoUpdates: ExpoUpdatesService;
+  /** Which files an Expo asset URL may serve. */
+  expoAssets: ExpoAssetsService;
 }
 
 export interface ApiContainer extends SharedContainer {

@@ -104,7 +104,15 @@ export class ExpoReleasesService {
     for (const platform of platforms) {
       const { bundle, assets } = files.get(platform)!;
       parts[platform] = manifestBytes(
-        { id, createdAt, runtimeVersion: input.runtime_version, launchAsset: bundle, assets, extra },
+        {
+          id,
+          appId: input.app_id,
+          createdAt,
+          runtimeVersion: input.runtime_version,
+          launchAsset: bundle,
+          assets,
+          extra,
+        },
         this.deps.publicUrl,
       );
     }
@@ -128,7 +136,7 @@ export class ExpoReleasesService {
     const release = await this.deps.releases.push(
       principal,
       { ...push, id, created_at: createdAt },
-      { afterInsert: (tx, row) => this.deps.manifests.insertParts(tx, row.id, stored) },
+      { afterInsert: (tx, row) => this.deps.manifests.insertParts(tx, row, stored) },
     );
     return { kind: 'release', release };
   }

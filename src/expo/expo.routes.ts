@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DeviceClient } from '../devices/client-address.js';
 import { sendBlob } from '../http/blob-response.js';
 import { deviceRoute } from '../http/device-edge.js';
@@ -10,8 +11,9 @@ import { type App, principalOf } from '../http/types.js';
 import type { DraftAnswer } from '../manifests/drafts.service.js';
 import { notFound } from '../platform/errors.js';
 import { releaseJson } from '../releases/releases.routes.js';
-import { contentTypeOf, type ExpoPlatform } from './expo.manifest.js';
+import { type ExpoPlatform, servedTypeOf } from './expo.manifest.js';
 import {
+  AppAssetParams,
   ASSET_FILE_PATTERN,
   AssetParams,
   DraftSchema,
@@ -67,7 +69,7 @@ export function draftJson(d: DraftAnswer) {
 
 /** The Expo Updates v1 adapter: manifest, assets, and pushing an `npx expo export` as a release. */
 export async function expoRoutes(app: App): Promise<void> {
-  const { expoUpdates, expoReleases } = app.deps.services;
+  const { expoUpdates, expoReleases, expoAssets } = app.deps.services;
   const { blobs } = app.deps;
 
   app.get(
@@ -122,34 +124,62 @@ export async function expoRoutes(app: App): Promise<void> {
     },
   );
 
+  const assetResponses = {
+    200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the asset bytes' }),
+    206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
+    304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
+    ...problems(400, 404, 416),
+  };
+  const sendAsset = async (
+    appId: string | null,
+    file: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => {
+    const [, sha256, ext] = ASSET_FILE.exec(file)!;
+    const missing = notFound('Asset', 'asset_not_found');
+    if (!(await expoAssets.referenced(appId, file))) throw missing;
+    return sendBlob(blobs, request, reply, sha256!, servedTypeOf(ext!), missing);
+  };
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/expo/:app_id/assets/:file',
+    config: { public: true },
+    schema: {
+      tags: ['devices'],
+      summary: 'An asset of an Expo release of the app (immutable; supports Range and If-None-Match)',
+      // Named: generated from the path it would be the old asset route's name (…/assets/{file}).
+      operationId: 'getExpoAppAsset',
+      description:
+        'The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names ' +
+        '(404 otherwise). Served as a download that no browser runs (docs/operations/security.md).',
+      security: [],
+      params: AppAssetParams,
+      response: assetResponses,
+    },
+    handler: async (request, reply) => {
+      const { app_id, file } = request.params as { app_id: string; file: string };
+      return sendAsset(app_id, file, request, reply);
+    },
+  });
+
   app.route({
     method: ['GET', 'HEAD'],
     url: '/expo/assets/:file',
     config: { public: true },
     schema: {
       tags: ['devices'],
-      summary: 'An asset of an Expo release (immutable; supports Range and If-None-Match)',
-      description: 'The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.',
+      summary: 'An asset named by a manifest pushed before asset URLs named their app',
+      description:
+        'Kept for devices holding such a manifest: a file some Expo release names (404 otherwise), served ' +
+        'as the app-scoped URL serves it. New manifests use /expo/{app_id}/assets/{file}.',
       security: [],
       params: AssetParams,
-      response: {
-        200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the asset bytes' }),
-        206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
-        304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
-        ...problems(400, 404, 416),
-      },
+      response: assetResponses,
     },
-    handler: async (request, reply) => {
-      const [, sha256, ext] = ASSET_FILE.exec((request.params as { file: string }).file)!;
-      return sendBlob(
-        blobs,
-        request,
-        reply,
-        sha256!,
-        contentTypeOf(ext!),
-        notFound('Asset', 'asset_not_found'),
-      );
-    },
+    handler: async (request, reply) =>
+      sendAsset(null, (request.params as { file: string }).file, request, reply),
   });
 
   app.post(

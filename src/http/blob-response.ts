@@ -8,9 +8,31 @@ import { sendProblem } from './error-handler.js';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
+ * Blobs are bytes anyone with an account uploaded, served from the API's origin, which is the console's
+ * unless BUNDLE_BASE_URL moves downloads elsewhere. None may become a page or a script there: no sniffing
+ * of another type, a sandbox with nothing allowed should a browser render it anyway, and a download rather
+ * than a page when a link is opened. expo-updates and CodePush never read these headers (they write the
+ * bytes to a file and check the hash); docs/operations/security.md.
+ */
+export const DOWNLOAD_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "sandbox; default-src 'none'",
+  'content-disposition': 'attachment',
+} as const;
+
+/** The only types a blob is served as: none of them is run by a browser. Anything else is octet-stream. */
+const SERVABLE_TYPE =
+  /^(?:image\/(?:png|jpeg|gif|webp|avif|bmp|heic|heif|x-icon)|font\/(?:ttf|otf|woff2?)|application\/(?:json|octet-stream))$/;
+
+export function servableType(contentType: string): string {
+  return SERVABLE_TYPE.test(contentType) ? contentType : 'application/octet-stream';
+}
+
+/**
  * Answers GET or HEAD of a blob: the bytes with a strong ETag (the sha256), immutable caching, a single
- * byte range (206, or 416 past the end), If-Range and If-None-Match (304). Bundle downloads and Expo
- * assets share it; only the content type differs.
+ * byte range (206, or 416 past the end), If-Range and If-None-Match (304), and DOWNLOAD_HEADERS on every
+ * answer. Bundle downloads and Expo assets share it; only the content type differs, and only a servable
+ * one is kept.
  */
 export async function sendBlob(
   blobs: BlobStore,
@@ -23,6 +45,7 @@ export async function sendBlob(
   const size = await blobs.size(sha256);
   if (size === undefined) throw missing;
   const etag = `"${sha256}"`;
+  reply.headers(DOWNLOAD_HEADERS);
   reply.header('etag', etag).header('cache-control', IMMUTABLE).header('accept-ranges', 'bytes');
   if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
 
@@ -34,7 +57,7 @@ export async function sendBlob(
   }
   const start = range?.start ?? 0;
   const end = range?.end ?? size - 1;
-  reply.type(contentType).header('content-length', String(end - start + 1));
+  reply.type(servableType(contentType)).header('content-length', String(end - start + 1));
   if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
   if (request.method === 'HEAD' || size === 0) return reply.send();
   return reply.send(blobs.createReadStream(sha256, { start, end }));

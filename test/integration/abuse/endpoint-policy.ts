@@ -96,6 +96,7 @@ const expoManifest: Build = async (t) => ({
     accept: 'multipart/mixed, application/expo+json, application/json',
   },
 });
+const expoAsset: Build = async (t) => ({ params: { app_id: await appId(t), file: await t.expoAsset() } });
 /** A fresh draft of the tenant (its owner starts it), to be completed with made-up signatures. */
 const signatures: Build = async (t) => {
   const draft = await t.ok('POST', '/modules/drafts', {
@@ -324,8 +325,11 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
 
   // The Expo Updates adapter and signed pushes.
   'GET /api/v1/expo/{app_id}/manifest': open(expoManifest),
-  'GET /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: `${await t.bundle()}.png` } })),
-  'HEAD /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: `${await t.bundle()}.png` } })),
+  // Asset URLs serve only files an Expo release of the app names (an upload alone is a 404).
+  'GET /api/v1/expo/{app_id}/assets/{file}': open(expoAsset),
+  'HEAD /api/v1/expo/{app_id}/assets/{file}': open(expoAsset),
+  'GET /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: await t.expoAsset() } })),
+  'HEAD /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: await t.expoAsset() } })),
   'POST /api/v1/expo/releases': control('developer', 'ids', expoPush({}), {
     gate: { plan: 'pro', request: expoPush({ rollout_pct: 50 }) },
   }),

@@ -195,6 +195,20 @@ export class Tenant {
     return res.json().sha256;
   }
 
+  /** A file (`<sha256>.png`) an Expo release of the app names: what its asset URLs serve. */
+  expoAsset(): Promise<string> {
+    return this.once('expo-asset', async () => {
+      const sha256 = await this.bundle();
+      await this.ok('POST', '/expo/releases', {
+        app_id: (await this.app()).id,
+        version: `expo-${this.tag}`,
+        runtime_version: '1.0.0',
+        platforms: { ios: { bundle: sha256, assets: [{ sha256, ext: 'png' }] } },
+      });
+      return `${sha256}.png`;
+    });
+  }
+
   /** Pushes a fresh bundle at 100 % on production. */
   async push(
     version = `v-${this.tag}-${randomBytes(3).toString('hex')}`,
