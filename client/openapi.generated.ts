@@ -206,6 +206,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/signout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out: end this identity token, or with {everywhere: true} every token of the user
+         * @description The token is refused from the next request on, by every API process. `everywhere` ends every identity token of the user, in every workspace (other users and the workspace's API keys are untouched). Identity tokens only: an API key gets 403.
+         */
+        post: operations["postAuthSignout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/token": {
         parameters: {
             query?: never;
@@ -1961,6 +1981,30 @@ export interface operations {
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
             429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postAuthSignout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description optional: without a body, only the token of the request is signed out */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description end every token of the user, in every workspace (default false) */
+                    everywhere?: boolean;
+                } | null;
+            };
+        };
+        responses: {
+            204: components["responses"]["Status204"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
             503: components["responses"]["Status503"];
         };
     };

@@ -40,6 +40,11 @@ export interface ControlPolicy {
   /** Only identity tokens: an API key of any role gets 403. */
   usersOnly?: true;
   /**
+   * The call ends the credential it is made with (sign-out): each request is sent with a fresh one of the
+   * same caller (`credentialFor` in routes.ts), so the tenant's own stay usable for the next request.
+   */
+  endsCredential?: true;
+  /**
    * A plan gate: below `plan`, the request (or `gate.request`) is answered 402 to an allowed role. The
    * role check comes first: a role below the minimum gets 403 on any plan (tested).
    */
@@ -140,6 +145,11 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
     { usersOnly: true },
   ),
   'GET /api/v1/me': control('viewer', 'credential', none),
+  // Ends the token of the request ({everywhere: true}, every token of the user: auth/signout.test.ts).
+  'POST /api/v1/auth/signout': control('viewer', 'credential', async () => ({ body: {} }), {
+    usersOnly: true,
+    endsCredential: true,
+  }),
 
   'GET /api/v1/workspaces/{id}': control('viewer', 'ids', inWorkspace),
   // The plan it already has: allowed, and changes nothing.

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { IdentityTokens } from '../../../src/auth/identity-tokens.js';
+import { SignJWT } from 'jose';
+import { IdentityTokens, keyId } from '../../../src/auth/identity-tokens.js';
 import type { Role } from '../../../src/auth/principal.js';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import {
@@ -12,6 +13,9 @@ import {
 } from '../../helpers/context.js';
 
 export type Headers = Record<string, string>;
+
+/** Tokens as the service makes them (the test contexts' secret). */
+const TOKENS = new IdentityTokens({ current: TEST_TOKEN_SECRET }, 3600);
 export type Plan = 'hobby' | 'pro' | 'team';
 
 /** Every kind of caller a workspace has: its four user roles and its three API-key roles. */
@@ -195,6 +199,31 @@ export class Tenant {
     return res.json().sha256;
   }
 
+  /**
+   * A new identity token of `caller` in this workspace (an API key: the key itself), made as the service
+   * makes them (the user's current subject), for a call that ends the credential it is made with.
+   */
+  async freshCredential(caller: CallerName = 'owner'): Promise<Headers> {
+    if (CALLERS.find((c) => c.name === caller)?.kind === 'api-key') return this.callers[caller];
+    const user = caller === 'owner' ? this.owner : this.members[caller as keyof Tenant['members']];
+    return this.tokenFor(user.userId, this.workspaceId);
+  }
+
+  /**
+   * A token of an account of its own (made once) that no caller of this workspace depends on: for sending
+   * anything at all to a call that ends credentials, `{everywhere: true}` included.
+   */
+  async disposableCredential(): Promise<Headers> {
+    const user = await this.once('disposable', () => signUp(this.ctx.app));
+    return this.tokenFor(user.userId, user.workspaceId);
+  }
+
+  private async tokenFor(userId: string, workspaceId: string): Promise<Headers> {
+    const subject = await tokenSubjectOf(this.ctx, userId);
+    const { token } = await TOKENS.issue({ subject, workspaceId });
+    return { authorization: `Bearer ${token}` };
+  }
+
   /** A file (`<sha256>.png`) an Expo release of the app names: what its asset URLs serve. */
   expoAsset(): Promise<string> {
     return this.once('expo-asset', async () => {
@@ -322,6 +351,20 @@ export async function refusedCredentials(t: Tenant): Promise<Record<string, Head
   await t.ok('DELETE', `/workspaces/${workspaceId}/api-keys/${revoked.id}`);
   const removed = await t.addMember('admin');
   await t.ok('DELETE', `/workspaces/${workspaceId}/members/${removed.memberId}`);
+  // Right key, subject and workspace, but no token id: as tokens were before they could be signed out.
+  const withoutId = await new SignJWT({ ws: workspaceId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: keyId(TEST_TOKEN_SECRET) })
+    .setSubject(subject)
+    .setIssuer('ota-service')
+    .setAudience('ota-api')
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(TEST_TOKEN_SECRET));
+  // Signed out: one token, and every token of another account (its subject is replaced).
+  const signedOut = await t.freshCredential('owner');
+  await t.ok('POST', '/auth/signout', {}, signedOut);
+  const everywhere = await signUp(t.ctx.app);
+  await t.ok('POST', '/auth/signout', { everywhere: true }, everywhere.headers);
   const [header, payload] = (await sameKey.issue({ subject, workspaceId })).token.split('.');
   const unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`;
   return {
@@ -337,5 +380,8 @@ export async function refusedCredentials(t: Tenant): Promise<Record<string, Head
     'revoked API key': revoked.headers,
     'garbage API key': { 'x-api-key': 'ota_not-a-key' },
     "a removed member's token": removed.headers,
+    'signed-out token': signedOut,
+    'token without an id': { authorization: `Bearer ${withoutId}` },
+    'token of a user signed out everywhere': everywhere.headers,
   };
 }
