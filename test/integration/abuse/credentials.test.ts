@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import type { ControlPolicy } from './endpoint-policy.js';
+import { refusedCredentials } from './refused-credentials.js';
 import { assertNoMarkers, assertProblem, type Covered, coveredRoutes, send } from './routes.js';
-import { type Headers, refusedCredentials, Tenant } from './tenant.js';
+import { type Headers, Tenant } from './tenant.js';
 
 let ctx: TestContext;
 let t: Tenant;
