@@ -206,6 +206,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/signout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out: end this identity token, or with {everywhere: true} every token of the user
+         * @description The token is refused from the next request on, by every API process. `everywhere` ends every identity token of the user, in every workspace (other users and the workspace's API keys are untouched). Identity tokens only: an API key gets 403.
+         */
+        post: operations["postAuthSignout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/token": {
         parameters: {
             query?: never;
@@ -267,6 +287,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/expo/{app_id}/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An asset of an Expo release of the app (immutable; supports Range and If-None-Match)
+         * @description The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names (404 otherwise). Served as a download that no browser runs (docs/operations/security.md).
+         */
+        get: operations["getExpoAppAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * An asset of an Expo release of the app (immutable; supports Range and If-None-Match)
+         * @description The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names (404 otherwise). Served as a download that no browser runs (docs/operations/security.md).
+         */
+        head: operations["headGetExpoAppAsset"];
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/expo/{app_id}/manifest": {
         parameters: {
             query?: never;
@@ -295,8 +339,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An asset of an Expo release (immutable; supports Range and If-None-Match)
-         * @description The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.
+         * An asset named by a manifest pushed before asset URLs named their app
+         * @description Kept for devices holding such a manifest: a file some Expo release names (404 otherwise), served as the app-scoped URL serves it. New manifests use /expo/{app_id}/assets/{file}.
          */
         get: operations["getExpoAssetsById"];
         put?: never;
@@ -304,8 +348,8 @@ export interface paths {
         delete?: never;
         options?: never;
         /**
-         * An asset of an Expo release (immutable; supports Range and If-None-Match)
-         * @description The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.
+         * An asset named by a manifest pushed before asset URLs named their app
+         * @description Kept for devices holding such a manifest: a file some Expo release names (404 otherwise), served as the app-scoped URL serves it. New manifests use /expo/{app_id}/assets/{file}.
          */
         head: operations["headExpoAssetsById"];
         patch?: never;
@@ -1964,6 +2008,30 @@ export interface operations {
             503: components["responses"]["Status503"];
         };
     };
+    postAuthSignout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description optional: without a body, only the token of the request is signed out */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description end every token of the user, in every workspace (default false) */
+                    everywhere?: boolean;
+                } | null;
+            };
+        };
+        responses: {
+            204: components["responses"]["Status204"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
+        };
+    };
     postAuthToken: {
         parameters: {
             query?: never;
@@ -2108,6 +2176,56 @@ export interface operations {
             404: components["responses"]["Status404"];
             413: components["responses"]["Status413"];
             415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getExpoAppAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                /** @description <sha256>.<extension> */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Status200_3"];
+            206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
+            304: components["responses"]["Status304"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            416: components["responses"]["Status416"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    headGetExpoAppAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                /** @description <sha256>.<extension> */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Status200_3"];
+            206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
+            304: components["responses"]["Status304"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            416: components["responses"]["Status416"];
             429: components["responses"]["Status429"];
             503: components["responses"]["Status503"];
         };

@@ -2,6 +2,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BundleSettings } from '../config/config.js';
 import type { BlobStore } from './blob-store.js';
+import { servableType } from './download-policy.js';
 import type { S3BlobStore } from './s3-blob-store.js';
 
 /** A URL devices fetch a blob's bytes from without the API, and until when it may be handed out. */
@@ -67,7 +68,9 @@ export class PresignedLinks implements BlobLinks {
       const command = new GetObjectCommand({
         Bucket: this.store.bucket,
         Key: this.store.keyOf(sha256),
-        ...(contentType !== undefined ? { ResponseContentType: servable(contentType) } : {}),
+        // The bucket's origin gets the same answer the API gives: bytes no browser runs.
+        ResponseContentType: servableType(contentType ?? 'application/octet-stream'),
+        ResponseContentDisposition: 'attachment',
       });
       // The URL names its signing time in whole seconds, and its lifetime counts from there: so does the
       // hand-out rule.
@@ -86,13 +89,6 @@ export class PresignedLinks implements BlobLinks {
     }
     return { url: entry.url, handOutUntil: entry.signedAt + ttlMs / 2 };
   }
-}
-
-/** Types a browser would run as a page on the bucket's origin are served as plain bytes instead. */
-const ACTIVE_TYPES = /^(text\/html|image\/svg\+xml|application\/xhtml\+xml|text\/xml|application\/xml)\b/i;
-
-function servable(contentType: string): string {
-  return ACTIVE_TYPES.test(contentType) ? 'application/octet-stream' : contentType;
 }
 
 export function createBlobLinks(settings: BundleSettings, blobs: BlobStore): BlobLinks {

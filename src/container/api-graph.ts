@@ -16,6 +16,8 @@ import { DeviceCapGate } from '../devices/device-cap.js';
 import { createDevicesService } from '../devices/devices.service.js';
 import { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { DeviceEdge } from '../edge/device-edge.js';
+import { createExpoAssetsService } from '../expo/expo.assets.js';
+import { EXPO_ASSET_FILES_HELD } from '../expo/expo.route.js';
 import { createExpoReleasesService } from '../expo/expo-releases.service.js';
 import { expoRouteWithLinks } from '../expo/expo-route-links.js';
 import { ExpoUpdatesService } from '../expo/expo-updates.service.js';
@@ -62,8 +64,13 @@ export function createApi(
   // presigned URLs expires before they pass half their lifetime (RoutingCache).
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
   const links = c.blobs.kind === 's3' ? c.blobLinks : null;
-  const loadExpo = async (appId: string) =>
-    expoRouteWithLinks(await stores.manifests.expoRouteRows(appId), links, bundleUrl);
+  // The asset files some release of the app names (what its asset URLs may serve), held with the route.
+  const loadExpo = async (appId: string) => {
+    const rows = await stores.manifests.expoRouteRows(appId);
+    const files =
+      rows.length === 0 ? [] : await stores.manifests.expoAssetFiles(appId, EXPO_ASSET_FILES_HELD);
+    return expoRouteWithLinks(rows, links, bundleUrl, files);
+  };
   const routing = new RoutingCache(
     createRoutingSource(stores, {
       bundleUrl,
@@ -180,6 +187,7 @@ export function createApi(
         : {}),
     }),
     expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
+    expoAssets: createExpoAssetsService(stores, { routing }),
   };
   return { tokens, mailer, edge, services };
 }

@@ -25,6 +25,7 @@ import type { DeltasStore } from '../deltas/deltas.store.js';
 import type { DevicesService } from '../devices/devices.service.js';
 import type { DistinctDeviceCounter } from '../devices/distinct-devices.js';
 import type { DeviceEdge } from '../edge/device-edge.js';
+import type { ExpoAssetsService } from '../expo/expo.assets.js';
 import type { ExpoReleasesService } from '../expo/expo-releases.service.js';
 import type { ExpoUpdatesService } from '../expo/expo-updates.service.js';
 import type { EventRowsStore } from '../ingest/event-rows.store.js';
@@ -161,6 +162,8 @@ export interface Services {
   expoReleases: ExpoReleasesService;
   /** The Expo Updates v1 manifest endpoint. */
   expoUpdates: ExpoUpdatesService;
+  /** Which files an Expo asset URL may serve. */
+  expoAssets: ExpoAssetsService;
 }
 
 export interface ApiContainer extends SharedContainer {

@@ -108,7 +108,15 @@ export class ExpoReleasesService {
     for (const platform of platforms) {
       const { bundle, assets } = files.get(platform)!;
       parts[platform] = manifestBytes(
-        { id, createdAt, runtimeVersion: input.runtime_version, launchAsset: bundle, assets, extra },
+        {
+          id,
+          appId: input.app_id,
+          createdAt,
+          runtimeVersion: input.runtime_version,
+          launchAsset: bundle,
+          assets,
+          extra,
+        },
         this.deps.publicUrl,
         this.deps.storeUrl,
       );
@@ -137,7 +145,7 @@ export class ExpoReleasesService {
       {
         afterInsert: async (tx, row) => {
           await this.claimAssets(tx, input.app_id, assets);
-          await this.deps.manifests.insertParts(tx, row.id, stored);
+          await this.deps.manifests.insertParts(tx, row, stored);
         },
       },
     );

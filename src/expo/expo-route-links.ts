@@ -10,8 +10,9 @@ export async function expoRouteWithLinks(
   rows: readonly ExpoRouteRow[],
   links: BlobLinks | null,
   apiBundleUrl: (sha256: string) => string,
+  assetFiles: readonly string[] = [],
 ): Promise<{ expo: ExpoRoute | undefined; handOutUntil?: number }> {
-  if (links === null) return { expo: buildExpoRoute(rows, apiBundleUrl) };
+  if (links === null) return { expo: buildExpoRoute(rows, apiBundleUrl, undefined, assetFiles) };
   const found = new Map<string, BlobLink>();
   const wanted = [
     ...[...new Set(rows.map((r) => r.sha256))].map((sha256) => ({ sha256, contentType: undefined })),
@@ -28,6 +29,7 @@ export async function expoRouteWithLinks(
     rows,
     (sha256) => found.get(`${sha256} `)?.url ?? apiBundleUrl(sha256),
     (sha256, contentType) => found.get(`${sha256} ${contentType}`)?.url,
+    assetFiles,
   );
   return { expo, ...(Number.isFinite(handOutUntil) ? { handOutUntil } : {}) };
 }

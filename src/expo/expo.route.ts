@@ -35,10 +35,18 @@ export interface ExpoRoute {
   releases: ReadonlyMap<string, ExpoRelease>;
   /** candidatesKey(channel, platform) -> the active releases serving that platform, newest first. */
   candidates: ReadonlyMap<string, readonly RoutedRelease[]>;
+  /**
+   * Files (`<sha256>.<ext>`) the app's Expo releases name, up to EXPO_ASSET_FILES_HELD: an asset URL naming
+   * one is served without a query (expo.assets.ts).
+   */
+  assets: ReadonlySet<string>;
 }
 
 /** How many of an app's Expo releases the cache holds; older ones are only ever superseded history. */
 export const EXPO_ROUTE_LIMIT = 200;
+
+/** How many of an app's asset files the cache holds (about 70 bytes each); the rest are asked for. */
+export const EXPO_ASSET_FILES_HELD = 20_000;
 
 export function candidatesKey(channel: string, platform: ExpoPlatform): string {
   return `${channel}\n${platform}`;
@@ -113,6 +121,7 @@ export function buildExpoRoute(
   rows: readonly ExpoRouteRow[],
   bundleUrl: (sha256: string) => string,
   assetUrl?: AssetUrl,
+  assetFiles: readonly string[] = [],
 ): ExpoRoute | undefined {
   if (rows.length === 0) return undefined;
   const byId = new Map<string, ExpoRouteRow[]>();
@@ -172,7 +181,7 @@ export function buildExpoRoute(
       ]),
     });
   }
-  return { releases, candidates };
+  return { releases, candidates, assets: new Set(assetFiles) };
 }
 
 function headerOf(row: Pick<ExpoRouteRow, 'signature' | 'key_id'>): string | null {

@@ -195,4 +195,16 @@ describe('bundle upload', () => {
     expectProblem(empty, 400, 'empty_bundle');
     expect(await bundleRows(ws.appId)).toEqual([]);
   });
+
+  it('stores nothing for a refused empty upload, declared or chunked', async () => {
+    const ws = await workspaceWithApp(ctx);
+    const emptySha = sha256Hex(Buffer.alloc(0));
+    const declared = await uploadBundle(ctx, ws.headers, ws.appId, Buffer.alloc(0));
+    expectProblem(declared, 400, 'empty_bundle');
+    const chunked = await streamUpload(`/api/v1/apps/${ws.appId}/bundles`, ws.headers, 0);
+    expect(chunked.status, chunked.body).toBe(400);
+    expect(JSON.parse(chunked.body).code).toBe('empty_bundle');
+    expect(await ctx.deps.blobs.has(emptySha)).toBe(false);
+    expect(await bundleRows(ws.appId)).toEqual([]);
+  });
 });

@@ -102,14 +102,24 @@ describe('downloads from the bucket', () => {
     expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
-  it('an Expo asset URL answers 302 to the bytes served with the type of its extension', async () => {
-    const bytes = randomBytes(3000);
-    const sha256 = await stored(presigned, bytes);
+  it('an Expo asset URL of bytes no release names answers 404, never a link to the bucket', async () => {
+    const sha256 = await stored(presigned, randomBytes(3000));
     const res = await presigned.app.inject({ method: 'GET', url: `/api/v1/expo/assets/${sha256}.png` });
-    expect(res.statusCode).toBe(302);
-    const fetched = await fetch(String(res.headers.location));
-    expect(fetched.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(res.statusCode).toBe(404);
+    expect(res.headers.location).toBeUndefined();
+  });
+
+  it('a presigned URL serves the bytes as a download no browser runs, whatever type was asked', async () => {
+    const bytes = Buffer.from('<script>parent.stolen = sessionStorage</script>');
+    const sha256 = await stored(presigned, bytes);
+    for (const type of ['text/html', 'image/svg+xml', 'application/javascript', undefined]) {
+      const fetched = await fetch((await presigned.deps.blobLinks.link(sha256, type))!.url);
+      expect(fetched.headers.get('content-type'), type).toBe('application/octet-stream');
+      expect(fetched.headers.get('content-disposition'), type).toBe('attachment');
+      expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+    const png = await fetch((await presigned.deps.blobLinks.link(sha256, 'image/png'))!.url);
+    expect(png.headers.get('content-type')).toBe('image/png');
   });
 
   it('a presigned URL past its lifetime is refused by the store', async () => {
