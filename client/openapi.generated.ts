@@ -1346,6 +1346,8 @@ export interface components {
                 "application/json": {
                     action: "none" | "pause" | "rollback";
                     cooldown_minutes: number;
+                    /** @description client networks (IPv4 /24, IPv6 /48) the failing devices of the window must come from before the alert fires (and its action runs); 1 for an app used inside one company network */
+                    min_networks: number;
                     min_sample: number;
                     threshold: number;
                     window_minutes: number;
@@ -1644,6 +1646,7 @@ export interface operations {
                 "application/json": {
                     action?: "none" | "pause" | "rollback";
                     cooldown_minutes?: number;
+                    min_networks?: number;
                     min_sample?: number;
                     threshold?: number;
                     window_minutes?: number;

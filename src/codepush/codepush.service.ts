@@ -122,12 +122,12 @@ export class CodePushService {
       });
     }
     const kind = report.status === 'DeploymentSucceeded' ? 'activation' : 'error';
-    await this.count(route, channel, report.label, report.clientUniqueId, kind);
+    await this.count(route, channel, report.label, report.clientUniqueId, kind, report.client);
   }
 
   async reportDownload(report: DownloadReport): Promise<void> {
     const { route, channel } = await this.resolveKey(report.deploymentKey);
-    await this.count(route, channel, report.label, report.clientUniqueId, 'download');
+    await this.count(route, channel, report.label, report.clientUniqueId, 'download', report.client);
   }
 
   /** The app and channel a key names; 404 for a key never issued or deleted. */
@@ -155,12 +155,15 @@ export class CodePushService {
     label: string,
     deviceId: string,
     kind: ReportKind,
+    client: DeviceClient,
   ): Promise<void> {
     const moduleId = (await this.deps.histories.of(route, channel)).releaseOf(label);
     if (moduleId === undefined) return;
-    await this.deps.events.accept(route.appId, [
-      { id: reportEventId(kind, moduleId, deviceId), device_id: deviceId, module_id: moduleId, type: kind },
-    ]);
+    await this.deps.events.accept(
+      route.appId,
+      [{ id: reportEventId(kind, moduleId, deviceId), device_id: deviceId, module_id: moduleId, type: kind }],
+      client,
+    );
   }
 }
 

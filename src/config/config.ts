@@ -63,6 +63,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: Count('10'),
   RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES: Count('15'),
   RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Count('0'),
+  RATE_LIMIT_FAILURE_DEVICES_PER_ADDRESS_PER_HOUR: Count('10'),
   API_COPIES: Count('1'),
   TRUST_PROXY: Type.String({ default: 'false' }),
   SHUTDOWN_GRACE_MS: Count('10000'),
@@ -155,6 +156,11 @@ export interface Config {
     signinFailureWindowMs: number;
     /** Devices new to a capped workspace that one client address may add per hour; 0 = no limit. */
     newDevicesPerAddressPerHour: number;
+    /**
+     * Distinct devices one client address (an IPv6 /64) may add to one release's failure counters per
+     * clock hour, per API process: what an error spike and its automatic action are decided on.
+     */
+    failureDevicesPerAddressPerHour: number;
   };
   /** Bearer credential that shows operators /readyz's checks and details; none when unset. */
   operatorToken: string | null;
@@ -291,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signinFailuresPerAccount: int(e.RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT),
       signinFailureWindowMs: atLeast(1, e.RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES) * 60_000,
       newDevicesPerAddressPerHour: int(e.RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR),
+      failureDevicesPerAddressPerHour: atLeast(1, e.RATE_LIMIT_FAILURE_DEVICES_PER_ADDRESS_PER_HOUR),
     },
     operatorToken: e.OPERATOR_TOKEN ?? null,
   };

@@ -16,6 +16,7 @@ import { DeviceCapGate } from '../devices/device-cap.js';
 import { createDevicesService } from '../devices/devices.service.js';
 import { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { DeviceEdge } from '../edge/device-edge.js';
+import { FailureReporters } from '../edge/failure-reporters.js';
 import { createExpoAssetsService } from '../expo/expo.assets.js';
 import { EXPO_ASSET_FILES_HELD } from '../expo/expo.route.js';
 import { createExpoReleasesService } from '../expo/expo-releases.service.js';
@@ -116,6 +117,9 @@ export function createApi(
   const eventIngest = createEventIngestService(stores, {
     routing,
     retentionDays: config.ingest.retentionDays,
+    reporters: new FailureReporters({
+      devicesPerAddress: config.rateLimits.failureDevicesPerAddressPerHour,
+    }),
   });
 
   // Accounts.
