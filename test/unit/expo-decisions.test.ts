@@ -153,9 +153,12 @@ describe('the Expo adapter on a fake resolver', () => {
     await svc.answer(request({ failedUpdateIds }));
     await svc.answer(request({ failedUpdateIds, easClientId: undefined }));
     expect(report).toHaveBeenCalledTimes(1);
-    expect(report).toHaveBeenCalledWith('app', [
-      expect.objectContaining({ id: `expo-failed:device-1:${gone}`, module_id: gone, type: 'error' }),
-    ]);
+    // Handed over with the device's address, read before the answer was sent.
+    expect(report).toHaveBeenCalledWith(
+      'app',
+      [expect.objectContaining({ id: `expo-failed:device-1:${gone}`, module_id: gone, type: 'error' })],
+      { ip: '127.0.0.1' },
+    );
   });
 });
 

@@ -12,9 +12,10 @@ import { systemWorld } from '../support/world.js';
  * behind a load balancer: requests alternate between the APIs. Caps, caches, deliveries, ingest and
  * spike alerts must come out as they do with one of each.
  */
-// A routing-cache backstop of ten minutes: anything an API sees sooner came through invalidation.
+// A routing-cache backstop of ten minutes: anything an API sees sooner came through invalidation. Behind
+// a balancer, as in production: devices on different networks are named by X-Forwarded-For.
 const sys = systemWorld({
-  env: () => ({ ROUTING_CACHE_TTL_MS: '600000' }),
+  env: () => ({ ROUTING_CACHE_TTL_MS: '600000', TRUST_PROXY: 'loopback' }),
   apis: 2,
   workers: ['ingest,webhooks,spikes,upkeep', 'ingest,webhooks,spikes,upkeep'],
 });
@@ -136,7 +137,7 @@ describe('two APIs and two workers on shared services', () => {
     );
     const _hook = await world.hook(owner, '/spike', ['error_spike'], a);
     // Batches through both APIs, errors well past the threshold in each: every batch lands a job. Alerts
-    // count devices, so each batch comes from devices of its own.
+    // count devices and their networks, so each batch comes from devices of its own on a network of its own.
     for (let i = 0; i < 10; i++) {
       const events = Array.from({ length: 10 }, (_, k) => ({
         id: `spike-${i}-${k}`,
@@ -145,7 +146,10 @@ describe('two APIs and two workers on shared services', () => {
         type: k < 5 ? 'activation' : 'error',
       }));
       expectStatus(
-        await call(i % 2 ? a : b, 'POST', '/devices/events', { body: { app_id: appId, events } }),
+        await call(i % 2 ? a : b, 'POST', '/devices/events', {
+          body: { app_id: appId, events },
+          headers: { 'x-forwarded-for': `198.18.${i}.7` },
+        }),
         202,
       );
     }
