@@ -13,9 +13,14 @@ import { ClickHouseEventRowsStore } from '../ingest/event-rows.clickhouse-store.
 import { RedisEventsStore } from '../intake/events.redis-store.js';
 import { PostgresInvitationsStore } from '../invitations/invitations.postgres-store.js';
 import { PostgresMembersStore } from '../members/members.postgres-store.js';
+import { meterBlobStore } from '../metrics/blob-operations.js';
+import { createProcessMetrics } from '../metrics/process-metrics.js';
+import { registerWorkerSeries } from '../metrics/worker-metrics.js';
 import { type ClickHouseClient, createClickHouse } from '../platform/clickhouse.js';
 import { createLogger } from '../platform/logger.js';
 import { createPool, type Db, transactional } from '../platform/postgres.js';
+import { QueueDepths } from '../platform/queue-depths.js';
+import { QUEUES } from '../platform/queues.js';
 import { createRedis, type Redis, RedisKeys } from '../platform/redis.js';
 import { PostgresReleasesStore } from '../releases/releases.postgres-store.js';
 import { createReleasesService } from '../releases/releases.service.js';
@@ -24,7 +29,7 @@ import { PostgresRoutingStore } from '../routing/routing.postgres-store.js';
 import { PostgresManifestsStore } from '../signing/manifests.postgres-store.js';
 import { PostgresAlertsStore } from '../spikes/alerts.postgres-store.js';
 import { PostgresDeliveriesStore } from '../webhooks/deliveries.postgres-store.js';
-import { BullDeliveryScheduler } from '../webhooks/delivery-queue.js';
+import { BullDeliveryScheduler, RETRY_QUEUE } from '../webhooks/delivery-queue.js';
 import { PostgresOutboxStore } from '../webhooks/outbox.postgres-store.js';
 import { PostgresWebhooksStore } from '../webhooks/webhooks.postgres-store.js';
 import { PostgresWorkspacesStore } from '../workspaces/workspaces.postgres-store.js';
@@ -83,17 +88,28 @@ export function createContainer(
     log.warn({ err, releaseId }, 'deltas job not enqueued; the release is served in full'),
   );
   closers.flushes.push(() => deltaJobs.close());
+  // One registry per process (src/metrics/): the API's series are added by createApi, the workers' below.
+  const metrics = createProcessMetrics();
   const shared: SharedContainer = {
     ...core,
     redis,
     keys,
-    blobs: new LocalDiskBlobStore(config.bundles.blobDir),
+    blobs: meterBlobStore(new LocalDiskBlobStore(config.bundles.blobDir), metrics.blobs),
     stores,
     webhookScheduler,
     invalidate,
     releases: createReleasesService(stores, { invalidate, deltas: deltaJobs }),
+    metrics,
   };
   const api = role === 'workers' ? {} : createApi(shared, closers);
+  if (role !== 'api') {
+    const queues = new QueueDepths([...Object.values(QUEUES), RETRY_QUEUE], {
+      connection: redis,
+      prefix: keys.queuePrefix,
+    });
+    closers.flushes.push(() => queues.close());
+    registerWorkerSeries(metrics.registry, { counts: metrics.workers, redis, keys, queues, log });
+  }
   const workers = role === 'api' ? {} : { workers: createWorkerGraphs(shared) };
   return { ...shared, ...api, ...workers };
 }
