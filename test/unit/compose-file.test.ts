@@ -245,6 +245,14 @@ describe('docker-compose.yml, profile observability', () => {
     }
   });
 
+  it('is started as docs/operations/metrics.md says: the profile, with an operator token of 32 bytes', () => {
+    const [command] = docBlocks('docs/operations/metrics.md', 'Prometheus and Grafana with compose', 'sh');
+    expect(command!.trim()).toBe(
+      'OPERATOR_TOKEN=$(openssl rand -hex 32) docker compose --profile observability up --build',
+    );
+    expect(prometheus.profiles).toContain('observability');
+  });
+
   it('writes OPERATOR_TOKEN where Prometheus reads it before starting, and refuses to start without one', () => {
     expect(prometheus.entrypoint).toEqual(['/bin/sh', '-c']);
     const dir = mkdtempSync(join(tmpdir(), 'ota-prometheus-'));

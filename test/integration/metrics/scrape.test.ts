@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import {
   signUp,
   type TestContext,
 } from '../../helpers/context.js';
+import { docBlocks } from '../../helpers/doc-blocks.js';
 import { HttpsReceiver } from '../../helpers/https-receiver.js';
 import { type PromFamily, parsePrometheusText, sampleValue } from '../../helpers/prometheus-text.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -222,6 +223,18 @@ describe('GET /metrics of the API', () => {
     expect(sampleValue(m, 'ota_routing_cache_lookups_total', { result: 'hit' })).toBeGreaterThan(100);
     expect(sampleValue(m, 'ota_routing_cache_lookups_total', { result: 'miss' })).toBeGreaterThan(0);
     expect(sampleValue(m, 'ota_routing_cache_apps', { state: 'known' })).toBeGreaterThanOrEqual(2);
+  });
+
+  it('is read as docs/operations/metrics.md says: the token as a bearer credential, the check count summed', async () => {
+    const doc = 'docs/operations/metrics.md';
+    const curl = 'curl -s -H "Authorization: Bearer $OPERATOR_TOKEN" http://127.0.0.1:8080/metrics';
+    expect(docBlocks(doc, 'Scraping', 'sh')[0]!.trim()).toBe(curl);
+    const [count] = docBlocks(doc, 'How many update checks were answered', 'sh');
+    expect(count).toContain(curl);
+    const res = await fetch(`${ctx.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    await writeFile(join(dir, 'metrics.txt'), await res.text());
+    const printed = execFileSync('sh', ['-c', count!.replace(curl, `cat ${join(dir, 'metrics.txt')}`)]);
+    expect(Number(printed.toString().trim())).toBe(108 + 4 + 3);
   });
 
   it('counts device events taken and refused, and the batches', async () => {
