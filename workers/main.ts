@@ -1,5 +1,6 @@
 import { ConfigError } from '../src/config/config.js';
 import { createContainer } from '../src/container/container.js';
+import { startMetricsListener } from '../src/metrics/metrics-listener.js';
 import { warnIfPrivileged } from '../src/platform/database-role.js';
 import { runProcess } from '../src/platform/process-runner.js';
 import { warnIfNotDurable } from '../src/platform/redis-durability.js';
@@ -30,6 +31,19 @@ runProcess({
     const workers = deps.roles.map((name) => WORKER_FACTORIES[name]!(deps));
     for (const worker of workers) await worker.start();
     deps.log.info({ workers: deps.roles }, 'workers started');
-    return { stop: async () => void (await Promise.allSettled(workers.map((w) => w.stop()))) };
+    // GET /metrics on METRICS_PORT (off when unset), scraped while the roles run.
+    const metrics = await startMetricsListener({
+      host: deps.config.host,
+      port: deps.config.metricsPort,
+      operatorToken: deps.config.operatorToken,
+      registry: deps.metrics.registry,
+      log: deps.log,
+    });
+    return {
+      stop: async () => {
+        await Promise.allSettled(workers.map((w) => w.stop()));
+        await metrics?.close();
+      },
+    };
   },
 });

@@ -77,6 +77,7 @@ const OK = {
  */
 export async function codePushRoutes(app: App): Promise<void> {
   const { codePush, deploymentKeyDirectory: keys } = app.deps.services;
+  const checks = app.deps.answers.checks.codepush;
   for (const casing of ['snake', 'camel'] as const satisfies Casing[]) {
     const paths = PATHS[casing];
     const legacy = casing === 'camel' ? ' (legacy camelCase path)' : '';
@@ -84,6 +85,7 @@ export async function codePushRoutes(app: App): Promise<void> {
     deviceRoute(app, {
       method: 'GET',
       url: paths.check,
+      answers: checks,
       deviceKey: (request) =>
         codePushDeviceKey(request.query as Record<string, unknown>, casing, request.ip, keys),
       schema: {
@@ -102,7 +104,10 @@ export async function codePushRoutes(app: App): Promise<void> {
       },
       handler: async (request, reply) => {
         const q = request.query as Record<string, unknown>;
-        const { info, answers } = await codePush.updateCheck(updateCheckRequest(q, casing, request));
+        const { info, answers, decision } = await codePush.updateCheck(
+          updateCheckRequest(q, casing, request),
+        );
+        checks.decided(decision);
         // Bytes made once per release, version and casing (answer-bytes.ts); the schemas document them.
         const bytes = codePushAnswer(info, casing, answers);
         return reply.header('content-type', JSON_CONTENT_TYPE).send(bytes as never);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { EventIngestService } from '../intake/events.service.js';
+import type { CheckDecision } from '../metrics/tallies.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { requireAppVersion } from '../releases/binary-range.js';
 import type { AnswerMemo } from '../routing/answer-memo.js';
@@ -26,6 +27,8 @@ export interface UpdateCheckRequest {
 export interface CodePushCheck {
   info: UpdateInfo;
   answers: AnswerMemo;
+  /** What the answer tells the device, for /metrics. */
+  decision: CheckDecision;
 }
 
 export interface DeployReport {
@@ -101,7 +104,8 @@ export class CodePushService {
       admitted: outcome.admitted,
       skipsMandatory,
     });
-    return { info, answers: served?.answers ?? route.answers };
+    const decision = served ? 'served' : outcome.admitted ? 'up_to_date' : (outcome.refused ?? 'device_cap');
+    return { info, answers: served?.answers ?? route.answers, decision };
   }
 
   /**

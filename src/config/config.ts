@@ -72,6 +72,7 @@ const EnvSchema = Type.Object({
   KEEP_ALIVE_TIMEOUT_MS: Count('72000'),
   MAX_CONNECTIONS: Count('10000'),
   OPERATOR_TOKEN: Type.Optional(Type.String()),
+  METRICS_PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
 });
 
 export type RawEnv = Static<typeof EnvSchema>;
@@ -162,8 +163,10 @@ export interface Config {
      */
     failureDevicesPerAddressPerHour: number;
   };
-  /** Bearer credential that shows operators /readyz's checks and details; none when unset. */
+  /** Bearer credential that shows operators /readyz's checks and details, and /metrics; none when unset. */
   operatorToken: string | null;
+  /** Port of the worker process's /metrics listener (on HOST); none when unset. */
+  metricsPort: number | null;
 }
 
 export const SURFACES = ['device', 'control', 'console'] as const;
@@ -216,6 +219,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const port = Number(e.PORT);
   if (port < 1 || port > 65535)
     throw new ConfigError(`Invalid configuration:\n  PORT: must be 1-65535 (got ${port})`);
+  const metricsPort = e.METRICS_PORT === undefined ? null : Number(e.METRICS_PORT);
+  if (metricsPort !== null && (metricsPort < 1 || metricsPort > 65535))
+    throw new ConfigError(`Invalid configuration:\n  METRICS_PORT: must be 1-65535 (got ${metricsPort})`);
   const int = (v: string) => Number.parseInt(v, 10);
   // Values below these floors would stop the service working (no retries, a zero window): raised to them.
   const atLeast = (floor: number, v: string) => Math.max(floor, int(v));
@@ -300,6 +306,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       failureDevicesPerAddressPerHour: atLeast(1, e.RATE_LIMIT_FAILURE_DEVICES_PER_ADDRESS_PER_HOUR),
     },
     operatorToken: e.OPERATOR_TOKEN ?? null,
+    metricsPort,
   };
 }
 

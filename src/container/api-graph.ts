@@ -27,6 +27,8 @@ import { CheckRecorder } from '../intake/check-recorder.js';
 import { createEventIngestService } from '../intake/events.service.js';
 import { createInvitationsService } from '../invitations/invitations.service.js';
 import { createMembersService } from '../members/members.service.js';
+import { registerApiSeries } from '../metrics/api-metrics.js';
+import { createCheckTallies, type DeviceAnswers, StatusTally } from '../metrics/tallies.js';
 import { createSmtpMailer } from '../platform/mailer.js';
 import { createRedis } from '../platform/redis.js';
 import { createReleaseRefsService } from '../releases/release-refs.service.js';
@@ -48,7 +50,7 @@ import type { ApiContainer, Closers, Services, SharedContainer } from './contain
 export function createApi(
   c: SharedContainer,
   closers: Closers,
-): Pick<ApiContainer, 'tokens' | 'mailer' | 'edge' | 'services'> {
+): Pick<ApiContainer, 'tokens' | 'mailer' | 'edge' | 'answers' | 'services'> {
   const { config, redis, keys, log, stores, invalidate, releases } = c;
   const windowDays = config.devices.windowDays;
   const tokens = new IdentityTokens(
@@ -193,5 +195,8 @@ export function createApi(
     expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
     expoAssets: createExpoAssetsService(stores, { routing }),
   };
-  return { tokens, mailer, edge, services };
+  // What /metrics shows of the API: counted in plain numbers on the request paths, read at each scrape.
+  const answers: DeviceAnswers = { checks: createCheckTallies(), events: new StatusTally() };
+  registerApiSeries(c.metrics.registry, { answers, routing, edge, intake: eventIngest });
+  return { tokens, mailer, edge, answers, services };
 }

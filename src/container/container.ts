@@ -16,9 +16,14 @@ import { ClickHouseEventRowsStore } from '../ingest/event-rows.clickhouse-store.
 import { RedisEventsStore } from '../intake/events.redis-store.js';
 import { PostgresInvitationsStore } from '../invitations/invitations.postgres-store.js';
 import { PostgresMembersStore } from '../members/members.postgres-store.js';
+import { meterBlobStore } from '../metrics/blob-operations.js';
+import { createProcessMetrics } from '../metrics/process-metrics.js';
+import { registerWorkerSeries } from '../metrics/worker-metrics.js';
 import { type ClickHouseClient, createClickHouse } from '../platform/clickhouse.js';
 import { createLogger } from '../platform/logger.js';
 import { createPool, type Db, transactional } from '../platform/postgres.js';
+import { QueueDepths } from '../platform/queue-depths.js';
+import { QUEUES } from '../platform/queues.js';
 import { createRedis, type Redis, RedisKeys } from '../platform/redis.js';
 import { PostgresReleasesStore } from '../releases/releases.postgres-store.js';
 import { createReleasesService } from '../releases/releases.service.js';
@@ -27,7 +32,7 @@ import { PostgresRoutingStore } from '../routing/routing.postgres-store.js';
 import { PostgresManifestsStore } from '../signing/manifests.postgres-store.js';
 import { PostgresAlertsStore } from '../spikes/alerts.postgres-store.js';
 import { PostgresDeliveriesStore } from '../webhooks/deliveries.postgres-store.js';
-import { BullDeliveryScheduler } from '../webhooks/delivery-queue.js';
+import { BullDeliveryScheduler, RETRY_QUEUE } from '../webhooks/delivery-queue.js';
 import { PostgresOutboxStore } from '../webhooks/outbox.postgres-store.js';
 import { PostgresWebhooksStore } from '../webhooks/webhooks.postgres-store.js';
 import { PostgresWorkspacesStore } from '../workspaces/workspaces.postgres-store.js';
@@ -82,7 +87,9 @@ export function createContainer(
   closers.flushes.push(() => webhookScheduler.close());
   const stores = createStores(config, db, clickhouse, redis, keys);
   const invalidate = (message: Invalidation) => publishInvalidation(redis, keys, message);
-  const blobs = createBlobStore(config, closers);
+  // One registry per process (src/metrics/): the API's series are added by createApi, the workers' below.
+  const metrics = createProcessMetrics();
+  const blobs = meterBlobStore(createBlobStore(config, closers), metrics.blobs);
   const deltaJobs = new QueueDeltaJobs(redis, keys, (err, releaseId) =>
     log.warn({ err, releaseId }, 'deltas job not enqueued; the release is served in full'),
   );
@@ -97,8 +104,17 @@ export function createContainer(
     webhookScheduler,
     invalidate,
     releases: createReleasesService(stores, { invalidate, deltas: deltaJobs }),
+    metrics,
   };
   const api = role === 'workers' ? {} : createApi(shared, closers);
+  if (role !== 'api') {
+    const queues = new QueueDepths([...Object.values(QUEUES), RETRY_QUEUE], {
+      connection: redis,
+      prefix: keys.queuePrefix,
+    });
+    closers.flushes.push(() => queues.close());
+    registerWorkerSeries(metrics.registry, { counts: metrics.workers, redis, keys, queues, log });
+  }
   const workers = role === 'api' ? {} : { workers: createWorkerGraphs(shared) };
   return { ...shared, ...api, ...workers };
 }

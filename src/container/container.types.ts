@@ -38,6 +38,8 @@ import type { InvitationsService } from '../invitations/invitations.service.js';
 import type { InvitationsStore } from '../invitations/invitations.store.js';
 import type { MembersService } from '../members/members.service.js';
 import type { MembersStore } from '../members/members.store.js';
+import type { ProcessMetrics } from '../metrics/process-metrics.js';
+import type { DeviceAnswers } from '../metrics/tallies.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/logger.js';
 import type { Mailer } from '../platform/mailer.js';
@@ -128,6 +130,8 @@ export interface SharedContainer extends CoreContainer {
   invalidate(message: Invalidation): Promise<void>;
   /** The one writer of releases: the API's routes and the spike worker's automatic actions. */
   releases: ReleasesService;
+  /** This process's Prometheus registry and what feeds it (src/metrics/), served at /metrics. */
+  metrics: ProcessMetrics;
 }
 
 export interface Services {
@@ -172,6 +176,8 @@ export interface ApiContainer extends SharedContainer {
   mailer: Mailer | undefined;
   /** The device endpoints' in-process limits (per client address, per app and device). */
   edge: DeviceEdge;
+  /** Answers of the device endpoints counted for /metrics (update checks by protocol, event batches). */
+  answers: DeviceAnswers;
   services: Services;
 }
 

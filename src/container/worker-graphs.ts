@@ -54,6 +54,7 @@ function ingestGraph(c: SharedContainer): IngestGraph {
     { redis, keys: c.keys, rows: c.stores.eventRows, spikes, log },
     { batchSize, flushMs, claimIdleMs, deadLetterMaxEntries },
   );
+  c.metrics.workers.ingest.push(consumer.counts);
   const close = async () => {
     await spikes.close();
     await redis.quit().catch(() => redis.disconnect());
@@ -111,6 +112,7 @@ function webhookGraph(c: SharedContainer, options: WebhookGraphOptions = {}): We
     databaseUrl: c.config.databaseUrl,
     pollMs: settings.dispatchPollMs,
   });
+  c.metrics.workers.deliveries.push(processor);
   // A full endpoint's attempt waits in process up to 100 ms when a slot is expected by then.
   const gate = new EndpointGate(settings.perEndpointConcurrency, { maxWaitMs: 100 });
   const upkeep = new DeliveryUpkeep({
@@ -134,6 +136,8 @@ function spikesGraph(c: SharedContainer, options: { clock?: () => number } = {})
   const log = c.log.child({ worker: 'spikes' });
   const actions = new SpikeActions(c.releases, log);
   const evaluator = new SpikeEvaluator(c.db, c.redis, c.keys, log, actions, options.clock);
+  c.metrics.workers.spikes.push(evaluator);
+  c.metrics.workers.actions.push(actions);
   return { log, evaluator };
 }
 

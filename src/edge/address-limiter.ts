@@ -20,6 +20,8 @@ interface Window {
  * behind a balancer spreading one address over N processes the address gets up to N times the limit.
  */
 export class AddressLimiter {
+  /** Requests refused since the process started. */
+  refused = 0;
   private readonly windows = new Map<string, Window>();
   private readonly maxAddresses: number;
   private readonly now: () => number;
@@ -46,6 +48,7 @@ export class AddressLimiter {
     }
     window.count += 1;
     if (window.count <= this.options.max) return 0;
+    this.refused += 1;
     return Math.max(1, Math.ceil((window.startedAt + this.options.windowMs - now) / 1000));
   }
 

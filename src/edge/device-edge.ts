@@ -23,6 +23,13 @@ export class DeviceEdge {
     this.addresses = new AddressLimiter({ max: options.addressPerMinute, windowMs: 60_000 });
   }
 
+  /** Requests the per-device limits of every endpoint refused since the process started. */
+  get refusedDevices(): number {
+    let refused = 0;
+    for (const limiter of this.perEndpoint.values()) refused += limiter.refused;
+    return refused;
+  }
+
   /** The per-device limiter of one endpoint (`GET /path`), made on first use; `perMinute` overrides. */
   devices(endpoint: string, perMinute = this.options.devicePerMinute): DeviceLimiter {
     let limiter = this.perEndpoint.get(endpoint);

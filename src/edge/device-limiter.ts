@@ -36,6 +36,8 @@ const MIN_SLOTS = 1024;
  * seeded per process, so nobody can aim keys at one probe chain.
  */
 export class DeviceLimiter {
+  /** Requests refused since the process started. */
+  refused = 0;
   private readonly capacity: number;
   /** Milliseconds one token comes back in. */
   private readonly interval: number;
@@ -89,7 +91,10 @@ export class DeviceLimiter {
     }
     const from = before < now ? now : before;
     const next = from + this.interval;
-    if (next - now > this.depth) return Math.max(1, Math.ceil((next - now - this.depth) / 1000));
+    if (next - now > this.depth) {
+      this.refused += 1;
+      return Math.max(1, Math.ceil((next - now - this.depth) / 1000));
+    }
     if (before === 0) {
       if (reusable !== -1) slot = reusable;
       else this.used += 1;

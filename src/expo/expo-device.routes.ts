@@ -52,10 +52,12 @@ export function manifestRequest(
 /** The Expo Updates v1 device endpoints: the manifest and the assets it names. */
 export async function expoDeviceRoutes(app: App): Promise<void> {
   const { expoUpdates, expoAssets } = app.deps.services;
+  const checks = app.deps.answers.checks.expo;
 
   deviceRoute(app, {
     method: 'GET',
     url: '/expo/:app_id/manifest',
+    answers: checks,
     // Per app and eas-client-id, as /updates/check counts per app and device_id.
     deviceKey: (request) => deviceKey(request.params.app_id, request.headers['eas-client-id'], request.ip),
     schema: {
@@ -84,6 +86,7 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
         manifestRequest(request.params.app_id, request.headers, request),
       );
       reply.headers(EXPO_ANSWER_HEADERS);
+      checks.decided(answer.status === 200 ? 'served' : (answer.refused ?? 'up_to_date'));
       if (answer.status === 204) return reply.code(204).send();
       if (answer.signature) reply.header('expo-signature', answer.signature);
       return reply.code(200).type(answer.contentType).send(answer.body);

@@ -1,4 +1,5 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
+import type { RefusalReason } from '../devices/device-cap.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { DeviceEventInput } from '../intake/events.service.js';
 import { AppError } from '../platform/errors.js';
@@ -31,12 +32,19 @@ export interface ManifestRequest {
   failedUpdateIds: string | undefined;
 }
 
-/** 200 with a body (multipart, or a JSON manifest with its expo-signature), or 204: nothing to do. */
+/**
+ * 200 with a body (multipart, or a JSON manifest with its expo-signature), or 204: nothing to do (and why,
+ * when the device was refused: what /metrics counts).
+ */
 export type ManifestAnswer =
   | { status: 200; contentType: string; body: Buffer; signature: string | null }
-  | { status: 204 };
+  | { status: 204; refused?: RefusalReason };
 
 const NO_UPDATE: ManifestAnswer = { status: 204 };
+const REFUSED: Record<RefusalReason, ManifestAnswer> = {
+  device_cap: { status: 204, refused: 'device_cap' },
+  new_device_limit: { status: 204, refused: 'new_device_limit' },
+};
 
 /** The event intake (the same one as POST /devices/events) that failure reports are handed to. */
 export interface EventIntake {
@@ -100,7 +108,8 @@ export class ExpoUpdatesService {
       candidates: (route) => candidatesFor(route.expo, channel, req.platform, expected),
     });
     const expo = outcome.route.expo;
-    if (!expo || !outcome.admitted) return NO_UPDATE;
+    if (!outcome.admitted) return REFUSED[outcome.refused ?? 'device_cap'];
+    if (!expo) return NO_UPDATE;
     if (req.easClientId !== undefined && failed.length > 0)
       this.reportFailures(req.appId, req.easClientId, failed, expo, req.client);
     if (outcome.upToDate) return NO_UPDATE;

@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { sendProblem } from '../http/error-handler.js';
 import { ref } from '../http/openapi.js';
 import { ProblemSchema, problemResponse } from '../http/schemas.js';
 import type { App } from '../http/types.js';
+import { operatorCheck } from '../platform/operator-token.js';
 import { operatorDetails } from './operator-details.js';
 import { checkReadiness } from './readiness.js';
 
@@ -19,16 +19,10 @@ const ForOperators = {
   ),
 };
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
 export async function healthRoutes(app: App): Promise<void> {
   const { config, log } = app.deps;
-  const operator = config.operatorToken ? digest(config.operatorToken) : null;
-  /** The OPERATOR_TOKEN as a bearer credential, compared in constant time. */
-  const isOperator = (request: FastifyRequest) => {
-    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '');
-    return operator !== null && match !== null && timingSafeEqual(digest(match[1]!), operator);
-  };
+  const operator = operatorCheck(config.operatorToken);
+  const isOperator = (request: FastifyRequest) => operator(request.headers.authorization);
   let lastDown = '';
 
   app.get(

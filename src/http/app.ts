@@ -22,6 +22,7 @@ import { ingestStatusRoutes } from '../ingest/ingest-status.routes.js';
 import { deviceEventsRoutes } from '../intake/events.routes.js';
 import { invitationsRoutes } from '../invitations/invitations.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
+import { metricsRoutes } from '../metrics/metrics.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { manifestsRoutes } from '../signing/manifests.routes.js';
 import { alertsRoutes } from '../spikes/alerts.routes.js';
@@ -105,6 +106,7 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
 
   app.decorate('deps', deps);
   app.decorateRequest('principal', null);
+  app.decorateRequest('answerTally', null);
   // The API speaks JSON; a text/plain body is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
   // Every JSON body, query string and path parameter: well-formed Unicode without NUL, before validation.
@@ -139,6 +141,7 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
   // The shared schemas (problem+json and the named shapes) every surface's answers refer to.
   registerComponents(app);
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   if (surfaces.has('device')) await registerDeviceSurface(app);
   if (surfaces.has('control')) await registerControlSurface(app);
   // The web console at `/` (outside /api/v1, no credential: the page signs in through the API).

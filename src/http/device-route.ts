@@ -8,6 +8,7 @@ import type {
   RouteGenericInterface,
   RouteHandlerMethod,
 } from 'fastify';
+import type { AnswerTally } from '../metrics/tallies.js';
 import { sendProblem } from './error-handler.js';
 import type { CallbackHook } from './route-hooks.js';
 import type { App } from './types.js';
@@ -37,6 +38,11 @@ export interface DeviceEndpoint<S extends FastifySchema> {
   deviceKey?: (request: Request<S>) => string;
   /** Requests per minute one device may make here; RATE_LIMIT_DEVICE_PER_MINUTE when absent. */
   perMinute?: number;
+  /**
+   * Where the endpoint's answers are counted for /metrics: every answer's status and time, reported by the
+   * log controller once sent (the update checks by protocol, the event batches).
+   */
+  answers?: AnswerTally;
   /** Hands schema failures to the handler (`request.validationError`) instead of the default 400. */
   attachValidation?: boolean;
   /** Answers the request: an answer made once and kept where its data lives is sent as it is. */
@@ -47,11 +53,15 @@ export interface DeviceEndpoint<S extends FastifySchema> {
  * Registers a device endpoint: no credential (the app id names the app), strings made safe by replacement
  * (src/edge/string-safety.ts), the client address counted before the body is read and the device counted
  * once its request is valid, both in this process's memory (src/edge/device-edge.ts). The route carries
- * these two hooks of its own and nothing else, so a device request costs only what it needs.
+ * these two hooks of its own and nothing else, so a device request costs only what it needs; the first
+ * also names where its answer is counted (`answers`), which the log controller reads.
  */
 export function deviceRoute<S extends FastifySchema>(app: App, endpoint: DeviceEndpoint<S>): void {
   const { edge } = app.deps;
+  const answers = endpoint.answers ?? null;
   const addressLimit: CallbackHook = (request, reply, done) => {
+    // First of the route's hooks: every answer from here on, refusals included, is counted.
+    request.answerTally = answers;
     const retryAfter = edge.addresses.hit(request.ip);
     if (retryAfter === 0) return done();
     reply.header('retry-after', String(retryAfter));

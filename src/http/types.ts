@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Principal } from '../auth/principal.js';
 import type { ApiContainer } from '../container/container.types.js';
 import type { StringPolicy } from '../edge/string-safety.js';
+import type { AnswerTally } from '../metrics/tallies.js';
 import { unauthorized } from '../platform/errors.js';
 
 /** The Fastify instance every route plugin receives (TypeBox schemas give typed requests). */
@@ -22,6 +23,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** Where a device endpoint's answer is counted (device-route.ts); the log controller reports to it. */
+    answerTally: AnswerTally | null;
   }
   interface FastifyContextConfig {
     /** Routes that take no credential (sign-in, device endpoints, health). */

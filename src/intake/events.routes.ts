@@ -12,6 +12,7 @@ export async function deviceEventsRoutes(app: App): Promise<void> {
   deviceRoute(app, {
     method: 'POST',
     url: '/devices/events',
+    answers: app.deps.answers.events,
     deviceKey: (request) => bodyDeviceKey(request.body, request.ip),
     // Validation errors are turned into a 400 naming the first bad event by its index (below).
     attachValidation: true,

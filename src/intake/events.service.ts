@@ -60,6 +60,9 @@ const UNKNOWN_MODULE_RELOAD_MS = 1000;
  * AOF) when this returns; the ingest workers take it from there.
  */
 export class EventIngestService {
+  /** Events taken (durable in the stream) and refused one by one (`unknown_module`), since the start. */
+  readonly counts = { accepted: 0, unknownModule: 0 };
+
   constructor(
     private readonly stores: EventIngestStores,
     private readonly options: EventIngestOptions,
@@ -97,6 +100,8 @@ export class EventIngestService {
       });
       await this.stores.events.append([{ appId: route.appId, receivedMs, encoded }]);
     }
+    this.counts.accepted += sorted.taken.length;
+    this.counts.unknownModule += sorted.refused.length;
     return { accepted: sorted.taken.length, refused: sorted.refused };
   }
 }

@@ -49,6 +49,8 @@ export function canonicalId(id: string): string {
  * unknown ids, never a known app.
  */
 export class RoutingCache {
+  /** Lookups answered from memory (an app, or an id remembered as unknown) or not, and loads from the source. */
+  readonly counts = { hits: 0, misses: 0, loads: 0, loadFailures: 0 };
   private readonly entries = new Map<string, Entry>();
   private readonly unknown = new Map<string, number>();
   private readonly loads = new Map<string, Promise<AppRoute | null>>();
@@ -70,9 +72,17 @@ export class RoutingCache {
   peek(appId: string): AppRoute | null | undefined {
     const key = canonicalId(appId);
     const entry = this.entries.get(key);
-    if (entry !== undefined) return entry.expiresAt > this.now() ? entry.route : undefined;
-    const unknownUntil = this.unknown.get(key);
-    return unknownUntil !== undefined && unknownUntil > this.now() ? null : undefined;
+    if (entry !== undefined && entry.expiresAt > this.now()) {
+      this.counts.hits += 1;
+      return entry.route;
+    }
+    const unknownUntil = entry === undefined ? this.unknown.get(key) : undefined;
+    if (unknownUntil !== undefined && unknownUntil > this.now()) {
+      this.counts.hits += 1;
+      return null;
+    }
+    this.counts.misses += 1;
+    return undefined;
   }
 
   async get(appId: string): Promise<AppRoute | null> {
@@ -96,6 +106,7 @@ export class RoutingCache {
     const key = canonicalId(appId);
     const inFlight = this.loads.get(key);
     if (inFlight) return inFlight;
+    this.counts.loads += 1;
     const loading: Promise<AppRoute | null> = this.source.load(key).then(
       (route) => {
         if (this.loads.get(key) === loading) {
@@ -105,6 +116,7 @@ export class RoutingCache {
         return route;
       },
       (err: unknown) => {
+        this.counts.loadFailures += 1;
         if (this.loads.get(key) !== loading) throw err;
         this.loads.delete(key);
         const stale = this.entries.get(key);

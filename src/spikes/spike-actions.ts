@@ -25,6 +25,9 @@ export interface SpikeTarget {
  * rolled back or paused.
  */
 export class SpikeActions {
+  /** Automatic actions since the process started: taken (the release changed) or not (refused, or no change). */
+  readonly counts = { pause: { taken: 0, not_taken: 0 }, rollback: { taken: 0, not_taken: 0 } };
+
   constructor(
     private readonly releases: Pick<ReleasesService, 'changeRolloutIn' | 'rollbackIn' | 'announce'>,
     private readonly log: Logger,
@@ -32,6 +35,12 @@ export class SpikeActions {
 
   /** True when the release changed; then call afterCommit once the transaction has committed. */
   async apply(tx: Tx, action: 'pause' | 'rollback', t: SpikeTarget): Promise<boolean> {
+    const taken = await this.applyOnce(tx, action, t);
+    this.counts[action][taken ? 'taken' : 'not_taken'] += 1;
+    return taken;
+  }
+
+  private async applyOnce(tx: Tx, action: 'pause' | 'rollback', t: SpikeTarget): Promise<boolean> {
     const actor = { workspaceId: t.workspaceId, actor: SYSTEM_ACTOR };
     const details = { reason: 'error_spike' };
     try {

@@ -43,6 +43,12 @@ const D = DEFAULT_ALERT_SETTINGS;
  * the alert's outbox row commits with the state that records it.
  */
 export class SpikeEvaluator {
+  /**
+   * Evaluations since the process started: of an app without an active production release, that left
+   * the alert as it was or changed it without firing (`quiet`), that fired `error_spike`, that failed.
+   */
+  readonly evaluations = { no_release: 0, quiet: 0, fired: 0, failed: 0 };
+
   constructor(
     private readonly db: Db,
     private readonly redis: Redis,
@@ -53,6 +59,17 @@ export class SpikeEvaluator {
   ) {}
 
   async evaluate(appId: string): Promise<SpikeResult | undefined> {
+    try {
+      const result = await this.evaluateOnce(appId);
+      this.evaluations[result === undefined ? 'no_release' : result.fired ? 'fired' : 'quiet'] += 1;
+      return result;
+    } catch (err) {
+      this.evaluations.failed += 1;
+      throw err;
+    }
+  }
+
+  private async evaluateOnce(appId: string): Promise<SpikeResult | undefined> {
     const ctx = await this.context(this.db, appId);
     if (!ctx?.release_id) return undefined;
     const releaseId = ctx.release_id;

@@ -9,15 +9,17 @@ import type { App } from '../http/types.js';
 import { requireAppVersion } from '../releases/binary-range.js';
 import { checkAnswer, JSON_CONTENT_TYPE } from './answer-bytes.js';
 import { CheckBody, CheckResponse } from './updates.schemas.js';
-import type { CheckInput, CheckOutcome } from './updates.service.js';
+import { type CheckInput, type CheckOutcome, checkDecision } from './updates.service.js';
 
 /** POST /updates/check: no credential; the app id names the app. */
 export async function updatesRoutes(app: App): Promise<void> {
   const { updates } = app.deps.services;
+  const checks = app.deps.answers.checks.ota;
 
   deviceRoute(app, {
     method: 'POST',
     url: '/updates/check',
+    answers: checks,
     deviceKey: (request) => bodyDeviceKey(request.body, request.ip),
     schema: {
       tags: ['devices'],
@@ -41,9 +43,11 @@ export async function updatesRoutes(app: App): Promise<void> {
     handler: (request, reply) => {
       const outcome = updates.resolve(checkInput(request.body, request));
       reply.header('content-type', JSON_CONTENT_TYPE);
-      return outcome instanceof Promise
-        ? outcome.then((settled) => reply.send(answerOf(settled) as never))
-        : reply.send(answerOf(outcome) as never);
+      const send = (settled: CheckOutcome) => {
+        checks.decided(checkDecision(settled));
+        return reply.send(answerOf(settled) as never);
+      };
+      return outcome instanceof Promise ? outcome.then(send) : send(outcome);
     },
   });
 }

@@ -3,6 +3,7 @@ import type { Admission, DeviceCapGate, RefusalReason } from '../devices/device-
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { CheckRecorder } from '../intake/check-recorder.js';
+import type { CheckDecision } from '../metrics/tallies.js';
 import { capabilitiesOf } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
 import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
@@ -45,6 +46,11 @@ export interface CheckOutcome {
   refused: RefusalReason | null;
   /** True when the release to run is the one the device runs already (`current_module_id`). */
   upToDate: boolean;
+}
+
+/** What a check's outcome tells the device, as /metrics counts it (an adapter may tell it otherwise). */
+export function checkDecision(outcome: CheckOutcome): CheckDecision {
+  return outcome.release !== null ? 'served' : (outcome.refused ?? 'up_to_date');
 }
 
 export interface UpdateCheckDeps {

@@ -1,3 +1,4 @@
+import { DurationTally } from '../metrics/tallies.js';
 import { isDependencyUnavailable } from '../platform/dependency-errors.js';
 import type { Logger } from '../platform/logger.js';
 import { Coalescer } from './coalescer.js';
@@ -28,6 +29,18 @@ export interface DeliveryProcessorDeps {
  * again by a stale job. The attempt is logged and the next one scheduled after the log is committed.
  */
 export class DeliveryProcessor {
+  /** Attempts by outcome since the process started; `error`: the attempt threw (its job fails and retries). */
+  readonly counts: Record<AttemptOutcome | 'error', number> = {
+    succeeded: 0,
+    retrying: 0,
+    failed: 0,
+    gone: 0,
+    stale: 0,
+    inactive: 0,
+    error: 0,
+  };
+  /** How long the endpoints took to answer the requests made, by whether the answer was a success. */
+  readonly requestTimes = { ok: new DurationTally(), failed: new DurationTally() };
   // Attempts running side by side share their reads and writes (one query for many deliveries).
   private readonly load: Coalescer<string, DeliveryForAttempt | undefined>;
   private readonly save: Coalescer<AttemptRecord, boolean>;
@@ -49,10 +62,18 @@ export class DeliveryProcessor {
    * logged: the endpoint's concurrency slot covers its request, not our bookkeeping.
    */
   async attempt(job: AttemptJob, requestDone: () => void = () => {}): Promise<AttemptOutcome> {
-    if (this.running.has(job.deliveryId)) return 'stale';
+    if (this.running.has(job.deliveryId)) {
+      this.counts.stale += 1;
+      return 'stale';
+    }
     this.running.add(job.deliveryId);
     try {
-      return await this.attemptOnce(job, requestDone);
+      const outcome = await this.attemptOnce(job, requestDone);
+      this.counts[outcome] += 1;
+      return outcome;
+    } catch (err) {
+      this.counts.error += 1;
+      throw err;
     } finally {
       this.running.delete(job.deliveryId);
     }
@@ -95,6 +116,7 @@ export class DeliveryProcessor {
       'x-service-delivery': d.id,
     });
     requestDone();
+    (result.ok ? this.requestTimes.ok : this.requestTimes.failed).observe(result.durationMs / 1000);
     const decision = result.ok
       ? undefined
       : decideRetry(policy, job.round, {

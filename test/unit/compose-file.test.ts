@@ -12,6 +12,8 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 
 interface Service {
   image?: string;
+  profiles?: string[];
+  entrypoint?: string[];
   command?: string[];
   ports?: string[];
   container_name?: string;
@@ -41,7 +43,8 @@ describe('docker-compose.yml', () => {
     expect(lb.ports).toEqual([published]);
     expect(lb.depends_on?.api?.condition).toBe('service_healthy');
     expect(lb.depends_on?.edge?.condition).toBe('service_healthy');
-    expect(Object.values(services).filter((s) => s.ports)).toEqual([lb]);
+    // Without a profile, the balancer is the one published port (Grafana's comes with `observability`).
+    expect(Object.values(services).filter((s) => s.ports && !s.profiles)).toEqual([lb]);
   });
 
   it('runs the device surface apart: edge copies serve devices only, api copies the control API and console', () => {
@@ -221,6 +224,81 @@ describe('docker-compose.yml', () => {
         WEBHOOK_SECRET_KEY: env.WEBHOOK_SECRET_KEY,
       });
       expect(config.auth.tokenSecret).toBe(env.AUTH_TOKEN_SECRET);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('docker-compose.yml, profile observability', () => {
+  const prometheus = services.prometheus!;
+  const grafana = services.grafana!;
+
+  it('adds Prometheus and Grafana only with the profile, Grafana on this host’s loopback only', () => {
+    const profiled = Object.entries(services).filter(([, s]) => s.profiles);
+    expect(profiled.map(([name]) => name).sort()).toEqual(['grafana', 'prometheus']);
+    for (const [, s] of profiled) expect(s.profiles).toEqual(['observability']);
+    const published = ['127.0.0.1:$', '{GRAFANA_PORT:-3000}:3000'].join('');
+    expect(grafana.ports).toEqual([published]);
+    expect(prometheus.ports).toBeUndefined();
+  });
+
+  it('gives every API and worker copy the same OPERATOR_TOKEN, and the workers their METRICS_PORT', () => {
+    const shared = services.api!.environment!;
+    expect(shared.OPERATOR_TOKEN).toBe(['$', '{OPERATOR_TOKEN:-}'].join(''));
+    expect(prometheus.environment!.OPERATOR_TOKEN).toBe(shared.OPERATOR_TOKEN);
+    expect(services.workers!.environment!.METRICS_PORT).toMatch(/^\d+$/);
+  });
+
+  it('scrapes every copy of api, edge and workers on their ports, with the token as a bearer credential', () => {
+    const mount = prometheus.volumes!.find((v) => v.includes('prometheus.yml'))!;
+    const [file, target] = mount.split(':');
+    const config = parse(readFileSync(join(ROOT, file!), 'utf8')) as {
+      scrape_configs: Array<{
+        metrics_path: string;
+        authorization: { type: string; credentials_file: string };
+        dns_sd_configs: Array<{ names: string[]; type: string; port: number }>;
+      }>;
+    };
+    expect(prometheus.command!.join(' ')).toContain(`--config.file=${target}`);
+    const port = (service: string) => {
+      const env = services[service]!.environment!;
+      return Number(service === 'workers' ? env.METRICS_PORT : env.PORT);
+    };
+    const scraped = config.scrape_configs.flatMap((job) => {
+      expect(job.metrics_path).toBe('/metrics');
+      expect(job.authorization.type).toBe('Bearer');
+      return job.dns_sd_configs.flatMap((sd) => sd.names.map((name) => [name, sd.port, job] as const));
+    });
+    expect(scraped.map(([name]) => name).sort()).toEqual(['api', 'edge', 'workers']);
+    for (const [name, scrapePort, job] of scraped) {
+      expect(scrapePort, name).toBe(port(name));
+      expect(job.authorization.credentials_file).toBe('/tmp/operator-token');
+    }
+  });
+
+  it('is started as docs/operations/metrics.md says: the profile, with an operator token of 32 bytes', () => {
+    const [command] = docBlocks('docs/operations/metrics.md', 'Prometheus and Grafana with compose', 'sh');
+    expect(command!.trim()).toBe(
+      'OPERATOR_TOKEN=$(openssl rand -hex 32) docker compose --profile observability up --build',
+    );
+    expect(prometheus.profiles).toContain('observability');
+  });
+
+  it('writes OPERATOR_TOKEN where Prometheus reads it before starting, and refuses to start without one', () => {
+    expect(prometheus.entrypoint).toEqual(['/bin/sh', '-c']);
+    const dir = mkdtempSync(join(tmpdir(), 'ota-prometheus-'));
+    try {
+      // The command as the container's shell gets it (compose turns `$$` into `$`), with Prometheus and
+      // the file's folder stood in for.
+      const script = prometheus
+        .command![0]!.replaceAll('$$', '$')
+        .replaceAll('/tmp/operator-token', join(dir, 'token'))
+        .replace('exec /bin/prometheus', 'exec echo prometheus');
+      const started = execFileSync('sh', ['-c', script], { env: { OPERATOR_TOKEN: 'the-token' } }).toString();
+      expect(started).toContain('prometheus --config.file=');
+      expect(readFileSync(join(dir, 'token'), 'utf8')).toBe('the-token');
+      expect(() => execFileSync('sh', ['-c', script], { env: {}, stdio: 'pipe' })).toThrow(/OPERATOR_TOKEN/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

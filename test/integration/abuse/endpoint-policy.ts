@@ -51,7 +51,16 @@ export interface ControlPolicy {
   gate?: { plan: Plan; request?: Build };
 }
 
-export type Policy = PublicPolicy | ControlPolicy;
+/**
+ * For the operator only (OPERATOR_TOKEN as a bearer credential), never for a workspace's credentials:
+ * without OPERATOR_TOKEN, as these tests run, the route answers 404 to everyone.
+ */
+export interface OperatorPolicy {
+  access: 'operator';
+  request: Build;
+}
+
+export type Policy = PublicPolicy | ControlPolicy | OperatorPolicy;
 
 const open = (request: Build, extra: Partial<PublicPolicy> = {}): PublicPolicy => ({
   access: 'public',
@@ -135,6 +144,7 @@ const push =
 export const ENDPOINT_POLICY: Record<string, Policy> = {
   'GET /healthz': open(none),
   'GET /readyz': open(none),
+  'GET /metrics': { access: 'operator', request: none },
   'GET /api/v1/openapi.json': open(none, { hidden: true }),
   'POST /api/v1/auth/signin': open(async () => ({ body: { email: email(), password: 'correct horse 1' } })),
 

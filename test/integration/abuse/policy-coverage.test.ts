@@ -49,6 +49,18 @@ describe('every endpoint has a policy', () => {
     }
   });
 
+  it('never opens an operator route to a workspace credential (no OPERATOR_TOKEN here: 404 to all)', async () => {
+    const t = await Tenant.create(ctx);
+    const operatorRoutes = routes.filter((r) => ENDPOINT_POLICY[r.key]?.access === 'operator');
+    expect(operatorRoutes.map((r) => r.key)).toContain('GET /metrics');
+    for (const route of operatorRoutes) {
+      for (const headers of [{}, t.owner.headers]) {
+        const res = await send(ctx.app, route, await ENDPOINT_POLICY[route.key]!.request(t), headers);
+        expect(res.statusCode, `${route.key}: ${res.body}`).toBe(404);
+      }
+    }
+  });
+
   it('answers public routes without a credential, and ignores a refused one', async () => {
     const t = await Tenant.create(ctx);
     const refused = await refusedCredentials(t);

@@ -87,7 +87,8 @@ export async function credentialFor(
   caller: CallerName = 'owner',
 ): Promise<Headers> {
   if (route.policy.access === 'public') return {};
-  return route.policy.endsCredential ? t.freshCredential(caller) : t.callers[caller];
+  if (route.policy.access === 'control' && route.policy.endsCredential) return t.freshCredential(caller);
+  return t.callers[caller];
 }
 
 /**
@@ -96,7 +97,8 @@ export async function credentialFor(
  */
 export async function fuzzCredential(route: Covered, t: Tenant): Promise<Headers> {
   if (route.policy.access === 'public') return {};
-  return route.policy.endsCredential ? t.disposableCredential() : t.owner.headers;
+  if (route.policy.access === 'control' && route.policy.endsCredential) return t.disposableCredential();
+  return t.owner.headers;
 }
 
 export function urlOf(path: string, req: Req): string {

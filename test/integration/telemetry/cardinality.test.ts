@@ -93,7 +93,9 @@ describe('bounded cardinality', () => {
         return s.length === 0 && s.pending === 0;
       });
       expect(await storedEvents(ctx.deps, appId)).toBe(7);
-      expect(await keyCount()).toBeLessThanOrEqual(before + 2);
+      // The real release's counters of a new minute and hour, should the clock turn meanwhile: errors and
+      // the networks they came from, two keys each; nothing for the invented ids.
+      expect(await keyCount()).toBeLessThanOrEqual(before + 4);
     } finally {
       await worker.stop();
     }
