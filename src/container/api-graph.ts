@@ -6,6 +6,7 @@ import { createAuthService } from '../auth/auth.service.js';
 import { IdentityTokens } from '../auth/identity-tokens.js';
 import { SigninThrottle } from '../auth/signin-throttle.js';
 import { createBundlesService } from '../bundles/bundles.service.js';
+import { createChannelsService } from '../channels/channels.service.js';
 import { CodePushService } from '../codepush/codepush.service.js';
 import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from '../codepush/key-directory.js';
@@ -22,8 +23,11 @@ import { CheckRecorder } from '../intake/check-recorder.js';
 import { createEventIngestService } from '../intake/events.service.js';
 import { createInvitationsService } from '../invitations/invitations.service.js';
 import { createMembersService } from '../members/members.service.js';
+import { createDeviceOverridesService } from '../overrides/device-overrides.service.js';
+import { OverrideChecks } from '../overrides/override-checks.js';
 import { createSmtpMailer } from '../platform/mailer.js';
 import { createRedis } from '../platform/redis.js';
+import { createPromotionService } from '../promotion/promotion.service.js';
 import { createReleaseRefsService } from '../releases/release-refs.service.js';
 import { type Invalidation, invalidationChannel } from '../routing/invalidation.js';
 import { RoutingCache } from '../routing/routing.cache.js';
@@ -90,12 +94,14 @@ export function createApi(
     log,
     (workspaceId, deviceId) => deviceCap.forget(workspaceId, deviceId),
   );
+  const overrideChecks = new OverrideChecks(redis, keys, log);
   const updates = new UpdateCheckService({
     routing,
     listener,
     gate: deviceCap,
     devices: distinctDevices,
     recorder: checkRecorder,
+    overrideChecks,
   });
   const eventIngest = createEventIngestService(stores, {
     routing,
@@ -168,6 +174,9 @@ export function createApi(
       publicUrl: config.publicUrl,
     }),
     expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
+    promotion: createPromotionService(stores, { releases, drafts }),
+    deviceOverrides: createDeviceOverridesService(stores, { invalidate, checks: overrideChecks, log }),
+    channels: createChannelsService(stores, { invalidate }),
   };
   return { tokens, mailer, edge, services };
 }

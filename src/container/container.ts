@@ -5,6 +5,7 @@ import { PostgresAuditStore } from '../audit/audit.postgres-store.js';
 import { PostgresAuthStore } from '../auth/auth.postgres-store.js';
 import { PostgresBundlesStore } from '../bundles/bundles.postgres-store.js';
 import { LocalDiskBlobStore } from '../bundles/local-blob-store.js';
+import { PostgresChannelsStore } from '../channels/channels.postgres-store.js';
 import { PostgresDeploymentKeysStore } from '../codepush/deployment-keys.postgres-store.js';
 import type { Config } from '../config/config.js';
 import { QueueDeltaJobs } from '../deltas/delta-jobs.js';
@@ -13,6 +14,7 @@ import { ClickHouseEventRowsStore } from '../ingest/event-rows.clickhouse-store.
 import { RedisEventsStore } from '../intake/events.redis-store.js';
 import { PostgresInvitationsStore } from '../invitations/invitations.postgres-store.js';
 import { PostgresMembersStore } from '../members/members.postgres-store.js';
+import { PostgresDeviceOverridesStore } from '../overrides/device-overrides.postgres-store.js';
 import { type ClickHouseClient, createClickHouse } from '../platform/clickhouse.js';
 import { createLogger } from '../platform/logger.js';
 import { createPool, type Db, transactional } from '../platform/postgres.js';
@@ -127,5 +129,7 @@ function createStores(
     events: new RedisEventsStore(redis, keys),
     eventRows: new ClickHouseEventRowsStore(clickhouse),
     deltas: new PostgresDeltasStore(db),
+    deviceOverrides: new PostgresDeviceOverridesStore(db),
+    channels: new PostgresChannelsStore(db),
   };
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
-import { emptyStats, type ReleaseStatsProvider } from '../analytics/release-stats.js';
+import type { ReleaseStatsProvider } from '../analytics/release-stats.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AppRow, AppsStore } from '../apps/apps.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
@@ -14,6 +14,7 @@ import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { parseTargetBinaryRange } from './binary-range.js';
 import { capacitorFields } from './capacitor.rules.js';
 import {
+  pauseAudit,
   pushAudit,
   releasePushedData,
   rollbackAudit,
@@ -21,6 +22,7 @@ import {
   rolloutAudit,
   rolloutChangedData,
 } from './release-events.js';
+import { listReleases, readRelease } from './release-reads.js';
 import {
   FULL_ROLLOUT,
   requirePushAllowed,
@@ -116,6 +118,9 @@ export class ReleasesService {
         fingerprint,
         targetBinaryRange,
         capacitor,
+        promotedFrom: input.promoted_from
+          ? { id: input.promoted_from.module_id, channel: input.promoted_from.channel }
+          : null,
         ...(input.id ? { id: input.id } : {}),
         ...(input.created_at ? { createdAt: input.created_at } : {}),
       });
@@ -130,10 +135,7 @@ export class ReleasesService {
   }
 
   async get(principal: Principal, id: string): Promise<ReleaseWithStats> {
-    requireRole(principal, 'viewer', 'Reading releases');
-    const release = await this.stores.releases.find(principal.workspaceId, id);
-    if (!release) throw notFound('Release', 'release_not_found');
-    return (await this.withStats([release]))[0]!;
+    return readRelease(this.stores, principal, id);
   }
 
   async list(
@@ -141,19 +143,7 @@ export class ReleasesService {
     appId: string,
     query: { channel?: string; limit: number; offset: number },
   ): Promise<ReleasePage> {
-    requireRole(principal, 'viewer', 'Reading releases');
-    const app = await this.stores.apps.find(principal.workspaceId, appId);
-    if (!app) throw notFound('App', 'app_not_found');
-    const rows = await this.stores.releases.list(app.id, query.channel, query.limit, query.offset);
-    const page = rows.slice(0, query.limit);
-    const statsAsOf = new Date();
-    return {
-      modules: await this.withStats(page),
-      stats_as_of: statsAsOf,
-      limit: query.limit,
-      offset: query.offset,
-      next_offset: rows.length > query.limit ? query.offset + query.limit : null,
-    };
+    return listReleases(this.stores, principal, appId, query);
   }
 
   /** Changes rollout_pct in place. The same value again is not a change: nothing is recorded. */
@@ -194,6 +184,47 @@ export class ReleasesService {
       actor.workspaceId,
       'rollout.changed',
       rolloutChangedData(app, row, release.rollout_pct),
+    );
+    return { row, changed: true };
+  }
+
+  /**
+   * Pauses (`paused` true) or resumes a release: while paused it is offered to no device that does not
+   * already run it. Its rollout is kept, so a resume restores it as it was. The same state again is not a
+   * change: nothing is recorded. Open to every plan, like rollback: stopping a bad release is never paid.
+   */
+  async setPaused(principal: Principal, id: string, paused: boolean): Promise<ReleaseRow> {
+    requireRole(principal, 'developer', paused ? 'Pausing releases' : 'Resuming releases');
+    const result = await this.stores.transaction((tx) =>
+      this.setPausedIn(tx, actorOf(principal), id, paused),
+    );
+    if (result.changed) await this.announce(result.row.app_id);
+    return result.row;
+  }
+
+  /** The pause or resume inside the caller's transaction, like changeRolloutIn; announce() after the commit. */
+  async setPausedIn(
+    tx: Queryable,
+    actor: ChangeActor,
+    id: string,
+    paused: boolean,
+    details: Record<string, unknown> = {},
+  ): Promise<{ row: ReleaseRow; changed: boolean }> {
+    const { app, release } = await this.lockRelease(tx, actor.workspaceId, id);
+    if (!release.active) {
+      throw conflict(
+        'This release was rolled back; it can no longer be paused or resumed.',
+        'release_inactive',
+      );
+    }
+    if (release.paused === paused) return { row: release, changed: false };
+    const row = await this.stores.releases.setPaused(tx, release.id, paused);
+    await this.record(tx, actor, app, 'rollout.change', { ...pauseAudit(row), ...details });
+    await this.stores.outbox.append(
+      tx,
+      actor.workspaceId,
+      'rollout.changed',
+      rolloutChangedData(app, row, row.rollout_pct),
     );
     return { row, changed: true };
   }
@@ -284,14 +315,5 @@ export class ReleasesService {
       action,
       details,
     });
-  }
-
-  /** One stats call per page, never one per release. */
-  private async withStats(rows: ReleaseRow[]): Promise<ReleaseWithStats[]> {
-    if (rows.length === 0) return [];
-    const stats = await this.stores.stats.statsFor(
-      rows.map((r) => ({ id: r.id, app_id: r.app_id, channel: r.channel, rollout_pct: r.rollout_pct })),
-    );
-    return rows.map((r) => ({ ...r, stats: stats.get(r.id) ?? emptyStats(r.rollout_pct) }));
   }
 }

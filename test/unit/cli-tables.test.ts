@@ -22,6 +22,8 @@ function release(targeted: number, received: number): ReleaseWithStats {
     rolled_back_at: null,
     created_at: '2026-11-22T06:13:00.000Z',
     capacitor: null,
+    paused: false,
+    promoted_from: null,
     stats: {
       downloads: 10,
       activations: 9,
