@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtaUpdates } from '../../../sdk/updates.js';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { docBlocks, shellWords } from '../../helpers/doc-blocks.js';
 import { makeSigningFiles } from '../expo/expo-world.js';
 import { settle } from '../updates/seed.js';
 
@@ -247,5 +248,44 @@ describe('ota devices pin|unpin|pins and ota channels', () => {
     const production = await run(['channels', 'self-assign', 'production', 'off', '--app', appId, '--json']);
     expect(JSON.parse(production.stderr).error).toMatchObject({ status: 400 });
     expect((await run(['channels', '--help'])).stdout).toContain('channel_self');
+  });
+});
+
+describe("the guide's examples", () => {
+  it('runs the Promote and Pin a device blocks of docs/guides/apps-and-releases.md as written', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'ota-cli-guide-'));
+    try {
+      const guideApp = jsonOf<{ id: string }>(await run(['apps', 'create', 'Guide app', '--json'])).id;
+      const init = await runCli(['init', '--app', guideApp], { configDir, apiUrl: ctx.url!, cwd: project });
+      expect(init.code, init.stderr).toBe(0);
+      for (const [version, channel] of [
+        ['1.4.1', 'production'],
+        ['1.4.2', 'staging'],
+      ] as const) {
+        const file = join(project, `${version}.bundle`);
+        await writeFile(file, randomBytes(500));
+        const pushed = await runCli(['release', file, '--channel', channel, '--version', version], {
+          configDir,
+          apiUrl: ctx.url!,
+          cwd: project,
+        });
+        expect(pushed.code, pushed.stderr).toBe(0);
+      }
+      const lines = [
+        ...docBlocks('docs/guides/apps-and-releases.md', 'Promote', 'sh'),
+        ...docBlocks('docs/guides/apps-and-releases.md', 'Pin a device', 'sh'),
+      ].flatMap((block) => block.split('\n').filter((l) => l.startsWith('ota ')));
+      expect(lines.length).toBeGreaterThan(4);
+      for (const line of lines) {
+        const result = await runCli(shellWords(line).slice(1), { configDir, apiUrl: ctx.url!, cwd: project });
+        expect(result.code, `${line}\n${result.stderr}`).toBe(0);
+      }
+      const { modules } = await fetch(`${ctx.url}/api/v1/apps/${guideApp}/modules?channel=production`, {
+        headers: { 'x-api-key': JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).api_key },
+      }).then((r) => r.json() as Promise<{ modules: Release[] }>);
+      expect(modules[0]).toMatchObject({ version: '1.4.2', rollout_pct: 10 });
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 });
