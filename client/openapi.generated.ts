@@ -2012,12 +2012,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The overrides, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "overrides": [
+                     *         {
+                     *           "device_id": "device-7c1f0a",
+                     *           "channel": null,
+                     *           "module_id": "5c2a9e1f-7d3b-4a6c-9e8d-0f1a2b3c4d5e",
+                     *           "created_at": "2026-03-02T12:05:00.000Z",
+                     *           "servable": false,
+                     *           "reason": "binary_range_mismatch",
+                     *           "last_check_at": "2026-03-02T12:09:41.000Z"
+                     *         },
+                     *         {
+                     *           "device_id": "qa-pixel-8",
+                     *           "channel": "beta",
+                     *           "module_id": null,
+                     *           "created_at": "2026-03-01T16:30:00.000Z",
+                     *           "servable": null,
+                     *           "reason": null,
+                     *           "last_check_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         overrides: (components["schemas"]["DeviceOverride"] & {
                             /** @description when the outcome of the pinned device's last check was noted */

@@ -72,6 +72,26 @@ export const overrideExample = {
   created_at: '2026-03-02T12:05:00.000Z',
 };
 
+export const overrideListExample = {
+  overrides: [
+    {
+      ...overrideExample,
+      servable: false,
+      reason: 'binary_range_mismatch' as const,
+      last_check_at: '2026-03-02T12:09:41.000Z',
+    },
+    {
+      device_id: 'qa-pixel-8',
+      channel: 'beta',
+      module_id: null,
+      created_at: '2026-03-01T16:30:00.000Z',
+      servable: null,
+      reason: null,
+      last_check_at: null,
+    },
+  ],
+};
+
 export const channelsExample = {
   channels: [
     { name: 'production', allow_device_self_assign: true },

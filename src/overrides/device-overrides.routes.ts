@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AppParams } from '../apps/apps.schemas.js';
-import { overrideChannelExample, overrideExample } from '../http/examples.js';
+import { overrideChannelExample, overrideExample, overrideListExample } from '../http/examples.js';
 import { answer, ref, withExample } from '../http/openapi.js';
 import { iso, problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
@@ -67,7 +67,10 @@ export async function deviceOverridesRoutes(app: App): Promise<void> {
           "The app's device overrides, newest first; each release override says whether the device can be served its release",
         operationId: 'listDeviceOverrides',
         params: AppParams,
-        response: { 200: OverrideListSchema, ...problems(400, 401, 403, 404) },
+        response: {
+          200: answer('The overrides, newest first', OverrideListSchema, overrideListExample),
+          ...problems(400, 401, 403, 404),
+        },
       },
     },
     async (request) => ({
