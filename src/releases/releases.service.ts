@@ -7,7 +7,7 @@ import { auditActor, type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import type { DeltaJobs } from '../deltas/delta-jobs.js';
 import type { Plan } from '../plans/plans.js';
-import { badRequest, conflict, notFound } from '../platform/errors.js';
+import { conflict, notFound } from '../platform/errors.js';
 import type { Queryable, Transactional } from '../platform/postgres.js';
 import type { OutboxStore } from '../webhooks/outbox.store.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
@@ -27,6 +27,8 @@ import {
   FULL_ROLLOUT,
   requirePushAllowed,
   requireRolloutChangeAllowed,
+  unknownBundle,
+  unknownFingerprint,
   versionTaken,
 } from './releases.rules.js';
 import type { ReleaseRow, ReleasesStore } from './releases.store.js';
@@ -85,18 +87,9 @@ export class ReleasesService {
     const release = await this.stores.transaction(async (tx) => {
       const app = await this.lockApp(tx, principal.workspaceId, input.app_id);
       const bundle = await bundles.find(app.id, sha256, tx);
-      if (!bundle) {
-        throw badRequest(
-          'No bundle with this sha256 was uploaded for this app; upload it with PUT /apps/{app_id}/bundles first.',
-          'unknown_bundle',
-        );
-      }
-      if (fingerprint !== null && !(await apps.findFingerprint(app.id, fingerprint, tx))) {
-        throw badRequest(
-          'This fingerprint is not registered for the app; register it with POST /apps/{app_id}/fingerprints.',
-          'unknown_fingerprint',
-        );
-      }
+      if (!bundle) throw unknownBundle();
+      if (fingerprint !== null && !(await apps.findFingerprint(app.id, fingerprint, tx)))
+        throw unknownFingerprint();
       requirePushAllowed(await this.planOf(principal.workspaceId, tx), {
         channel,
         rollout_pct: rolloutPct,
