@@ -7,6 +7,18 @@ import { defineConfig } from 'vitest/config';
 const conditions = ['ota-source', ...defaultServerConditions];
 const packages = { resolve: { conditions }, ssr: { resolve: { conditions } } };
 
+/** The integration files that run on both blob stores (the shipped disk default, then S3). */
+const S3_FILES = [
+  'test/integration/storage/blob-store.test.ts',
+  'test/integration/storage/upload-cut.test.ts',
+  'test/integration/storage/blob-retention.test.ts',
+  'test/integration/releases/bundles.test.ts',
+  'test/integration/releases/push.test.ts',
+  'test/integration/updates/end-to-end.test.ts',
+  'test/integration/codepush/acquisition.test.ts',
+  'test/integration/expo/manifest.test.ts',
+];
+
 export default defineConfig({
   test: {
     // Integration files wait mostly on Postgres, Redis and ClickHouse; a few more forks than cores helps.
@@ -27,6 +39,21 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/helpers/global-setup.ts'],
+          pool: 'forks',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        ...packages,
+        test: {
+          // The storage, release, update-check, CodePush and Expo files again, with bundles in the S3 bucket
+          // npm test starts (test/helpers/test-buckets.ts): each file gets a bucket of its own.
+          name: 'integration-s3',
+          include: S3_FILES,
+          env: { OTA_TEST_BLOB_STORE: 's3' },
           environment: 'node',
           globalSetup: ['test/helpers/global-setup.ts'],
           pool: 'forks',

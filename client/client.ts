@@ -85,6 +85,15 @@ export class OtaClient {
     token: (workspaceId: string) =>
       this.http.request<TokenResult>('POST', '/auth/token', { json: { workspace_id: workspaceId } }),
     me: () => this.http.request<Me>('GET', '/me'),
+    /**
+     * Ends the identity token this client holds (its next use is a 401), or with `everywhere` every token
+     * of the user, in every workspace.
+     */
+    signout: (options: { everywhere?: boolean } = {}) =>
+      this.http.request<void>('POST', '/auth/signout', {
+        json: options.everywhere ? { everywhere: true } : {},
+        expect: 'none',
+      }),
   };
 
   readonly workspaces = {

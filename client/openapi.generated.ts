@@ -281,6 +281,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/signout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out: end this identity token, or with {everywhere: true} every token of the user
+         * @description The token is refused from the next request on, by every API process. `everywhere` ends every identity token of the user, in every workspace (other users and the workspace's API keys are untouched). Identity tokens only: an API key gets 403.
+         */
+        post: operations["postAuthSignout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/token": {
         parameters: {
             query?: never;
@@ -305,13 +325,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a bundle by its sha256 (supports Range and If-None-Match) */
+        /**
+         * Download a bundle by its sha256 (supports Range and If-None-Match)
+         * @description With BLOB_STORE=s3: a 302 to the URL device answers carry (BUNDLE_BASE_URL, or a presigned URL).
+         */
         get: operations["getBundlesById"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        /** Download a bundle by its sha256 (supports Range and If-None-Match) */
+        /**
+         * Download a bundle by its sha256 (supports Range and If-None-Match)
+         * @description With BLOB_STORE=s3: a 302 to the URL device answers carry (BUNDLE_BASE_URL, or a presigned URL).
+         */
         head: operations["headBundlesById"];
         patch?: never;
         trace?: never;
@@ -333,6 +359,30 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expo/{app_id}/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An asset of an Expo release of the app (immutable; supports Range and If-None-Match)
+         * @description The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names (404 otherwise). Served as a download that no browser runs (docs/operations/security.md).
+         */
+        get: operations["getExpoAppAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * An asset of an Expo release of the app (immutable; supports Range and If-None-Match)
+         * @description The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names (404 otherwise). Served as a download that no browser runs (docs/operations/security.md).
+         */
+        head: operations["headGetExpoAppAsset"];
         patch?: never;
         trace?: never;
     };
@@ -364,8 +414,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An asset of an Expo release (immutable; supports Range and If-None-Match)
-         * @description The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.
+         * An asset named by a manifest pushed before asset URLs named their app
+         * @description Kept for devices holding such a manifest: a file some Expo release names (404 otherwise), served as the app-scoped URL serves it. New manifests use /expo/{app_id}/assets/{file}.
          */
         get: operations["getExpoAssetsById"];
         put?: never;
@@ -373,8 +423,8 @@ export interface paths {
         delete?: never;
         options?: never;
         /**
-         * An asset of an Expo release (immutable; supports Range and If-None-Match)
-         * @description The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.
+         * An asset named by a manifest pushed before asset URLs named their app
+         * @description Kept for devices holding such a manifest: a file some Expo release names (404 otherwise), served as the app-scoped URL serves it. New manifests use /expo/{app_id}/assets/{file}.
          */
         head: operations["headExpoAssetsById"];
         patch?: never;
@@ -1015,7 +1065,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Postgres, Redis and ClickHouse are reachable
+         * Postgres, Redis, ClickHouse and the blob store are reachable
          * @description To everyone: `{status: "ready"}`, or a 503 `not_ready` problem, and nothing else. With `Authorization: Bearer <OPERATOR_TOKEN>` also `checks` (each service: `ok` or why not) and `details` for operators. Failures are logged either way.
          */
         get: operations["getReadyz"];
@@ -1458,6 +1508,8 @@ export interface components {
                 "application/json": {
                     action: "none" | "pause" | "rollback";
                     cooldown_minutes: number;
+                    /** @description client networks (IPv4 /24, IPv6 /48) the failing devices of the window must come from before the alert fires (and its action runs); 1 for an app used inside one company network */
+                    min_networks: number;
                     min_sample: number;
                     threshold: number;
                     window_minutes: number;
@@ -1511,6 +1563,15 @@ export interface components {
             };
             content: {
                 "application/json": string;
+            };
+        };
+        /** @description the bytes are at `location` (BLOB_STORE=s3) */
+        Status302: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": unknown;
             };
         };
         /** @description the cached copy is current (no body) */
@@ -1747,6 +1808,7 @@ export interface operations {
                 "application/json": {
                     action?: "none" | "pause" | "rollback";
                     cooldown_minutes?: number;
+                    min_networks?: number;
                     min_sample?: number;
                     threshold?: number;
                     window_minutes?: number;
@@ -2351,6 +2413,30 @@ export interface operations {
             503: components["responses"]["Status503"];
         };
     };
+    postAuthSignout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description optional: without a body, only the token of the request is signed out */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description end every token of the user, in every workspace (default false) */
+                    everywhere?: boolean;
+                } | null;
+            };
+        };
+        responses: {
+            204: components["responses"]["Status204"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
+        };
+    };
     postAuthToken: {
         parameters: {
             query?: never;
@@ -2406,6 +2492,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_2"];
             206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
@@ -2427,6 +2514,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_2"];
             206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
@@ -2493,6 +2581,56 @@ export interface operations {
             404: components["responses"]["Status404"];
             413: components["responses"]["Status413"];
             415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getExpoAppAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                /** @description <sha256>.<extension> */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Status200_3"];
+            206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
+            304: components["responses"]["Status304"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            416: components["responses"]["Status416"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    headGetExpoAppAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                /** @description <sha256>.<extension> */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Status200_3"];
+            206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
+            304: components["responses"]["Status304"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            416: components["responses"]["Status416"];
             429: components["responses"]["Status429"];
             503: components["responses"]["Status503"];
         };
@@ -2574,6 +2712,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_3"];
             206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
@@ -2596,6 +2735,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_3"];
             206: components["responses"]["Status206"];
+            302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];

@@ -125,6 +125,26 @@ const HEADLINES = {
       '',
     ],
   ],
+  storage: (r) => [
+    [
+      `bundle upload to S3, MB/s (${r.settings.mb} MB; baseline: plain PutObject of the same bytes; goal ≥ 0.7)`,
+      r.upload.mb_per_s,
+      r.baseline.put_object_mb_per_s,
+      r.ratio,
+    ],
+    [
+      `API RSS growth during a ${r.settings.mb} MB upload, MB (goal ≤ ${r.upload.rss_goal_mb})`,
+      r.upload.api_rss_growth_mb,
+      '',
+      '',
+    ],
+    [
+      'API CPU µs per MB devices downloaded (BUNDLE_BASE_URL: bytes from the store; goal ≈ 0)',
+      r.download.api_cpu_us_per_downloaded_mb,
+      '',
+      '',
+    ],
+  ],
   soak: (r) => {
     const { memory, requests } = r.verdict;
     const total = Object.values(requests).reduce((n, c) => n + c.n, 0);

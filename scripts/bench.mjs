@@ -16,7 +16,7 @@ import { localSecrets } from './local-secrets.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
-const ALL = ['check', 'ingest', 'webhooks', 'spikes', 'audit', 'hostile', 'deltas'];
+const ALL = ['check', 'ingest', 'webhooks', 'spikes', 'audit', 'hostile', 'deltas', 'storage'];
 const argv = process.argv.slice(2);
 const reportOnly = argv.includes('--report');
 const wanted = reportOnly ? [] : argv.length > 0 ? argv : ALL;

@@ -7,6 +7,7 @@ import { ensureDependencies, ensureServices } from './bootstrap.mjs';
 import { buildIfStale } from './build.mjs';
 import { localSecrets } from './local-secrets.mjs';
 import { WORKER_NODE_FLAGS } from './node-flags.mjs';
+import { ensureS3 } from './services/s3.mjs';
 import { ensureTools } from './services/tools.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,7 +16,9 @@ process.chdir(root);
 ensureDependencies();
 const services = await ensureServices();
 await ensureTools();
-const env = { ...process.env, ...services, ...localSecrets(root) };
+// The disk store is the default; BLOB_STORE=s3 without S3_ENDPOINT gets the project's local S3 server.
+const s3 = process.env.BLOB_STORE === 's3' ? await ensureS3() : {};
+const env = { ...s3, ...process.env, ...services, ...localSecrets(root) };
 buildIfStale(root);
 
 const migrate = spawnSync(process.execPath, ['dist/src/migrate.js'], { cwd: root, env, stdio: 'inherit' });

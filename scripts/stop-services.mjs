@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Stops the Redis and ClickHouse instances this checkout started (found by their pidfiles under
+// Stops the Redis, ClickHouse and S3 (s3rver) instances this checkout started (found by their pidfiles under
 // .local/). Never touches anything else: a pidfile whose pid is no longer that program is removed,
 // not acted on. Postgres is Debian's shared cluster and is left running.
 //
@@ -16,17 +16,19 @@ import {
   pidIsProgram,
   REDIS_PIDFILE,
   readPidfile,
+  S3_DIR,
+  S3_PIDFILE,
   terminate,
 } from './bootstrap.mjs';
 
 function belongsToThisCheckout(pid, program) {
   if (!pidIsProgram(pid, program)) return false;
-  if (program !== 'clickhouse') return true; // redis rewrites its cmdline; the pidfile under .local is the proof
+  if (program === 'redis') return true; // redis rewrites its cmdline; the pidfile under .local is the proof
   let cmdline = '';
   try {
     cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {}
-  return cmdline.includes(CLICKHOUSE_DIR);
+  return cmdline.includes(program === 'clickhouse' ? CLICKHOUSE_DIR : S3_DIR);
 }
 
 async function stopOne(name, program, pidfile) {
@@ -54,6 +56,8 @@ export async function stopServices() {
   const results = await Promise.all([
     stopOne('redis', 'redis', REDIS_PIDFILE),
     stopOne('clickhouse', 'clickhouse', CLICKHOUSE_PIDFILE),
+    // s3rver runs under node; its command line names its data folder under .local/s3.
+    stopOne('s3', 'node', S3_PIDFILE),
   ]);
   return results.every(Boolean);
 }

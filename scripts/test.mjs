@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDependencies, ensureServices } from './bootstrap.mjs';
 import { ensureChromium } from './services/chromium.mjs';
+import { ensureS3 } from './services/s3.mjs';
 import { ensureServerBinaries } from './services/server-binaries.mjs';
 import { ensureTools } from './services/tools.mjs';
 
@@ -15,9 +16,11 @@ process.chdir(root);
 
 ensureDependencies();
 const services = await ensureServices();
+// The storage, release, update-check, CodePush and Expo tests run a second time on S3 (vitest.config.ts).
+const s3 = await ensureS3();
 await ensureServerBinaries();
 await ensureTools();
-const env = { ...process.env, ...services, CHROMIUM_PATH: await ensureChromium() };
+const env = { ...process.env, ...services, ...s3, CHROMIUM_PATH: await ensureChromium() };
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
 
 function step(name, args) {

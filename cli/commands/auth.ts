@@ -13,11 +13,37 @@ interface SigninOptions {
   passwordStdin?: boolean;
 }
 
-/** Signs in with e-mail and password (flags, stdin or prompts) and returns a client holding the token. */
-export async function signInAsUser(
+/**
+ * A signed-in user for one command. The CLI keeps no identity token (only an API key), so none may outlive
+ * the command: `end()` signs out the token in use, and `use()` signs out the one it replaces.
+ */
+export interface UserSession {
+  client: OtaClient;
+  email: string;
+  workspaceId: string;
+  created: boolean;
+  /** Acts in `workspaceId` from now on (a token for it; the earlier one is signed out). */
+  use(workspaceId: string): Promise<void>;
+  /** Signs out the token in use (quietly: it expires on its own should the server be unreachable). */
+  end(): Promise<void>;
+}
+
+/** Runs `fn` as the user signed in with e-mail and password, and signs the session out after it. */
+export async function asUser<T>(
   ctx: CliContext,
   options: SigninOptions,
-): Promise<{ client: OtaClient; email: string; workspaceId: string; created: boolean }> {
+  fn: (user: UserSession) => Promise<T>,
+): Promise<T> {
+  const user = await signInAsUser(ctx, options);
+  try {
+    return await fn(user);
+  } finally {
+    await user.end();
+  }
+}
+
+/** Signs in with e-mail and password (flags, stdin or prompts); the caller ends the session it gets. */
+export async function signInAsUser(ctx: CliContext, options: SigninOptions): Promise<UserSession> {
   const email = options.email ?? ctx.config.email ?? (await promptLine('E-mail: ', '--email'));
   if (!email) throw new CliError('An e-mail address is required (--email).');
   const password = options.passwordStdin
@@ -27,12 +53,21 @@ export async function signInAsUser(
   const client = ctx.anonymousClient();
   const signedIn = await client.auth.signin(email, password);
   client.setCredentials({ token: signedIn.token });
-  return {
+  const session: UserSession = {
     client,
     email: signedIn.user.email,
     workspaceId: signedIn.workspace_id,
     created: signedIn.created,
+    use: async (workspaceId) => {
+      if (workspaceId === session.workspaceId) return;
+      const switched = await client.auth.token(workspaceId);
+      await client.auth.signout().catch(() => undefined);
+      client.setCredentials({ token: switched.token });
+      session.workspaceId = switched.workspace_id;
+    },
+    end: () => client.auth.signout().catch(() => undefined),
   };
+  return session;
 }
 
 export function registerAuthCommands(program: Command): void {
@@ -49,7 +84,13 @@ export function registerAuthCommands(program: Command): void {
 
   program
     .command('logout')
-    .description('Revoke the API key `ota login` made for this machine and forget it')
+    .description(
+      'Revoke the API key `ota login` made for this machine and forget it; with --everywhere, also sign ' +
+        'out every session of the account (the console in every browser), asking for the password',
+    )
+    .option('--everywhere', 'end every identity token of the account, in every workspace')
+    .option('--email <email>', 'account e-mail for --everywhere (default: the one used at login)')
+    .option('--password-stdin', 'read the password from standard input')
     .action(act(logout));
 
   program.command('whoami').description('Show the workspace, role and credential in use').action(act(whoami));
@@ -74,30 +115,29 @@ async function login(
     return;
   }
 
-  const user = await signInAsUser(ctx, options);
-  let workspaceId = user.workspaceId;
-  if (options.workspace && options.workspace !== workspaceId) {
-    const switched = await user.client.auth.token(options.workspace);
-    user.client.setCredentials({ token: switched.token });
-    workspaceId = switched.workspace_id;
-  }
-  let created: Awaited<ReturnType<OtaClient['apiKeys']['create']>>;
-  try {
-    created = await user.client.apiKeys.create(workspaceId, { name: hostname() || 'ota-cli' });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 403) {
-      throw new CliError(
-        `${err.detail} Ask an owner or admin for an API key and run \`ota login --api-key KEY\`.`,
-        1,
-      );
+  // The sign-in only makes the machine's key: its identity token is signed out as soon as that is done.
+  const { user, workspaceId, created } = await asUser(ctx, options, async (user) => {
+    if (options.workspace) await user.use(options.workspace);
+    const workspaceId = user.workspaceId;
+    let created: Awaited<ReturnType<OtaClient['apiKeys']['create']>>;
+    try {
+      created = await user.client.apiKeys.create(workspaceId, { name: hostname() || 'ota-cli' });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403) {
+        throw new CliError(
+          `${err.detail} Ask an owner or admin for an API key and run \`ota login --api-key KEY\`.`,
+          1,
+        );
+      }
+      throw err;
     }
-    throw err;
-  }
-  // A second login on the same machine replaces its key rather than piling up keys.
-  const previous = ctx.config;
-  if (previous.key_id && previous.workspace_id === workspaceId && previous.api_url === ctx.apiUrl) {
-    await user.client.apiKeys.revoke(workspaceId, previous.key_id).catch(() => undefined);
-  }
+    // A second login on the same machine replaces its key rather than piling up keys.
+    const previous = ctx.config;
+    if (previous.key_id && previous.workspace_id === workspaceId && previous.api_url === ctx.apiUrl) {
+      await user.client.apiKeys.revoke(workspaceId, previous.key_id).catch(() => undefined);
+    }
+    return { user, workspaceId, created };
+  });
   const path = await saveCliConfig(
     {
       api_url: ctx.apiUrl,
@@ -126,10 +166,16 @@ async function login(
   );
 }
 
-async function logout(ctx: CliContext): Promise<void> {
+async function logout(ctx: CliContext, options: SigninOptions & { everywhere?: boolean }): Promise<void> {
   const { config } = ctx;
   let revoked = false;
   let warning: string | undefined;
+  // Every identity token of the account (a console left signed in, a token that may have leaked): the
+  // password proves who asks, and the sign-in's own token ends with the rest.
+  if (options.everywhere) {
+    const user = await signInAsUser(ctx, options);
+    await user.client.auth.signout({ everywhere: true });
+  }
   if (config.api_key && config.key_id && config.workspace_id) {
     try {
       const client = ctx.anonymousClient();
@@ -145,9 +191,19 @@ async function logout(ctx: CliContext): Promise<void> {
   }
   const hadKey = config.api_key !== undefined;
   await saveCliConfig(config.api_url ? { api_url: config.api_url } : {}, ctx.env);
-  ctx.out.result({ logged_out: hadKey, key_revoked: revoked, config: configPath(ctx.env) }, () => {
-    ctx.out.line(hadKey ? `Logged out${revoked ? '; the API key was revoked' : ''}.` : 'Not logged in.');
-  });
+  const everywhere = options.everywhere === true;
+  ctx.out.result(
+    {
+      logged_out: hadKey,
+      key_revoked: revoked,
+      signed_out_everywhere: everywhere,
+      config: configPath(ctx.env),
+    },
+    () => {
+      ctx.out.line(hadKey ? `Logged out${revoked ? '; the API key was revoked' : ''}.` : 'Not logged in.');
+      if (everywhere) ctx.out.line('Every session of the account was signed out.');
+    },
+  );
   if (warning) ctx.out.note(`Warning: ${warning}`);
 }
 

@@ -5,7 +5,7 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { act, actInWorkspace } from '../helpers.js';
 import { shortTime } from '../output.js';
-import { signInAsUser } from './auth.js';
+import { asUser } from './auth.js';
 
 const MEMBER_ROLES: readonly Role[] = ['admin', 'developer', 'viewer'];
 const KEY_ROLES: readonly KeyRole[] = ['admin', 'developer', 'viewer'];
@@ -37,11 +37,12 @@ export function registerTeamCommands(program: Command): void {
       act(async (ctx: CliContext, value: string, options: { email?: string; passwordStdin?: boolean }) => {
         const target = oneOf(value, PLANS, 'The plan');
         const ws = await ctx.workspaceId();
-        // The specification reserves plan changes to the owner; an API key never has the owner role.
-        const owner = await signInAsUser(ctx, options);
-        if (owner.workspaceId !== ws)
-          owner.client.setCredentials({ token: (await owner.client.auth.token(ws)).token });
-        const result = await owner.client.workspaces.setPlan(ws, target);
+        // The specification reserves plan changes to the owner; an API key never has the owner role. The
+        // owner's sign-in lasts for this change only.
+        const result = await asUser(ctx, options, async (owner) => {
+          await owner.use(ws);
+          return owner.client.workspaces.setPlan(ws, target);
+        });
         ctx.out.result(result, () =>
           ctx.out.line(`Workspace ${result.id} is now on the ${result.plan} plan.`),
         );

@@ -87,6 +87,20 @@ export function App() {
     workspace,
     refreshMe,
     signOut,
+    endSession: async () => {
+      try {
+        await client.auth.signout();
+        signOut();
+      } catch (err) {
+        // A 401: the token had ended already. Anything else: this tab forgets it all the same, and says so.
+        signOut(
+          isUnauthorized(err)
+            ? undefined
+            : `Signed out of this tab, but the service could not end the session (${errorText(err)}); ` +
+                'sign in and sign out again to end it.',
+        );
+      }
+    },
     switchWorkspace: async (workspaceId: string) => {
       const result = await client.auth.token(workspaceId);
       const next = { ...session, token: result.token, workspaceId: result.workspace_id };

@@ -16,8 +16,9 @@ const NAV: Array<{ page: Route['page']; href: string; label: string }> = [
 ];
 
 export function Layout(props: { page: Route['page']; children: ComponentChildren }) {
-  const { me, workspace, switchWorkspace, signOut, session } = useSession();
+  const { me, workspace, switchWorkspace, endSession, session } = useSession();
   const [switching, setSwitching] = useState(false);
+  const [leaving, setLeaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const active = props.page === 'app' ? 'apps' : props.page;
 
@@ -55,7 +56,15 @@ export function Layout(props: { page: Route['page']; children: ComponentChildren
         <span class="who" title={me.user?.email ?? session.email}>
           {me.user?.email ?? session.email}
         </span>
-        <button type="button" class="secondary small" onClick={() => signOut()}>
+        <button
+          type="button"
+          class="secondary small"
+          disabled={leaving}
+          onClick={() => {
+            setLeaving(true);
+            void endSession();
+          }}
+        >
           Sign out
         </button>
       </header>

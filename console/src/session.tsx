@@ -13,7 +13,12 @@ const KEY = 'ota.console.session';
 
 /**
  * Kept in sessionStorage: the token lives as long as the tab, is not shared with other tabs, and is gone
- * when the browser closes (identity tokens expire on their own after AUTH_TOKEN_TTL_SECONDS).
+ * when the browser closes (identity tokens expire on their own after AUTH_TOKEN_TTL_SECONDS); Sign out
+ * ends it on the server too. Nothing stored in a page keeps a token from a script that runs on this
+ * origin: such a script could read the tab's memory or act through an HttpOnly cookie just as well. So no
+ * foreign script may run here at all (uploaded bytes are served as inert downloads, and production serves
+ * them from another origin), and a token that may have leaked can be ended (Sign out, or sign out
+ * everywhere): docs/operations/security.md.
  */
 export function loadSession(): StoredSession | null {
   try {
@@ -47,8 +52,10 @@ export interface SessionValue {
   /** Re-reads /me (after a plan change, for example) without leaving the page. */
   refreshMe(): Promise<void>;
   switchWorkspace(workspaceId: string): Promise<void>;
-  /** Ends the session; `reason` is shown on the sign-in page. */
+  /** Forgets the session in this tab (it ended on the server); `reason` is shown on the sign-in page. */
   signOut(reason?: string): void;
+  /** Ends the session on the server (the token stops working everywhere), then in this tab. */
+  endSession(): Promise<void>;
 }
 
 export const SessionContext = createContext<SessionValue | null>(null);

@@ -26,7 +26,11 @@ interface SeriesRow {
   devices: string;
 }
 
-/** Statistics from the ClickHouse rollups, never the raw events. */
+/**
+ * Statistics from ClickHouse: release totals from the daily rollup; the time series from the rollups and,
+ * for device-sent events (which a device may repeat with another time), the raw events of the range
+ * (stats.series.ts).
+ */
 export class ClickHouseStatsStore implements StatsStore {
   constructor(
     private readonly ch: ClickHouseClient,

@@ -9,6 +9,8 @@ import type { AuthStore, UserRow } from './auth.store.js';
 /** Users in memory; workspaces and memberships are the workspaces and members fakes' rows. */
 export class FakeAuthStore implements AuthStore {
   readonly users: UserRow[] = [];
+  /** Signed-out token ids, with the time each token would have expired. */
+  readonly revoked = new Map<string, Date>();
 
   constructor(
     private readonly workspaces: FakeWorkspacesStore,
@@ -44,11 +46,34 @@ export class FakeAuthStore implements AuthStore {
     return user && found && { workspace_id: workspaceId, role: found.role, email: user.email };
   }
 
-  async membershipByTokenSubject(subject: string, workspaceId: string) {
-    if (!isUuid(workspaceId)) throw Object.assign(new Error('invalid uuid'), { code: PG_INVALID_TEXT });
+  async membershipByTokenSubject(subject: string, workspaceId: string, tokenId: string) {
+    if (!isUuid(workspaceId) || !isUuid(tokenId))
+      throw Object.assign(new Error('invalid uuid'), { code: PG_INVALID_TEXT });
     const user = this.users.find((u) => u.token_subject === subject);
     if (!user) return undefined;
-    return { user_id: user.id, email: user.email, role: this.members.roleOf(workspaceId, user.id) ?? null };
+    return {
+      user_id: user.id,
+      email: user.email,
+      role: this.members.roleOf(workspaceId, user.id) ?? null,
+      revoked: this.revoked.has(tokenId),
+    };
+  }
+
+  async revokeToken(q: Queryable, tokenId: string, expiresAt: Date): Promise<void> {
+    for (const [id, until] of this.revoked) if (until < new Date()) this.revoked.delete(id);
+    if (this.revoked.has(tokenId)) return;
+    this.revoked.set(tokenId, expiresAt);
+    onRollback(q, () => this.revoked.delete(tokenId));
+  }
+
+  async rotateTokenSubject(q: Queryable, userId: string): Promise<void> {
+    const user = this.users.find((u) => u.id === userId);
+    if (!user) return;
+    const before = user.token_subject;
+    user.token_subject = randomUUID();
+    onRollback(q, () => {
+      user.token_subject = before;
+    });
   }
 
   async tokenSubject(userId: string): Promise<string | undefined> {

@@ -46,18 +46,35 @@ export class PostgresAuthStore implements AuthStore {
     return rows[0];
   }
 
-  /** The user an identity token's subject names (none: no such token was issued), and its role there. */
+  /** The user an identity token's subject names, its role there, and whether the token was signed out. */
   async membershipByTokenSubject(
     subject: string,
     workspaceId: string,
+    tokenId: string,
   ): Promise<TokenMembershipRow | undefined> {
     const { rows } = await this.db.query<TokenMembershipRow>(
-      `SELECT u.id AS user_id, u.email, m.role FROM users u
+      `SELECT u.id AS user_id, u.email, m.role,
+              EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.token_id = $3) AS revoked
+         FROM users u
          LEFT JOIN members m ON m.user_id = u.id AND m.workspace_id = $2
         WHERE u.token_subject = $1`,
-      [subject, workspaceId],
+      [subject, workspaceId, tokenId],
     );
     return rows[0];
+  }
+
+  async revokeToken(q: Queryable, tokenId: string, expiresAt: Date): Promise<void> {
+    // Revocations of tokens that have expired anyway are cleared in passing: there are few, and only
+    // sign-outs write them.
+    await q.query('DELETE FROM revoked_tokens WHERE expires_at < now()');
+    await q.query(
+      'INSERT INTO revoked_tokens (token_id, expires_at) VALUES ($1, $2) ON CONFLICT (token_id) DO NOTHING',
+      [tokenId, expiresAt],
+    );
+  }
+
+  async rotateTokenSubject(q: Queryable, userId: string): Promise<void> {
+    await q.query('UPDATE users SET token_subject = gen_random_uuid() WHERE id = $1', [userId]);
   }
 
   async tokenSubject(userId: string): Promise<string | undefined> {

@@ -1,6 +1,14 @@
+import { Type } from '@sinclair/typebox';
 import { problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
-import { MeResponse, SigninBody, SigninResponse, TokenBody, TokenResponse } from './auth.schemas.js';
+import {
+  MeResponse,
+  SigninBody,
+  SigninResponse,
+  SignoutBody,
+  TokenBody,
+  TokenResponse,
+} from './auth.schemas.js';
 
 export async function authRoutes(app: App): Promise<void> {
   const { auth } = app.deps.services;
@@ -41,6 +49,26 @@ export async function authRoutes(app: App): Promise<void> {
       },
     },
     async (request) => auth.switchWorkspace(principalOf(request), request.body.workspace_id),
+  );
+
+  app.post(
+    '/auth/signout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out: end this identity token, or with {everywhere: true} every token of the user',
+        description:
+          'The token is refused from the next request on, by every API process. `everywhere` ends every ' +
+          "identity token of the user, in every workspace (other users and the workspace's API keys are " +
+          'untouched). Identity tokens only: an API key gets 403.',
+        body: SignoutBody,
+        response: { 204: Type.Null(), ...problems(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      await auth.signout(principalOf(request), { everywhere: request.body?.everywhere === true });
+      return reply.status(204).send(null);
+    },
   );
 
   app.get(

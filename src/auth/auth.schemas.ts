@@ -35,3 +35,18 @@ export const MeResponse = Type.Object({
   role: RoleSchema,
   workspaces: Type.Array(Type.Object({ id: Uuid, name: Type.String(), plan: PlanSchema, role: RoleSchema })),
 });
+
+export const SignoutBody = Type.Union(
+  [
+    Type.Object(
+      {
+        everywhere: Type.Optional(
+          Type.Boolean({ description: 'end every token of the user, in every workspace (default false)' }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  { description: 'optional: without a body, only the token of the request is signed out' },
+);

@@ -202,7 +202,7 @@ export class AuthService {
         : unauthorized('The identity token is not valid.', 'invalid_token');
     }
     const membership = await this.store
-      .membershipByTokenSubject(claims.subject, claims.workspaceId)
+      .membershipByTokenSubject(claims.subject, claims.workspaceId, claims.tokenId)
       .catch((err: unknown) => {
         // Ids in a token that Postgres cannot read as ids make the token invalid. Anything else (Postgres
         // away) is not the caller's fault and must not look like a bad credential: it stays a 503.
@@ -210,8 +210,9 @@ export class AuthService {
           throw unauthorized('The identity token is not valid.', 'invalid_token');
         throw err;
       });
-    // A subject no user has: not a token this service issued.
+    // A subject no user has: not a token this service issued, or one of a user who signed out everywhere.
     if (!membership) throw unauthorized('The identity token is not valid.', 'invalid_token');
+    if (membership.revoked) throw unauthorized('This token was signed out; sign in again.', 'token_revoked');
     if (!membership.role)
       throw unauthorized('This token no longer grants access to its workspace.', 'membership_revoked');
     return {
@@ -222,7 +223,27 @@ export class AuthService {
       email: membership.email,
       apiKeyId: null,
       actor: membership.email,
+      token: { id: claims.tokenId, expiresAt: claims.expiresAt },
     };
+  }
+
+  /**
+   * Ends the identity token the caller signed in with, or with `everywhere` every token of the user, in
+   * every workspace: each is refused from the next request on, by every API process (the token check reads
+   * Postgres). API keys are not identity tokens; they are revoked on their own.
+   */
+  async signout(principal: Principal, options: { everywhere?: boolean } = {}): Promise<void> {
+    if (principal.kind !== 'user' || !principal.userId || !principal.token) {
+      throw forbidden(
+        'Only an identity token can be signed out; revoke an API key with DELETE /workspaces/{id}/api-keys/{key_id}.',
+        'user_token_required',
+      );
+    }
+    const { userId, token } = principal;
+    await this.stores.transaction(async (tx) => {
+      if (options.everywhere) await this.store.rotateTokenSubject(tx, userId);
+      else await this.store.revokeToken(tx, token.id, token.expiresAt);
+    });
   }
 
   private async fromApiKey(key: string): Promise<Principal> {

@@ -21,6 +21,8 @@ export interface TokenMembershipRow {
   email: string;
   /** Null when the user is no longer a member of the token's workspace. */
   role: Role | null;
+  /** The token was signed out (revoked_tokens). */
+  revoked: boolean;
 }
 
 export interface WorkspaceMembershipRow {
@@ -40,10 +42,20 @@ export interface AuthStore {
   defaultWorkspace(userId: string): Promise<string | undefined>;
   membership(userId: string, workspaceId: string): Promise<MembershipRow | undefined>;
   /**
-   * The user an identity token's subject names (none: no such token was issued), and its role there. A
-   * workspace id that is not a UUID fails with the invalid-text code (22P02), as Postgres answers it.
+   * The user an identity token's subject names (none: no such token was issued, or the user signed out
+   * everywhere since), its role there, and whether the token itself was signed out: one query, the only
+   * one a request with a token costs. A workspace id that is not a UUID fails with the invalid-text code
+   * (22P02), as Postgres answers it.
    */
-  membershipByTokenSubject(subject: string, workspaceId: string): Promise<TokenMembershipRow | undefined>;
+  membershipByTokenSubject(
+    subject: string,
+    workspaceId: string,
+    tokenId: string,
+  ): Promise<TokenMembershipRow | undefined>;
+  /** Ends one token until it would have expired (and clears revocations of tokens expired since). */
+  revokeToken(q: Queryable, tokenId: string, expiresAt: Date): Promise<void>;
+  /** Gives the user a new token subject: every token issued before names one no user has. */
+  rotateTokenSubject(q: Queryable, userId: string): Promise<void>;
   tokenSubject(userId: string): Promise<string | undefined>;
   /** Oldest workspace first. */
   workspacesOf(userId: string): Promise<WorkspaceMembershipRow[]>;

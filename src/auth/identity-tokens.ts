@@ -1,10 +1,17 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { isUuid } from '@ota/shared/ids';
 import { errors, type JWTHeaderParameters, jwtVerify, SignJWT } from 'jose';
 
 export interface TokenClaims {
   /** The user's token subject (users.token_subject): random, and never shown elsewhere. */
   subject: string;
   workspaceId: string;
+}
+
+/** What a verified token says beyond its claims: its own id (`jti`, what sign-out revokes) and expiry. */
+export interface VerifiedToken extends TokenClaims {
+  tokenId: string;
+  expiresAt: Date;
 }
 
 export interface TokenSecrets {
@@ -46,6 +53,7 @@ export class IdentityTokens {
     const exp = iat + this.ttlSeconds;
     const token = await new SignJWT({ ws: claims.workspaceId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: this.signingKid })
+      .setJti(randomUUID())
       .setSubject(claims.subject)
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
@@ -55,16 +63,22 @@ export class IdentityTokens {
     return { token, expiresAt: new Date(exp * 1000) };
   }
 
-  /** The claims, or a reason the token is refused (no kid, or a kid of no secret in force: invalid). */
-  async verify(token: string): Promise<TokenClaims | { error: 'expired' | 'invalid' }> {
+  /**
+   * The claims, or a reason the token is refused (no kid, or a kid of no secret in force: invalid). A token
+   * without an id is refused too: every token this service issues has one, so it can be signed out.
+   */
+  async verify(token: string): Promise<VerifiedToken | { error: 'expired' | 'invalid' }> {
     try {
       const { payload } = await jwtVerify(token, (header: JWTHeaderParameters) => this.keyFor(header), {
         issuer: ISSUER,
         audience: AUDIENCE,
         algorithms: ['HS256'],
       });
-      if (typeof payload.sub !== 'string' || typeof payload.ws !== 'string') return { error: 'invalid' };
-      return { subject: payload.sub, workspaceId: payload.ws };
+      const { sub, ws, jti, exp } = payload;
+      if (typeof sub !== 'string' || typeof ws !== 'string' || typeof exp !== 'number')
+        return { error: 'invalid' };
+      if (typeof jti !== 'string' || !isUuid(jti)) return { error: 'invalid' };
+      return { subject: sub, workspaceId: ws, tokenId: jti, expiresAt: new Date(exp * 1000) };
     } catch (err) {
       return { error: err instanceof errors.JWTExpired ? 'expired' : 'invalid' };
     }

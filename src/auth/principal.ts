@@ -15,6 +15,8 @@ export interface Principal {
   actor: string;
   /** The key an `api-key` principal called with, named in its audit entries. */
   apiKey?: ApiKeyRef;
+  /** The identity token a `user` principal called with: what signing out ends. */
+  token?: { id: string; expiresAt: Date };
 }
 
 /** Which key made a change and whose it is: `details.api_key` of an entry whose actor is `api-key`. */

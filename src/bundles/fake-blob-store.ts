@@ -3,16 +3,24 @@ import { Readable } from 'node:stream';
 import {
   BlobSourceError,
   type BlobStore,
+  BlobStoreUnavailableError,
   BlobTooLargeError,
   type ByteRange,
+  type ListedBlob,
+  type PutOptions,
   type StoredBlob,
 } from './blob-store.js';
 
 /** Blobs in memory, for unit tests of what stores bundles. Same refusals as the disk store. */
 export class FakeBlobStore implements BlobStore {
+  readonly kind = 'disk';
   readonly blobs = new Map<string, Buffer>();
+  readonly written = new Map<string, Date>();
+  /** Set to make every call fail as an unreachable store would. */
+  unavailable = false;
+  now: () => Date = () => new Date();
 
-  async put(source: Readable, options: { maxBytes: number }): Promise<StoredBlob> {
+  async put(source: Readable, options: PutOptions): Promise<StoredBlob> {
     const chunks: Buffer[] = [];
     let size = 0;
     try {
@@ -28,8 +36,35 @@ export class FakeBlobStore implements BlobStore {
     }
     const bytes = Buffer.concat(chunks);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
+    this.check();
+    if (!this.blobs.has(sha256)) this.written.set(sha256, this.now());
     this.blobs.set(sha256, bytes);
     return { sha256, size: bytes.length };
+  }
+
+  async delete(sha256: string): Promise<void> {
+    this.check();
+    this.blobs.delete(sha256);
+    this.written.delete(sha256);
+  }
+
+  async *list(): AsyncIterable<ListedBlob> {
+    this.check();
+    for (const [sha256, bytes] of [...this.blobs])
+      yield { sha256, size: bytes.length, modifiedAt: this.written.get(sha256) ?? new Date(0) };
+  }
+
+  async deleteAbandonedUploads(): Promise<number> {
+    this.check();
+    return 0;
+  }
+
+  async ping(): Promise<void> {
+    this.check();
+  }
+
+  private check(): void {
+    if (this.unavailable) throw new BlobStoreUnavailableError(new Error('fake store set unavailable'));
   }
 
   async has(sha256: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { access, type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -9,6 +9,8 @@ import {
   BlobTooLargeError,
   type ByteRange,
   isSha256Hex,
+  type ListedBlob,
+  type PutOptions,
   type StoredBlob,
 } from './blob-store.js';
 
@@ -19,6 +21,7 @@ import {
  * (a shared volume): two concurrent uploads of the same bytes rename identical files onto one name.
  */
 export class LocalDiskBlobStore implements BlobStore {
+  readonly kind = 'disk';
   readonly root: string;
   private readonly tmpDir: string;
 
@@ -32,7 +35,7 @@ export class LocalDiskBlobStore implements BlobStore {
     return join(this.root, sha256.slice(0, 2), sha256);
   }
 
-  async put(source: Readable, options: { maxBytes: number }): Promise<StoredBlob> {
+  async put(source: Readable, options: PutOptions): Promise<StoredBlob> {
     await mkdir(this.tmpDir, { recursive: true });
     const tmp = join(this.tmpDir, `${randomUUID()}.part`);
     const handle = await open(tmp, 'wx', 0o644);
@@ -77,6 +80,42 @@ export class LocalDiskBlobStore implements BlobStore {
 
   createReadStream(sha256: string, range?: ByteRange): Readable {
     return createReadStream(this.pathOf(sha256), range ? { start: range.start, end: range.end } : {});
+  }
+
+  async delete(sha256: string): Promise<void> {
+    await rm(this.pathOf(sha256), { force: true });
+  }
+
+  async *list(): AsyncIterable<ListedBlob> {
+    const folders = await readdir(this.root).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [] as string[];
+      throw err;
+    });
+    for (const folder of folders) {
+      if (!/^[0-9a-f]{2}$/.test(folder)) continue;
+      for (const name of await readdir(join(this.root, folder)).catch(() => [] as string[])) {
+        if (!isSha256Hex(name) || !name.startsWith(folder)) continue;
+        const info = await stat(join(this.root, folder, name)).catch(() => undefined);
+        if (info?.isFile()) yield { sha256: name, size: info.size, modifiedAt: info.mtime };
+      }
+    }
+  }
+
+  async deleteAbandonedUploads(before: Date): Promise<number> {
+    let deleted = 0;
+    for (const name of await readdir(this.tmpDir).catch(() => [] as string[])) {
+      const file = join(this.tmpDir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (!info || info.mtime >= before) continue;
+      await rm(file, { force: true });
+      deleted += 1;
+    }
+    return deleted;
+  }
+
+  async ping(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root);
   }
 }
 

@@ -127,12 +127,12 @@ export class CodePushService {
       });
     }
     const kind = report.status === 'DeploymentSucceeded' ? 'activation' : 'error';
-    await this.count(route, channel, report.label, report.clientUniqueId, kind);
+    await this.count(route, channel, report.label, report.clientUniqueId, kind, report.client);
   }
 
   async reportDownload(report: DownloadReport): Promise<void> {
     const { route, channel } = await this.resolveKey(report.deploymentKey);
-    await this.count(route, channel, report.label, report.clientUniqueId, 'download');
+    await this.count(route, channel, report.label, report.clientUniqueId, 'download', report.client);
   }
 
   /** The app and channel a key names; 404 for a key never issued or deleted. */
@@ -160,6 +160,7 @@ export class CodePushService {
     label: string,
     deviceId: string,
     kind: ReportKind,
+    client: DeviceClient,
   ): Promise<void> {
     const pinned = pinnedRelease(route, deviceId);
     const moduleId =
@@ -167,9 +168,11 @@ export class CodePushService {
         ? pinned.id
         : (await this.deps.histories.of(route, servedChannel(route, deviceId, channel))).releaseOf(label);
     if (moduleId === undefined) return;
-    await this.deps.events.accept(route.appId, [
-      { id: reportEventId(kind, moduleId, deviceId), device_id: deviceId, module_id: moduleId, type: kind },
-    ]);
+    await this.deps.events.accept(
+      route.appId,
+      [{ id: reportEventId(kind, moduleId, deviceId), device_id: deviceId, module_id: moduleId, type: kind }],
+      client,
+    );
   }
 }
 

@@ -1,7 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { RedisTarget } from '../platform/redis.js';
+import { BUNDLE_ENV, type BundleSettings, parseBundleSettings } from './bundle-settings.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
+
+export type { BundleSettings } from './bundle-settings.js';
 
 /**
  * Every setting of every process, parsed and validated once at start-up.
@@ -44,8 +47,7 @@ const EnvSchema = Type.Object({
   WEBHOOK_MAX_ATTEMPTS: Count('12'),
   WEBHOOK_DISPATCH_POLL_MS: Count('1000'),
   BODY_LIMIT_BYTES: Count('1048576'),
-  BUNDLE_MAX_BYTES: Count('104857600'),
-  BLOB_DIR: Type.String({ default: '.local/blobs' }),
+  ...BUNDLE_ENV,
   DELTA_BASES: Count('3'),
   DELTA_MIN_SAVING: Type.String({ pattern: '^(0(\\.[0-9]+)?|1(\\.0+)?|\\.[0-9]+)$', default: '0.3' }),
   DEVICE_WINDOW_DAYS: Count('30'),
@@ -61,6 +63,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: Count('10'),
   RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES: Count('15'),
   RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Count('0'),
+  RATE_LIMIT_FAILURE_DEVICES_PER_ADDRESS_PER_HOUR: Count('10'),
   API_COPIES: Count('1'),
   TRUST_PROXY: Type.String({ default: 'false' }),
   SHUTDOWN_GRACE_MS: Count('10000'),
@@ -125,7 +128,7 @@ export interface Config {
     /** Which X-Forwarded-For hops are believed for the client address (TRUST_PROXY). */
     trustProxy: TrustProxy;
   };
-  bundles: { maxBytes: number; blobDir: string };
+  bundles: BundleSettings;
   /**
    * Smaller downloads made by the deltas worker (docs/reference/delta-updates.md): from up to `bases`
    * earlier releases, kept when they save at least `minSaving` (0-1) of the full download.
@@ -153,6 +156,11 @@ export interface Config {
     signinFailureWindowMs: number;
     /** Devices new to a capped workspace that one client address may add per hour; 0 = no limit. */
     newDevicesPerAddressPerHour: number;
+    /**
+     * Distinct devices one client address (an IPv6 /64) may add to one release's failure counters per
+     * clock hour, per API process: what an error spike and its automatic action are decided on.
+     */
+    failureDevicesPerAddressPerHour: number;
   };
   /** Bearer credential that shows operators /readyz's checks and details; none when unset. */
   operatorToken: string | null;
@@ -163,25 +171,48 @@ export type Surface = (typeof SURFACES)[number];
 
 export class ConfigError extends Error {}
 
-/** Parses the environment; throws ConfigError naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/** The settings `npm run blobs:migrate` needs: the disk folder and the bucket, nothing else. */
+const BundleEnvSchema = Type.Object(BUNDLE_ENV);
+
+/** Parses only the bundle storage settings (tools that touch nothing but the stores). */
+export function loadBundleSettings(env: Record<string, string | undefined> = process.env): BundleSettings {
+  return bundleSettings(parseEnv(BundleEnvSchema, env) as RawEnv);
+}
+
+/** The bundle storage settings (bundle-settings.ts), or ConfigError naming each mistake. */
+function bundleSettings(e: RawEnv): BundleSettings {
+  const parsed = parseBundleSettings(e);
+  if (Array.isArray(parsed)) throw new ConfigError(`Invalid configuration:\n${parsed.join('\n')}`);
+  return parsed;
+}
+
+/** Picks the schema's variables, applies defaults and throws ConfigError naming every bad one. */
+function parseEnv(
+  schema: typeof EnvSchema | typeof BundleEnvSchema,
+  env: Record<string, string | undefined>,
+): Record<string, string> {
   const picked: Record<string, string> = {};
-  for (const key of Object.keys(EnvSchema.properties)) {
+  for (const key of Object.keys(schema.properties)) {
     const value = env[key];
     if (value !== undefined && value !== '') picked[key] = value;
   }
-  const withDefaults = Value.Default(EnvSchema, picked) as Record<string, string>;
-  const errors = [...Value.Errors(EnvSchema, withDefaults)];
+  const withDefaults = Value.Default(schema, picked) as Record<string, string>;
+  const errors = [...Value.Errors(schema, withDefaults)];
   const lines = errors.map((e) => {
     const name = e.path.replace(/^\//, '') || '(environment)';
     const shown = name in withDefaults ? ` (got ${JSON.stringify(redact(name, withDefaults[name]))})` : '';
     return `  ${name}: ${e.message}${shown}`;
   });
-  lines.push(...secretProblems(withDefaults));
+  if (schema === EnvSchema) lines.push(...secretProblems(withDefaults));
   if (lines.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
   }
-  const e = withDefaults as RawEnv;
+  return withDefaults;
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const e = parseEnv(EnvSchema, env) as RawEnv;
   const port = Number(e.PORT);
   if (port < 1 || port > 65535)
     throw new ConfigError(`Invalid configuration:\n  PORT: must be 1-65535 (got ${port})`);
@@ -197,6 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       `Invalid configuration:\n  API_SURFACES: a comma list of ${SURFACES.join(', ')} (got ${JSON.stringify(e.API_SURFACES)})`,
     );
+  const bundles = bundleSettings(e);
   const publicUrl = (
     e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`
   ).replace(/\/+$/, '');
@@ -244,7 +276,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxConnections: atLeast(1, e.MAX_CONNECTIONS),
       trustProxy,
     },
-    bundles: { maxBytes: int(e.BUNDLE_MAX_BYTES), blobDir: e.BLOB_DIR },
+    bundles,
     deltas: { bases: int(e.DELTA_BASES), minSaving: Number(e.DELTA_MIN_SAVING) },
     devices: {
       windowDays: atLeast(1, e.DEVICE_WINDOW_DAYS),
@@ -265,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signinFailuresPerAccount: int(e.RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT),
       signinFailureWindowMs: atLeast(1, e.RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES) * 60_000,
       newDevicesPerAddressPerHour: int(e.RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR),
+      failureDevicesPerAddressPerHour: atLeast(1, e.RATE_LIMIT_FAILURE_DEVICES_PER_ADDRESS_PER_HOUR),
     },
     operatorToken: e.OPERATOR_TOKEN ?? null,
   };

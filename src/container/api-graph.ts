@@ -5,7 +5,9 @@ import { createAuditService } from '../audit/audit.service.js';
 import { createAuthService } from '../auth/auth.service.js';
 import { IdentityTokens } from '../auth/identity-tokens.js';
 import { SigninThrottle } from '../auth/signin-throttle.js';
+import { permanentUrl } from '../bundles/blob-links.js';
 import { createBundlesService } from '../bundles/bundles.service.js';
+import { S3BlobStore } from '../bundles/s3-blob-store.js';
 import { createChannelsService } from '../channels/channels.service.js';
 import { CodePushService } from '../codepush/codepush.service.js';
 import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
@@ -15,8 +17,11 @@ import { DeviceCapGate } from '../devices/device-cap.js';
 import { createDevicesService } from '../devices/devices.service.js';
 import { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { DeviceEdge } from '../edge/device-edge.js';
-import { buildExpoRoute } from '../expo/expo.route.js';
+import { FailureReporters } from '../edge/failure-reporters.js';
+import { createExpoAssetsService } from '../expo/expo.assets.js';
+import { EXPO_ASSET_FILES_HELD } from '../expo/expo.route.js';
 import { createExpoReleasesService } from '../expo/expo-releases.service.js';
+import { expoRouteWithLinks } from '../expo/expo-route-links.js';
 import { ExpoUpdatesService } from '../expo/expo-updates.service.js';
 import { IngestStatusService } from '../ingest/ingest-status.service.js';
 import { CheckRecorder } from '../intake/check-recorder.js';
@@ -59,14 +64,26 @@ export function createApi(
     : undefined;
   if (mailer) closers.clients.push(async () => mailer.close());
 
-  // Routing: one app cache (with the app's modules and its Expo answers, computed once per load).
+  // Routing: one app cache (with the app's modules and its Expo answers, computed once per load). Download
+  // URLs are the store's when it has its own (S3: a CDN or presigned), the API's otherwise; an entry with
+  // presigned URLs expires before they pass half their lifetime (RoutingCache).
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
-  const loadExpo = async (appId: string) => ({
-    expo: buildExpoRoute(await stores.manifests.expoRouteRows(appId), bundleUrl),
-  });
-  const routing = new RoutingCache(createRoutingSource(stores, { bundleUrl, extend: loadExpo }), {
-    ttlMs: config.devices.routingCacheTtlMs,
-  });
+  const links = c.blobs.kind === 's3' ? c.blobLinks : null;
+  // The asset files some release of the app names (what its asset URLs may serve), held with the route.
+  const loadExpo = async (appId: string) => {
+    const rows = await stores.manifests.expoRouteRows(appId);
+    const files =
+      rows.length === 0 ? [] : await stores.manifests.expoAssetFiles(appId, EXPO_ASSET_FILES_HELD);
+    return expoRouteWithLinks(rows, links, bundleUrl, files);
+  };
+  const routing = new RoutingCache(
+    createRoutingSource(stores, {
+      bundleUrl,
+      ...(links ? { bundleLink: (sha256: string) => links.link(sha256) } : {}),
+      extend: loadExpo,
+    }),
+    { ttlMs: config.devices.routingCacheTtlMs },
+  );
   // A deleted deployment key is refused at once by this process (other processes: at the invalidation).
   const invalidateNow = (message: Invalidation) => {
     if (message.appId) routing.drop(message.appId);
@@ -106,6 +123,9 @@ export function createApi(
   const eventIngest = createEventIngestService(stores, {
     routing,
     retentionDays: config.ingest.retentionDays,
+    reporters: new FailureReporters({
+      devicesPerAddress: config.rateLimits.failureDevicesPerAddressPerHour,
+    }),
   });
 
   // Accounts.
@@ -172,8 +192,12 @@ export function createApi(
       apps,
       blobs: c.blobs,
       publicUrl: config.publicUrl,
+      ...(config.bundles.baseUrl && c.blobs instanceof S3BlobStore
+        ? { storeUrl: permanentUrl(config.bundles.baseUrl, c.blobs) }
+        : {}),
     }),
     expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
+    expoAssets: createExpoAssetsService(stores, { routing }),
     promotion: createPromotionService(stores, { releases, drafts }),
     deviceOverrides: createDeviceOverridesService(stores, { invalidate, checks: overrideChecks, log }),
     channels: createChannelsService(stores, { invalidate }),

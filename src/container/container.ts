@@ -3,8 +3,11 @@ import { PostgresApiKeysStore } from '../api-keys/api-keys.postgres-store.js';
 import { PostgresAppsStore } from '../apps/apps.postgres-store.js';
 import { PostgresAuditStore } from '../audit/audit.postgres-store.js';
 import { PostgresAuthStore } from '../auth/auth.postgres-store.js';
+import { createBlobLinks } from '../bundles/blob-links.js';
+import type { BlobStore } from '../bundles/blob-store.js';
 import { PostgresBundlesStore } from '../bundles/bundles.postgres-store.js';
 import { LocalDiskBlobStore } from '../bundles/local-blob-store.js';
+import { createS3Client, S3BlobStore } from '../bundles/s3-blob-store.js';
 import { PostgresChannelsStore } from '../channels/channels.postgres-store.js';
 import { PostgresDeploymentKeysStore } from '../codepush/deployment-keys.postgres-store.js';
 import type { Config } from '../config/config.js';
@@ -81,6 +84,7 @@ export function createContainer(
   closers.flushes.push(() => webhookScheduler.close());
   const stores = createStores(config, db, clickhouse, redis, keys);
   const invalidate = (message: Invalidation) => publishInvalidation(redis, keys, message);
+  const blobs = createBlobStore(config, closers);
   const deltaJobs = new QueueDeltaJobs(redis, keys, (err, releaseId) =>
     log.warn({ err, releaseId }, 'deltas job not enqueued; the release is served in full'),
   );
@@ -89,7 +93,8 @@ export function createContainer(
     ...core,
     redis,
     keys,
-    blobs: new LocalDiskBlobStore(config.bundles.blobDir),
+    blobs,
+    blobLinks: createBlobLinks(config.bundles, blobs),
     stores,
     webhookScheduler,
     invalidate,
@@ -98,6 +103,15 @@ export function createContainer(
   const api = role === 'workers' ? {} : createApi(shared, closers);
   const workers = role === 'api' ? {} : { workers: createWorkerGraphs(shared) };
   return { ...shared, ...api, ...workers };
+}
+
+/** BLOB_STORE: the disk folder (default) or the bucket. */
+function createBlobStore(config: Config, closers: Closers): BlobStore {
+  const { s3, blobDir } = config.bundles;
+  if (config.bundles.store === 'disk' || !s3) return new LocalDiskBlobStore(blobDir);
+  const client = createS3Client(s3);
+  closers.clients.push(async () => client.destroy());
+  return new S3BlobStore(client, s3.bucket, s3.prefix);
 }
 
 function createStores(

@@ -10,6 +10,8 @@ import type { AuditStore } from '../audit/audit.store.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { AuthStore } from '../auth/auth.store.js';
 import type { IdentityTokens } from '../auth/identity-tokens.js';
+import type { BlobLinks } from '../bundles/blob-links.js';
+import type { BlobRetention } from '../bundles/blob-retention.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import type { BundlesService } from '../bundles/bundles.service.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
@@ -25,6 +27,7 @@ import type { DeltasStore } from '../deltas/deltas.store.js';
 import type { DevicesService } from '../devices/devices.service.js';
 import type { DistinctDeviceCounter } from '../devices/distinct-devices.js';
 import type { DeviceEdge } from '../edge/device-edge.js';
+import type { ExpoAssetsService } from '../expo/expo.assets.js';
 import type { ExpoReleasesService } from '../expo/expo-releases.service.js';
 import type { ExpoUpdatesService } from '../expo/expo-updates.service.js';
 import type { EventRowsStore } from '../ingest/event-rows.store.js';
@@ -125,6 +128,8 @@ export interface SharedContainer extends CoreContainer {
   keys: RedisKeys;
   /** Bundle bytes, content-addressed by sha256. */
   blobs: BlobStore;
+  /** The URLs devices fetch bytes from without the API (a CDN or presigned), when the store has them. */
+  blobLinks: BlobLinks;
   stores: Stores;
   /** Enqueues webhook delivery attempts (BullMQ producer, opened on first use). */
   webhookScheduler: DeliveryScheduler;
@@ -166,6 +171,8 @@ export interface Services {
   expoReleases: ExpoReleasesService;
   /** The Expo Updates v1 manifest endpoint. */
   expoUpdates: ExpoUpdatesService;
+  /** Which files an Expo asset URL may serve. */
+  expoAssets: ExpoAssetsService;
   /** Release workflows: promotion between channels, device overrides, channels as a resource. */
   promotion: PromotionService;
   deviceOverrides: DeviceOverridesService;
@@ -224,6 +231,8 @@ export interface UpkeepTask {
 export interface UpkeepGraph {
   log: Logger;
   tasks: Record<string, UpkeepTask>;
+  /** Deletes blobs nothing has needed for BLOB_RETENTION_DAYS (a task of `tasks`; tests call it too). */
+  blobRetention: BlobRetention;
 }
 
 /** Outbox fan-out, delivery attempts behind a per-endpoint gate, the sweeper and the retention. */

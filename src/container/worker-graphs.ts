@@ -1,3 +1,4 @@
+import { BlobRetention } from '../bundles/blob-retention.js';
 import { createDeltasService } from '../deltas/deltas.service.js';
 import { IngestConsumer } from '../ingest/ingest-consumer.js';
 import { dropExpiredPartitions } from '../ingest/retention.js';
@@ -63,14 +64,22 @@ function ingestGraph(c: SharedContainer): IngestGraph {
 /** Scheduled tasks by name, each run every `everyMs` by one worker process at a time. */
 function upkeepGraph(c: SharedContainer): UpkeepGraph {
   const log = c.log.child({ worker: 'upkeep' });
+  const { retentionDays, retentionDryRun } = c.config.bundles;
+  const blobRetention = new BlobRetention(c.stores, c.blobs, {
+    retentionDays,
+    dryRun: retentionDryRun,
+    log: log.child({ task: 'blob-retention' }),
+  });
   const tasks: UpkeepGraph['tasks'] = {
     'clickhouse-retention': {
       everyMs: 3_600_000,
       run: () =>
         dropExpiredPartitions(c.clickhouse, c.config.ingest.retentionDays, log.child({ task: 'retention' })),
     },
+    // Blobs unneeded for BLOB_RETENTION_DAYS (BLOB_RETENTION_DRY_RUN=true: only logged), in either store.
+    'blob-retention': { everyMs: 6 * 3_600_000, run: () => blobRetention.sweep() },
   };
-  return { log, tasks };
+  return { log, tasks, blobRetention };
 }
 
 /** Outbox fan-out, delivery attempts behind a per-endpoint gate, the sweeper and the retention. */

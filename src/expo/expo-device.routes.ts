@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DeviceClient } from '../edge/client-address.js';
 import { deviceKey } from '../edge/device-key.js';
 import { sendBlob } from '../http/blob-response.js';
@@ -7,8 +8,14 @@ import { deviceRoute } from '../http/device-route.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { notFound } from '../platform/errors.js';
-import { contentTypeOf, type ExpoPlatform } from './expo.manifest.js';
-import { ASSET_FILE_PATTERN, AssetParams, ManifestHeaders, ManifestParams } from './expo.schemas.js';
+import { type ExpoPlatform, servedTypeOf } from './expo.manifest.js';
+import {
+  AppAssetParams,
+  ASSET_FILE_PATTERN,
+  AssetParams,
+  ManifestHeaders,
+  ManifestParams,
+} from './expo.schemas.js';
 import type { ManifestRequest } from './expo-updates.service.js';
 
 const ASSET_FILE = new RegExp(ASSET_FILE_PATTERN);
@@ -44,8 +51,7 @@ export function manifestRequest(
 
 /** The Expo Updates v1 device endpoints: the manifest and the assets it names. */
 export async function expoDeviceRoutes(app: App): Promise<void> {
-  const { expoUpdates } = app.deps.services;
-  const { blobs } = app.deps;
+  const { expoUpdates, expoAssets } = app.deps.services;
 
   deviceRoute(app, {
     method: 'GET',
@@ -84,32 +90,56 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
     },
   });
 
+  const assetResponses = {
+    200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the asset bytes' }),
+    206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
+    302: Type.Unsafe<void>({ description: 'the bytes are at `location` (BLOB_STORE=s3)' }),
+    304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
+    ...problems(400, 404, 416, 429),
+  };
+  const sendAsset = async (
+    appId: string | null,
+    file: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => {
+    const [, sha256, ext] = ASSET_FILE.exec(file)!;
+    const missing = notFound('Asset', 'asset_not_found');
+    if (!(await expoAssets.referenced(appId, file))) throw missing;
+    return sendBlob(app.deps, request, reply, sha256!, servedTypeOf(ext!), missing);
+  };
+
+  deviceRoute(app, {
+    method: ['GET', 'HEAD'],
+    url: '/expo/:app_id/assets/:file',
+    schema: {
+      tags: ['devices'],
+      summary: 'An asset of an Expo release of the app (immutable; supports Range and If-None-Match)',
+      // Named: generated from the path it would be the old asset route's name (…/assets/{file}).
+      operationId: 'getExpoAppAsset',
+      description:
+        'The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names ' +
+        '(404 otherwise). Served as a download that no browser runs (docs/operations/security.md).',
+      security: [],
+      params: AppAssetParams,
+      response: assetResponses,
+    },
+    handler: async (request, reply) => sendAsset(request.params.app_id, request.params.file, request, reply),
+  });
+
   deviceRoute(app, {
     method: ['GET', 'HEAD'],
     url: '/expo/assets/:file',
     schema: {
       tags: ['devices'],
-      summary: 'An asset of an Expo release (immutable; supports Range and If-None-Match)',
-      description: 'The URLs come from manifests: `<sha256>.<extension>`, the extension naming the type.',
+      summary: 'An asset named by a manifest pushed before asset URLs named their app',
+      description:
+        'Kept for devices holding such a manifest: a file some Expo release names (404 otherwise), served ' +
+        'as the app-scoped URL serves it. New manifests use /expo/{app_id}/assets/{file}.',
       security: [],
       params: AssetParams,
-      response: {
-        200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the asset bytes' }),
-        206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
-        304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
-        ...problems(400, 404, 416, 429),
-      },
+      response: assetResponses,
     },
-    handler: async (request, reply) => {
-      const [, sha256, ext] = ASSET_FILE.exec(request.params.file)!;
-      return sendBlob(
-        blobs,
-        request,
-        reply,
-        sha256!,
-        contentTypeOf(ext!),
-        notFound('Asset', 'asset_not_found'),
-      );
-    },
+    handler: async (request, reply) => sendAsset(null, request.params.file, request, reply),
   });
 }

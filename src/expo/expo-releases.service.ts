@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import { badRequest } from '../platform/errors.js';
+import type { Queryable } from '../platform/postgres.js';
 import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleaseRow } from '../releases/releases.store.js';
 import type { PushInput } from '../releases/releases.types.js';
@@ -15,6 +16,7 @@ import {
   type ExpoPlatform,
   type ExportFile,
   manifestBytes,
+  type PermanentAssetUrl,
 } from './expo.manifest.js';
 
 export interface ExpoPlatformFiles {
@@ -57,6 +59,8 @@ export interface ExpoReleasesOptions {
   /** The bundle bytes, read once per file for its md5. */
   blobs: BlobStore;
   publicUrl: string;
+  /** Permanent store URLs of assets (BUNDLE_BASE_URL), written into manifests at push time. */
+  storeUrl?: PermanentAssetUrl;
 }
 
 export function createExpoReleasesService(
@@ -104,8 +108,17 @@ export class ExpoReleasesService {
     for (const platform of platforms) {
       const { bundle, assets } = files.get(platform)!;
       parts[platform] = manifestBytes(
-        { id, createdAt, runtimeVersion: input.runtime_version, launchAsset: bundle, assets, extra },
+        {
+          id,
+          appId: input.app_id,
+          createdAt,
+          runtimeVersion: input.runtime_version,
+          launchAsset: bundle,
+          assets,
+          extra,
+        },
         this.deps.publicUrl,
+        this.deps.storeUrl,
       );
     }
 
@@ -125,10 +138,16 @@ export class ExpoReleasesService {
       signature: null,
       keyId: null,
     }));
+    const assets = [...new Set([...files.values()].flatMap((f) => f.assets.map((a) => a.sha256)))].sort();
     const release = await this.deps.releases.push(
       principal,
       { ...push, id, created_at: createdAt },
-      { afterInsert: (tx, row) => this.deps.manifests.insertParts(tx, row.id, stored) },
+      {
+        afterInsert: async (tx, row) => {
+          await this.claimAssets(tx, input.app_id, assets);
+          await this.deps.manifests.insertParts(tx, row, stored);
+        },
+      },
     );
     return { kind: 'release', release };
   }
@@ -158,6 +177,23 @@ export class ExpoReleasesService {
       out.set(platform, { bundle, assets });
     }
     return out;
+  }
+
+  /**
+   * Under each asset's blob lock (in order, so two pushes cannot deadlock), checks again that the app's
+   * upload of it is on record: the retention sweep deletes the record with the bytes, so a push that
+   * passes here refers only to bytes that stay.
+   */
+  private async claimAssets(tx: Queryable, appId: string, sha256s: readonly string[]): Promise<void> {
+    for (const sha256 of sha256s) {
+      await this.deps.bundles.lockBlob(tx, sha256);
+      if (!(await this.deps.bundles.find(appId, sha256, tx))) {
+        throw badRequest(
+          `An asset (${sha256}) is no longer stored; upload it again with PUT /apps/{app_id}/bundles.`,
+          'unknown_bundle',
+        );
+      }
+    }
   }
 
   private async md5Of(appId: string, sha256: string, what: string): Promise<string> {

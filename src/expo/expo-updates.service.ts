@@ -40,7 +40,7 @@ const NO_UPDATE: ManifestAnswer = { status: 204 };
 
 /** The event intake (the same one as POST /devices/events) that failure reports are handed to. */
 export interface EventIntake {
-  accept(appId: string, events: DeviceEventInput[]): Promise<unknown>;
+  accept(appId: string, events: DeviceEventInput[], client: DeviceClient): Promise<unknown>;
 }
 
 /** Distinct (app, device, update) failure reports remembered in process, so repeats skip the intake. */
@@ -104,7 +104,7 @@ export class ExpoUpdatesService {
     const expo = outcome.route.expo;
     if (!expo || !outcome.admitted) return NO_UPDATE;
     if (req.easClientId !== undefined && failed.length > 0)
-      this.reportFailures(req.appId, req.easClientId, failed, expo);
+      this.reportFailures(req.appId, req.easClientId, failed, expo, req.client);
     if (outcome.upToDate) return NO_UPDATE;
 
     // The release the device runs, when it is one of ours for this channel, platform and runtime.
@@ -132,7 +132,13 @@ export class ExpoUpdatesService {
    * (this process also remembers what it already passed on). Ids that are not releases of the app are
    * not events. Best effort: a failed hand-over is logged, and the device's next request reports again.
    */
-  private reportFailures(appId: string, deviceId: string, failed: readonly string[], expo: ExpoRoute): void {
+  private reportFailures(
+    appId: string,
+    deviceId: string,
+    failed: readonly string[],
+    expo: ExpoRoute,
+    client: DeviceClient,
+  ): void {
     const events: DeviceEventInput[] = [];
     const keys: string[] = [];
     for (const updateId of failed) {
@@ -149,7 +155,8 @@ export class ExpoUpdatesService {
       });
     }
     if (events.length === 0) return;
-    this.intake.accept(appId, events).then(
+    // The address is read now: the report is handed over after the answer, when the socket may be gone.
+    this.intake.accept(appId, events, { ip: client.ip }).then(
       () => {
         if (this.reported.size + keys.length > REPORTED_LIMIT) this.reported.clear();
         for (const key of keys) this.reported.add(key);

@@ -32,6 +32,8 @@ export interface ManifestAsset {
 
 export interface ManifestInput {
   id: string;
+  /** The app: asset URLs are under it. */
+  appId: string;
   createdAt: Date;
   runtimeVersion: string;
   launchAsset: ExportFile;
@@ -43,12 +45,45 @@ export interface ManifestInput {
 // reference server labels it application/javascript, and so do we whatever its extension.
 const JAVASCRIPT = new Set(['js', 'hbc', 'bundle']);
 
-/** The content type an asset of this extension is served and announced with. */
+/**
+ * The content type an asset of this extension is announced with in the manifest (`contentType`). Neither
+ * expo-updates client reads it (they keep the key, the extension, the URL and the hash), so it may name
+ * the real type; what the asset URL answers with is `servedTypeOf`.
+ */
 export function contentTypeOf(ext: string | null): string {
   if (ext === null) return 'application/javascript';
   const lower = ext.toLowerCase();
   if (JAVASCRIPT.has(lower)) return 'application/javascript';
   return mime.getType(lower) ?? 'application/octet-stream';
+}
+
+/**
+ * Types an asset URL answers with: images a browser shows only as an image, fonts and JSON, none of which
+ * a browser runs. Everything else, JavaScript and Hermes bundles included, is application/octet-stream:
+ * with `nosniff`, a browser then neither renders it as a page nor runs it from a `<script>` element, while
+ * expo-updates and CodePush write any type to a file (they never read the header).
+ */
+const SERVED_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  bmp: 'image/bmp',
+  heic: 'image/heic',
+  heif: 'image/heif',
+  ico: 'image/x-icon',
+  ttf: 'font/ttf',
+  otf: 'font/otf',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  json: 'application/json',
+};
+
+/** The Content-Type an asset of this extension is served with (never HTML, SVG, XHTML or JavaScript). */
+export function servedTypeOf(ext: string | null): string {
+  return (ext !== null && SERVED_TYPES[ext.toLowerCase()]) || 'application/octet-stream';
 }
 
 /** The protocol's `hash`: base64url (RFC 4648 section 5) of the SHA-256, without padding. */
@@ -57,32 +92,73 @@ export function base64UrlSha256(sha256Hex: string): string {
 }
 
 /**
- * The immutable URL of an asset: its content address plus the extension that names its content type.
- * The launch asset gets `.bundle`.
+ * The immutable URL of an asset of an app: its content address plus the extension that names its type,
+ * under the app, so the URL serves only files some release of that app references (expo.assets.ts). The
+ * launch asset gets `.bundle`.
  */
-export function assetPath(file: Pick<ExportFile, 'sha256' | 'ext'>): string {
-  return `/api/v1/expo/assets/${file.sha256}.${file.ext ?? 'bundle'}`;
+export function assetPath(appId: string, file: Pick<ExportFile, 'sha256' | 'ext'>): string {
+  return `/api/v1/expo/${appId}/assets/${assetFile(file)}`;
 }
 
-function assetEntry(file: ExportFile, publicUrl: string): ManifestAsset {
+/** `<sha256>.<extension>`: the last segment of an asset URL, and how expo_assets names the file. */
+export function assetFile(file: Pick<ExportFile, 'sha256' | 'ext'>): string {
+  return `${file.sha256}.${file.ext ?? 'bundle'}`;
+}
+
+/** A permanent store URL of an asset's bytes (BUNDLE_BASE_URL), or undefined: the API's asset URL. */
+export type PermanentAssetUrl = (sha256: string) => string | undefined;
+
+function assetEntry(
+  appId: string,
+  file: ExportFile,
+  publicUrl: string,
+  storeUrl?: PermanentAssetUrl,
+): ManifestAsset {
   return {
     hash: base64UrlSha256(file.sha256),
     key: file.md5,
     contentType: contentTypeOf(file.ext),
     // The specification asks to omit fileExtension on the launch asset (clients pick their own).
     ...(file.ext !== null ? { fileExtension: `.${file.ext}` } : {}),
-    url: `${publicUrl}${assetPath(file)}`,
+    url: storeUrl?.(file.sha256) ?? `${publicUrl}${assetPath(appId, file)}`,
   };
 }
 
-/** The manifest body: the fields of the specification, in its order, as compact JSON (UTF-8). */
-export function manifestBytes(input: ManifestInput, publicUrl: string): Buffer {
+/**
+ * The files a manifest body names (launch asset and assets, as `assetFile`), read from each entry's hash
+ * and extension, whatever its URL looks like. Entries that are not of that shape are left out.
+ */
+export function referencedFiles(manifest: Buffer): string[] {
+  const doc = JSON.parse(manifest.toString('utf8')) as {
+    launchAsset?: { hash?: unknown };
+    assets?: Array<{ hash?: unknown; fileExtension?: unknown }>;
+  };
+  const files: string[] = [];
+  const add = (hash: unknown, ext: string | null) => {
+    if (typeof hash !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(hash)) return;
+    if (ext !== null && !/^[a-z0-9]{1,16}$/.test(ext)) return;
+    files.push(assetFile({ sha256: Buffer.from(hash, 'base64url').toString('hex'), ext }));
+  };
+  add(doc.launchAsset?.hash, null);
+  for (const asset of doc.assets ?? []) {
+    const ext = typeof asset?.fileExtension === 'string' ? asset.fileExtension.replace(/^\./, '') : '';
+    add(asset?.hash, ext.toLowerCase());
+  }
+  return [...new Set(files)];
+}
+
+/**
+ * The manifest body: the fields of the specification, in its order, as compact JSON (UTF-8). Asset URLs
+ * are the CDN's when BUNDLE_BASE_URL is set (they never expire, so a signature may cover them), else the
+ * API's (which answer 302 to the store with BLOB_STORE=s3).
+ */
+export function manifestBytes(input: ManifestInput, publicUrl: string, storeUrl?: PermanentAssetUrl): Buffer {
   const manifest = {
     id: input.id,
     createdAt: input.createdAt.toISOString(),
     runtimeVersion: input.runtimeVersion,
-    launchAsset: assetEntry(input.launchAsset, publicUrl),
-    assets: input.assets.map((a) => assetEntry(a, publicUrl)),
+    launchAsset: assetEntry(input.appId, input.launchAsset, publicUrl, storeUrl),
+    assets: input.assets.map((a) => assetEntry(input.appId, a, publicUrl, storeUrl)),
     metadata: {},
     extra: input.extra,
   };

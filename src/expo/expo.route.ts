@@ -35,10 +35,18 @@ export interface ExpoRoute {
   releases: ReadonlyMap<string, ExpoRelease>;
   /** candidatesKey(channel, platform) -> the active releases serving that platform, newest first. */
   candidates: ReadonlyMap<string, readonly RoutedRelease[]>;
+  /**
+   * Files (`<sha256>.<ext>`) the app's Expo releases name, up to EXPO_ASSET_FILES_HELD: an asset URL naming
+   * one is served without a query (expo.assets.ts).
+   */
+  assets: ReadonlySet<string>;
 }
 
 /** How many of an app's Expo releases the cache holds; older ones are only ever superseded history. */
 export const EXPO_ROUTE_LIMIT = 200;
+
+/** How many of an app's asset files the cache holds (about 70 bytes each); the rest are asked for. */
+export const EXPO_ASSET_FILES_HELD = 20_000;
 
 export function candidatesKey(channel: string, platform: ExpoPlatform): string {
   return `${channel}\n${platform}`;
@@ -65,9 +73,57 @@ export interface ExpoRouteRow
   key_id: string | null;
 }
 
+/** A store URL of an asset's bytes served as `contentType`, or undefined to keep the manifest's URL. */
+export type AssetUrl = (sha256: string, contentType: string) => string | undefined;
+
+interface ManifestAssetJson {
+  hash: string;
+  contentType: string;
+  url: string;
+}
+
+function assetsOf(manifest: { launchAsset?: ManifestAssetJson; assets?: ManifestAssetJson[] }) {
+  return [...(manifest.launchAsset ? [manifest.launchAsset] : []), ...(manifest.assets ?? [])];
+}
+
+/** The assets (sha256 and type) of the unsigned manifests: the ones whose URLs a load may replace. */
+export function unsignedAssets(
+  rows: readonly ExpoRouteRow[],
+): Array<{ sha256: string; contentType: string }> {
+  const out = new Map<string, { sha256: string; contentType: string }>();
+  for (const row of rows) {
+    if (row.part === 'directive' || row.signature !== null) continue;
+    for (const asset of assetsOf(JSON.parse(row.body.toString('utf8')))) {
+      const sha256 = Buffer.from(asset.hash, 'base64url').toString('hex');
+      out.set(`${sha256} ${asset.contentType}`, { sha256, contentType: asset.contentType });
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * An unsigned manifest with its asset URLs replaced by the store's (BLOB_STORE=s3: a CDN or presigned
+ * URL), so devices fetch the bytes without the API. A signed manifest is never rewritten: its signature
+ * covers its URLs, which then answer 302 to the store.
+ */
+function withStoreUrls(body: Buffer, assetUrl: AssetUrl): Buffer {
+  const manifest = JSON.parse(body.toString('utf8'));
+  let changed = false;
+  for (const asset of assetsOf(manifest)) {
+    const url = assetUrl(Buffer.from(asset.hash, 'base64url').toString('hex'), asset.contentType);
+    if (url !== undefined && url !== asset.url) {
+      asset.url = url;
+      changed = true;
+    }
+  }
+  return changed ? Buffer.from(JSON.stringify(manifest), 'utf8') : body;
+}
+
 export function buildExpoRoute(
   rows: readonly ExpoRouteRow[],
   bundleUrl: (sha256: string) => string,
+  assetUrl?: AssetUrl,
+  assetFiles: readonly string[] = [],
 ): ExpoRoute | undefined {
   if (rows.length === 0) return undefined;
   const byId = new Map<string, ExpoRouteRow[]>();
@@ -103,10 +159,11 @@ export function buildExpoRoute(
       const row = parts.find((p) => p.part === platform);
       if (!row) continue;
       const signature = headerOf(row);
+      const body = signature === null && assetUrl ? withStoreUrls(row.body, assetUrl) : row.body;
       platforms[platform] = {
-        manifest: row.body,
+        manifest: body,
         signature,
-        multipart: multipartMixed([{ name: 'manifest', body: row.body, signature }]),
+        multipart: multipartMixed([{ name: 'manifest', body, signature }]),
       };
       if (first.active) {
         const key = candidatesKey(first.channel, platform);
@@ -127,7 +184,7 @@ export function buildExpoRoute(
       ]),
     });
   }
-  return { releases, candidates };
+  return { releases, candidates, assets: new Set(assetFiles) };
 }
 
 function headerOf(row: Pick<ExpoRouteRow, 'signature' | 'key_id'>): string | null {

@@ -61,9 +61,13 @@ export const ManifestParams = Type.Object({ app_id: Uuid });
 
 /** `<sha256>.<ext>`: an asset's content address and the extension that names its content type. */
 export const ASSET_FILE_PATTERN = '^([0-9a-f]{64})\\.([A-Za-z0-9]{1,16})$';
-export const AssetParams = Type.Object({
-  file: Type.String({ maxLength: 81, pattern: ASSET_FILE_PATTERN, description: '<sha256>.<extension>' }),
+const AssetFile = Type.String({
+  maxLength: 81,
+  pattern: ASSET_FILE_PATTERN,
+  description: '<sha256>.<extension>',
 });
+export const AssetParams = Type.Object({ file: AssetFile });
+export const AppAssetParams = Type.Object({ app_id: Uuid, file: AssetFile });
 
 const Sha256 = Type.String({
   maxLength: 64,

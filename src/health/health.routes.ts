@@ -50,7 +50,7 @@ export async function healthRoutes(app: App): Promise<void> {
       config: { public: true },
       schema: {
         tags: ['health'],
-        summary: 'Postgres, Redis and ClickHouse are reachable',
+        summary: 'Postgres, Redis, ClickHouse and the blob store are reachable',
         description:
           'To everyone: `{status: "ready"}`, or a 503 `not_ready` problem, and nothing else. With ' +
           '`Authorization: Bearer <OPERATOR_TOKEN>` also `checks` (each service: `ok` or why not) and ' +

@@ -22,9 +22,9 @@ async function probe(fn: () => Promise<unknown>): Promise<Check> {
 
 /** Each backing service answered within two seconds, or why not. */
 export async function checkReadiness(
-  deps: Pick<SharedContainer, 'db' | 'redis' | 'clickhouse'>,
+  deps: Pick<SharedContainer, 'db' | 'redis' | 'clickhouse' | 'blobs'>,
 ): Promise<Record<string, Check>> {
-  const [postgres, redis, clickhouse] = await Promise.all([
+  const [postgres, redis, clickhouse, blobs] = await Promise.all([
     probe(() => deps.db.query('SELECT 1')),
     // Not connected: say so rather than queue a PING that waits for a reconnect (a command per probe
     // would pile up in the client's offline queue for as long as Redis is away).
@@ -37,6 +37,8 @@ export async function checkReadiness(
       const result = await deps.clickhouse.ping();
       if (!result.success) throw result.error;
     }),
+    // The bucket (BLOB_STORE=s3) or the blob folder: uploads and downloads need it.
+    probe(() => deps.blobs.ping()),
   ]);
-  return { postgres, redis, clickhouse };
+  return { postgres, redis, clickhouse, blobs };
 }

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { BlobLinks } from '../bundles/blob-links.js';
 import type { BlobStore } from '../bundles/blob-store.js';
+import { DOWNLOAD_HEADERS, servableType } from '../bundles/download-policy.js';
 import { notFound } from '../platform/errors.js';
 import { matchesEtag, parseRange } from '../updates/byte-range.js';
 import { sendProblem } from './error-handler.js';
@@ -9,11 +11,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Answers GET or HEAD of a blob: the bytes with a strong ETag (the sha256), immutable caching, a single
- * byte range (206, or 416 past the end), If-Range and If-None-Match (304). Bundle downloads and Expo
- * assets share it; only the content type differs.
+ * byte range (206, or 416 past the end), If-Range and If-None-Match (304), and DOWNLOAD_HEADERS on every
+ * answer. Bundle downloads and Expo assets share it; only the content type differs, and only a servable
+ * one is kept. When the store has URLs of its own (S3: a CDN or a presigned URL), the answer is a 302
+ * there instead, so the API never streams the bytes.
  */
 export async function sendBlob(
-  blobs: BlobStore,
+  { blobs, blobLinks }: { blobs: BlobStore; blobLinks: BlobLinks },
   request: FastifyRequest,
   reply: FastifyReply,
   sha256: string,
@@ -22,7 +26,14 @@ export async function sendBlob(
 ) {
   const size = await blobs.size(sha256);
   if (size === undefined) throw missing;
+  const link = await blobLinks.link(sha256, servableType(contentType));
+  if (link) {
+    // A presigned URL expires: the redirect must not outlive it in a cache.
+    const cache = Number.isFinite(link.handOutUntil) ? 'private, max-age=0' : 'public, max-age=86400';
+    return reply.code(302).header('location', link.url).header('cache-control', cache).send();
+  }
   const etag = `"${sha256}"`;
+  reply.headers(DOWNLOAD_HEADERS);
   reply.header('etag', etag).header('cache-control', IMMUTABLE).header('accept-ranges', 'bytes');
   if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
 
@@ -34,7 +45,7 @@ export async function sendBlob(
   }
   const start = range?.start ?? 0;
   const end = range?.end ?? size - 1;
-  reply.type(contentType).header('content-length', String(end - start + 1));
+  reply.type(servableType(contentType)).header('content-length', String(end - start + 1));
   if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
   if (request.method === 'HEAD' || size === 0) return reply.send();
   return reply.send(blobs.createReadStream(sha256, { start, end }));

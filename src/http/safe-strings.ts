@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { jsonTooDeep, MAX_JSON_DEPTH, nestsDeeperThan } from '../edge/json-depth.js';
 import {
   enforceStringPolicy,
   makeFlatSafe,
@@ -12,8 +13,9 @@ function policyOf(request: FastifyRequest): StringPolicy {
 }
 
 /**
- * Installs the JSON body parser that applies each route's policy, and the query/params replacement on
- * every route that declares a query string or path parameters. Call before registering routes.
+ * Installs the JSON body parser that bounds the nesting (json-depth.ts) and applies each route's policy, and
+ * the query/params replacement on every route that declares a query string or path parameters. Call before
+ * registering routes.
  */
 export function installStringSafety(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser(
@@ -25,6 +27,9 @@ export function installStringSafety(app: FastifyInstance): void {
     const body = String(raw);
     parseJson(request, body, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
+      // Nesting needs two characters a level: a shorter body cannot be too deep.
+      if (body.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(value, MAX_JSON_DEPTH))
+        return done(jsonTooDeep(), undefined);
       if (!mayHoldUnsafeString(body)) return done(null, value);
       try {
         done(null, enforceStringPolicy(value, policyOf(request)));

@@ -10,6 +10,8 @@ export interface CounterDelta {
   receivedMinute: number;
   activations: readonly string[];
   errors: readonly string[];
+  /** The client network of the batch, when it brought errors (the networks of failing devices). */
+  networks: readonly string[];
 }
 
 export interface PreparedBatch {
@@ -42,6 +44,8 @@ export function prepareBatch(entries: readonly StreamEntry[]): PreparedBatch {
         receivedMinute: minuteOf(entry.receivedMs),
         activations,
         errors,
+        // An entry from before entries named their network counts as one shared network.
+        networks: errors.length > 0 ? [entry.network ?? '-'] : [],
       })),
     );
   }

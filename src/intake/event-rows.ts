@@ -41,6 +41,19 @@ export interface EncodedEvents {
   text: string;
   rows: number;
   counters: DeviceCounter[];
+  /**
+   * The client network the batch came from (IPv4 /24, IPv6 /48: src/edge/client-address.ts): error-spike
+   * decisions count the networks of failing devices. Absent for rows the service made itself (checks).
+   */
+  network?: string;
+}
+
+/** How the devices of a batch feed the failure counters. */
+export interface CounterOptions {
+  /** The client network of the batch (see EncodedEvents.network). */
+  network?: string;
+  /** Whether a device's report about a release may move the counters (the per-address bound). */
+  counts?: (moduleId: string, deviceId: string) => boolean;
 }
 
 /**
@@ -100,13 +113,15 @@ export function eventSeconds(ts: unknown, receivedMs: number, retentionDays: num
  * already parsed: the stream then carries rows ready to insert, and ingest workers neither parse nor
  * re-serialise events (they concatenate entries). An id repeated within the batch yields one row; repeats
  * across batches are collapsed by ClickHouse (sql/clickhouse/001_device_events.sql). Events of the embedded
- * bundle (no module) and events too old for any alert window feed no failure counter.
+ * bundle (no module), events too old for any alert window, and reports `options.counts` turns down (a
+ * device past its address's allowance) are stored but feed no failure counter.
  */
 export function encodeEvents(
   appId: string,
   receivedMs: number,
   events: readonly EventInput[],
   retentionDays: number,
+  options: CounterOptions = {},
 ): EncodedEvents {
   const received = Math.floor(receivedMs / 1000);
   const receivedMinute = minuteOf(receivedMs);
@@ -129,11 +144,18 @@ export function encodeEvents(
     }
     text += `${ts}${afterTs}${moduleField}\t${tsvField(event.device_id)}\t${tsvField(event.id)}\t${event.type}\t${event.channel ? tsvField(event.channel) : ''}\t${event.message ? tsvField(event.message) : ''}\n`;
     rows += 1;
-    if ((event.type === 'activation' || event.type === 'error') && event.module_id !== '') {
+    if (
+      (event.type === 'activation' || event.type === 'error') &&
+      event.module_id !== '' &&
+      (options.counts === undefined || options.counts(event.module_id, event.device_id))
+    ) {
       counters.add(event.module_id, minuteOf(ts * 1000), receivedMinute, event.type, event.device_id);
     }
   }
-  return { text, rows, counters: counters.list() };
+  const list = counters.list();
+  return options.network === undefined
+    ? { text, rows, counters: list }
+    : { text, rows, counters: list, network: options.network };
 }
 
 /**

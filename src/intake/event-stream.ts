@@ -38,19 +38,23 @@ export interface StreamEntry {
   /** Lines of device_events, in `format`. */
   text: string;
   format: RowFormat;
+  /** The client network the batch came from; absent for the service's own rows and older entries. */
+  network?: string;
 }
 
 /**
  * XADD field list of an entry: a = app id, r = received time (ms), n = number of rows, d = failure-counter
- * devices as JSON (event-rows.ts, DeviceCounter), t = the rows as TabSeparated text (ROW_COLUMNS). Entries
+ * devices as JSON (event-rows.ts, DeviceCounter), w = the client network of the batch (when it came from
+ * a device), t = the rows as TabSeparated text (ROW_COLUMNS). Entries
  * of earlier versions carried the rows as JSONEachRow text in `e` instead of `t`, and the oldest ones event
  * counts in `c` instead of `d` (their devices are read back from the rows); workers still read both.
  */
 export function entryFields(
   appId: string,
   receivedMs: number,
-  encoded: { text: string; rows: number; counters: DeviceCounter[] },
+  encoded: { text: string; rows: number; counters: DeviceCounter[]; network?: string },
 ): string[] {
+  const network = encoded.network === undefined ? [] : ['w', encoded.network];
   return [
     'a',
     appId,
@@ -60,6 +64,7 @@ export function entryFields(
     String(encoded.rows),
     'd',
     JSON.stringify(encoded.counters),
+    ...network,
     't',
     encoded.text,
   ];
@@ -108,5 +113,8 @@ export function parseEntry(entryId: string, fields: readonly string[]): StreamEn
   if (!Array.isArray(counters) || !counters.every(isCounter)) {
     throw new MalformedEntryError(`entry ${entryId} has invalid counters`);
   }
-  return { entryId, appId, receivedMs, rows, counters, text, format };
+  const network = map.get('w');
+  // A network is one of clientNetwork's forms: anything else is not ours, and counts as no network.
+  const known = network !== undefined && network.length <= 64 && /^[0-9a-f.:/-]+$/.test(network);
+  return { entryId, appId, receivedMs, rows, counters, text, format, ...(known ? { network } : {}) };
 }

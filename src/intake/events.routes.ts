@@ -30,7 +30,7 @@ export async function deviceEventsRoutes(app: App): Promise<void> {
     },
     handler: async (request, reply) => {
       if (request.validationError) throw eventsValidationError(request.validationError.validation);
-      const result = await eventIngest.accept(request.body.app_id, request.body.events);
+      const result = await eventIngest.accept(request.body.app_id, request.body.events, request);
       return reply.status(202).send(result);
     },
   });

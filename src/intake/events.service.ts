@@ -1,3 +1,5 @@
+import { clientNetwork, type DeviceClient } from '../edge/client-address.js';
+import type { FailureReporters } from '../edge/failure-reporters.js';
 import { notFound } from '../platform/errors.js';
 import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
 import type { AppRoute } from '../routing/routing.types.js';
@@ -37,6 +39,8 @@ export interface EventIngestOptions {
   routing: Pick<RoutingCache, 'peek' | 'load' | 'fresh'>;
   /** Events older than this are not stored (their partitions are already dropped). */
   retentionDays: number;
+  /** Which devices' reports may move failure counters, per client address (src/edge/failure-reporters.ts). */
+  reporters: Pick<FailureReporters, 'admit'>;
   now?: () => number;
 }
 
@@ -61,8 +65,19 @@ export class EventIngestService {
     private readonly options: EventIngestOptions,
   ) {}
 
-  async accept(appId: string, events: readonly DeviceEventInput[]): Promise<IntakeResult> {
-    const { routing, retentionDays, now = Date.now } = this.options;
+  /**
+   * `client` is the request the events came with: its network is recorded with the batch (error-spike
+   * decisions count networks) and its address bounds how many devices its reports add to a release's
+   * failure counters.
+   */
+  async accept(
+    appId: string,
+    events: readonly DeviceEventInput[],
+    client: DeviceClient,
+  ): Promise<IntakeResult> {
+    const { routing, retentionDays, reporters, now = Date.now } = this.options;
+    // Read now: the request's socket may be gone by the time the app is loaded.
+    const address = client.ip;
     let route = routing.peek(appId);
     if (route === undefined) route = await routing.load(appId);
     if (route === null) throw notFound('App', 'app_not_found');
@@ -76,7 +91,10 @@ export class EventIngestService {
     }
     if (sorted.taken.length > 0) {
       const receivedMs = now();
-      const encoded = encodeEvents(route.appId, receivedMs, sorted.taken, retentionDays);
+      const encoded = encodeEvents(route.appId, receivedMs, sorted.taken, retentionDays, {
+        network: clientNetwork(address),
+        counts: (moduleId, deviceId) => reporters.admit(moduleId, address, deviceId),
+      });
       await this.stores.events.append([{ appId: route.appId, receivedMs, encoded }]);
     }
     return { accepted: sorted.taken.length, refused: sorted.refused };

@@ -1,6 +1,6 @@
 /**
- * Tells errors that mean "a backing service (Postgres, Redis, ClickHouse) is away right now" from bugs, so
- * the API answers them 503 with Retry-After instead of 500. Devices and the CLI retry a 503.
+ * Tells errors that mean "a backing service (Postgres, Redis, ClickHouse, the bucket) is away right now"
+ * from bugs, so the API answers them 503 with Retry-After instead of 500. Devices and the CLI retry a 503.
  */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -18,8 +18,9 @@ const NETWORK_CODES = new Set([
 // or cannot take connections yet), 53300 (too many connections).
 const POSTGRES_STATES = /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/;
 
-// ioredis' error when Redis stayed away through the command's retries.
-const ERROR_NAMES = new Set(['MaxRetriesPerRequestError']);
+// ioredis' error when Redis stayed away through the command's retries; the blob store's when its bucket
+// could not be reached (src/bundles/blob-store.ts).
+const ERROR_NAMES = new Set(['MaxRetriesPerRequestError', 'BlobStoreUnavailableError']);
 
 const MESSAGES =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection is closed|connection terminated|Connection terminated|timeout exceeded when trying to connect|Stream isn't writeable|terminating connection due to administrator command|Client has encountered a connection error|socket hang up/i;

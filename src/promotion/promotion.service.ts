@@ -96,7 +96,7 @@ export class PromotionService {
       { ...push, id, created_at: createdAt },
       stored.length === 0
         ? {}
-        : { afterInsert: (tx, row) => this.stores.manifests.insertParts(tx, row.id, stored) },
+        : { afterInsert: (tx, row) => this.stores.manifests.insertParts(tx, row, stored) },
     );
     return { kind: 'release', release };
   }

@@ -41,6 +41,7 @@ const CapacitorPushSchema = Type.Object(
     key_id: Type.Optional(
       Type.String({
         pattern: '^[A-Za-z0-9+/]{20}$',
+        maxLength: 20,
         description:
           "the first 20 characters of the public key's PKCS #1 base64 (the plugin's `key_id`); with session_key",
       }),

@@ -86,6 +86,8 @@ export class ReleasesService {
     const { releases, apps, bundles, outbox } = this.stores;
     const release = await this.stores.transaction(async (tx) => {
       const app = await this.lockApp(tx, principal.workspaceId, input.app_id);
+      // The blob's lock: the retention sweep cannot delete the bytes while this push refers to them.
+      await bundles.lockBlob(tx, sha256);
       const bundle = await bundles.find(app.id, sha256, tx);
       if (!bundle) throw unknownBundle();
       if (fingerprint !== null && !(await apps.findFingerprint(app.id, fingerprint, tx)))

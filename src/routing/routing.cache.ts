@@ -108,8 +108,10 @@ export class RoutingCache {
         if (this.loads.get(key) !== loading) throw err;
         this.loads.delete(key);
         const stale = this.entries.get(key);
-        if (!stale) throw err;
-        stale.expiresAt = this.now() + STALE_RETRY_MS;
+        // Never past the moment its download URLs must stop being handed out (presigned, half-life).
+        const limit = stale?.route.handOutUntil ?? Number.POSITIVE_INFINITY;
+        if (!stale || limit <= this.now()) throw err;
+        stale.expiresAt = Math.min(this.now() + STALE_RETRY_MS, limit);
         return stale.route;
       },
     );
@@ -174,7 +176,9 @@ export class RoutingCache {
       if (oldest === undefined) break;
       this.drop(oldest);
     }
-    this.entries.set(key, { route, loadedAt: now, expiresAt: now + this.options.ttlMs });
+    // An entry expires no later than its presigned download URLs reach half their lifetime.
+    const expiresAt = Math.min(now + this.options.ttlMs, route.handOutUntil ?? Number.POSITIVE_INFINITY);
+    this.entries.set(key, { route, loadedAt: now, expiresAt });
     const workspace = canonicalId(route.workspaceId);
     let apps = this.appsOfWorkspace.get(workspace);
     if (!apps) {

@@ -1,4 +1,5 @@
 import { isUuid } from '@ota/shared/ids';
+import type { BlobLink } from '../bundles/blob-links.js';
 import { isPlan } from '../plans/plans.js';
 import { binaryRangeOf } from '../releases/binary-range.js';
 import type { RoutingOverrideRow, RoutingReleaseRow, RoutingStore } from './routing.store.js';
@@ -21,8 +22,10 @@ export const MAX_KNOWN_MODULES = 10_000;
 export type RouteExtension = (appId: string) => Promise<Partial<AppRoute>>;
 
 export interface RoutingSourceOptions {
-  /** Absolute download URL of a bundle, from its sha256. */
+  /** The API's own absolute download URL of a bundle, from its sha256. */
   bundleUrl: (sha256: string) => string;
+  /** The store's URL of the bytes (a CDN, or presigned), when it has one; the API's URL otherwise. */
+  bundleLink?: (sha256: string) => Promise<BlobLink | null>;
   extend?: RouteExtension;
 }
 
@@ -53,6 +56,13 @@ export class RoutingLoader implements RoutingSource {
       throw new Error(`workspace ${first.workspace_id} has unknown plan ${first.plan}`);
     const byChannel = new Map<string, RoutedRelease[]>();
     const byId = new Map<string, RoutedRelease>();
+    let handOutUntil = Number.POSITIVE_INFINITY;
+    const urlOf = async (sha256: string) => {
+      const link = await this.options.bundleLink?.(sha256);
+      if (!link) return this.options.bundleUrl(sha256);
+      handOutUntil = Math.min(handOutUntil, link.handOutUntil);
+      return link.url;
+    };
     for (const row of found.releases) {
       let list = byChannel.get(row.channel);
       if (!list) {
@@ -71,7 +81,7 @@ export class RoutingLoader implements RoutingSource {
         notes: row.notes,
         sha256: row.sha256,
         size: row.size,
-        url: this.options.bundleUrl(row.sha256),
+        url: await urlOf(row.sha256),
         answers: new Map(),
       };
       const signature = signatureOf(row);
@@ -85,9 +95,13 @@ export class RoutingLoader implements RoutingSource {
     const modules = await this.store.moduleIds(appId, MAX_KNOWN_MODULES);
     const overrides = overridesOf(await this.store.deviceOverrides(appId), byId);
     const selfAssignable = await this.store.selfAssignableChannels(appId);
-    const extra = this.options.extend ? await this.options.extend(appId) : {};
+    const { handOutUntil: extensionLimit, ...extra } = this.options.extend
+      ? await this.options.extend(appId)
+      : {};
+    handOutUntil = Math.min(handOutUntil, extensionLimit ?? Number.POSITIVE_INFINITY);
     return {
       ...extra,
+      ...(Number.isFinite(handOutUntil) ? { handOutUntil } : {}),
       appId,
       workspaceId: first.workspace_id,
       plan: first.plan,

@@ -71,6 +71,11 @@ export interface AppRoute {
   expo?: ExpoRoute;
   /** Answers made from the app's state rather than one release (answer-memo.ts). */
   answers: AnswerMemo;
+  /**
+   * Epoch ms after which the state must not be served any more: its download URLs (presigned, BLOB_STORE
+   * =s3) are then past half their lifetime. Absent: URLs that never expire.
+   */
+  handOutUntil?: number;
 }
 
 /** Where the routing cache loads an app from on a miss (Postgres in production). */

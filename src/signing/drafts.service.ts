@@ -185,7 +185,7 @@ export class ReleaseDraftsService {
           if (!(await this.store.takeDraft(tx, principal.workspaceId, id)))
             throw notFound('Draft', 'draft_not_found');
         },
-        afterInsert: (tx, release) => this.store.insertParts(tx, release.id, parts),
+        afterInsert: (tx, release) => this.store.insertParts(tx, release, parts),
       },
     );
   }

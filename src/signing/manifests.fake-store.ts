@@ -1,7 +1,13 @@
 import type { ExpoRouteRow } from '../expo/expo.route.js';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
-import type { DraftRow, ManifestsStore, StoredPart } from './manifests.store.js';
+import {
+  type DraftRow,
+  expoAssetFilesOf,
+  type ManifestsStore,
+  type ReleaseOfApp,
+  type StoredPart,
+} from './manifests.store.js';
 
 const DAY_MS = 86_400_000;
 
@@ -13,6 +19,7 @@ export class FakeManifestsStore implements ManifestsStore {
   readonly partsByRelease = new Map<string, StoredPart[]>();
   readonly drafts = new Map<string, DraftRow>();
   private readonly expoRoutes = new Map<string, ExpoRouteRow[]>();
+  private readonly assetsByApp = new Map<string, Set<string>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -20,12 +27,28 @@ export class FakeManifestsStore implements ManifestsStore {
     this.expoRoutes.set(appId, rows);
   }
 
-  async insertParts(tx: Queryable, releaseId: string, parts: readonly StoredPart[]): Promise<void> {
-    const list = this.partsByRelease.get(releaseId) ?? [];
+  async insertParts(tx: Queryable, release: ReleaseOfApp, parts: readonly StoredPart[]): Promise<void> {
+    const list = this.partsByRelease.get(release.id) ?? [];
     if (parts.some((p) => list.some((q) => q.part === p.part))) throw new Error('duplicate manifest part');
     const before = [...list];
-    this.partsByRelease.set(releaseId, [...list, ...parts.map((p) => ({ ...p }))]);
-    onRollback(tx, () => this.partsByRelease.set(releaseId, before));
+    this.partsByRelease.set(release.id, [...list, ...parts.map((p) => ({ ...p }))]);
+    const files = this.assetsByApp.get(release.app_id) ?? new Set<string>();
+    const added = expoAssetFilesOf(parts).filter((f) => !files.has(f));
+    for (const f of added) files.add(f);
+    this.assetsByApp.set(release.app_id, files);
+    onRollback(tx, () => {
+      this.partsByRelease.set(release.id, before);
+      for (const f of added) files.delete(f);
+    });
+  }
+
+  async expoAssetFiles(appId: string, limit: number): Promise<string[]> {
+    return [...(this.assetsByApp.get(appId) ?? [])].slice(0, limit);
+  }
+
+  async expoAssetReferenced(appId: string | null, file: string): Promise<boolean> {
+    if (appId !== null) return this.assetsByApp.get(appId)?.has(file) ?? false;
+    return [...this.assetsByApp.values()].some((files) => files.has(file));
   }
 
   async parts(releaseId: string): Promise<StoredPart[]> {

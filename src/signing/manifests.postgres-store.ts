@@ -1,19 +1,49 @@
 import type { ExpoRouteRow } from '../expo/expo.route.js';
 import { EXPO_ROUTE_LIMIT } from '../expo/expo.route.js';
 import type { Queryable } from '../platform/postgres.js';
-import type { DraftRow, ManifestPart, ManifestsStore, StoredPart } from './manifests.store.js';
+import {
+  type DraftRow,
+  expoAssetFilesOf,
+  type ManifestPart,
+  type ManifestsStore,
+  type ReleaseOfApp,
+  type StoredPart,
+} from './manifests.store.js';
 
-/** release_manifests and release_drafts: the only SQL that touches them. */
+/** release_manifests, expo_assets and release_drafts: the only SQL that touches them. */
 export class PostgresManifestsStore implements ManifestsStore {
   constructor(private readonly db: Queryable) {}
 
-  async insertParts(q: Queryable, releaseId: string, parts: readonly StoredPart[]): Promise<void> {
+  async insertParts(q: Queryable, release: ReleaseOfApp, parts: readonly StoredPart[]): Promise<void> {
     for (const p of parts) {
       await q.query(
         `INSERT INTO release_manifests (release_id, part, body, signature, key_id) VALUES ($1, $2, $3, $4, $5)`,
-        [releaseId, p.part, p.body, p.signature, p.keyId],
+        [release.id, p.part, p.body, p.signature, p.keyId],
       );
     }
+    const files = expoAssetFilesOf(parts);
+    if (files.length > 0) {
+      await q.query(
+        `INSERT INTO expo_assets (app_id, file) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+        [release.app_id, files],
+      );
+    }
+  }
+
+  async expoAssetFiles(appId: string, limit: number): Promise<string[]> {
+    const { rows } = await this.db.query<{ file: string }>(
+      'SELECT file FROM expo_assets WHERE app_id = $1 LIMIT $2',
+      [appId, limit],
+    );
+    return rows.map((r) => r.file);
+  }
+
+  async expoAssetReferenced(appId: string | null, file: string): Promise<boolean> {
+    const { rows } =
+      appId === null
+        ? await this.db.query('SELECT 1 FROM expo_assets WHERE file = $1 LIMIT 1', [file])
+        : await this.db.query('SELECT 1 FROM expo_assets WHERE app_id = $1 AND file = $2', [appId, file]);
+    return rows.length > 0;
   }
 
   async parts(releaseId: string): Promise<StoredPart[]> {

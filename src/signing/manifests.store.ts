@@ -1,9 +1,16 @@
+import { referencedFiles } from '../expo/expo.manifest.js';
 import type { ExpoRouteRow } from '../expo/expo.route.js';
 import type { Queryable } from '../platform/postgres.js';
 
 /** The parts a release may be served with (sql/postgres/012_release_manifests.sql). */
 export const MANIFEST_PARTS = ['check', 'ios', 'android', 'directive'] as const;
 export type ManifestPart = (typeof MANIFEST_PARTS)[number];
+
+/** The release a part belongs to, and its app. */
+export interface ReleaseOfApp {
+  id: string;
+  app_id: string;
+}
 
 export interface StoredPart {
   part: ManifestPart;
@@ -27,8 +34,11 @@ export interface DraftRow {
 
 /** A release's served parts (with their signatures) and the drafts of signed pushes waiting for them. */
 export interface ManifestsStore {
-  /** Inside the transaction that inserts the release. */
-  insertParts(tx: Queryable, releaseId: string, parts: readonly StoredPart[]): Promise<void>;
+  /**
+   * Inside the transaction that inserts the release. The files its Expo manifests name (ios and android
+   * parts) are recorded for its app: the app's asset URLs serve only those.
+   */
+  insertParts(tx: Queryable, release: ReleaseOfApp, parts: readonly StoredPart[]): Promise<void>;
   /** By part name. */
   parts(releaseId: string): Promise<StoredPart[]>;
   /**
@@ -36,10 +46,23 @@ export interface ManifestsStore {
    * routing cache holds of them.
    */
   expoRouteRows(appId: string): Promise<ExpoRouteRow[]>;
+  /** Up to `limit` of the files (`<sha256>.<ext>`) the app's Expo releases name, for the routing cache. */
+  expoAssetFiles(appId: string, limit: number): Promise<string[]>;
+  /** Whether an Expo release of the app (of any app, when null: the old URLs without one) names the file. */
+  expoAssetReferenced(appId: string | null, file: string): Promise<boolean>;
   /** Stores the draft, expiring `ttlSeconds` from now; drafts expired for a day are cleared in passing. */
   insertDraft(tx: Queryable, draft: Omit<DraftRow, 'expires_at'>, ttlSeconds: number): Promise<DraftRow>;
   /** A draft of the workspace that has not expired, or undefined. */
   findDraft(workspaceId: string, id: string): Promise<DraftRow | undefined>;
   /** Removes the draft as it becomes a release; false when it was taken (or expired) meanwhile. */
   takeDraft(tx: Queryable, workspaceId: string, id: string): Promise<boolean>;
+}
+
+/** The files the Expo manifests among `parts` name, each once. */
+export function expoAssetFilesOf(parts: readonly StoredPart[]): string[] {
+  const files = new Set<string>();
+  for (const p of parts) {
+    if (p.part === 'ios' || p.part === 'android') for (const f of referencedFiles(p.body)) files.add(f);
+  }
+  return [...files];
 }

@@ -8,6 +8,11 @@ const Settings = Type.Object({
   threshold: Type.Number(),
   window_minutes: Type.Integer(),
   min_sample: Type.Integer(),
+  min_networks: Type.Integer({
+    description:
+      'client networks (IPv4 /24, IPv6 /48) the failing devices of the window must come from before the alert ' +
+      'fires (and its action runs); 1 for an app used inside one company network',
+  }),
   cooldown_minutes: Type.Integer(),
   action: Action,
 });
@@ -16,6 +21,7 @@ const SettingsInput = Type.Object(
     threshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })),
     window_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
     min_sample: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
+    min_networks: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     cooldown_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 43_200 })),
     action: Type.Optional(Action),
   },
@@ -56,6 +62,7 @@ export async function alertsRoutes(app: App): Promise<void> {
         threshold: b.threshold,
         windowMinutes: b.window_minutes,
         minSample: b.min_sample,
+        minNetworks: b.min_networks,
         cooldownMinutes: b.cooldown_minutes,
         action: b.action,
       });

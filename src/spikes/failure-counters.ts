@@ -3,8 +3,8 @@ import type { Redis, RedisKeys } from '../platform/redis.js';
 
 /**
  * Failure counters, the input of error-spike decisions: for every release of an app, the distinct devices
- * that reported an activation and those that reported an error, per minute and per hour, as Redis
- * HyperLogLogs. A device counts once per kind however many events it sends, and adding a device again
+ * that reported an activation and those that reported an error, and the distinct client networks (IPv4
+ * /24, IPv6 /48) the errors came from, per minute and per hour, as Redis HyperLogLogs. A device counts once per kind however many events it sends, and adding a device again
  * changes nothing, so a re-delivered or re-sent batch cannot move the counts.
  *
  * A window of up to 60 minutes is the union of its minute counters; a longer one (up to 1,440) the union of
@@ -15,8 +15,11 @@ import type { Redis, RedisKeys } from '../platform/redis.js';
  * The keys share the event stream's hash tag: ingest updates them in the transaction that acknowledges
  * stream entries, and one PFCOUNT of a window reads keys of one Redis Cluster shard.
  */
-export const COUNTER_KINDS = ['activations', 'errors'] as const;
+export const COUNTER_KINDS = ['activations', 'errors', 'networks'] as const;
 export type CounterKind = (typeof COUNTER_KINDS)[number];
+
+/** Each kind's letter in its key; `networks` counts the client networks of failing devices, not devices. */
+const KIND_SUFFIX: Record<CounterKind, string> = { activations: 'a', errors: 'e', networks: 'n' };
 
 export const MINUTE_COUNTER_TTL_SECONDS = 2 * 3600;
 export const HOUR_COUNTER_TTL_SECONDS = 27 * 3600;
@@ -36,7 +39,7 @@ export function minuteCounterKey(
   minute: number,
   kind: CounterKind,
 ): string {
-  return keys.ingest(`devfail:${appId}:${moduleId}:m${minute}:${kind === 'errors' ? 'e' : 'a'}`);
+  return keys.ingest(`devfail:${appId}:${moduleId}:m${minute}:${KIND_SUFFIX[kind]}`);
 }
 
 export function hourCounterKey(
@@ -46,7 +49,7 @@ export function hourCounterKey(
   hour: number,
   kind: CounterKind,
 ): string {
-  return keys.ingest(`devfail:${appId}:${moduleId}:h${hour}:${kind === 'errors' ? 'e' : 'a'}`);
+  return keys.ingest(`devfail:${appId}:${moduleId}:h${hour}:${KIND_SUFFIX[kind]}`);
 }
 
 /** Which counters an event of `minute` feeds, given when the batch was received (null: none). */

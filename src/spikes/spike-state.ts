@@ -1,7 +1,8 @@
 /**
  * The error-spike alert as a pure state machine, so its rules are tested without services.
  *
- * Armed: the alert fires when error_rate >= threshold with sample >= min_sample, and becomes firing.
+ * Armed: the alert fires when error_rate >= threshold with sample >= min_sample and the failing devices
+ * come from at least min_networks client networks, and becomes firing.
  * Firing: quiet. It re-arms when the rate has stayed below the threshold for a full window (counted from
  * the first evaluation that saw it below), or when the cooldown has passed since it fired (a cooldown of 0
  * disables that path); once re-armed it fires again on the next crossing, which may be the same evaluation.
@@ -14,6 +15,8 @@ export interface AlertSettings {
   threshold: number;
   windowMinutes: number;
   minSample: number;
+  /** Client networks (IPv4 /24, IPv6 /48) the window's failing devices must come from. */
+  minNetworks: number;
   cooldownMinutes: number;
   action: SpikeAction;
 }
@@ -22,6 +25,7 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   threshold: 0.05,
   windowMinutes: 15,
   minSample: 50,
+  minNetworks: 5,
   cooldownMinutes: 60,
   action: 'none',
 };
@@ -31,6 +35,7 @@ export interface AlertSettingsColumns {
   threshold: number;
   window_minutes: number;
   min_sample: number;
+  min_networks: number;
   cooldown_minutes: number;
   action: SpikeAction;
 }
@@ -40,14 +45,21 @@ export function toSettings(r: AlertSettingsColumns): AlertSettings {
     threshold: r.threshold,
     windowMinutes: r.window_minutes,
     minSample: r.min_sample,
+    minNetworks: r.min_networks,
     cooldownMinutes: r.cooldown_minutes,
     action: r.action,
   };
 }
 
 export function toColumns(s: AlertSettings): AlertSettingsColumns {
-  const { windowMinutes, minSample, cooldownMinutes, ...same } = s;
-  return { ...same, window_minutes: windowMinutes, min_sample: minSample, cooldown_minutes: cooldownMinutes };
+  const { windowMinutes, minSample, minNetworks, cooldownMinutes, ...same } = s;
+  return {
+    ...same,
+    window_minutes: windowMinutes,
+    min_sample: minSample,
+    min_networks: minNetworks,
+    cooldown_minutes: cooldownMinutes,
+  };
 }
 
 export interface SpikeState {
@@ -67,6 +79,8 @@ export const INITIAL_SPIKE_STATE: SpikeState = {
 export interface WindowCounts {
   activations: number;
   errors: number;
+  /** Distinct client networks the window's errors came from. */
+  networks: number;
 }
 
 export interface SpikeEvaluation {
@@ -104,7 +118,7 @@ export function evaluateSpike(
     if (recovered || cooled) s = { ...s, firing: false, belowSince: null };
   }
 
-  const fire = !s.firing && high && sample >= settings.minSample;
+  const fire = !s.firing && high && sample >= settings.minSample && counts.networks >= settings.minNetworks;
   if (fire) s = { ...s, firing: true, firedAt: nowMs, belowSince: null };
   return { next: s, fire, changed: !sameState(state, s), errorRate, sample };
 }

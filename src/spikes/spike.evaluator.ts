@@ -91,6 +91,7 @@ export class SpikeEvaluator {
           errors: counts.errors,
           activations: counts.activations,
           sample: r.sample,
+          networks: counts.networks,
           window_minutes: ctx.settings.windowMinutes,
           threshold: ctx.settings.threshold,
         });
@@ -115,7 +116,7 @@ export class SpikeEvaluator {
       `SELECT a.id AS app_id, a.workspace_id, a.name AS app_name, r.id AS release_id, r.version,
               coalesce(s.threshold, $2::float8) AS threshold, coalesce(s.window_minutes, $3::int) AS window_minutes,
               coalesce(s.min_sample, $4::int) AS min_sample, coalesce(s.cooldown_minutes, $5::int) AS cooldown_minutes,
-              coalesce(s.action, $6::text) AS action
+              coalesce(s.action, $6::text) AS action, coalesce(s.min_networks, $8::int) AS min_networks
          FROM apps a
          LEFT JOIN app_alert_settings s ON s.app_id = a.id
          LEFT JOIN LATERAL (
@@ -123,7 +124,16 @@ export class SpikeEvaluator {
             WHERE app_id = a.id AND channel = $7 AND active ORDER BY seq DESC LIMIT 1
          ) r ON true
         WHERE a.id = $1`,
-      [appId, D.threshold, D.windowMinutes, D.minSample, D.cooldownMinutes, D.action, DEFAULT_CHANNEL],
+      [
+        appId,
+        D.threshold,
+        D.windowMinutes,
+        D.minSample,
+        D.cooldownMinutes,
+        D.action,
+        DEFAULT_CHANNEL,
+        D.minNetworks,
+      ],
     );
     const row = rows[0];
     if (!row) return undefined;
@@ -152,8 +162,8 @@ export class SpikeEvaluator {
 
   /**
    * Distinct devices of the watched release over the window: those that reported an activation and those
-   * that reported an error (a device may be in both), each the union of the window's counters, in one
-   * round trip.
+   * that reported an error (a device may be in both), and the client networks the errors came from, each
+   * the union of the window's counters, in one round trip.
    */
   private async counts(ctx: Context, nowMs: number): Promise<WindowCounts> {
     const now = minuteOf(nowMs);
@@ -163,12 +173,13 @@ export class SpikeEvaluator {
       .pipeline()
       .pfcount(...windowKeys(this.keys, ctx.app_id, releaseId, now, window, 'activations'))
       .pfcount(...windowKeys(this.keys, ctx.app_id, releaseId, now, window, 'errors'))
+      .pfcount(...windowKeys(this.keys, ctx.app_id, releaseId, now, window, 'networks'))
       .exec()) as Array<[Error | null, unknown]> | null;
-    const [activations, errors] = [0, 1].map((i) => {
+    const [activations, errors, networks] = [0, 1, 2].map((i) => {
       const [err, value] = replies?.[i] ?? [new Error('no reply from Redis'), 0];
       if (err) throw err;
       return Number(value) || 0;
     });
-    return { activations: activations!, errors: errors! };
+    return { activations: activations!, errors: errors!, networks: networks! };
   }
 }

@@ -4,7 +4,9 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net';
  * Which addresses a delivery may connect to. Private, loopback, link-local, unique-local, unspecified,
  * carrier-grade NAT, documentation, benchmarking, multicast and reserved ranges are refused, so a webhook
  * URL cannot be used to reach the service's own network (cloud metadata at 169.254.169.254 included).
- * IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that address.
+ * IPv6 forms that embed an IPv4 address (mapped, translated, compatible, NAT64, 6to4) are judged by that
+ * address. The lists follow IANA's IPv4 and IPv6 special-purpose address registries: every block that is
+ * not globally reachable, plus tunnels and relays that lead anywhere (Teredo, the 6to4 relay anycast).
  */
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -16,6 +18,7 @@ for (const [net, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -28,8 +31,14 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
+  ['64:ff9b:1::', 48],
   ['100::', 64],
+  ['100:0:0:1::', 64],
+  // IETF protocol assignments: Teredo (2001::/32), benchmarking, ORCHID, anycast services; no webhook.
+  ['2001::', 23],
   ['2001:db8::', 32],
+  ['3fff::', 20],
+  ['5f00::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
@@ -53,9 +62,11 @@ export function isPublicAddress(address: string): boolean {
 function embeddedIPv4(b: number[]): string | undefined {
   const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
   const v4 = (at: number) => b.slice(at, at + 4).join('.');
-  // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible; ::1 and :: are left to the IPv6 list).
+  // ::ffff:a.b.c.d (mapped), ::ffff:0:a.b.c.d (translated) and ::a.b.c.d (compatible, deprecated: the
+  // whole ::/96, :: and ::1 included, is judged as the 0.0.0.0/8 it carries).
   if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(12);
-  if (zeros(0, 12) && !zeros(12, 15)) return v4(12);
+  if (zeros(0, 8) && b[8] === 0xff && b[9] === 0xff && zeros(10, 12)) return v4(12);
+  if (zeros(0, 12)) return v4(12);
   // 64:ff9b::/96, the NAT64 well-known prefix.
   if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return v4(12);
   // 2002::/16, 6to4: the IPv4 address follows the prefix.

@@ -77,10 +77,15 @@ describe('console: sign-in', () => {
     }
   });
 
-  it('signs out back to the form, and the old tab state is gone', async () => {
+  it('signs out back to the form, the old tab state is gone, and the API refuses the token from then on', async () => {
     const { page } = h;
+    const stored = await page.evaluate(() => sessionStorage.getItem('ota.console.session'));
+    const { token } = JSON.parse(stored ?? '{}') as { token: string };
+    expect((await h.client({ token }).auth.me()).user?.email).toMatch(/@example\.com$/);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('ota.console.session'))).toBeNull();
+    await expect(h.client({ token }).auth.me()).rejects.toMatchObject({ status: 401, code: 'token_revoked' });
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(h.problems).toEqual([]);

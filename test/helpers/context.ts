@@ -16,6 +16,7 @@ import { ensureClickHouseDatabase } from '../../src/platform/clickhouse.js';
 import type { Logger } from '../../src/platform/logger.js';
 import { createPool, type Db } from '../../src/platform/postgres.js';
 import { keyspaceNodes } from '../../src/platform/redis.js';
+import { createTestBucket, s3Env, testBlobStore } from './test-buckets.js';
 import { createTestDatabase, dropTestDatabase, requireEnv } from './test-databases.js';
 
 export const TEST_TOKEN_SECRET = 'test-secret-test-secret-test-secret-0123456789';
@@ -89,7 +90,8 @@ export function baseTestEnv(world: {
 
 /**
  * One isolated world per test file: its own Postgres database (copied from the migrated template), its
- * own ClickHouse database, its own Redis key prefix and blob folder. close() removes all of them.
+ * own ClickHouse database, its own Redis key prefix and blob folder (and bucket, on S3). close() removes
+ * all of them.
  */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const id = randomBytes(5).toString('hex');
@@ -99,6 +101,10 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const chDatabase = `ota_test_${id}`;
   await ensureClickHouseDatabase(clickhouseUrl, chDatabase);
   const blobDir = await mkdtemp(join(tmpdir(), `ota-blobs-${id}-`));
+  // On S3 (OTA_TEST_BLOB_STORE=s3, or a file asking for it), a bucket of the file's own unless it names one.
+  const onS3 = (options.env?.BLOB_STORE ?? testBlobStore()) === 's3';
+  const bucket = onS3 && !options.env?.S3_BUCKET ? `ota-test-${id}` : undefined;
+  const dropBucket = bucket ? await createTestBucket(bucket) : undefined;
   const port = options.listen ? await freePort() : undefined;
   const env: Record<string, string> = {
     ...baseTestEnv({
@@ -109,6 +115,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       blobDir,
     }),
     ...(port ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+    ...(onS3 ? s3Env(bucket ?? options.env!.S3_BUCKET!) : {}),
     ...options.env,
   };
   const config = loadConfig(env);
@@ -131,6 +138,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     const admin = createClient({ url: clickhouseUrl });
     await admin.command({ query: `DROP DATABASE IF EXISTS ${chDatabase}` }).finally(() => admin.close());
     await rm(blobDir, { recursive: true, force: true });
+    await dropBucket?.();
   };
   return { id, config, deps, ownerDb, app, env, url, close };
 }

@@ -55,7 +55,10 @@ export function createFakeStores() {
     auth,
     apiKeys: new FakeApiKeysStore(members, auth, now),
     invitations: new FakeInvitationsStore(now),
-    bundles: new FakeBundlesStore(),
+    bundles: new FakeBundlesStore(
+      () => new Date(now()),
+      () => releases.rows.map((r) => r.sha256),
+    ),
     releases,
     routing: new FakeRoutingStore({
       apps,

@@ -50,6 +50,29 @@ describe('accounts services on fake stores', () => {
     expect(actions(w)).toEqual(['account.create', 'login', 'login']);
   });
 
+  it('signing out ends one token, or every token of the user; an API key cannot sign out', async () => {
+    const w = world();
+    const first = (await w.auth.signin('bo@example.com', 'a long password')).token;
+    const second = (await w.auth.signin('bo@example.com', 'a long password')).token;
+    const third = (await w.auth.signin('bo@example.com', 'a long password')).token;
+    const other = (await w.auth.signin('cy@example.com', 'a long password')).token;
+    await w.auth.signout(await w.who(first));
+    await expect(w.who(first)).rejects.toMatchObject({ status: 401, code: 'token_revoked' });
+    expect(await w.who(second)).toMatchObject({ email: 'bo@example.com' });
+
+    await w.auth.signout(await w.who(second), { everywhere: true });
+    for (const token of [second, third])
+      await expect(w.who(token)).rejects.toMatchObject({ status: 401, code: 'invalid_token' });
+    expect(await w.who(other)).toMatchObject({ email: 'cy@example.com' });
+
+    const cy = await w.who(other);
+    const key = await w.apiKeys.create(cy, cy.workspaceId, { name: 'ci' });
+    const byKey = await w.auth.authenticate({ apiKey: key.key });
+    await expect(w.auth.signout(byKey)).rejects.toMatchObject({ status: 403, code: 'user_token_required' });
+    // Nothing was signed out by the refusal.
+    expect(await w.who(other)).toMatchObject({ email: 'cy@example.com' });
+  });
+
   it('an invitation is accepted once, by the invited address; a new one voids the old', async () => {
     const w = world();
     const owner = await w.signIn('owner@example.com');

@@ -51,7 +51,8 @@ describe('BundlesService on fake stores', () => {
 
   it('refuses an undeclared body past the limit, an empty one, and one cut short', async () => {
     const { stores, ws, app } = await withApp();
-    const bundles = createBundlesService(stores, { blobs: new FakeBlobStore(), maxBytes: 4 });
+    const blobs = new FakeBlobStore();
+    const bundles = createBundlesService(stores, { blobs, maxBytes: 4 });
     const owner = principal(ws.id, 'owner');
     await expect(
       bundles.upload(owner, app.id, Readable.from([Buffer.from('12345')]), undefined),
@@ -65,7 +66,12 @@ describe('BundlesService on fake stores', () => {
       },
     });
     await expect(bundles.upload(owner, app.id, cut, 4)).rejects.toMatchObject({ code: 'upload_incomplete' });
+    await expect(bundles.upload(owner, app.id, Readable.from([]), 0)).rejects.toMatchObject({
+      code: 'empty_bundle',
+    });
     expect(stores.bundles.rows.size).toBe(0);
+    // A refused upload leaves no bytes behind either.
+    expect(blobs.blobs.size).toBe(0);
   });
 });
 

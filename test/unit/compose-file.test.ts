@@ -99,9 +99,41 @@ describe('docker-compose.yml', () => {
     expect(config.http.trustProxy).toBe('uniquelocal');
   });
 
-  it('shares the bundle store between API copies and runs Redis with AOF synced before each answer and noeviction', () => {
-    expect(services.api!.volumes).toContain('blobs:/data/blobs');
-    expect(services.api!.environment!.BLOB_DIR).toBe('/data/blobs');
+  it('keeps bundles in an S3 server of its own, bucket made at start, bytes served from it by the balancer', () => {
+    const env = services.api!.environment!;
+    expect(env.BLOB_STORE).toBe('s3');
+    expect(services.api!.volumes ?? []).toEqual([]);
+    const endpoint = new URL(env.S3_ENDPOINT!);
+    expect(services[endpoint.hostname]?.image).toMatch(/seaweedfs|minio|garage/);
+    expect(services[endpoint.hostname]?.ports).toBeUndefined();
+    const bucket = services['blobs-bucket']!;
+    expect(bucket.command!.join(' ')).toContain("method: 'PUT'");
+    expect(bucket.depends_on?.[endpoint.hostname]?.condition).toBe('service_healthy');
+    for (const name of ['api', 'workers'])
+      expect(services[name]!.depends_on?.['blobs-bucket']?.condition, name).toBe(
+        'service_completed_successfully',
+      );
+    // Devices fetch <PUBLIC_URL>/blobs/<key>; HAProxy hands those paths to the bucket, reads only.
+    expect(env.BUNDLE_BASE_URL).toContain('/blobs}');
+    const cfg = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
+    expect(cfg).toContain('use_backend blobs if blobs');
+    expect(cfg).toContain(`regsub(^/blobs/,/${env.S3_BUCKET}/)`);
+    expect(cfg).toContain(`server s3 ${endpoint.host}`);
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@h/db',
+      REDIS_URL: 'redis://h',
+      CLICKHOUSE_URL: 'http://h',
+      AUTH_TOKEN_SECRET: 's'.repeat(32),
+      WEBHOOK_SECRET_KEY: 'ab'.repeat(32),
+      ...Object.fromEntries(
+        ['BLOB_STORE', 'S3_BUCKET', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE'].map((k) => [k, env[k]]),
+      ),
+      BUNDLE_BASE_URL: 'http://localhost:8080/blobs',
+    });
+    expect(config.bundles.s3).toMatchObject({ bucket: 'ota-blobs', forcePathStyle: true });
+  });
+
+  it('runs Redis with AOF synced before each answer and noeviction', () => {
     const redis = services.redis!.command!.join(' ');
     expect(redis).toContain('--appendonly yes');
     expect(redis).toContain('--appendfsync always');

@@ -62,7 +62,7 @@ function world(
       signature: null,
       keyId: null,
     }));
-    await stores.transaction((tx) => stores.manifests.insertParts(tx, release.id, parts));
+    await stores.transaction((tx) => stores.manifests.insertParts(tx, release, parts));
     return release;
   };
   return { stores, blobs, service, push, pushExpo };

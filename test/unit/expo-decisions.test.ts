@@ -161,9 +161,11 @@ describe('the Expo adapter on a fake resolver', () => {
     await svc.answer(request({ failedUpdateIds }));
     await svc.answer(request({ failedUpdateIds, easClientId: undefined }));
     expect(report).toHaveBeenCalledTimes(1);
-    expect(report).toHaveBeenCalledWith('app', [
-      expect.objectContaining({ id: `expo-failed:device-1:${gone}`, module_id: gone, type: 'error' }),
-    ]);
+    expect(report).toHaveBeenCalledWith(
+      'app',
+      [expect.objectContaining({ id: `expo-failed:device-1:${gone}`, module_id: gone, type: 'error' })],
+      { ip: '127.0.0.1' },
+    );
   });
 });
 

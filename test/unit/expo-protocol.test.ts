@@ -9,6 +9,8 @@ import {
   DIRECTIVE_DELAY_MS,
   directiveBytes,
   manifestBytes,
+  referencedFiles,
+  servedTypeOf,
 } from '../../src/expo/expo.manifest.js';
 import { expoSignatureHeader, multipartMixed } from '../../src/expo/expo.multipart.js';
 import { AppError } from '../../src/platform/errors.js';
@@ -65,6 +67,7 @@ describe('structured headers', () => {
 });
 
 describe('manifest bodies', () => {
+  const APP = '00000000-0000-4000-8000-0000000000aa';
   const sha = createHash('sha256').update('bundle').digest('hex');
 
   it('hashes as base64url without padding, types by extension', () => {
@@ -77,10 +80,23 @@ describe('manifest bodies', () => {
     expect(contentTypeOf('nosuchext')).toBe('application/octet-stream');
   });
 
+  it('serves only types a browser never runs: JavaScript, HTML, SVG and XHTML as octet-stream', () => {
+    expect(servedTypeOf(null)).toBe('application/octet-stream');
+    for (const ext of ['js', 'hbc', 'bundle', 'html', 'HTM', 'svg', 'xhtml', 'xml', 'txt', 'mp4', 'pdf'])
+      expect(servedTypeOf(ext), ext).toBe('application/octet-stream');
+    expect(servedTypeOf('PNG')).toBe('image/png');
+    expect(servedTypeOf('jpg')).toBe('image/jpeg');
+    expect(servedTypeOf('woff2')).toBe('font/woff2');
+    expect(servedTypeOf('json')).toBe('application/json');
+    // The manifest may still name the real type: clients never read it.
+    expect(contentTypeOf('svg')).toBe('image/svg+xml');
+  });
+
   it('writes the fields of the specification in its order, the launch asset without fileExtension', () => {
     const body = manifestBytes(
       {
         id: '00000000-0000-4000-8000-000000000001',
+        appId: APP,
         createdAt: new Date('2026-01-02T03:04:05.678Z'),
         runtimeVersion: '1.0.0',
         launchAsset: { sha256: sha, md5: 'a'.repeat(32), ext: null },
@@ -103,10 +119,16 @@ describe('manifest bodies', () => {
       hash: base64UrlSha256(sha),
       key: 'a'.repeat(32),
       contentType: 'application/javascript',
-      url: `https://ota.example.com/api/v1/expo/assets/${sha}.bundle`,
+      url: `https://ota.example.com/api/v1/expo/${APP}/assets/${sha}.bundle`,
     });
-    expect(manifest.assets[0]).toMatchObject({ fileExtension: '.png', contentType: 'image/png' });
+    expect(manifest.assets[0]).toMatchObject({
+      fileExtension: '.png',
+      contentType: 'image/png',
+      url: `https://ota.example.com/api/v1/expo/${APP}/assets/${sha}.png`,
+    });
     expect(manifest.createdAt).toBe('2026-01-02T03:04:05.678Z');
+    // The files it names, read from hash and extension (what expo_assets records).
+    expect(referencedFiles(body)).toEqual([`${sha}.bundle`, `${sha}.png`]);
   });
 
   it('dates the rollBackToEmbedded directive just after the release', () => {

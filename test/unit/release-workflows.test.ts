@@ -103,7 +103,7 @@ describe('promotion on fake stores', () => {
         JSON.stringify({ id, createdAt: '2020-01-01T00:00:00.000Z', runtimeVersion: '1', assets: [1] }),
       );
     await stores.transaction((tx) =>
-      stores.manifests.insertParts(tx, source.id, [
+      stores.manifests.insertParts(tx, source, [
         { part: 'ios', body: manifest(source.id), signature: null, keyId: null },
         { part: 'directive', body: directiveBytes(source.created_at), signature: null, keyId: null },
       ]),
@@ -122,7 +122,7 @@ describe('promotion on fake stores', () => {
 
     const signed = await push('4.0.0', { channel: 'staging' });
     await stores.transaction((tx) =>
-      stores.manifests.insertParts(tx, signed.id, [
+      stores.manifests.insertParts(tx, signed, [
         { part: 'check', body: Buffer.from('{}'), signature: 'c2lnbmF0dXJlLWJ5dGVzLWhlcmU=', keyId: 'main' },
       ]),
     );

@@ -12,11 +12,15 @@ const S: AlertSettings = DEFAULT_ALERT_SETTINGS;
 const MIN = 60_000;
 const R = 'release-1';
 
-function run(steps: Array<{ at: number; activations: number; errors: number; release?: string }>) {
+type Step = { at: number; activations: number; errors: number; networks?: number; release?: string };
+
+/** Steps of evaluations; the failing devices come from many networks unless a step says otherwise. */
+function run(steps: Step[]) {
   let state: SpikeState = INITIAL_SPIKE_STATE;
   const fired: number[] = [];
   for (const step of steps) {
-    const r = evaluateSpike(state, step.release ?? R, step, S, step.at);
+    const counts = { networks: 20, ...step };
+    const r = evaluateSpike(state, step.release ?? R, counts, S, step.at);
     if (r.fire) fired.push(step.at);
     state = r.next;
   }
@@ -26,6 +30,20 @@ function run(steps: Array<{ at: number; activations: number; errors: number; rel
 describe('error-spike state machine', () => {
   it('does not fire below the minimum sample, whatever the rate', () => {
     expect(run([{ at: 0, activations: 0, errors: 49 }]).fired).toEqual([]);
+  });
+
+  it('does not fire while the failing devices come from fewer client networks than min_networks', () => {
+    expect(S.minNetworks).toBe(5);
+    // A stranger's invented devices from one address: any rate, any sample, one network.
+    expect(run([{ at: 0, activations: 0, errors: 10_000, networks: 1 }]).fired).toEqual([]);
+    expect(run([{ at: 0, activations: 10, errors: 90, networks: 4 }]).fired).toEqual([]);
+    expect(run([{ at: 0, activations: 10, errors: 90, networks: 5 }]).fired).toEqual([0]);
+    // Still armed: it fires once the networks are there.
+    const { fired } = run([
+      { at: 0, activations: 10, errors: 90, networks: 2 },
+      { at: MIN, activations: 10, errors: 90, networks: 6 },
+    ]);
+    expect(fired).toEqual([MIN]);
   });
 
   it('fires once at the crossing (rate exactly at the threshold counts) and stays quiet while high', () => {
@@ -84,9 +102,9 @@ describe('error-spike state machine', () => {
   });
 
   it('reports whether the state changed, so unchanged evaluations write nothing', () => {
-    const first = evaluateSpike(INITIAL_SPIKE_STATE, R, { activations: 10, errors: 0 }, S, 0);
+    const first = evaluateSpike(INITIAL_SPIKE_STATE, R, { activations: 10, errors: 0, networks: 0 }, S, 0);
     expect(first.changed).toBe(true); // the release id is recorded
-    const again = evaluateSpike(first.next, R, { activations: 20, errors: 0 }, S, MIN);
+    const again = evaluateSpike(first.next, R, { activations: 20, errors: 0, networks: 0 }, S, MIN);
     expect(again.changed).toBe(false);
     expect(again.errorRate).toBe(0);
     expect(again.sample).toBe(20);

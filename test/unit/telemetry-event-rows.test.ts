@@ -245,9 +245,57 @@ describe('stream entries and batches', () => {
     expect(batch.chunks).toEqual([encoded.text, quiet.text]);
     expect(batch.rows).toBe(2);
     expect([...batch.counters.keys()]).toEqual(['1-0']);
+    // An entry from before entries named their network: its failing devices count as one shared network.
     expect(batch.counters.get('1-0')).toEqual([
-      { appId: 'app-1', moduleId: 'm', minute, receivedMinute: minute, activations: [], errors: ['d'] },
+      {
+        appId: 'app-1',
+        moduleId: 'm',
+        minute,
+        receivedMinute: minute,
+        activations: [],
+        errors: ['d'],
+        networks: ['-'],
+      },
     ]);
     expect([...batch.apps]).toEqual(['app-1']);
+  });
+
+  it('carry the client network of the batch to the counters of its errors, and only of its errors', () => {
+    const failing = encodeEvents(
+      'app-1',
+      received,
+      [{ id: 'a', device_id: 'd', module_id: 'm', type: 'error' }],
+      90,
+      { network: '203.0.113.0/24' },
+    );
+    const fine = encodeEvents(
+      'app-1',
+      received,
+      [{ id: 'b', device_id: 'e', module_id: 'm', type: 'activation' }],
+      90,
+      { network: '198.51.100.0/24' },
+    );
+    const entries = [failing, fine].map((e, i) =>
+      parseEntry(`${i + 1}-0`, entryFields('app-1', received, e)),
+    );
+    expect(entries.map((e) => e.network)).toEqual(['203.0.113.0/24', '198.51.100.0/24']);
+    const batch = prepareBatch(entries);
+    expect(batch.counters.get('1-0')?.[0]?.networks).toEqual(['203.0.113.0/24']);
+    expect(batch.counters.get('2-0')?.[0]?.networks).toEqual([]);
+    // A network that is not one of the service's forms is not taken from an entry.
+    const forged = entryFields('app-1', received, { ...failing, network: 'x'.repeat(100) });
+    expect(parseEntry('3-0', forged).network).toBeUndefined();
+  });
+
+  it('leave out of the counters the reports the per-address bound turns down, keeping their rows', () => {
+    const events = ['d1', 'd2', 'd3'].map((d, i) => ({
+      id: `e${i}`,
+      device_id: d,
+      module_id: 'm',
+      type: 'error' as const,
+    }));
+    const encoded = encodeEvents('app-1', received, events, 90, { counts: (_m, d) => d !== 'd2' });
+    expect(encoded.rows).toBe(3);
+    expect(encoded.counters).toEqual([['m', minute, [], ['d1', 'd3']]]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FailureReporters } from '../../src/edge/failure-reporters.js';
 import { recordChecks } from '../../src/intake/check-recorder.js';
 import { createEventIngestService, type DeviceEventInput } from '../../src/intake/events.service.js';
 import type { AppRoute } from '../../src/routing/routing.types.js';
@@ -40,6 +41,7 @@ function intake(cached: AppRoute | null, reloaded: AppRoute | null = cached) {
   const service = createEventIngestService(stores, {
     routing,
     retentionDays: 30,
+    reporters: new FailureReporters({ devicesPerAddress: 3, now: () => stores.clock.now }),
     now: () => stores.clock.now,
   });
   const rowsOfBatch = (n: number) => rowsOf(stores.events.batches[n]!.encoded.text);
@@ -57,16 +59,22 @@ const event = (
   type,
 });
 
+const CLIENT = { ip: '198.51.100.7' };
+
 describe('device event intake', () => {
   it('accepts events of known modules and of the embedded bundle, in one append to the stream', async () => {
     const { service, stores, rowsOf } = intake(route([KNOWN]));
-    const result = await service.accept('app-1', [
-      event('e1', KNOWN, 'activation'),
-      event('e2', KNOWN.toUpperCase()),
-      event('e3', null),
-      event('e4', ''),
-      event('e5', undefined, 'error'),
-    ]);
+    const result = await service.accept(
+      'app-1',
+      [
+        event('e1', KNOWN, 'activation'),
+        event('e2', KNOWN.toUpperCase()),
+        event('e3', null),
+        event('e4', ''),
+        event('e5', undefined, 'error'),
+      ],
+      CLIENT,
+    );
 
     expect(result).toEqual({ accepted: 5, refused: [] });
     expect(stores.events.batches).toHaveLength(1);
@@ -82,12 +90,16 @@ describe('device event intake', () => {
 
   it('refuses each event naming a module the app does not have, and keeps the good events of the batch', async () => {
     const { service, stores, rowsOf } = intake(route([KNOWN]));
-    const result = await service.accept('app-1', [
-      event('good-1', KNOWN),
-      event('bad-1', 'not-a-release'),
-      event('good-2', null),
-      event('bad-2', PUSHED_LATER),
-    ]);
+    const result = await service.accept(
+      'app-1',
+      [
+        event('good-1', KNOWN),
+        event('bad-1', 'not-a-release'),
+        event('good-2', null),
+        event('bad-2', PUSHED_LATER),
+      ],
+      CLIENT,
+    );
 
     expect(result).toEqual({
       accepted: 2,
@@ -102,7 +114,7 @@ describe('device event intake', () => {
 
   it('appends nothing when every event of the batch is refused', async () => {
     const { service, stores } = intake(route([KNOWN]));
-    const result = await service.accept('app-1', [event('bad', 'invented')]);
+    const result = await service.accept('app-1', [event('bad', 'invented')], CLIENT);
 
     expect(result).toEqual({ accepted: 0, refused: [{ index: 0, id: 'bad', code: 'unknown_module' }] });
     expect(stores.events.batches).toEqual([]);
@@ -110,7 +122,7 @@ describe('device event intake', () => {
 
   it('reloads the app before refusing, so an event of a release pushed a moment ago is taken', async () => {
     const { service, stores, loads } = intake(route([KNOWN]), route([KNOWN, PUSHED_LATER]));
-    const result = await service.accept('app-1', [event('new', PUSHED_LATER)]);
+    const result = await service.accept('app-1', [event('new', PUSHED_LATER)], CLIENT);
 
     expect(loads).toEqual(['app-1']);
     expect(result).toEqual({ accepted: 1, refused: [] });
@@ -120,7 +132,7 @@ describe('device event intake', () => {
   it('answers 404 for an app that does not exist, and appends nothing', async () => {
     const { service, stores } = intake(null);
 
-    await expect(service.accept('no-such-app', [event('e1', null)])).rejects.toMatchObject({
+    await expect(service.accept('no-such-app', [event('e1', null)], CLIENT)).rejects.toMatchObject({
       status: 404,
       code: 'app_not_found',
     });
@@ -152,5 +164,38 @@ describe('update checks recorded as events', () => {
       ['check', 'd1', 'production', ''],
       ['check', 'd3', 'production', ''],
     ]);
+  });
+});
+
+describe('what device reports weigh in error-spike decisions', () => {
+  const reports = (n: number, type: DeviceEventInput['type'], tag: string) =>
+    Array.from({ length: n }, (_, i) => ({ ...event(`${tag}-${i}`, KNOWN, type), device_id: `${tag}-${i}` }));
+
+  it('records the client network of the batch: an IPv4 /24, an IPv6 /48', async () => {
+    const { service, stores } = intake(route([KNOWN]));
+    await service.accept('app-1', [event('v4', KNOWN, 'error')], { ip: '203.0.113.77' });
+    await service.accept('app-1', [event('v6', KNOWN, 'error')], { ip: '2001:db8:aa:bb::1' });
+    expect(stores.events.batches.map((b) => b.encoded.network)).toEqual([
+      '203.0.113.0/24',
+      '2001:db8:aa::/48',
+    ]);
+  });
+
+  it("counts a handful of one address's invented devices and stores every event", async () => {
+    const { service, stores, rowsOf } = intake(route([KNOWN]));
+    await service.accept('app-1', reports(200, 'error', 'invented'), CLIENT);
+    expect(rowsOf(0)).toHaveLength(200);
+    const [counter] = stores.events.batches[0]!.encoded.counters;
+    // The fake's allowance is 3 devices per address, release and hour.
+    expect(counter![3]).toEqual(['invented-0', 'invented-1', 'invented-2']);
+    // A device already counted from that address keeps counting; another address has its own allowance.
+    await service.accept(
+      'app-1',
+      [{ ...event('again', KNOWN, 'activation'), device_id: 'invented-1' }],
+      CLIENT,
+    );
+    expect(stores.events.batches[1]!.encoded.counters[0]![2]).toEqual(['invented-1']);
+    await service.accept('app-1', reports(5, 'error', 'elsewhere'), { ip: '192.0.2.9' });
+    expect(stores.events.batches[2]!.encoded.counters[0]![3]).toHaveLength(3);
   });
 });

@@ -38,14 +38,17 @@ describe('series buckets', () => {
     expect(bucketCount(t, new Date('2026-11-22T10:38:00Z'), 'minute')).toBe(1);
   });
 
-  it('read the rollups, never the raw events, with the app id escaped', () => {
+  it('read checks and devices from the rollups, device-sent events from the raw events once per id, with the app id escaped', () => {
     const from = new Date('2026-11-22T00:00:00Z');
     const to = new Date('2026-11-23T00:00:00Z');
     const minute = seriesQuery("x' OR 1=1 --", from, to, 'hour');
     expect(minute).toContain('FROM device_events_minute');
-    expect(minute).toContain("app_id = 'x\\' OR 1=1 --'");
+    expect(minute.split("app_id = 'x\\' OR 1=1 --'")).toHaveLength(3);
     expect(seriesQuery('a', from, to, 'day')).toContain('FROM device_events_day');
-    expect(minute).not.toMatch(/FROM device_events\s/);
+    // The raw events only for what a device sends (and may send again with another time), each id once.
+    const raw = minute.slice(minute.search(/FROM device_events\s/));
+    expect(raw).toContain("type IN ('download', 'activation', 'error')");
+    expect(raw).toContain('GROUP BY module_id, type, event_id');
   });
 });
 

@@ -31,6 +31,26 @@ describe('delivery address policy', () => {
     '64:ff9b::a00:1',
     '2002:c0a8:101::1',
     '2001:db8::1',
+    // Found missing by an attacker: IPv4-translated (SIIT), local-use NAT64, Teredo, the 6to4 relay anycast
+    // and the rest of the deprecated IPv4-compatible block.
+    '::ffff:0:7f00:1',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:a9fe:a9fe',
+    '64:ff9b:1::a00:1',
+    '64:ff9b:1::808:808',
+    '2001::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '192.88.99.1',
+    '::2',
+    '::0.0.0.2',
+    // The rest of the IANA special-purpose registries that no delivery should reach: the other IETF
+    // protocol assignments (benchmarking, ORCHID), the dummy prefix, documentation, SRv6 SIDs.
+    '2001:2::1',
+    '2001:10::1',
+    '2001:1ff::1',
+    '100:0:0:1::1',
+    '3fff::1',
+    '5f00::1',
     'not-an-ip',
     '',
   ])('refuses %s', (ip) => {
@@ -48,6 +68,9 @@ describe('delivery address policy', () => {
     '::ffff:8.8.8.8',
     '64:ff9b::808:808',
     '2002:808:808::1',
+    '::ffff:0:808:808',
+    // Next to the refused IETF block: regional registry space.
+    '2001:200::1',
   ])('allows %s', (ip) => {
     expect(isPublicAddress(ip)).toBe(true);
   });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import type { ControlPolicy } from './endpoint-policy.js';
+import { refusedCredentials } from './refused-credentials.js';
 import { assertNoMarkers, assertProblem, type Covered, coveredRoutes, send } from './routes.js';
-import { type Headers, refusedCredentials, Tenant } from './tenant.js';
+import { type Headers, Tenant } from './tenant.js';
 
 let ctx: TestContext;
 let t: Tenant;
@@ -52,7 +53,7 @@ describe('refused credentials on every control endpoint', () => {
     }
   });
 
-  it('names why: expired, revoked and removed credentials have their own codes', async () => {
+  it('names why: expired, revoked, removed and signed-out credentials have their own codes', async () => {
     const me = { method: 'GET', path: '/api/v1/me' };
     const code = async (name: string) =>
       assertProblem(await send(ctx.app, me, {}, refused[name]), [401], name).code;
@@ -63,6 +64,9 @@ describe('refused credentials on every control endpoint', () => {
     expect(await code('token with alg none')).toBe('invalid_token');
     expect(await code('revoked API key')).toBe('invalid_api_key');
     expect(await code("a removed member's token")).toBe('membership_revoked');
+    expect(await code('signed-out token')).toBe('token_revoked');
+    expect(await code('token without an id')).toBe('invalid_token');
+    expect(await code('token of a user signed out everywhere')).toBe('invalid_token');
     // The same request with the owner's credential succeeds: the refusals above are the credential's.
     expect((await send(ctx.app, me, {}, t.owner.headers)).statusCode).toBe(200);
   });

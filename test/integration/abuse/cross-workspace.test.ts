@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import type { ControlPolicy, Req } from './endpoint-policy.js';
-import { assertNoMarkers, assertProblem, type Covered, coveredRoutes, requestText, send } from './routes.js';
+import {
+  assertNoMarkers,
+  assertProblem,
+  type Covered,
+  coveredRoutes,
+  credentialFor,
+  requestText,
+  send,
+} from './routes.js';
 import { Tenant } from './tenant.js';
 
 let ctx: TestContext;
@@ -84,7 +92,8 @@ describe("another workspace's ids", () => {
     const failures: string[] = [];
     await foreign.release(); // the foreign workspace has an app and a release to leak
     for (const route of control.filter((r) => r.policy.scope === 'credential')) {
-      const res = await send(ctx.app, route, await route.policy.request(home), home.owner.headers);
+      const req = await route.policy.request(home);
+      const res = await send(ctx.app, route, req, await credentialFor(route, home));
       try {
         if (res.statusCode < 200 || res.statusCode >= 300)
           throw new Error(`${route.key}: ${res.statusCode} ${res.body}`);

@@ -40,6 +40,11 @@ export interface ControlPolicy {
   /** Only identity tokens: an API key of any role gets 403. */
   usersOnly?: true;
   /**
+   * The call ends the credential it is made with (sign-out): each request is sent with a fresh one of the
+   * same caller (`credentialFor` in routes.ts), so the tenant's own stay usable for the next request.
+   */
+  endsCredential?: true;
+  /**
    * A plan gate: below `plan`, the request (or `gate.request`) is answered 402 to an allowed role. The
    * role check comes first: a role below the minimum gets 403 on any plan (tested).
    */
@@ -96,6 +101,7 @@ const expoManifest: Build = async (t) => ({
     accept: 'multipart/mixed, application/expo+json, application/json',
   },
 });
+const expoAsset: Build = async (t) => ({ params: { app_id: await appId(t), file: await t.expoAsset() } });
 /** A fresh draft of the tenant (its owner starts it), to be completed with made-up signatures. */
 const signatures: Build = async (t) => {
   const draft = await t.ok('POST', '/modules/drafts', {
@@ -155,6 +161,11 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
     { usersOnly: true },
   ),
   'GET /api/v1/me': control('viewer', 'credential', none),
+  // Ends the token of the request ({everywhere: true}, every token of the user: auth/signout.test.ts).
+  'POST /api/v1/auth/signout': control('viewer', 'credential', async () => ({ body: {} }), {
+    usersOnly: true,
+    endsCredential: true,
+  }),
 
   'GET /api/v1/workspaces/{id}': control('viewer', 'ids', inWorkspace),
   // The plan it already has: allowed, and changes nothing.
@@ -358,8 +369,11 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
 
   // The Expo Updates adapter and signed pushes.
   'GET /api/v1/expo/{app_id}/manifest': open(expoManifest),
-  'GET /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: `${await t.bundle()}.png` } })),
-  'HEAD /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: `${await t.bundle()}.png` } })),
+  // Asset URLs serve only files an Expo release of the app names (an upload alone is a 404).
+  'GET /api/v1/expo/{app_id}/assets/{file}': open(expoAsset),
+  'HEAD /api/v1/expo/{app_id}/assets/{file}': open(expoAsset),
+  'GET /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: await t.expoAsset() } })),
+  'HEAD /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: await t.expoAsset() } })),
   'POST /api/v1/expo/releases': control('developer', 'ids', expoPush({}), {
     gate: { plan: 'pro', request: expoPush({ rollout_pct: 50 }) },
   }),

@@ -10,7 +10,7 @@ import {
   stringFieldBodies,
   stringFields,
 } from './hostile-strings.js';
-import { type Covered, coveredRoutes, urlOf } from './routes.js';
+import { type Covered, coveredRoutes, fuzzCredential, urlOf } from './routes.js';
 import { Tenant } from './tenant.js';
 
 let ctx: TestContext;
@@ -33,7 +33,6 @@ describe('fuzzed JSON bodies', () => {
     for (const route of routes) {
       const req = await route.policy.request(t);
       const url = urlOf(route.path, req);
-      const headers = route.policy.access === 'public' ? {} : t.owner.headers;
       // Random breakage, and the route's own strings as ids in other forms or very long.
       const variants = stringFieldBodies(req.body, route.jsonBody, ID_AND_LENGTH_KINDS);
       const bodies = hostileBodies(req.body, route.jsonBody);
@@ -42,7 +41,7 @@ describe('fuzzed JSON bodies', () => {
         const res = await ctx.app.inject({
           method: route.method as 'POST',
           url,
-          headers: { ...headers, 'content-type': 'application/json' },
+          headers: { ...(await fuzzCredential(route, t)), 'content-type': 'application/json' },
           payload: text,
         });
         assertHandled(res, route.key);
@@ -57,14 +56,13 @@ describe('fuzzed JSON bodies', () => {
     for (const route of routes) {
       const req = await route.policy.request(t);
       const url = urlOf(route.path, req);
-      const headers = route.policy.access === 'public' ? {} : t.owner.headers;
       for (const path of pathsOf(req.body, route.jsonBody)) {
         for (const token of [...HOSTILE_CONSTANTS, undefined]) {
           const text = splice(req.body, path, token);
           const res = await ctx.app.inject({
             method: route.method as 'POST',
             url,
-            headers: { ...headers, 'content-type': 'application/json' },
+            headers: { ...(await fuzzCredential(route, t)), 'content-type': 'application/json' },
             payload: text,
           });
           try {
@@ -84,14 +82,13 @@ describe('fuzzed JSON bodies', () => {
     for (const route of routes) {
       const req = await route.policy.request(t);
       const url = urlOf(route.path, req);
-      const headers = route.policy.access === 'public' ? {} : t.owner.headers;
       for (const field of stringFields(req.body, route.jsonBody)) {
         for (const variant of jsonVariants(field.base, ID_AND_LENGTH_KINDS)) {
           cases += 1;
           const res = await ctx.app.inject({
             method: route.method as 'POST',
             url,
-            headers: { ...headers, 'content-type': 'application/json' },
+            headers: { ...(await fuzzCredential(route, t)), 'content-type': 'application/json' },
             payload: replaceAt(req.body, field.path, variant.text),
           });
           try {
@@ -125,13 +122,15 @@ describe('fuzzed JSON bodies', () => {
     ];
     const failures: string[] = [];
     for (const route of routes) {
-      const headers = route.policy.access === 'public' ? {} : t.owner.headers;
       for (const type of types) {
         const req = await route.policy.request(t);
         const res = await ctx.app.inject({
           method: route.method as 'POST',
           url: urlOf(route.path, req),
-          headers: type === undefined ? headers : { ...headers, 'content-type': type },
+          headers:
+            type === undefined
+              ? await fuzzCredential(route, t)
+              : { ...(await fuzzCredential(route, t)), 'content-type': type },
           payload: JSON.stringify(req.body),
         });
         try {

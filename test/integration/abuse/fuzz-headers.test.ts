@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { assertHandled, FUZZ_RUNS, fuzz } from './fuzz.js';
-import { type Covered, coveredRoutes, urlOf } from './routes.js';
+import { type Covered, coveredRoutes, fuzzCredential, urlOf } from './routes.js';
 import { type Headers, Tenant } from './tenant.js';
 
 /**
@@ -66,11 +66,11 @@ const headerValue: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: 100, max: 8000 }).map((n) => 'z'.repeat(n)),
 );
 
-const credentialOf = (route: Covered): Headers => (route.policy.access === 'public' ? {} : t.owner.headers);
+const credentialOf = (route: Covered): Promise<Headers> => fuzzCredential(route, t);
 
 async function send(route: Covered, headers: Record<string, string | string[] | undefined>) {
   const req = await route.policy.request(t);
-  const merged: Record<string, string | string[]> = { ...req.headers, ...credentialOf(route) };
+  const merged: Record<string, string | string[]> = { ...req.headers, ...(await credentialOf(route)) };
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) delete merged[name];
     else merged[name] = value;

@@ -5,7 +5,7 @@ import type { Req } from './endpoint-policy.js';
 import { assertHandled, FUZZ_RUNS, fuzz } from './fuzz.js';
 import { HOSTILE_QUERY_VALUES, HOSTILE_SEGMENTS, hostileQuery, hostileSegment } from './hostile.js';
 import { ID_AND_LENGTH_KINDS, queryBase, urlVariants } from './hostile-strings.js';
-import { type Covered, coveredRoutes } from './routes.js';
+import { type Covered, coveredRoutes, fuzzCredential } from './routes.js';
 import { type Headers, Tenant } from './tenant.js';
 
 let ctx: TestContext;
@@ -43,7 +43,7 @@ async function inject(route: Covered, req: Req, target: string, headers: Headers
   });
 }
 
-const credentialOf = (route: Covered) => (route.policy.access === 'public' ? {} : t.owner.headers);
+const credentialOf = (route: Covered) => fuzzCredential(route, t);
 
 describe('fuzzed path parameters and query strings', () => {
   it('answer below 500, every 4xx as problem+json, for every path parameter of every route', async () => {
@@ -64,7 +64,7 @@ describe('fuzzed path parameters and query strings', () => {
         `${route.key} path`,
         input,
         async ([name, text]) => {
-          const res = await inject(route, req, url(route, req, { name, text }), credentialOf(route));
+          const res = await inject(route, req, url(route, req, { name, text }), await credentialOf(route));
           assertHandled(res, `${route.key} with ${name} = ${text.slice(0, 60)}`);
         },
         Math.ceil(FUZZ_RUNS / 2),
@@ -85,7 +85,12 @@ describe('fuzzed path parameters and query strings', () => {
         hostileQuery(route.queryParams),
         async (query) => {
           const fresh = route.method === 'GET' ? req : await route.policy.request(t);
-          const res = await inject(route, fresh, url(route, fresh, undefined, query), credentialOf(route));
+          const res = await inject(
+            route,
+            fresh,
+            url(route, fresh, undefined, query),
+            await credentialOf(route),
+          );
           assertHandled(res, `${route.key}?${query.slice(0, 80)}`);
         },
         runs,
@@ -118,7 +123,7 @@ describe('fuzzed path parameters and query strings', () => {
         cases += 1;
         // A write acts on each request: build a fresh one, as the valid request may be used up.
         const fresh = route.method === 'GET' || route.method === 'HEAD' ? req : await route.policy.request(t);
-        const res = await inject(route, fresh, target, credentialOf(route));
+        const res = await inject(route, fresh, target, await credentialOf(route));
         try {
           assertHandled(res, `${route.key} with ${what}`);
         } catch (err) {
@@ -143,7 +148,7 @@ describe('fuzzed path parameters and query strings', () => {
         ),
       ];
       for (const target of cases) {
-        const res = await inject(route, req, target, credentialOf(route));
+        const res = await inject(route, req, target, await credentialOf(route));
         try {
           assertHandled(res, `${route.method} ${target.slice(0, 120)}`);
         } catch (err) {

@@ -11,7 +11,7 @@ import {
   UNSAFE_TEXT_KINDS,
   urlVariants,
 } from './hostile-strings.js';
-import { type Covered, coveredRoutes, urlOf } from './routes.js';
+import { type Covered, coveredRoutes, fuzzCredential, urlOf } from './routes.js';
 import { type Headers, Tenant } from './tenant.js';
 
 /**
@@ -32,13 +32,13 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const credentialOf = (route: Covered): Headers => (route.policy.access === 'public' ? {} : t.owner.headers);
+const credentialOf = (route: Covered): Promise<Headers> => fuzzCredential(route, t);
 
 async function sendText(route: Covered, url: string, payload: string) {
   return ctx.app.inject({
     method: route.method as 'POST',
     url,
-    headers: { ...credentialOf(route), 'content-type': 'application/json' },
+    headers: { ...(await credentialOf(route)), 'content-type': 'application/json' },
     payload,
   });
 }
@@ -116,7 +116,9 @@ describe('NUL and lone surrogates in strings', () => {
           method: route.method as 'GET',
           url,
           headers:
-            body === undefined ? credentialOf(route) : { ...credentialOf(route), 'content-type': type },
+            body === undefined
+              ? await credentialOf(route)
+              : { ...(await credentialOf(route)), 'content-type': type },
           ...(body === undefined ? {} : { payload: body }),
         });
         try {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { refusedCredentials } from './refused-credentials.js';
 import { assertNoMarkers, assertProblem, send } from './routes.js';
-import { CALLERS, type Headers, refusedCredentials, Tenant } from './tenant.js';
+import { CALLERS, type Headers, Tenant } from './tenant.js';
 
 // POST /invitations/accept with every kind of caller and every kind of token. The generic matrices
 // (roles, credentials, cross-workspace, fuzz) cover it too through endpoint-policy.ts; this file adds the

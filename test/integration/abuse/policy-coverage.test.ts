@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { ENDPOINT_POLICY } from './endpoint-policy.js';
+import { refusedCredentials } from './refused-credentials.js';
 import { documentedRoutes, type Route, send, unpoliced } from './routes.js';
-import { refusedCredentials, Tenant } from './tenant.js';
+import { Tenant } from './tenant.js';
 
 let ctx: TestContext;
 let routes: Route[];

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { coveredRoutes, urlOf } from './routes.js';
 import { Tenant } from './tenant.js';
 
 /** Inputs the abuse tests once answered with a 500; each is now a 4xx, and the normal case still works. */
@@ -96,5 +97,58 @@ describe('signed pushes', () => {
       key_id: 'main',
     });
     expect(ok.statusCode, ok.body).toBe(202);
+  });
+});
+
+describe('JSON nested thousands deep, which recursive code (JSON.stringify) cannot walk', () => {
+  /** `{"a":{"a":…{}…}}` with `depth` objects, as text: building it with JSON.stringify would overflow too. */
+  const nested = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+  const expoPush = async (extra: string) => {
+    const sha256 = await t.bundle();
+    const body = JSON.stringify({
+      app_id: (await t.app()).id,
+      version: `deep-${Math.random().toString(36).slice(2, 8)}`,
+      runtime_version: '1.0.0',
+      platforms: { ios: { bundle: sha256, assets: [] } },
+      extra: { placeholder: true },
+    }).replace('{"placeholder":true}', extra);
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/expo/releases',
+      headers: { ...t.owner.headers, 'content-type': 'application/json' },
+      payload: body,
+    });
+  };
+
+  it('refuses an Expo push whose extra nests 4,114 deep with a 400 problem (it was a 500)', async () => {
+    const res = await expoPush(nested(4114));
+    expect(expectProblem(res, 400, 'json_too_deep').detail).toMatch(/deep/);
+    const ok = await expoPush(nested(20));
+    expect(ok.statusCode, ok.body).toBe(201);
+  });
+
+  it('refuses such a body on every route that takes JSON, before its schema or handler sees it', async () => {
+    const routes = (await coveredRoutes(ctx.app)).filter((r) => r.jsonBody);
+    expect(routes.length).toBeGreaterThan(10);
+    const failures: string[] = [];
+    for (const route of routes) {
+      const req = await route.policy.request(t);
+      const res = await ctx.app.inject({
+        method: route.method as 'POST',
+        url: urlOf(route.path, req),
+        headers: {
+          ...req.headers,
+          ...(route.policy.access === 'public' ? {} : t.owner.headers),
+          'content-type': 'application/json',
+        },
+        payload: `{"deep":[${nested(4114)}]}`,
+      });
+      try {
+        expectProblem(res, 400, 'json_too_deep');
+      } catch (err) {
+        failures.push(`${route.key}: ${(err as Error).message}`);
+      }
+    }
+    expect(failures).toEqual([]);
   });
 });

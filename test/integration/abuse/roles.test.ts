@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roleAtLeast } from '../../../src/auth/principal.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import type { ControlPolicy } from './endpoint-policy.js';
-import { assertProblem, type Covered, coveredRoutes, send } from './routes.js';
+import { assertProblem, type Covered, coveredRoutes, credentialFor, send } from './routes.js';
 import { CALLERS, Tenant } from './tenant.js';
 
 let ctx: TestContext;
@@ -32,7 +32,7 @@ describe('roles', () => {
       for (const caller of CALLERS) {
         // A fresh request each time: the allowed calls may consume what they act on (a key, a release).
         const req = await route.policy.request(t, caller.name);
-        const res = await send(ctx.app, route, req, t.callers[caller.name]);
+        const res = await send(ctx.app, route, req, await credentialFor(route, t, caller.name));
         const what = `${route.key} as ${caller.name}`;
         try {
           if (allowed(route.policy, caller)) {
@@ -62,7 +62,7 @@ describe('roles', () => {
       expect(gate.plan).not.toBe('hobby');
       for (const caller of CALLERS) {
         const req = await (gate.request ?? route.policy.request)(t, caller.name);
-        const res = await send(ctx.app, route, req, t.callers[caller.name]);
+        const res = await send(ctx.app, route, req, await credentialFor(route, t, caller.name));
         const what = `${route.key} on hobby as ${caller.name}`;
         try {
           if (allowed(route.policy, caller))

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../../src/http/types.js';
 import { ENDPOINT_POLICY, type Policy, type Req } from './endpoint-policy.js';
-import type { Headers } from './tenant.js';
+import type { CallerName, Headers, Tenant } from './tenant.js';
 
 export type JsonSchema = {
   type?: string | string[];
@@ -75,6 +75,28 @@ export async function coveredRoutes(app: App): Promise<Covered[]> {
     throw new Error(`routes without a policy in endpoint-policy.ts: ${missing.join(', ')}`);
   }
   return routes.map((r) => ({ ...r, policy: ENDPOINT_POLICY[r.key]! }));
+}
+
+/**
+ * The credential to send `route` as `caller` with: none for a public route, a fresh one of the same caller
+ * for a call that ends its credential (sign-out), else the tenant's own.
+ */
+export async function credentialFor(
+  route: Covered,
+  t: Tenant,
+  caller: CallerName = 'owner',
+): Promise<Headers> {
+  if (route.policy.access === 'public') return {};
+  return route.policy.endsCredential ? t.freshCredential(caller) : t.callers[caller];
+}
+
+/**
+ * The owner's credential for fuzzing `route` (none for a public route): for a call that ends credentials,
+ * a token of an account nothing else uses, since a fuzzed body may end every token of its user.
+ */
+export async function fuzzCredential(route: Covered, t: Tenant): Promise<Headers> {
+  if (route.policy.access === 'public') return {};
+  return route.policy.endsCredential ? t.disposableCredential() : t.owner.headers;
 }
 
 export function urlOf(path: string, req: Req): string {

@@ -12,6 +12,9 @@ import {
 } from '../../helpers/context.js';
 
 export type Headers = Record<string, string>;
+
+/** Tokens as the service makes them (the test contexts' secret). */
+const TOKENS = new IdentityTokens({ current: TEST_TOKEN_SECRET }, 3600);
 export type Plan = 'hobby' | 'pro' | 'team';
 
 /** Every kind of caller a workspace has: its four user roles and its three API-key roles. */
@@ -195,6 +198,45 @@ export class Tenant {
     return res.json().sha256;
   }
 
+  /**
+   * A new identity token of `caller` in this workspace (an API key: the key itself), made as the service
+   * makes them (the user's current subject), for a call that ends the credential it is made with.
+   */
+  async freshCredential(caller: CallerName = 'owner'): Promise<Headers> {
+    if (CALLERS.find((c) => c.name === caller)?.kind === 'api-key') return this.callers[caller];
+    const user = caller === 'owner' ? this.owner : this.members[caller as keyof Tenant['members']];
+    return this.tokenFor(user.userId, this.workspaceId);
+  }
+
+  /**
+   * A token of an account of its own (made once) that no caller of this workspace depends on: for sending
+   * anything at all to a call that ends credentials, `{everywhere: true}` included.
+   */
+  async disposableCredential(): Promise<Headers> {
+    const user = await this.once('disposable', () => signUp(this.ctx.app));
+    return this.tokenFor(user.userId, user.workspaceId);
+  }
+
+  private async tokenFor(userId: string, workspaceId: string): Promise<Headers> {
+    const subject = await tokenSubjectOf(this.ctx, userId);
+    const { token } = await TOKENS.issue({ subject, workspaceId });
+    return { authorization: `Bearer ${token}` };
+  }
+
+  /** A file (`<sha256>.png`) an Expo release of the app names: what its asset URLs serve. */
+  expoAsset(): Promise<string> {
+    return this.once('expo-asset', async () => {
+      const sha256 = await this.bundle();
+      await this.ok('POST', '/expo/releases', {
+        app_id: (await this.app()).id,
+        version: `expo-${this.tag}`,
+        runtime_version: '1.0.0',
+        platforms: { ios: { bundle: sha256, assets: [{ sha256, ext: 'png' }] } },
+      });
+      return `${sha256}.png`;
+    });
+  }
+
   /** Pushes a fresh bundle at 100 % on production. */
   async push(
     version = `v-${this.tag}-${randomBytes(3).toString('hex')}`,
@@ -299,37 +341,4 @@ export class Tenant {
       return fingerprint;
     });
   }
-}
-
-/** Credentials that must each be refused with 401, whatever the endpoint. */
-export async function refusedCredentials(t: Tenant): Promise<Record<string, Headers>> {
-  const { userId, workspaceId } = t.owner;
-  const subject = await tokenSubjectOf(t.ctx, userId);
-  const otherKey = new IdentityTokens({ current: `another-secret-${'x'.repeat(40)}` }, 3600);
-  const sameKey = new IdentityTokens({ current: TEST_TOKEN_SECRET }, 3600);
-  const forged = (await otherKey.issue({ subject, workspaceId })).token;
-  const expired = (await sameKey.issue({ subject, workspaceId }, Date.now() - 2 * 3600_000)).token;
-  // The right key, but the owner's user id (which the audit log shows) as subject: what a leaked secret
-  // let anyone do before subjects became unreadable.
-  const byUserId = (await sameKey.issue({ subject: userId, workspaceId })).token;
-  const revoked = await t.apiKey('admin');
-  await t.ok('DELETE', `/workspaces/${workspaceId}/api-keys/${revoked.id}`);
-  const removed = await t.addMember('admin');
-  await t.ok('DELETE', `/workspaces/${workspaceId}/members/${removed.memberId}`);
-  const [header, payload] = (await sameKey.issue({ subject, workspaceId })).token.split('.');
-  const unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`;
-  return {
-    'no credential': {},
-    'malformed bearer': { authorization: 'Bearer' },
-    'bearer with spaces': { authorization: 'Bearer a b c' },
-    'basic scheme': { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
-    'token signed with another key': { authorization: `Bearer ${forged}` },
-    'token naming the user id': { authorization: `Bearer ${byUserId}` },
-    'token with alg none': { authorization: `Bearer ${unsigned}` },
-    'token with a swapped header': { authorization: `Bearer ${header}.${payload}.c2lnbmF0dXJl` },
-    'expired token': { authorization: `Bearer ${expired}` },
-    'revoked API key': revoked.headers,
-    'garbage API key': { 'x-api-key': 'ota_not-a-key' },
-    "a removed member's token": removed.headers,
-  };
 }

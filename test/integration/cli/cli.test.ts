@@ -115,6 +115,54 @@ describe('ota login, whoami, logout', () => {
     expect(after.stderr).toContain('Not logged in: run `ota login`');
   });
 
+  it('keeps no identity token alive: login signs out the ones it signed in with, logout --everywhere ends all', async () => {
+    const revoked = async () =>
+      Number((await ctx.deps.db.query('SELECT count(*) AS n FROM revoked_tokens')).rows[0].n);
+    const configDir = machine();
+    const user = await signUp(ctx.app);
+    // A second workspace the user belongs to: --workspace signs in, then takes a token for it.
+    const other = await signUp(ctx.app);
+    await ctx.deps.db.query(`UPDATE workspaces SET plan = 'pro' WHERE id = $1`, [other.workspaceId]);
+    const invited = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${other.workspaceId}/members`,
+      headers: other.headers,
+      payload: { email: user.email, role: 'admin' },
+    });
+    const accepted = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/invitations/accept',
+      headers: user.headers,
+      payload: { token: invited.json().invitation.token },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+
+    const before = await revoked();
+    const login = await runCli(
+      ['login', '--email', user.email, '--password-stdin', '--workspace', other.workspaceId],
+      { configDir, apiUrl, input: user.password },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    // The sign-in's token and the one for the other workspace: both ended once the key was made.
+    expect((await revoked()) - before).toBe(2);
+
+    // A session elsewhere (the console's) ends with `logout --everywhere`, which asks for the password.
+    const me = () => ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: user.headers });
+    expect((await me()).statusCode).toBe(200);
+    const logout = await runCli(['logout', '--everywhere', '--password-stdin', '--json'], {
+      configDir,
+      input: user.password,
+    });
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(jsonOf(logout)).toMatchObject({
+      logged_out: true,
+      key_revoked: true,
+      signed_out_everywhere: true,
+    });
+    expect((await me()).statusCode).toBe(401);
+    expect(await liveKeys(other.workspaceId)).toEqual([]);
+  });
+
   it('refuses wrong credentials with the server message and a non-zero exit, storing nothing', async () => {
     const configDir = machine();
     const user = await signUp(ctx.app);

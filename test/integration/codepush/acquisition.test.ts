@@ -3,6 +3,7 @@ import type { RemotePackage } from 'code-push/script/acquisition-sdk.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketOf } from '../../../src/updates/bucket.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { testBlobStore } from '../../helpers/test-buckets.js';
 import {
   push,
   release,
@@ -65,7 +66,11 @@ describe('CodePush update check through the acquisition SDK', () => {
       isMandatory: true,
       packageHash: createHash('sha256').update(bytes).digest('hex'),
       packageSize: bytes.length,
-      downloadUrl: `${url}/api/v1/bundles/${v2.sha256}`,
+      // The API's own URL on the disk store; the bucket's (presigned) with BLOB_STORE=s3.
+      downloadUrl:
+        testBlobStore() === 'disk'
+          ? `${url}/api/v1/bundles/${v2.sha256}`
+          : expect.stringContaining(`bundles/${v2.sha256}?`),
     });
     const download = await fetch(pkg.downloadUrl);
     expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);

@@ -110,7 +110,8 @@ describe('CodePush reports', () => {
       method: 'PUT',
       url: `/api/v1/apps/${ws.appId}/alerts`,
       headers: ws.headers,
-      payload: { threshold: 0.3, min_sample: 6 },
+      // Every device of this test reports from one machine: one network, as inside one company.
+      payload: { threshold: 0.3, min_sample: 6, min_networks: 1 },
     });
     expect(alerts.statusCode, alerts.body).toBe(200);
     await pushed(ws, 'v1');
@@ -128,7 +129,14 @@ describe('CodePush reports', () => {
       [ws.appId],
     );
     expect(rows.map((r) => r.data)).toEqual([
-      expect.objectContaining({ version: 'v1', errors: 3, activations: 3, sample: 6, error_rate: 0.5 }),
+      expect.objectContaining({
+        version: 'v1',
+        errors: 3,
+        activations: 3,
+        sample: 6,
+        error_rate: 0.5,
+        networks: 1,
+      }),
     ]);
   }, 60_000);
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { testBlobStore } from '../../helpers/test-buckets.js';
 import {
   checkAssets,
   type ExpoWorld,
@@ -163,7 +164,8 @@ describe('Expo Updates v1 manifest', () => {
     const full = await fetch(url);
     await full.arrayBuffer();
     const etag = full.headers.get('etag')!;
-    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    // The API's validator is the sha256; a bucket's is its own (S3: an MD5).
+    if (testBlobStore() === 'disk') expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
     expect((await fetch(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
     const part = await fetch(url, { headers: { range: 'bytes=0-9' } });
     expect(part.status).toBe(206);

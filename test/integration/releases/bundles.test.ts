@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { temporaryUploads } from '../../helpers/test-buckets.js';
 import { sha256Hex, uploadBundle, workspaceWithApp } from './fixtures.js';
 
 const MAX = 6 * 1024 * 1024;
@@ -20,19 +20,22 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** Every stored blob file (the temporary folder apart). */
+/** Every stored blob (disk files or bucket objects, as the run's store lists them). */
 async function blobFiles(): Promise<string[]> {
-  const root = ctx.config.bundles.blobDir;
   const out: string[] = [];
-  for (const dir of await readdir(root)) {
-    if (dir === '.tmp') continue;
-    for (const file of await readdir(join(root, dir))) out.push(join(root, dir, file));
-  }
+  for await (const blob of ctx.deps.blobs.list()) out.push(blob.sha256);
   return out.sort();
 }
 
+/** What unfinished uploads left where a reader could see it (`.tmp` files, or `uploads/` objects). */
 async function tmpFiles(): Promise<string[]> {
-  return readdir(join(ctx.config.bundles.blobDir, '.tmp')).catch(() => []);
+  return temporaryUploads(ctx.config);
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 async function bundleRows(appId: string) {
@@ -105,8 +108,7 @@ describe('bundle upload', () => {
     expect(res.statusCode, res.body).toBe(201);
     const sha256 = sha256Hex(bytes);
     expect(res.json()).toEqual({ sha256, size: bytes.length });
-    const file = join(ctx.config.bundles.blobDir, sha256.slice(0, 2), sha256);
-    expect((await readFile(file)).equals(bytes)).toBe(true);
+    expect((await readAll(ctx.deps.blobs.createReadStream(sha256))).equals(bytes)).toBe(true);
     expect(await bundleRows(ws.appId)).toEqual([{ sha256, size: bytes.length }]);
     expect(await ctx.deps.blobs.size(sha256)).toBe(bytes.length);
   });
@@ -191,6 +193,18 @@ describe('bundle upload', () => {
     expectProblem(none, 415, 'unsupported_media_type');
     const empty = await uploadBundle(ctx, ws.headers, ws.appId, Buffer.alloc(0));
     expectProblem(empty, 400, 'empty_bundle');
+    expect(await bundleRows(ws.appId)).toEqual([]);
+  });
+
+  it('stores nothing for a refused empty upload, declared or chunked', async () => {
+    const ws = await workspaceWithApp(ctx);
+    const emptySha = sha256Hex(Buffer.alloc(0));
+    const declared = await uploadBundle(ctx, ws.headers, ws.appId, Buffer.alloc(0));
+    expectProblem(declared, 400, 'empty_bundle');
+    const chunked = await streamUpload(`/api/v1/apps/${ws.appId}/bundles`, ws.headers, 0);
+    expect(chunked.status, chunked.body).toBe(400);
+    expect(JSON.parse(chunked.body).code).toBe('empty_bundle');
+    expect(await ctx.deps.blobs.has(emptySha)).toBe(false);
     expect(await bundleRows(ws.appId)).toEqual([]);
   });
 });

@@ -39,6 +39,7 @@ describe('alert settings', () => {
       threshold: 0.05,
       window_minutes: 15,
       min_sample: 50,
+      min_networks: 5,
       cooldown_minutes: 60,
       action: 'none',
     });
@@ -47,13 +48,14 @@ describe('alert settings', () => {
       method: 'PUT',
       url,
       headers: owner.headers,
-      payload: { threshold: 0.1, min_sample: 200 },
+      payload: { threshold: 0.1, min_sample: 200, min_networks: 1 },
     });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toEqual({
       threshold: 0.1,
       window_minutes: 15,
       min_sample: 200,
+      min_networks: 1,
       cooldown_minutes: 60,
       action: 'none',
     });
@@ -79,6 +81,9 @@ describe('alert settings', () => {
       { window_minutes: 1441 },
       { window_minutes: 2.5 },
       { min_sample: 0 },
+      { min_networks: 0 },
+      { min_networks: 1001 },
+      { min_networks: 2.5 },
       { cooldown_minutes: -1 },
       { action: 'explode' },
       { colour: 'red' },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSpikesWorker, type SpikesWorker } from '../../../workers/spikes.worker.js';
 import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
-import { makeEvents, postEvents, startConsumer, streamState, waitFor } from '../telemetry/fixtures.js';
+import { makeEvents, postFromDevices, startConsumer, streamState, waitFor } from '../telemetry/fixtures.js';
 import { insertApp, insertRelease } from './fixtures.js';
 
 let ctx: TestContext;
@@ -17,12 +17,12 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** Posts the events in batches of 100 through the API and stores them with an ingest worker. */
-async function ingest(appId: string, events: unknown[]): Promise<void> {
-  for (let i = 0; i < events.length; i += 100) {
-    const res = await postEvents(ctx.app, appId, events.slice(i, i + 100));
-    expect(res.statusCode, res.body).toBe(202);
-  }
+/**
+ * Posts the events through the API, each device from a network of its own as a fleet does, and stores them
+ * with an ingest worker.
+ */
+async function ingest(appId: string, events: Array<{ device_id: string }>): Promise<void> {
+  await postFromDevices(ctx.app, appId, events);
   const worker = await startConsumer(ctx.deps);
   try {
     await waitFor('stream drained', async () => {
@@ -77,7 +77,7 @@ describe('error-spike decisions count devices', () => {
       [appId],
     );
     expect(rows.map((r) => r.data)).toEqual([
-      expect.objectContaining({ errors: 35, activations: 60, sample: 95, error_rate: 35 / 95 }),
+      expect.objectContaining({ errors: 35, activations: 60, sample: 95, error_rate: 35 / 95, networks: 35 }),
     ]);
     expect(await activeOf(current)).toBe(false);
     expect(await activeOf(previous)).toBe(true);

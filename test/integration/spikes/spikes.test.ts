@@ -57,14 +57,19 @@ afterAll(async () => {
 });
 
 let devices = 0;
-/** What ingest does after a batch: new devices into the current minute's counters (evaluated separately). */
-async function ingest(appId: string, moduleId: string, activations: number, errors: number) {
+/**
+ * What ingest does after a batch: new devices into the current minute's counters (evaluated separately),
+ * the failing ones from `networks` client networks (enough by default: a real fleet's failures come from
+ * many).
+ */
+async function ingest(appId: string, moduleId: string, activations: number, errors: number, networks = 8) {
   const fresh = (n: number) => Array.from({ length: n }, () => `device-${++devices}`);
+  const nets = errors > 0 ? Array.from({ length: networks }, (_, i) => `198.51.${i}.0/24`) : [];
   await addDeviceCounts(
     ctx.deps.redis,
     ctx.deps.keys,
     { appId, moduleId, minute: minuteOf(now) },
-    { activations: fresh(activations), errors: fresh(errors) },
+    { activations: fresh(activations), errors: fresh(errors), networks: nets },
   );
 }
 
@@ -119,6 +124,7 @@ describe('error-spike alerts', () => {
         errors: 10,
         activations: 96,
         sample: 106,
+        networks: 8,
         window_minutes: 15,
         threshold: 0.05,
       },
@@ -134,6 +140,7 @@ describe('error-spike alerts', () => {
       'app_name',
       'error_rate',
       'errors',
+      'networks',
       'sample',
       'threshold',
       'version',

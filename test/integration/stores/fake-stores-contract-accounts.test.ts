@@ -32,19 +32,60 @@ describe.each(subjects)('%s account stores', (_name, make) => {
       { id: workspaceId, name: `${user.email}'s workspace`, plan: 'hobby', role: 'owner' },
     ]);
     expect(await s.auth.tokenSubject(user.id)).toBe(user.token_subject);
-    expect(await s.auth.membershipByTokenSubject(user.token_subject, workspaceId)).toEqual({
+    const tokenId = randomUUID();
+    expect(await s.auth.membershipByTokenSubject(user.token_subject, workspaceId, tokenId)).toEqual({
       user_id: user.id,
       email: user.email,
       role: 'owner',
+      revoked: false,
     });
     const elsewhere = await s.newWorkspace();
-    expect(await s.auth.membershipByTokenSubject(user.token_subject, elsewhere)).toMatchObject({
+    expect(await s.auth.membershipByTokenSubject(user.token_subject, elsewhere, tokenId)).toMatchObject({
       role: null,
     });
-    await expect(s.auth.membershipByTokenSubject(user.token_subject, 'nope')).rejects.toMatchObject({
-      code: '22P02',
-    });
+    for (const [ws, id] of [
+      ['nope', tokenId],
+      [workspaceId, 'nope'],
+    ] as const) {
+      await expect(s.auth.membershipByTokenSubject(user.token_subject, ws, id)).rejects.toMatchObject({
+        code: '22P02',
+      });
+    }
     expect(await s.workspaces.memberCount(workspaceId)).toBe(1);
+  });
+
+  it('tokens: one signed out until it expires, or every one of a user by a new subject', async () => {
+    const s = make();
+    const { user, workspaceId } = await newUser(s);
+    const [one, two] = [randomUUID(), randomUUID()];
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    // A refused change signs nothing out.
+    await expect(
+      s.transaction(async (tx) => {
+        await s.auth.revokeToken(tx, one, inAnHour);
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await s.auth.membershipByTokenSubject(user.token_subject, workspaceId, one)).toMatchObject({
+      revoked: false,
+    });
+    await s.transaction((tx) => s.auth.revokeToken(tx, one, inAnHour));
+    await s.transaction((tx) => s.auth.revokeToken(tx, one, inAnHour));
+    expect(await s.auth.membershipByTokenSubject(user.token_subject, workspaceId, one)).toMatchObject({
+      revoked: true,
+    });
+    expect(await s.auth.membershipByTokenSubject(user.token_subject, workspaceId, two)).toMatchObject({
+      revoked: false,
+    });
+
+    await s.transaction((tx) => s.auth.rotateTokenSubject(tx, user.id));
+    const subject = await s.auth.tokenSubject(user.id);
+    expect(subject).not.toBe(user.token_subject);
+    expect(await s.auth.membershipByTokenSubject(user.token_subject, workspaceId, two)).toBeUndefined();
+    expect(await s.auth.membershipByTokenSubject(subject!, workspaceId, two)).toMatchObject({
+      user_id: user.id,
+      revoked: false,
+    });
   });
 
   it('members: invited then active, one row per e-mail, counted, owner listed first', async () => {

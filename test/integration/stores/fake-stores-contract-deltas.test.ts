@@ -26,7 +26,7 @@ describe.each(subjects)('%s deltas store', (_name, make) => {
     await push('0.9.0', { channel: 'beta' });
     const v2 = await push('1.1.0', { fingerprint: 'rt-1' });
     await s.transaction((tx) =>
-      s.manifests.insertParts(tx, v2.id, [
+      s.manifests.insertParts(tx, v2, [
         {
           part: 'ios',
           body: Buffer.from(JSON.stringify({ launchAsset: { hash: base64UrlSha256(IOS_ASSET) } })),

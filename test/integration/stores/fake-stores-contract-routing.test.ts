@@ -25,13 +25,13 @@ describe.each(subjects)('%s routing store', (_name, make) => {
     await s.transaction((tx) => s.releases.deactivate(tx, gone.id));
     const signed = await push('1.2.0', { rolloutPct: 30, fingerprint: 'fp', targetBinaryRange: '^2.0.0' });
     await s.transaction((tx) =>
-      s.manifests.insertParts(tx, signed.id, [
+      s.manifests.insertParts(tx, signed, [
         { part: 'check', body: Buffer.from('{"m":1}'), signature: SIGNATURE, keyId: 'key-1' },
       ]),
     );
     const expo = await push('1.3.0');
     await s.transaction((tx) =>
-      s.manifests.insertParts(tx, expo.id, [
+      s.manifests.insertParts(tx, expo, [
         { part: 'directive', body: Buffer.from('{}'), signature: null, keyId: null },
       ]),
     );

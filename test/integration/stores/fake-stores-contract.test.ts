@@ -212,6 +212,7 @@ describe.each(subjects)('%s stores', (_name, make) => {
       threshold: 0.05,
       windowMinutes: 15,
       minSample: 50,
+      minNetworks: 5,
       cooldownMinutes: 60,
       action: 'none',
     };
@@ -221,12 +222,13 @@ describe.each(subjects)('%s stores', (_name, make) => {
       threshold: 0.2,
       action: 'pause',
     });
-    await s.alerts.update(app.id, { minSample: 10, threshold: undefined });
+    await s.alerts.update(app.id, { minSample: 10, threshold: undefined, minNetworks: 1 });
     expect(await s.alerts.get(app.id)).toEqual({
       ...defaults,
       threshold: 0.2,
       action: 'pause',
       minSample: 10,
+      minNetworks: 1,
     });
   });
 

@@ -54,8 +54,44 @@ export interface EventInput {
   message?: string;
 }
 
-export function postEvents(app: App, appId: string, events: unknown[]): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'POST', url: '/api/v1/devices/events', payload: { app_id: appId, events } });
+export function postEvents(
+  app: App,
+  appId: string,
+  events: unknown[],
+  remoteAddress?: string,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/devices/events',
+    payload: { app_id: appId, events },
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
+}
+
+/**
+ * Posts events as a fleet sends them: each device's own batch from an address of its own network
+ * (198.18.0.0/15, set aside for tests), as phones on different networks do.
+ */
+export async function postFromDevices(
+  app: App,
+  appId: string,
+  events: ReadonlyArray<{ device_id: string }>,
+): Promise<void> {
+  const byDevice = new Map<string, Array<{ device_id: string }>>();
+  for (const event of events) {
+    const list = byDevice.get(event.device_id);
+    if (list) list.push(event);
+    else byDevice.set(event.device_id, [event]);
+  }
+  let n = 0;
+  for (const batch of byDevice.values()) {
+    for (let i = 0; i < batch.length; i += 1000) {
+      const address = `198.${18 + ((n >> 8) & 1)}.${n & 0xff}.7`;
+      const res = await postEvents(app, appId, batch.slice(i, i + 1000), address);
+      if (res.statusCode !== 202) throw new Error(`events: ${res.statusCode} ${res.body}`);
+    }
+    n += 1;
+  }
 }
 
 /** `n` events of one type for one module, ids `${prefix}-${i}`, devices `${prefix}-dev-${i % devices}`. */

@@ -3,6 +3,7 @@ import { ackEntries, MERGE_FROM_DEVICES } from '../../../src/ingest/ingest-ack.j
 import type { CounterDelta } from '../../../src/ingest/ingest-batch.js';
 import { eventStreamKey, INGEST_GROUP } from '../../../src/intake/event-stream.js';
 import {
+  type CounterKind,
   HOUR_COUNTER_TTL_SECONDS,
   hourCounterKey,
   MINUTE_COUNTER_TTL_SECONDS,
@@ -42,8 +43,13 @@ async function pendingEntries(count: number, consumer: string): Promise<string[]
   return read[0]![1].map(([id]) => id);
 }
 
-function delta(minute: number, activations: string[], errors: string[]): CounterDelta {
-  return { appId: APP, moduleId: MODULE, minute, receivedMinute: minute, activations, errors };
+function delta(
+  minute: number,
+  activations: string[],
+  errors: string[],
+  networks: string[] = [],
+): CounterDelta {
+  return { appId: APP, moduleId: MODULE, minute, receivedMinute: minute, activations, errors, networks };
 }
 
 describe('acknowledging stored entries', () => {
@@ -59,19 +65,23 @@ describe('acknowledging stored entries', () => {
     ids.forEach((id, n) => {
       // 40 devices an entry: 1,200 in all, more than one PFADD takes.
       const activations = Array.from({ length: 40 }, (_, d) => `dev-${n}-${d}`);
-      counters.set(id, [delta(minute, activations, n % 2 === 0 ? [`dev-${n}-0`] : [])]);
+      const failing = n % 2 === 0;
+      // The failing devices' batches come from three client networks.
+      const networks = failing ? [`198.51.${n % 3}.0/24`] : [];
+      counters.set(id, [delta(minute, activations, failing ? [`dev-${n}-0`] : [], networks)]);
     });
 
     expect(await ackEntries(redis, ctx.deps.keys, stream, INGEST_GROUP, ids, counters)).toBe(25);
 
-    const minuteKey = (kind: 'activations' | 'errors') =>
-      minuteCounterKey(ctx.deps.keys, APP, MODULE, minute, kind);
-    const hourKey = (kind: 'activations' | 'errors') =>
+    const minuteKey = (kind: CounterKind) => minuteCounterKey(ctx.deps.keys, APP, MODULE, minute, kind);
+    const hourKey = (kind: CounterKind) =>
       hourCounterKey(ctx.deps.keys, APP, MODULE, Math.floor(minute / 60), kind);
     const near = (value: number, expected: number) => Math.abs(value - expected) / expected < 0.02;
     expect(near(await redis.pfcount(minuteKey('activations')), 1200)).toBe(true);
     expect(near(await redis.pfcount(hourKey('activations')), 1200)).toBe(true);
     expect(await redis.pfcount(minuteKey('errors'))).toBe(15);
+    expect(await redis.pfcount(minuteKey('networks'))).toBe(3);
+    expect(await redis.pfcount(hourKey('networks'))).toBe(3);
     expect(await redis.pfadd(minuteKey('activations'), 'dev-0-0', 'dev-29-39')).toBe(0);
     const ttl = await redis.ttl(minuteKey('errors'));
     expect(ttl).toBeGreaterThan(MINUTE_COUNTER_TTL_SECONDS - 60);
@@ -114,7 +124,15 @@ describe('acknowledging stored entries', () => {
       errors.push(...errs);
       const minute = isOld ? old : recent[n % 3]!;
       counters.set(id, [
-        { appId: APP, moduleId: MODULE, minute, receivedMinute: received, activations, errors: errs },
+        {
+          appId: APP,
+          moduleId: MODULE,
+          minute,
+          receivedMinute: received,
+          activations,
+          errors: errs,
+          networks: [],
+        },
       ]);
     });
     expect(3000).toBeGreaterThanOrEqual(MERGE_FROM_DEVICES);

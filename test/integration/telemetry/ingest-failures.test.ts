@@ -35,14 +35,18 @@ afterAll(async () => {
 });
 
 /** Posts `batches` requests of 100 events (activations and errors) and returns how many were accepted. */
+/**
+ * `batches` batches of 100 events, each from a client address of its own: 90 activations of 9 devices and
+ * 10 errors of one more (an address's devices all count for spikes: at most 10 per release and hour).
+ */
 async function postLoad(appId: string, moduleId: string, tag: string, batches: number, ts: string) {
   let accepted = 0;
   for (let b = 0; b < batches; b++) {
     const events = [
-      ...makeEvents(`${tag}-a${b}`, moduleId, 'activation', 90),
-      ...makeEvents(`${tag}-e${b}`, moduleId, 'error', 10),
+      ...makeEvents(`${tag}-a${b}`, moduleId, 'activation', 90, 9),
+      ...makeEvents(`${tag}-e${b}`, moduleId, 'error', 10, 1),
     ].map((e) => ({ ...e, ts }));
-    const res = await postEvents(ctx.app, appId, events);
+    const res = await postEvents(ctx.app, appId, events, `198.18.${b}.7`);
     expect(res.statusCode).toBe(202);
     accepted += res.json().accepted;
   }
@@ -107,8 +111,8 @@ describe('ingest failures', () => {
     expect(stats).toMatchObject({ activations: 2700, errors: 300, failure_rate: 0.1 });
     // The claiming worker added the devices (distinct devices: HyperLogLog estimates past a hundred or so).
     const near = (value: number, expected: number) => Math.abs(value - expected) / expected < 0.02;
-    expect(near(await ctx.deps.redis.pfcount(counter('activations')), 2700)).toBe(true);
-    expect(near(await ctx.deps.redis.pfcount(counter('errors')), 300)).toBe(true);
+    expect(near(await ctx.deps.redis.pfcount(counter('activations')), 270)).toBe(true);
+    expect(await ctx.deps.redis.pfcount(counter('errors'))).toBe(30);
   });
 
   it('ClickHouse unreachable for a while: nothing acknowledged, retried with backoff, drained when it is back', async () => {

@@ -63,7 +63,10 @@ describe('retention', () => {
     try {
       await upkeep.start();
       const schedulers = await queue.getJobSchedulers();
-      expect(schedulers.map((s) => [s.key, s.every])).toEqual([['clickhouse-retention', 3_600_000]]);
+      expect(schedulers.map((s) => [s.key, s.every]).sort()).toEqual([
+        ['blob-retention', 21_600_000],
+        ['clickhouse-retention', 3_600_000],
+      ]);
       await waitFor('the retention run', async () => (await partitions()).device_events?.length === 2);
     } finally {
       await upkeep.stop();

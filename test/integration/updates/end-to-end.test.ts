@@ -4,6 +4,7 @@ import type { RedisDistinctDevices } from '../../../src/devices/distinct-devices
 import { eventStreamKey } from '../../../src/intake/event-stream.js';
 import { bucketOf } from '../../../src/updates/bucket.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { download } from '../../helpers/downloads.js';
 import { bundle, push, rollback, rollout, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
 import { deviceIds, offered, settle } from './seed.js';
 
@@ -53,16 +54,13 @@ describe('update check through the control API', () => {
       size: bytes.length,
       notes: 'hello',
     });
-    const download = await ctx.app.inject({ method: 'GET', url: new URL(update.url).pathname });
-    expect(download.statusCode).toBe(200);
-    expect(download.rawPayload.equals(bytes)).toBe(true);
-    const part = await ctx.app.inject({
-      method: 'GET',
-      url: new URL(update.url).pathname,
-      headers: { range: 'bytes=100-199' },
-    });
-    expect(part.statusCode).toBe(206);
-    expect(part.rawPayload.equals(bytes.subarray(100, 200))).toBe(true);
+    // From the API (disk) or the bucket (S3), as the device would fetch it.
+    const whole = await download(ctx, update.url);
+    expect(whole.status).toBe(200);
+    expect(whole.bytes.equals(bytes)).toBe(true);
+    const part = await download(ctx, update.url, { range: 'bytes=100-199' });
+    expect(part.status).toBe(206);
+    expect(part.bytes.equals(bytes.subarray(100, 200))).toBe(true);
   });
 
   it('follows rollout changes and a rollback made through the API', async () => {

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/edge/json-depth.js';
+
+const objects = (depth: number) => JSON.parse(`${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`);
+const arrays = (depth: number) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+
+describe('JSON nesting bound', () => {
+  it('counts objects and arrays, not scalars', () => {
+    expect(nestsDeeperThan('text', 0)).toBe(false);
+    expect(nestsDeeperThan(null, 0)).toBe(false);
+    expect(nestsDeeperThan({}, 1)).toBe(false);
+    expect(nestsDeeperThan({}, 0)).toBe(true);
+    expect(nestsDeeperThan({ a: [1, 'x', { b: null }] }, 3)).toBe(false);
+    expect(nestsDeeperThan({ a: [1, 'x', { b: {} }] }, 3)).toBe(true);
+  });
+
+  it('holds exactly at the bound and refuses one level more, walking without recursion', () => {
+    expect(nestsDeeperThan(objects(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
+    expect(nestsDeeperThan(objects(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
+    expect(nestsDeeperThan(arrays(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
+    // Far past the stack's reach for recursive code.
+    expect(nestsDeeperThan(arrays(200_000), MAX_JSON_DEPTH)).toBe(true);
+  });
+
+  it('finds a deep branch beside wide shallow ones', () => {
+    const wide = Array.from({ length: 1000 }, (_, i) => ({ id: i, tags: ['a', 'b'] }));
+    expect(nestsDeeperThan({ wide }, MAX_JSON_DEPTH)).toBe(false);
+    expect(nestsDeeperThan({ wide, deep: objects(MAX_JSON_DEPTH) }, MAX_JSON_DEPTH)).toBe(true);
+  });
+});
