@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAppCommands } from './commands/apps.js';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerAuthCommands } from './commands/auth.js';
+import { registerChannelCommands } from './commands/channels.js';
 import { registerDeploymentKeyCommands } from './commands/deployment-keys.js';
 import { registerDevicesCommands } from './commands/devices.js';
 import { registerInitCommand } from './commands/init.js';
@@ -9,6 +10,7 @@ import { registerReleaseCommands } from './commands/release.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerTeamCommands } from './commands/team.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
+import { registerWorkflowCommands } from './commands/workflows.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -25,7 +27,7 @@ export function asksVersion(args: string[]): boolean {
 export function buildProgram(): Command {
   const program = new Command('ota')
     .description(
-      'Ship over-the-air updates: apps, releases, rollouts, rollback, status, webhooks, audit, devices',
+      'Ship over-the-air updates: apps, releases, rollouts, promote, pause, rollback, status, channels, webhooks, audit, devices',
     )
     .addHelpText('after', '\nota -V, --version prints the version of the CLI.')
     .option('--json', 'print one JSON document (for scripts)')
@@ -37,6 +39,8 @@ export function buildProgram(): Command {
   registerAppCommands(program);
   registerInitCommand(program);
   registerReleaseCommands(program);
+  registerWorkflowCommands(program);
+  registerChannelCommands(program);
   registerDeploymentKeyCommands(program);
   registerStatusCommand(program);
   registerWebhookCommands(program);

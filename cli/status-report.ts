@@ -18,13 +18,19 @@ export const STATUS_COLUMNS = [
   'errors',
 ];
 
+/** active, paused (kept by the devices that run it, offered to no other) or rolled back. */
+export function stateOf(release: Pick<ReleaseWithStats, 'active' | 'paused'>): string {
+  if (!release.active) return 'rolled back';
+  return release.paused ? 'paused' : 'active';
+}
+
 export function statusRow(release: ReleaseWithStats): Array<string | number> {
   const s = release.stats;
   return [
     release.id,
     release.version,
     release.channel,
-    release.active ? 'active' : 'rolled back',
+    stateOf(release),
     percent(s.targeted_pct, 0),
     `${percent(s.received_pct)}${aboveTarget(release) ? '*' : ''}`,
     ratio(s.adoption),
@@ -57,7 +63,7 @@ export function statusRowNarrow(release: ReleaseWithStats): string[] {
     // 15 holds the default version (2026.11.22.0613); with the widest other cells the table is 100 wide.
     clip(release.version, 15),
     clip(release.channel, 10),
-    release.active ? 'active' : 'rolled back',
+    stateOf(release),
     percent(s.targeted_pct, 0),
     `${percent(s.received_pct)}${aboveTarget(release) ? '*' : ''}`,
     ratio(s.adoption),
@@ -82,6 +88,12 @@ export function statusNotes(releases: readonly ReleaseWithStats[], statsAsOf: st
     notes.push(
       `* received counts devices within the rollout: ${percent(marked.stats.received_pct)} of the ` +
         `${percent(marked.stats.targeted_pct, 0)} targeted, about ${percent(channelShare)} of the channel.`,
+    );
+  }
+  const paused = releases.find((r) => r.active && r.paused);
+  if (paused) {
+    notes.push(
+      `paused: offered to no new device; devices that run it keep it. Resume with: ota resume ${paused.id}`,
     );
   }
   if (statsAsOf) {

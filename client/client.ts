@@ -10,19 +10,24 @@ import type {
   AuditQuery,
   AvailableUpdate,
   Bundle,
+  Channel,
   CreatedApiKey,
   CreatedWebhook,
   Delivery,
   DeploymentKey,
   DeviceEvent,
+  DeviceOverride,
+  DeviceOverrideTarget,
   DevicesPage,
   EventsAccepted,
   ExpoRelease,
   InvitedMember,
   KeyRole,
+  ListedDeviceOverride,
   Me,
   Member,
   Plan,
+  PromoteRelease,
   PushExpoRelease,
   PushPreflight,
   PushPreflightAnswer,
@@ -171,6 +176,24 @@ export class OtaClient {
     alerts: (appId: string) => this.http.request<AlertSettings>('GET', `/apps/${seg(appId)}/alerts`),
     setAlerts: (appId: string, settings: Partial<AlertSettings>) =>
       this.http.request<AlertSettings>('PUT', `/apps/${seg(appId)}/alerts`, { json: settings }),
+    /** production and every channel with a release, with whether devices may move onto it themselves. */
+    channels: (appId: string) =>
+      this.http.request<{ channels: Channel[] }>('GET', `/apps/${seg(appId)}/channels`),
+    setChannel: (appId: string, name: string, settings: { allow_device_self_assign: boolean }) =>
+      this.http.request<Channel>('PATCH', `/apps/${seg(appId)}/channels/${seg(name)}`, { json: settings }),
+  };
+
+  /** Devices pinned to a channel or a release of an app (testers, support cases). */
+  readonly deviceOverrides = {
+    list: (appId: string) =>
+      this.http.request<{ overrides: ListedDeviceOverride[] }>('GET', `/apps/${seg(appId)}/device-overrides`),
+    /** `{channel}` or `{module_id}`; a device pinned again is replaced. */
+    put: (appId: string, deviceId: string, target: DeviceOverrideTarget) =>
+      this.http.request<DeviceOverride>('PUT', `/apps/${seg(appId)}/device-overrides/${seg(deviceId)}`, {
+        json: target,
+      }),
+    remove: (appId: string, deviceId: string) =>
+      this.removeAt(`/apps/${seg(appId)}/device-overrides/${seg(deviceId)}`),
   };
 
   /** CodePush deployment keys of an app, one per channel an app build points at. */
@@ -196,6 +219,12 @@ export class OtaClient {
         json: { rollout_pct: rolloutPct },
       }),
     rollback: (moduleId: string) => this.http.request<Rollback>('POST', `/modules/${seg(moduleId)}/rollback`),
+    /** No device that does not run it yet is offered it; devices that run it keep it. */
+    pause: (moduleId: string) => this.http.request<Release>('POST', `/modules/${seg(moduleId)}/pause`),
+    resume: (moduleId: string) => this.http.request<Release>('POST', `/modules/${seg(moduleId)}/resume`),
+    /** Without `key_id`, the new release; with it, a draft to sign and complete with `modules.sign`. */
+    promote: (moduleId: string, input: PromoteRelease) =>
+      this.http.request<Release | ReleaseDraft>('POST', `/modules/${seg(moduleId)}/promote`, { json: input }),
     /** Starts a signed push: the draft holds the bytes to sign (docs/guides/signing.md). */
     draft: (input: PushRelease & { key_id: string }) =>
       this.http.request<ReleaseDraft>('POST', '/modules/drafts', { json: input }),

@@ -77,6 +77,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/apps/{app_id}/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's channels (production, and every channel that has a release) and their settings */
+        get: operations["listChannels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/channels/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change whether devices may move themselves onto a channel; developer or above
+         * @description Governs a device that moves itself at run time (Capacitor `channel_self` and `defaultChannel`): only onto a channel that allows it. The channel an app is built for (the update check's `channel`, `expo-channel-name`, a deployment key) is served whatever this says. production always allows it (false is a 400); a channel with no release is a 404; other channels need a plan with channels (402). Audited `channel.change`; the same value again records nothing.
+         */
+        patch: operations["updateChannel"];
+        trace?: never;
+    };
     "/api/v1/apps/{app_id}/deployment-keys": {
         parameters: {
             query?: never;
@@ -110,6 +147,44 @@ export interface paths {
         post?: never;
         /** Delete a deployment key; devices using it are refused at once; developer or above */
         delete: operations["deleteAppsDeploymentKeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/device-overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's device overrides, newest first; each release override says whether the device can be served its release */
+        get: operations["listDeviceOverrides"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/device-overrides/{device_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pin a device to a channel or to a release of the app; developer or above
+         * @description Every device protocol honours it by its device id (`device_id`, `client_unique_id`, `eas-client-id`, Capacitor `device_id`). A channel other than production needs a plan with channels (402; for `module_id`, the release's channel). At most 1,000 per app (409 `too_many_overrides`); a device pinned again is replaced. Audited `device.override`.
+         */
+        put: operations["putDeviceOverride"];
+        post?: never;
+        /** Remove a device override; developer or above (audited `device.override_remove`) */
+        delete: operations["deleteDeviceOverride"];
         options?: never;
         head?: never;
         patch?: never;
@@ -440,6 +515,66 @@ export interface paths {
         get: operations["getRelease"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modules/{module_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a release: no device that does not run it yet is offered it; devices that run it keep it; developer or above
+         * @description Pausing a paused release is a 200 that records nothing. Audited `rollout.change` with `details.old.paused` / `details.new.paused`; webhook `rollout.changed` with `paused`. Every plan.
+         */
+        post: operations["pauseRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modules/{module_id}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote a release to another channel: a new release with the same bytes and metadata, no upload; developer or above
+         * @description The new release has the same bytes, assets, version, fingerprint or runtime version, `target_binary_range`, `mandatory` and Capacitor fields, its own statistics, and `promoted_from`. As for a push: plan gates (402), a version already on the channel is a 409 `version_exists`, audited `module.push` (with `details.promoted_from`), webhook `release.pushed` (with `promoted_from`). A signed release needs `key_id`: the answer is then a draft (202) to sign on your machine and complete with PUT /modules/{id}/signatures; the service never signs.
+         */
+        post: operations["promoteRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/modules/{module_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused release at its rollout; developer or above
+         * @description Resuming a release that is not paused is a 200 that records nothing. Audited and announced as a pause is.
+         */
+        post: operations["resumeRelease"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1138,9 +1273,23 @@ export interface components {
             next_offset: number | null;
             offset: number;
         };
+        /** @description A channel of an app: production, or one that has a release */
+        Channel: {
+            /** @description a device may move itself onto this channel at run time (Capacitor channel_self, defaultChannel); always true for production */
+            allow_device_self_assign: boolean;
+            name: string;
+        };
         CreatedWebhook: components["schemas"]["Webhook"] & {
             /** @description signing secret, shown only here */
             secret: string;
+        };
+        /** @description A device pinned to a channel or to a release */
+        DeviceOverride: {
+            channel: string | null;
+            /** Format: date-time */
+            created_at: string;
+            device_id: string;
+            module_id: string | null;
         };
         /** @description RFC 9457 problem details; every refusal of the service has this shape */
         Problem: {
@@ -1180,6 +1329,17 @@ export interface components {
             id: string;
             mandatory: boolean;
             notes: string;
+            /** @description true while paused: offered to no device that does not already run it (POST /modules/{id}/resume) */
+            paused: boolean;
+            /** @description the release this one was promoted from, and its channel; null for a push */
+            promoted_from: {
+                channel: string;
+                /**
+                 * Format: uuid
+                 * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                 */
+                module_id: string;
+            } | null;
             /** @description when it was rolled back; null if not */
             rolled_back_at: string | null;
             rollout_pct: number;
@@ -1351,7 +1511,9 @@ export interface components {
                  *       "active": true,
                  *       "rolled_back_at": null,
                  *       "created_at": "2026-03-02T09:15:00.000Z",
-                 *       "capacitor": null
+                 *       "capacitor": null,
+                 *       "paused": false,
+                 *       "promoted_from": null
                  *     }
                  */
                 "application/json": components["schemas"]["Release"];
@@ -1721,6 +1883,106 @@ export interface operations {
             503: components["responses"]["Status503"];
         };
     };
+    listChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channels, production first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "channels": [
+                     *         {
+                     *           "name": "production",
+                     *           "allow_device_self_assign": true
+                     *         },
+                     *         {
+                     *           "name": "beta",
+                     *           "allow_device_self_assign": true
+                     *         },
+                     *         {
+                     *           "name": "staging",
+                     *           "allow_device_self_assign": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        channels: {
+                            /** @description a device may move itself onto this channel at run time (Capacitor channel_self, defaultChannel); always true for production */
+                            allow_device_self_assign: boolean;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    updateChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                /** @description 1-64 of [a-z0-9._-] */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "allow_device_self_assign": true
+                 *     }
+                 */
+                "application/json": {
+                    allow_device_self_assign: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "beta",
+                     *       "allow_device_self_assign": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
+        };
+    };
     getAppsDeploymentKeys: {
         parameters: {
             query?: never;
@@ -1807,6 +2069,146 @@ export interface operations {
                 app_id: string;
                 /** @description a deployment key: 10-100 of [A-Za-z0-9_-] */
                 key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Status204"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    listDeviceOverrides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overrides, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "overrides": [
+                     *         {
+                     *           "device_id": "device-7c1f0a",
+                     *           "channel": null,
+                     *           "module_id": "5c2a9e1f-7d3b-4a6c-9e8d-0f1a2b3c4d5e",
+                     *           "created_at": "2026-03-02T12:05:00.000Z",
+                     *           "servable": false,
+                     *           "reason": "binary_range_mismatch",
+                     *           "last_check_at": "2026-03-02T12:09:41.000Z"
+                     *         },
+                     *         {
+                     *           "device_id": "qa-pixel-8",
+                     *           "channel": "beta",
+                     *           "module_id": null,
+                     *           "created_at": "2026-03-01T16:30:00.000Z",
+                     *           "servable": null,
+                     *           "reason": null,
+                     *           "last_check_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        overrides: (components["schemas"]["DeviceOverride"] & {
+                            /** @description when the outcome of the pinned device's last check was noted */
+                            last_check_at: string | null;
+                            /** @description `release_rolled_back`; `fingerprint_mismatch` (the device sent another fingerprint or runtime version); `binary_range_mismatch` (its native version is outside the range, or not sent); `release_unavailable` (not a release the protocol the device checked with serves, or not signed as that client expects) */
+                            reason: "release_unavailable" | "fingerprint_mismatch" | "binary_range_mismatch" | "release_rolled_back" | null;
+                            /** @description for a release override: false when the pinned release cannot be served to the device (see `reason`), true when its last check was served it, null while not known (no check since the pin); null for a channel override */
+                            servable: boolean | null;
+                        })[];
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    putDeviceOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description `{channel}`: the device is served as a device of that channel (buckets and rollouts apply there); `{module_id}`: the device is served that release of the app whatever its bucket, rollout or pause, while it can run it (fingerprint, runtime version and binary range still apply) */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel": "beta"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1-64 of [a-z0-9._-] */
+                    channel: string;
+                } | {
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    module_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The override */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "device_id": "device-7c1f0a",
+                     *       "channel": null,
+                     *       "module_id": "5c2a9e1f-7d3b-4a6c-9e8d-0f1a2b3c4d5e",
+                     *       "created_at": "2026-03-02T12:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeviceOverride"];
+                };
+            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    deleteDeviceOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                device_id: string;
             };
             cookie?: never;
         };
@@ -1952,7 +2354,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description only entries of this exact action */
-                action?: "login" | "account.create" | "app.create" | "fingerprint.register" | "module.push" | "rollout.change" | "module.rollback" | "member.invite" | "member.role_change" | "member.remove" | "plan.change" | "device.release";
+                action?: "login" | "account.create" | "app.create" | "fingerprint.register" | "module.push" | "rollout.change" | "module.rollback" | "member.invite" | "member.role_change" | "member.remove" | "plan.change" | "device.release" | "device.override" | "device.override_remove" | "channel.change";
                 /** @description only entries about this app; it must be an app of the caller's workspace */
                 app_id?: string;
                 /** @description entries per page, 1-200 */
@@ -2607,7 +3009,9 @@ export interface operations {
                      *       "active": true,
                      *       "rolled_back_at": null,
                      *       "created_at": "2026-03-02T09:15:00.000Z",
-                     *       "capacitor": null
+                     *       "capacitor": null,
+                     *       "paused": false,
+                     *       "promoted_from": null
                      *     }
                      */
                     "application/json": components["schemas"]["Release"];
@@ -2650,6 +3054,178 @@ export interface operations {
             503: components["responses"]["Status503"];
         };
     };
+    pauseRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                module_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The release, paused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
+                     *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                     *       "version": "1.4.2",
+                     *       "channel": "production",
+                     *       "rollout_pct": 50,
+                     *       "mandatory": false,
+                     *       "notes": "Fixes the checkout crash on Android 14",
+                     *       "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *       "size": 1843200,
+                     *       "fingerprint": null,
+                     *       "target_binary_range": "^1.4.0",
+                     *       "active": true,
+                     *       "rolled_back_at": null,
+                     *       "created_at": "2026-03-02T09:15:00.000Z",
+                     *       "capacitor": null,
+                     *       "paused": true,
+                     *       "promoted_from": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    promoteRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                module_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel": "production",
+                 *       "rollout_pct": 10
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1-64 of [a-z0-9._-] */
+                    channel: string;
+                    /** @description sign the copy on your machine: the answer is a draft (202) holding the bytes to sign with this key; required for a signed release */
+                    key_id?: string;
+                    notes?: string;
+                    rollout_pct?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The promoted release */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
+                     *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                     *       "version": "1.4.2",
+                     *       "channel": "production",
+                     *       "rollout_pct": 10,
+                     *       "mandatory": false,
+                     *       "notes": "Fixes the checkout crash on Android 14",
+                     *       "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *       "size": 1843200,
+                     *       "fingerprint": null,
+                     *       "target_binary_range": "^1.4.0",
+                     *       "active": true,
+                     *       "rolled_back_at": null,
+                     *       "created_at": "2026-03-02T09:15:00.000Z",
+                     *       "capacitor": null,
+                     *       "paused": false,
+                     *       "promoted_from": {
+                     *         "module_id": "2e8f6a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b",
+                     *         "channel": "staging"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            202: components["responses"]["Status202"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    resumeRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                module_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The release, serving again at its rollout */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9b1e4d7c-2a3f-4c5b-8d6e-7f0a1b2c3d4e",
+                     *       "app_id": "3f6d2c1a-8b7e-4f5a-9c2d-1e0b7a6c5d4e",
+                     *       "version": "1.4.2",
+                     *       "channel": "production",
+                     *       "rollout_pct": 50,
+                     *       "mandatory": false,
+                     *       "notes": "Fixes the checkout crash on Android 14",
+                     *       "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *       "size": 1843200,
+                     *       "fingerprint": null,
+                     *       "target_binary_range": "^1.4.0",
+                     *       "active": true,
+                     *       "rolled_back_at": null,
+                     *       "created_at": "2026-03-02T09:15:00.000Z",
+                     *       "capacitor": null,
+                     *       "paused": false,
+                     *       "promoted_from": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            409: components["responses"]["Status409"];
+            503: components["responses"]["Status503"];
+        };
+    };
     rollBackRelease: {
         parameters: {
             query?: never;
@@ -2685,7 +3261,9 @@ export interface operations {
                      *         "active": false,
                      *         "rolled_back_at": "2026-03-02T11:40:00.000Z",
                      *         "created_at": "2026-03-02T09:15:00.000Z",
-                     *         "capacitor": null
+                     *         "capacitor": null,
+                     *         "paused": false,
+                     *         "promoted_from": null
                      *       },
                      *       "active": {
                      *         "id": "5c2a9e1f-7d3b-4a6c-9e8d-0f1a2b3c4d5e",
@@ -2702,7 +3280,9 @@ export interface operations {
                      *         "active": true,
                      *         "rolled_back_at": null,
                      *         "created_at": "2026-03-02T09:15:00.000Z",
-                     *         "capacitor": null
+                     *         "capacitor": null,
+                     *         "paused": false,
+                     *         "promoted_from": null
                      *       }
                      *     }
                      */

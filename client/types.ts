@@ -63,6 +63,16 @@ export type PushRelease = Body<'pushRelease'>;
 export type PushPreflight = Body<'preflightRelease'>;
 export type PushPreflightAnswer = Answer<'preflightRelease', 200>;
 export type Rollback = Schemas['Rollback'];
+/** POST /modules/{id}/promote: the target channel, and optionally the rollout, notes and a key id to sign. */
+export type PromoteRelease = Body<'promoteRelease'>;
+
+/** A device pinned to a channel or a release; the listing adds whether the pinned release reaches it. */
+export type DeviceOverride = Schemas['DeviceOverride'];
+export type ListedDeviceOverride = Answer<'listDeviceOverrides', 200>['overrides'][number];
+export type DeviceOverrideTarget = Body<'putDeviceOverride'>;
+
+/** A channel of an app and whether devices may move themselves onto it. */
+export type Channel = Schemas['Channel'];
 
 /** A CodePush deployment key: it names an app and a channel (docs/guides/react-native-codepush.md). */
 export type DeploymentKey = Answer<'getAppsDeploymentKeys', 200>['deployment_keys'][number];

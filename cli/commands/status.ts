@@ -13,6 +13,7 @@ import {
 
 const STATUS_HELP = `
 Columns:
+  state      active; paused (no new device gets it, devices that run it keep it: ota resume); rolled back
   rollout    the rollout percentage: the share of the channel's devices the release targets
   received   devices that activated the release, as a share of the devices it targets (not of the
              whole channel): 51 % on a 30 % rollout means about half of that 30 %, some 15 % of the

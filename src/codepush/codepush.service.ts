@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { EventIngestService } from '../intake/events.service.js';
 import type { CheckDecision } from '../metrics/tallies.js';
+import { servedChannel } from '../overrides/device-override.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { requireAppVersion } from '../releases/binary-range.js';
 import type { AnswerMemo } from '../routing/answer-memo.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
-import type { AppRoute } from '../routing/routing.types.js';
+import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
 import type { UpdateCheckService } from '../updates/updates.service.js';
 import type { UpdateInfo } from './codepush.schemas.js';
 import type { DeploymentKeyDirectory } from './key-directory.js';
@@ -69,15 +70,19 @@ export class CodePushService {
 
   async updateCheck(request: UpdateCheckRequest): Promise<CodePushCheck> {
     const appVersion = requireAppVersion(request.appVersion);
-    const { route, channel } = await this.resolveKey(request.deploymentKey);
+    const { route, channel: keyChannel } = await this.resolveKey(request.deploymentKey);
+    // A device override moves the device to another channel (or pins a release): its label is looked up there.
+    const channel = servedChannel(route, request.clientUniqueId, keyChannel);
     const releases = route.channels.get(channel) ?? [];
     // The label the device runs names its release; a rolled-back or long-replaced one is simply not found.
     const current =
-      request.label === undefined ? undefined : releases.find((r) => r.version === request.label);
+      request.label === undefined
+        ? undefined
+        : runningRelease(route, request.clientUniqueId, releases, request.label);
     const outcome = await this.deps.updates.resolve({
       app_id: route.appId,
       device_id: request.clientUniqueId,
-      channel,
+      channel: keyChannel,
       app_version: appVersion,
       client: request.client,
       ...(current ? { current_module_id: current.id } : {}),
@@ -161,7 +166,11 @@ export class CodePushService {
     kind: ReportKind,
     client: DeviceClient,
   ): Promise<void> {
-    const moduleId = (await this.deps.histories.of(route, channel)).releaseOf(label);
+    const pinned = pinnedRelease(route, deviceId);
+    const moduleId =
+      pinned?.version === label
+        ? pinned.id
+        : (await this.deps.histories.of(route, servedChannel(route, deviceId, channel))).releaseOf(label);
     if (moduleId === undefined) return;
     await this.deps.events.accept(
       route.appId,
@@ -169,6 +178,24 @@ export class CodePushService {
       client,
     );
   }
+}
+
+/** The bundle release a device is pinned to, when it has a release override and the release is active. */
+function pinnedRelease(route: AppRoute, deviceId: string): RoutedRelease | null {
+  const override = route.overrides?.get(deviceId);
+  return override?.kind === 'release' ? override.release : null;
+}
+
+/** The release a device's label names: its pinned release, else one of its channel's active releases. */
+function runningRelease(
+  route: AppRoute,
+  deviceId: string,
+  releases: readonly RoutedRelease[],
+  label: string,
+): RoutedRelease | undefined {
+  const pinned = pinnedRelease(route, deviceId);
+  if (pinned?.version === label) return pinned;
+  return releases.find((r) => r.version === label);
 }
 
 /** `cp.<kind>.<40 hex>`: fits the event id rules of POST /devices/events (1-128 of A-Za-z0-9._:-). */

@@ -8,6 +8,7 @@ import { SigninThrottle } from '../auth/signin-throttle.js';
 import { permanentUrl } from '../bundles/blob-links.js';
 import { createBundlesService } from '../bundles/bundles.service.js';
 import { S3BlobStore } from '../bundles/s3-blob-store.js';
+import { createChannelsService } from '../channels/channels.service.js';
 import { CodePushService } from '../codepush/codepush.service.js';
 import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from '../codepush/key-directory.js';
@@ -29,8 +30,11 @@ import { createInvitationsService } from '../invitations/invitations.service.js'
 import { createMembersService } from '../members/members.service.js';
 import { registerApiSeries } from '../metrics/api-metrics.js';
 import { createCheckTallies, type DeviceAnswers, StatusTally } from '../metrics/tallies.js';
+import { createDeviceOverridesService } from '../overrides/device-overrides.service.js';
+import { OverrideChecks } from '../overrides/override-checks.js';
 import { createSmtpMailer } from '../platform/mailer.js';
 import { createRedis } from '../platform/redis.js';
+import { createPromotionService } from '../promotion/promotion.service.js';
 import { createReleaseRefsService } from '../releases/release-refs.service.js';
 import { type Invalidation, invalidationChannel } from '../routing/invalidation.js';
 import { RoutingCache } from '../routing/routing.cache.js';
@@ -109,12 +113,14 @@ export function createApi(
     log,
     (workspaceId, deviceId) => deviceCap.forget(workspaceId, deviceId),
   );
+  const overrideChecks = new OverrideChecks(redis, keys, log);
   const updates = new UpdateCheckService({
     routing,
     listener,
     gate: deviceCap,
     devices: distinctDevices,
     recorder: checkRecorder,
+    overrideChecks,
   });
   const eventIngest = createEventIngestService(stores, {
     routing,
@@ -194,6 +200,9 @@ export function createApi(
     }),
     expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
     expoAssets: createExpoAssetsService(stores, { routing }),
+    promotion: createPromotionService(stores, { releases, drafts }),
+    deviceOverrides: createDeviceOverridesService(stores, { invalidate, checks: overrideChecks, log }),
+    channels: createChannelsService(stores, { invalidate }),
   };
   // What /metrics shows of the API: counted in plain numbers on the request paths, read at each scrape.
   const answers: DeviceAnswers = { checks: createCheckTallies(), events: new StatusTally() };

@@ -8,6 +8,7 @@ import type { BlobStore } from '../bundles/blob-store.js';
 import { PostgresBundlesStore } from '../bundles/bundles.postgres-store.js';
 import { LocalDiskBlobStore } from '../bundles/local-blob-store.js';
 import { createS3Client, S3BlobStore } from '../bundles/s3-blob-store.js';
+import { PostgresChannelsStore } from '../channels/channels.postgres-store.js';
 import { PostgresDeploymentKeysStore } from '../codepush/deployment-keys.postgres-store.js';
 import type { Config } from '../config/config.js';
 import { QueueDeltaJobs } from '../deltas/delta-jobs.js';
@@ -19,6 +20,7 @@ import { PostgresMembersStore } from '../members/members.postgres-store.js';
 import { meterBlobStore } from '../metrics/blob-operations.js';
 import { createProcessMetrics } from '../metrics/process-metrics.js';
 import { registerWorkerSeries } from '../metrics/worker-metrics.js';
+import { PostgresDeviceOverridesStore } from '../overrides/device-overrides.postgres-store.js';
 import { type ClickHouseClient, createClickHouse } from '../platform/clickhouse.js';
 import { createLogger } from '../platform/logger.js';
 import { createPool, type Db, transactional } from '../platform/postgres.js';
@@ -157,5 +159,7 @@ function createStores(
     events: new RedisEventsStore(redis, keys),
     eventRows: new ClickHouseEventRowsStore(clickhouse),
     deltas: new PostgresDeltasStore(db),
+    deviceOverrides: new PostgresDeviceOverridesStore(db),
+    channels: new PostgresChannelsStore(db),
   };
 }

@@ -15,6 +15,8 @@ import type { BlobRetention } from '../bundles/blob-retention.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import type { BundlesService } from '../bundles/bundles.service.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
+import type { ChannelsService } from '../channels/channels.service.js';
+import type { ChannelsStore } from '../channels/channels.store.js';
 import type { CodePushService } from '../codepush/codepush.service.js';
 import type { DeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import type { DeploymentKeysStore } from '../codepush/deployment-keys.store.js';
@@ -40,11 +42,14 @@ import type { MembersService } from '../members/members.service.js';
 import type { MembersStore } from '../members/members.store.js';
 import type { ProcessMetrics } from '../metrics/process-metrics.js';
 import type { DeviceAnswers } from '../metrics/tallies.js';
+import type { DeviceOverridesService } from '../overrides/device-overrides.service.js';
+import type { DeviceOverridesStore } from '../overrides/device-overrides.store.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/logger.js';
 import type { Mailer } from '../platform/mailer.js';
 import type { Db, Transactional } from '../platform/postgres.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
+import type { PromotionService } from '../promotion/promotion.service.js';
 import type { ReleaseRefsService } from '../releases/release-refs.service.js';
 import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleasesStore } from '../releases/releases.store.js';
@@ -113,6 +118,10 @@ export interface Stores {
   eventRows: EventRowsStore;
   /** Releases' package facts and deltas, written by the deltas worker. */
   deltas: DeltasStore;
+  /** Devices pinned to a channel or a release. */
+  deviceOverrides: DeviceOverridesStore;
+  /** Channel settings (device self-assignment). */
+  channels: ChannelsStore;
 }
 
 /** What the API and the workers share. */
@@ -168,6 +177,10 @@ export interface Services {
   expoUpdates: ExpoUpdatesService;
   /** Which files an Expo asset URL may serve. */
   expoAssets: ExpoAssetsService;
+  /** Release workflows: promotion between channels, device overrides, channels as a resource. */
+  promotion: PromotionService;
+  deviceOverrides: DeviceOverridesService;
+  channels: ChannelsService;
 }
 
 export interface ApiContainer extends SharedContainer {

@@ -105,7 +105,9 @@ export class ExpoUpdatesService {
       channel,
       fingerprint: req.runtimeVersion,
       ...(current !== undefined ? { current_module_id: current } : {}),
-      candidates: (route) => candidatesFor(route.expo, channel, req.platform, expected),
+      // The channel of the device's override when it has one, else expo-channel-name's.
+      candidates: (route, served) => candidatesFor(route.expo, served, req.platform, expected),
+      pinned: (route, moduleId) => pinnedFor(route.expo, moduleId, req.platform, expected),
     });
     const expo = outcome.route.expo;
     if (!outcome.admitted) return REFUSED[outcome.refused ?? 'device_cap'];
@@ -118,15 +120,15 @@ export class ExpoUpdatesService {
     const running = current === undefined ? undefined : expo.releases.get(current);
     const leaving =
       running &&
-      running.channel === channel &&
+      running.channel === outcome.channel &&
       running.platforms[req.platform] &&
       running.release.fingerprint === req.runtimeVersion
         ? running
         : undefined;
     const next = outcome.release ? expo.releases.get(outcome.release.id) : undefined;
     // expo-updates never loads a manifest older than the update it runs; a device that must leave a
-    // release (rolled back, paused, outside a lowered rollout) and has nothing newer goes back to the
-    // update embedded in its build.
+    // release (rolled back, outside a lowered rollout) and has nothing newer goes back to the update
+    // embedded in its build. A paused release is kept by the devices that run it: resolve offers it to them.
     if (next && (!leaving || next.createdAtMs > leaving.createdAtMs))
       return manifest(next, req.platform, type);
     if (leaving) return directive(leaving, type, expected);
@@ -185,6 +187,22 @@ function candidatesFor(
   const list = expo?.candidates.get(candidatesKey(channel, platform)) ?? NONE;
   if (expected === undefined || !expo) return list;
   return list.filter((r) => signedAs(expo.releases.get(r.id), expected));
+}
+
+/**
+ * The Expo release a device is pinned to, when this protocol can serve it: an active release of the app
+ * with a manifest for the platform, signed as the client expects when it expects signatures.
+ */
+function pinnedFor(
+  expo: ExpoRoute | undefined,
+  moduleId: string,
+  platform: ExpoPlatform,
+  expected: ExpectedSignature | undefined,
+): RoutedRelease | null {
+  const release = expo?.releases.get(moduleId);
+  if (!release?.active || !release.platforms[platform]) return null;
+  if (expected !== undefined && !signedAs(release, expected)) return null;
+  return release.release;
 }
 
 function signedAs(release: ExpoRelease | undefined, expected: ExpectedSignature): boolean {

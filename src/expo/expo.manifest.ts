@@ -166,6 +166,15 @@ export function manifestBytes(input: ManifestInput, publicUrl: string, storeUrl?
 }
 
 /**
+ * A stored manifest as the manifest of another release with the same files (a promotion): the same fields,
+ * order and assets, with the new release's `id` and `createdAt` (expo-updates orders updates by it).
+ */
+export function redatedManifest(body: Buffer, id: string, createdAt: Date): Buffer {
+  const manifest = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+  return Buffer.from(JSON.stringify({ ...manifest, id, createdAt: createdAt.toISOString() }), 'utf8');
+}
+
+/**
  * How much later than the release the rollBackToEmbedded directive is dated. expo-updates applies the
  * directive only when its commitTime is after the running update's (its manifest's createdAt).
  */

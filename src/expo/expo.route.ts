@@ -64,6 +64,8 @@ export interface ExpoRouteRow
     | 'capacitor_checksum'
     | 'capacitor_session_key'
     | 'capacitor_key_id'
+    | 'promoted_from'
+    | 'promoted_from_channel'
   > {
   part: 'ios' | 'android' | 'directive';
   body: Buffer;
@@ -145,6 +147,7 @@ export function buildExpoRoute(
       // Expo matches builds by runtime version (the fingerprint), never by native version ranges.
       binaryRange: null,
       mandatory: first.mandatory,
+      paused: first.paused,
       notes: first.notes,
       sha256: first.sha256,
       size: first.size,

@@ -10,6 +10,7 @@ import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
+import { channelsRoutes } from '../channels/channels.routes.js';
 import { codePushRoutes } from '../codepush/codepush.routes.js';
 import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
@@ -23,6 +24,8 @@ import { deviceEventsRoutes } from '../intake/events.routes.js';
 import { invitationsRoutes } from '../invitations/invitations.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { metricsRoutes } from '../metrics/metrics.routes.js';
+import { deviceOverridesRoutes } from '../overrides/device-overrides.routes.js';
+import { promotionRoutes } from '../promotion/promotion.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { manifestsRoutes } from '../signing/manifests.routes.js';
 import { alertsRoutes } from '../spikes/alerts.routes.js';
@@ -70,6 +73,9 @@ const CONTROL_ROUTES: Routes[] = [
   deploymentKeysRoutes,
   manifestsRoutes,
   expoRoutes,
+  promotionRoutes,
+  deviceOverridesRoutes,
+  channelsRoutes,
 ];
 
 /**

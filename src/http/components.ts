@@ -1,6 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import { AppDetailsSchema, AppSchema } from '../apps/apps.schemas.js';
 import { AuditEntry, AuditPageResponse } from '../audit/audit.schemas.js';
+import { ChannelSchema } from '../channels/channels.schemas.js';
+import { DeviceOverrideSchema } from '../overrides/device-overrides.schemas.js';
 import {
   ReleasePageSchema,
   ReleaseSchema,
@@ -35,6 +37,8 @@ const COMPONENTS: TSchema[] = [
   DeliveryDetail,
   AuditEntry,
   AuditPageResponse,
+  DeviceOverrideSchema,
+  ChannelSchema,
 ];
 
 export function registerComponents(app: App): void {

@@ -34,6 +34,8 @@ const release = (id: string, version: string, rollout_pct: number) => ({
   rolled_back_at: null,
   created_at: '2026-03-02T09:15:00.000Z',
   capacitor: null,
+  paused: false,
+  promoted_from: null,
 });
 
 export const releaseExample = release(MODULE_ID, '1.4.2', 10);
@@ -47,6 +49,55 @@ export const rollbackExample = {
     rolled_back_at: '2026-03-02T11:40:00.000Z',
   },
   active: release(PREVIOUS_ID, '1.4.1', 100),
+};
+
+const STAGING_ID = '2e8f6a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b';
+
+/** 1.4.2 was tested on staging first: promoted to production at 10 %, the same bytes. */
+export const promoteExample = { channel: 'production', rollout_pct: 10 };
+
+export const promotedExample = {
+  ...release(MODULE_ID, '1.4.2', 10),
+  promoted_from: { module_id: STAGING_ID, channel: 'staging' },
+};
+
+/** A tester's phone pinned to the beta channel, and a support case's device pinned to 1.4.1. */
+export const overrideChannelExample = { channel: 'beta' };
+export const overrideModuleExample = { module_id: PREVIOUS_ID };
+
+export const overrideExample = {
+  device_id: 'device-7c1f0a',
+  channel: null,
+  module_id: PREVIOUS_ID,
+  created_at: '2026-03-02T12:05:00.000Z',
+};
+
+export const overrideListExample = {
+  overrides: [
+    {
+      ...overrideExample,
+      servable: false,
+      reason: 'binary_range_mismatch' as const,
+      last_check_at: '2026-03-02T12:09:41.000Z',
+    },
+    {
+      device_id: 'qa-pixel-8',
+      channel: 'beta',
+      module_id: null,
+      created_at: '2026-03-01T16:30:00.000Z',
+      servable: null,
+      reason: null,
+      last_check_at: null,
+    },
+  ],
+};
+
+export const channelsExample = {
+  channels: [
+    { name: 'production', allow_device_self_assign: true },
+    { name: 'beta', allow_device_self_assign: true },
+    { name: 'staging', allow_device_self_assign: false },
+  ],
 };
 
 export const checkExample = {

@@ -15,6 +15,13 @@ function moduleOf(r: ReleaseRow) {
   return { module_id: r.id, version: r.version, channel: r.channel };
 }
 
+/** `promoted_from` of a promoted release; nothing for a release pushed by itself. */
+function promotionOf(r: ReleaseRow) {
+  return r.promoted_from === null || r.promoted_from_channel === null
+    ? {}
+    : { promoted_from: { module_id: r.promoted_from, channel: r.promoted_from_channel } };
+}
+
 export function releasePushedData(app: AppRow, r: ReleaseRow) {
   return {
     ...appOf(app),
@@ -23,11 +30,19 @@ export function releasePushedData(app: AppRow, r: ReleaseRow) {
     mandatory: r.mandatory,
     sha256: r.sha256,
     notes: r.notes,
+    ...promotionOf(r),
   };
 }
 
+/** A rollout change or a pause or resume: `paused` is the release's state after the change. */
 export function rolloutChangedData(app: AppRow, r: ReleaseRow, oldPct: number) {
-  return { ...appOf(app), ...moduleOf(r), old_rollout_pct: oldPct, rollout_pct: r.rollout_pct };
+  return {
+    ...appOf(app),
+    ...moduleOf(r),
+    old_rollout_pct: oldPct,
+    rollout_pct: r.rollout_pct,
+    paused: r.paused,
+  };
 }
 
 export function rollbackData(app: AppRow, rolledBack: ReleaseRow, active: ReleaseRow) {
@@ -47,11 +62,22 @@ export function pushAudit(r: ReleaseRow) {
     sha256: r.sha256,
     fingerprint: r.fingerprint,
     ...(r.target_binary_range === null ? {} : { target_binary_range: r.target_binary_range }),
+    ...promotionOf(r),
   };
 }
 
 export function rolloutAudit(r: ReleaseRow, oldPct: number) {
   return { ...moduleOf(r), old: { rollout_pct: oldPct }, new: { rollout_pct: r.rollout_pct } };
+}
+
+/** A pause or a resume, audited as `rollout.change` (the release's reach changes; its percentage does not). */
+export function pauseAudit(r: ReleaseRow) {
+  return {
+    ...moduleOf(r),
+    rollout_pct: r.rollout_pct,
+    old: { paused: !r.paused },
+    new: { paused: r.paused },
+  };
 }
 
 export function rollbackAudit(rolledBack: ReleaseRow, active: ReleaseRow) {

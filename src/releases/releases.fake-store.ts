@@ -31,6 +31,9 @@ export class FakeReleasesStore implements store.ReleasesStore {
       capacitor_checksum: r.capacitor?.checksum ?? null,
       capacitor_session_key: r.capacitor?.sessionKey ?? null,
       capacitor_key_id: r.capacitor?.keyId ?? null,
+      paused: false,
+      promoted_from: r.promotedFrom?.id ?? null,
+      promoted_from_channel: r.promotedFrom?.channel ?? null,
     };
     this.rows.push(row);
     onRollback(tx, () => this.rows.splice(this.rows.indexOf(row), 1));
@@ -39,6 +42,11 @@ export class FakeReleasesStore implements store.ReleasesStore {
 
   async find(workspaceId: string, id: string): Promise<store.ReleaseRow | undefined> {
     return this.copy(this.rows.find((r) => r.id === id && r.workspace_id === workspaceId));
+  }
+
+  async findMany(workspaceId: string, ids: readonly string[]): Promise<store.ReleaseRow[]> {
+    const wanted = new Set(ids);
+    return this.rows.filter((r) => wanted.has(r.id) && r.workspace_id === workspaceId).map((r) => ({ ...r }));
   }
 
   async findVersion(appId: string, channel: string, version: string): Promise<store.ReleaseRow | undefined> {
@@ -80,6 +88,10 @@ export class FakeReleasesStore implements store.ReleasesStore {
 
   async setRollout(tx: Queryable, id: string, rolloutPct: number): Promise<store.ReleaseRow> {
     return this.change(tx, id, { rollout_pct: rolloutPct });
+  }
+
+  async setPaused(tx: Queryable, id: string, paused: boolean): Promise<store.ReleaseRow> {
+    return this.change(tx, id, { paused });
   }
 
   async previousActive(

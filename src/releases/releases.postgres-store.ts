@@ -9,7 +9,7 @@ import type {
 
 const COLUMNS = `id, seq, workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
   fingerprint, target_binary_range, active, rolled_back_at, created_at, capacitor_checksum,
-  capacitor_session_key, capacitor_key_id`;
+  capacitor_session_key, capacitor_key_id, paused, promoted_from, promoted_from_channel`;
 
 export class PostgresReleasesStore implements ReleasesStore {
   constructor(private readonly db: Queryable) {}
@@ -18,9 +18,9 @@ export class PostgresReleasesStore implements ReleasesStore {
     const { rows } = await tx.query<ReleaseRow>(
       `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256,
                              size, fingerprint, target_binary_range, id, created_at, capacitor_checksum,
-                             capacitor_session_key, capacitor_key_id)
+                             capacitor_session_key, capacitor_key_id, promoted_from, promoted_from_channel)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, coalesce($12::uuid, gen_random_uuid()),
-               coalesce($13::timestamptz, now()), $14, $15, $16) RETURNING ${COLUMNS}`,
+               coalesce($13::timestamptz, now()), $14, $15, $16, $17, $18) RETURNING ${COLUMNS}`,
       [
         r.workspaceId,
         r.appId,
@@ -38,6 +38,8 @@ export class PostgresReleasesStore implements ReleasesStore {
         r.capacitor?.checksum ?? null,
         r.capacitor?.sessionKey ?? null,
         r.capacitor?.keyId ?? null,
+        r.promotedFrom?.id ?? null,
+        r.promotedFrom?.channel ?? null,
       ],
     );
     return rows[0]!;
@@ -49,6 +51,15 @@ export class PostgresReleasesStore implements ReleasesStore {
       [id, workspaceId],
     );
     return rows[0];
+  }
+
+  async findMany(workspaceId: string, ids: readonly string[]): Promise<ReleaseRow[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query<ReleaseRow>(
+      `SELECT ${COLUMNS} FROM releases WHERE id = ANY($1::uuid[]) AND workspace_id = $2`,
+      [ids, workspaceId],
+    );
+    return rows;
   }
 
   async findVersion(
@@ -102,6 +113,14 @@ export class PostgresReleasesStore implements ReleasesStore {
     const { rows } = await tx.query<ReleaseRow>(
       `UPDATE releases SET rollout_pct = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, rolloutPct],
+    );
+    return rows[0]!;
+  }
+
+  async setPaused(tx: Queryable, id: string, paused: boolean): Promise<ReleaseRow> {
+    const { rows } = await tx.query<ReleaseRow>(
+      `UPDATE releases SET paused = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, paused],
     );
     return rows[0]!;
   }

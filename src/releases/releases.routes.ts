@@ -44,6 +44,9 @@ export function releaseJson(r: ReleaseRow) {
             session_key: r.capacitor_session_key,
             key_id: r.capacitor_key_id,
           },
+    paused: r.paused,
+    promoted_from:
+      r.promoted_from === null ? null : { module_id: r.promoted_from, channel: r.promoted_from_channel! },
   };
 }
 
@@ -170,6 +173,36 @@ export async function releasesRoutes(app: App): Promise<void> {
           ),
         ),
     });
+  }
+
+  for (const paused of [true, false]) {
+    app.post(
+      paused ? '/modules/:module_id/pause' : '/modules/:module_id/resume',
+      {
+        schema: {
+          tags: ['releases'],
+          summary: paused
+            ? 'Pause a release: no device that does not run it yet is offered it; devices that run it keep it; developer or above'
+            : 'Resume a paused release at its rollout; developer or above',
+          description: paused
+            ? 'Pausing a paused release is a 200 that records nothing. Audited `rollout.change` with ' +
+              '`details.old.paused` / `details.new.paused`; webhook `rollout.changed` with `paused`. Every plan.'
+            : 'Resuming a release that is not paused is a 200 that records nothing. Audited and announced as a pause is.',
+          operationId: paused ? 'pauseRelease' : 'resumeRelease',
+          params: ModuleParams,
+          response: {
+            200: answer(
+              paused ? 'The release, paused' : 'The release, serving again at its rollout',
+              ref(ReleaseSchema),
+              { ...releaseExample, rollout_pct: 50, paused },
+            ),
+            ...problems(400, 401, 403, 404, 409),
+          },
+        },
+      },
+      async (request) =>
+        releaseJson(await releases.setPaused(principalOf(request), request.params.module_id, paused)),
+    );
   }
 
   app.post(

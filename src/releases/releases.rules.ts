@@ -1,6 +1,6 @@
 import { CHANNEL_PATTERN, DEFAULT_CHANNEL } from '@ota/shared/ids';
 import { type Plan, requireFeature } from '../plans/plans.js';
-import { type AppError, conflict } from '../platform/errors.js';
+import { type AppError, badRequest, conflict } from '../platform/errors.js';
 
 /**
  * Channel names (CHANNEL_PATTERN): 1-64 characters of lowercase letters, digits, dot, underscore and hyphen
@@ -34,4 +34,19 @@ export function versionTaken(version: string, channel: string, existingId: strin
 /** Adjusting a rollout is itself the staged-rollout feature, whatever the new value. */
 export function requireRolloutChangeAllowed(plan: Plan): void {
   requireFeature(plan, 'stagedRollouts');
+}
+
+/** A push naming bytes the app never uploaded (another app's identical upload does not count). */
+export function unknownBundle(): AppError {
+  return badRequest(
+    'No bundle with this sha256 was uploaded for this app; upload it with PUT /apps/{app_id}/bundles first.',
+    'unknown_bundle',
+  );
+}
+
+export function unknownFingerprint(): AppError {
+  return badRequest(
+    'This fingerprint is not registered for the app; register it with POST /apps/{app_id}/fingerprints.',
+    'unknown_fingerprint',
+  );
 }

@@ -11,7 +11,9 @@ export const Channel = Type.String({
   pattern: CHANNEL_PATTERN,
   description: '1-64 of [a-z0-9._-]',
 });
-const RolloutPct = Type.Number({ minimum: 0, maximum: 100 });
+export const RolloutPct = Type.Number({ minimum: 0, maximum: 100 });
+// Any text but NUL, which Postgres text cannot store; line breaks and tabs are normal in notes.
+export const Notes = Type.String({ maxLength: 20_000, pattern: '^[^\\x00]*$' });
 
 /**
  * What a Capacitor device receives besides the bytes (docs/reference/capacitor-protocol.md), made on the
@@ -64,8 +66,7 @@ export const PushBody = Type.Object(
     channel: Type.Optional(Channel),
     rollout_pct: Type.Optional(RolloutPct),
     mandatory: Type.Optional(Type.Boolean()),
-    // Any text but NUL, which Postgres text cannot store; line breaks and tabs are normal in notes.
-    notes: Type.Optional(Type.String({ maxLength: 20_000, pattern: '^[^\\x00]*$' })),
+    notes: Type.Optional(Notes),
     fingerprint: Type.Optional(Type.Union([Fingerprint, Type.Null()])),
     target_binary_range: Type.Optional(
       Type.Union([
@@ -167,6 +168,13 @@ export const ReleaseSchema = Type.Object(
           'session key and key id; null for other releases',
       },
     ),
+    paused: Type.Boolean({
+      description:
+        'true while paused: offered to no device that does not already run it (POST /modules/{id}/resume)',
+    }),
+    promoted_from: Type.Union([Type.Object({ module_id: Uuid, channel: Type.String() }), Type.Null()], {
+      description: 'the release this one was promoted from, and its channel; null for a push',
+    }),
   },
   { $id: 'Release', description: 'A release (module): a bundle pushed to a channel' },
 );

@@ -1,5 +1,5 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
-import { emptyStats, type ReleaseStatsProvider } from '../analytics/release-stats.js';
+import type { ReleaseStatsProvider } from '../analytics/release-stats.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AppRow, AppsStore } from '../apps/apps.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
@@ -7,13 +7,14 @@ import { auditActor, type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import type { DeltaJobs } from '../deltas/delta-jobs.js';
 import type { Plan } from '../plans/plans.js';
-import { badRequest, conflict, notFound } from '../platform/errors.js';
+import { conflict, notFound } from '../platform/errors.js';
 import type { Queryable, Transactional } from '../platform/postgres.js';
 import type { OutboxStore } from '../webhooks/outbox.store.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { parseTargetBinaryRange } from './binary-range.js';
 import { capacitorFields } from './capacitor.rules.js';
 import {
+  pauseAudit,
   pushAudit,
   releasePushedData,
   rollbackAudit,
@@ -21,10 +22,13 @@ import {
   rolloutAudit,
   rolloutChangedData,
 } from './release-events.js';
+import { listReleases, readRelease } from './release-reads.js';
 import {
   FULL_ROLLOUT,
   requirePushAllowed,
   requireRolloutChangeAllowed,
+  unknownBundle,
+  unknownFingerprint,
   versionTaken,
 } from './releases.rules.js';
 import type { ReleaseRow, ReleasesStore } from './releases.store.js';
@@ -85,18 +89,9 @@ export class ReleasesService {
       // The blob's lock: the retention sweep cannot delete the bytes while this push refers to them.
       await bundles.lockBlob(tx, sha256);
       const bundle = await bundles.find(app.id, sha256, tx);
-      if (!bundle) {
-        throw badRequest(
-          'No bundle with this sha256 was uploaded for this app; upload it with PUT /apps/{app_id}/bundles first.',
-          'unknown_bundle',
-        );
-      }
-      if (fingerprint !== null && !(await apps.findFingerprint(app.id, fingerprint, tx))) {
-        throw badRequest(
-          'This fingerprint is not registered for the app; register it with POST /apps/{app_id}/fingerprints.',
-          'unknown_fingerprint',
-        );
-      }
+      if (!bundle) throw unknownBundle();
+      if (fingerprint !== null && !(await apps.findFingerprint(app.id, fingerprint, tx)))
+        throw unknownFingerprint();
       requirePushAllowed(await this.planOf(principal.workspaceId, tx), {
         channel,
         rollout_pct: rolloutPct,
@@ -118,6 +113,9 @@ export class ReleasesService {
         fingerprint,
         targetBinaryRange,
         capacitor,
+        promotedFrom: input.promoted_from
+          ? { id: input.promoted_from.module_id, channel: input.promoted_from.channel }
+          : null,
         ...(input.id ? { id: input.id } : {}),
         ...(input.created_at ? { createdAt: input.created_at } : {}),
       });
@@ -132,10 +130,7 @@ export class ReleasesService {
   }
 
   async get(principal: Principal, id: string): Promise<ReleaseWithStats> {
-    requireRole(principal, 'viewer', 'Reading releases');
-    const release = await this.stores.releases.find(principal.workspaceId, id);
-    if (!release) throw notFound('Release', 'release_not_found');
-    return (await this.withStats([release]))[0]!;
+    return readRelease(this.stores, principal, id);
   }
 
   async list(
@@ -143,19 +138,7 @@ export class ReleasesService {
     appId: string,
     query: { channel?: string; limit: number; offset: number },
   ): Promise<ReleasePage> {
-    requireRole(principal, 'viewer', 'Reading releases');
-    const app = await this.stores.apps.find(principal.workspaceId, appId);
-    if (!app) throw notFound('App', 'app_not_found');
-    const rows = await this.stores.releases.list(app.id, query.channel, query.limit, query.offset);
-    const page = rows.slice(0, query.limit);
-    const statsAsOf = new Date();
-    return {
-      modules: await this.withStats(page),
-      stats_as_of: statsAsOf,
-      limit: query.limit,
-      offset: query.offset,
-      next_offset: rows.length > query.limit ? query.offset + query.limit : null,
-    };
+    return listReleases(this.stores, principal, appId, query);
   }
 
   /** Changes rollout_pct in place. The same value again is not a change: nothing is recorded. */
@@ -196,6 +179,47 @@ export class ReleasesService {
       actor.workspaceId,
       'rollout.changed',
       rolloutChangedData(app, row, release.rollout_pct),
+    );
+    return { row, changed: true };
+  }
+
+  /**
+   * Pauses (`paused` true) or resumes a release: while paused it is offered to no device that does not
+   * already run it. Its rollout is kept, so a resume restores it as it was. The same state again is not a
+   * change: nothing is recorded. Open to every plan, like rollback: stopping a bad release is never paid.
+   */
+  async setPaused(principal: Principal, id: string, paused: boolean): Promise<ReleaseRow> {
+    requireRole(principal, 'developer', paused ? 'Pausing releases' : 'Resuming releases');
+    const result = await this.stores.transaction((tx) =>
+      this.setPausedIn(tx, actorOf(principal), id, paused),
+    );
+    if (result.changed) await this.announce(result.row.app_id);
+    return result.row;
+  }
+
+  /** The pause or resume inside the caller's transaction, like changeRolloutIn; announce() after the commit. */
+  async setPausedIn(
+    tx: Queryable,
+    actor: ChangeActor,
+    id: string,
+    paused: boolean,
+    details: Record<string, unknown> = {},
+  ): Promise<{ row: ReleaseRow; changed: boolean }> {
+    const { app, release } = await this.lockRelease(tx, actor.workspaceId, id);
+    if (!release.active) {
+      throw conflict(
+        'This release was rolled back; it can no longer be paused or resumed.',
+        'release_inactive',
+      );
+    }
+    if (release.paused === paused) return { row: release, changed: false };
+    const row = await this.stores.releases.setPaused(tx, release.id, paused);
+    await this.record(tx, actor, app, 'rollout.change', { ...pauseAudit(row), ...details });
+    await this.stores.outbox.append(
+      tx,
+      actor.workspaceId,
+      'rollout.changed',
+      rolloutChangedData(app, row, row.rollout_pct),
     );
     return { row, changed: true };
   }
@@ -286,14 +310,5 @@ export class ReleasesService {
       action,
       details,
     });
-  }
-
-  /** One stats call per page, never one per release. */
-  private async withStats(rows: ReleaseRow[]): Promise<ReleaseWithStats[]> {
-    if (rows.length === 0) return [];
-    const stats = await this.stores.stats.statsFor(
-      rows.map((r) => ({ id: r.id, app_id: r.app_id, channel: r.channel, rollout_pct: r.rollout_pct })),
-    );
-    return rows.map((r) => ({ ...r, stats: stats.get(r.id) ?? emptyStats(r.rollout_pct) }));
   }
 }

@@ -21,6 +21,11 @@ export interface ReleaseRow {
   capacitor_checksum: string | null;
   capacitor_session_key: string | null;
   capacitor_key_id: string | null;
+  /** Offered to no device that does not already run it (docs/guides/apps-and-releases.md). */
+  paused: boolean;
+  /** The release this one was promoted from, and the channel it was on; null for a push of its own. */
+  promoted_from: string | null;
+  promoted_from_channel: string | null;
 }
 
 /**
@@ -46,6 +51,8 @@ export interface NewRelease {
   fingerprint: string | null;
   targetBinaryRange: string | null;
   capacitor?: CapacitorFields | null;
+  /** A promotion: the release whose bytes and metadata this one copies, and its channel. */
+  promotedFrom?: { id: string; channel: string } | null;
   /** Given by a signed push, whose signed bytes name them; otherwise drawn by the store. */
   id?: string;
   createdAt?: Date;
@@ -71,6 +78,8 @@ export interface ReleasesStore {
   insert(tx: Queryable, release: NewRelease): Promise<ReleaseRow>;
   /** A release of the workspace; another workspace's id is not found. */
   find(workspaceId: string, id: string, q?: Queryable): Promise<ReleaseRow | undefined>;
+  /** The releases of the workspace with these ids (in no particular order); others are left out. */
+  findMany(workspaceId: string, ids: readonly string[]): Promise<ReleaseRow[]>;
   /** The newest release of the app and channel with exactly this version, active or not. */
   findVersion(
     appId: string,
@@ -86,6 +95,7 @@ export interface ReleasesStore {
   /** Newest first; `limit + 1` rows, so the caller knows whether another page exists. */
   list(appId: string, channel: string | undefined, limit: number, offset: number): Promise<ReleaseRow[]>;
   setRollout(tx: Queryable, id: string, rolloutPct: number): Promise<ReleaseRow>;
+  setPaused(tx: Queryable, id: string, paused: boolean): Promise<ReleaseRow>;
   /** The newest active release of the same app and channel pushed before `beforeSeq`. */
   previousActive(
     appId: string,

@@ -16,9 +16,17 @@ export interface PushInput {
   target_binary_range?: string | null;
   /** What a Capacitor device receives besides the bytes: its checksum, and when encrypted the session key. */
   capacitor?: CapacitorPush | null;
+  /** A promotion (src/promotion/): the release copied and its channel, recorded with the new release. */
+  promoted_from?: PromotedFrom;
   /** Fixed in advance by a signed push: both are inside the bytes signed for the release. */
   id?: string;
   created_at?: Date;
+}
+
+/** Where a promoted release came from: `promoted_from` of the release object, audit entry and webhook. */
+export interface PromotedFrom {
+  module_id: string;
+  channel: string;
 }
 
 /** Steps a push of another kind (signed, Expo) adds inside the push's transaction, under the app lock. */

@@ -1,11 +1,14 @@
 import type { FakeAppsStore } from '../apps/apps.fake-store.js';
+import type { FakeChannelsStore } from '../channels/channels.fake-store.js';
 import type { FakeDeploymentKeysStore } from '../codepush/deployment-keys.fake-store.js';
+import type { FakeDeviceOverridesStore } from '../overrides/device-overrides.fake-store.js';
 import type { FakeReleasesStore } from '../releases/releases.fake-store.js';
 import type { FakeManifestsStore } from '../signing/manifests.fake-store.js';
 import type { FakeWorkspacesStore } from '../workspaces/workspaces.fake-store.js';
 import {
   ROUTED_COLUMNS,
   type RoutingAppRow,
+  type RoutingOverrideRow,
   type RoutingReleaseRow,
   type RoutingStore,
 } from './routing.store.js';
@@ -19,6 +22,8 @@ export class FakeRoutingStore implements RoutingStore {
       releases: FakeReleasesStore;
       manifests: FakeManifestsStore;
       deploymentKeys: FakeDeploymentKeysStore;
+      deviceOverrides: FakeDeviceOverridesStore;
+      channels: FakeChannelsStore;
     },
   ) {}
 
@@ -51,6 +56,18 @@ export class FakeRoutingStore implements RoutingStore {
     return this.newestFirst(appId)
       .slice(0, limit)
       .map((r) => r.id);
+  }
+
+  async deviceOverrides(appId: string): Promise<RoutingOverrideRow[]> {
+    return this.fakes.deviceOverrides.rows
+      .filter((o) => o.app_id === appId)
+      .map((o) => ({ device_id: o.device_id, channel: o.channel, release_id: o.release_id }));
+  }
+
+  async selfAssignableChannels(appId: string): Promise<string[]> {
+    return this.fakes.channels.rows
+      .filter((c) => c.app_id === appId && c.allow_device_self_assign)
+      .map((c) => c.name);
   }
 
   private newestFirst(appId: string) {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../platform/postgres.js';
-import type { RoutingAppRow, RoutingReleaseRow, RoutingStore } from './routing.store.js';
+import type { RoutingAppRow, RoutingOverrideRow, RoutingReleaseRow, RoutingStore } from './routing.store.js';
 
 /** The app's row joined with each active bundle release (a release's columns are null when it has none). */
 type Row = RoutingAppRow & { [K in keyof RoutingReleaseRow]: RoutingReleaseRow[K] | null };
@@ -11,7 +11,7 @@ export class PostgresRoutingStore implements RoutingStore {
     // One round trip for the app and its releases: this runs on every cache miss of the update check.
     const { rows } = await this.db.query<Row>(
       `SELECT a.workspace_id, w.plan, r.id, r.channel, r.version, r.rollout_pct, r.mandatory, r.notes,
-              r.sha256, r.size, r.fingerprint, r.target_binary_range,
+              r.sha256, r.size, r.fingerprint, r.target_binary_range, r.paused,
               m.body AS signed_manifest, m.signature, m.key_id
          FROM apps a
          JOIN workspaces w ON w.id = a.workspace_id
@@ -47,5 +47,21 @@ export class PostgresRoutingStore implements RoutingStore {
       [appId, limit],
     );
     return rows.map((r) => r.id);
+  }
+
+  async deviceOverrides(appId: string): Promise<RoutingOverrideRow[]> {
+    const { rows } = await this.db.query<RoutingOverrideRow>(
+      'SELECT device_id, channel, release_id FROM device_overrides WHERE app_id = $1',
+      [appId],
+    );
+    return rows;
+  }
+
+  async selfAssignableChannels(appId: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ name: string }>(
+      'SELECT name FROM app_channels WHERE app_id = $1 AND allow_device_self_assign',
+      [appId],
+    );
+    return rows.map((r) => r.name);
   }
 }

@@ -2,8 +2,14 @@ import { isUuid } from '@ota/shared/ids';
 import type { BlobLink } from '../bundles/blob-links.js';
 import { isPlan } from '../plans/plans.js';
 import { binaryRangeOf } from '../releases/binary-range.js';
-import type { RoutingReleaseRow, RoutingStore } from './routing.store.js';
-import type { AppRoute, ReleaseSignature, RoutedRelease, RoutingSource } from './routing.types.js';
+import type { RoutingOverrideRow, RoutingReleaseRow, RoutingStore } from './routing.store.js';
+import type {
+  AppRoute,
+  ReleaseSignature,
+  RoutedOverride,
+  RoutedRelease,
+  RoutingSource,
+} from './routing.types.js';
 
 /**
  * Release ids of an app held in the cache: enough for any app's history (a release pushed every hour for a
@@ -49,6 +55,7 @@ export class RoutingLoader implements RoutingSource {
     if (!isPlan(first.plan))
       throw new Error(`workspace ${first.workspace_id} has unknown plan ${first.plan}`);
     const byChannel = new Map<string, RoutedRelease[]>();
+    const byId = new Map<string, RoutedRelease>();
     let handOutUntil = Number.POSITIVE_INFINITY;
     const urlOf = async (sha256: string) => {
       const link = await this.options.bundleLink?.(sha256);
@@ -70,6 +77,7 @@ export class RoutingLoader implements RoutingSource {
         // Parsed once per load: the hot path only tests (and remembers) versions against it.
         binaryRange: binaryRangeOf(row.target_binary_range),
         mandatory: row.mandatory,
+        paused: row.paused,
         notes: row.notes,
         sha256: row.sha256,
         size: row.size,
@@ -79,11 +87,14 @@ export class RoutingLoader implements RoutingSource {
       const signature = signatureOf(row);
       if (signature) release.signature = signature;
       list.push(release);
+      byId.set(release.id, release);
     }
     const channels = new Map<string, RoutedRelease[]>();
     for (const [channel, list] of byChannel) channels.set(channel, reachable(list));
     const keys = await this.store.deploymentKeys(appId);
     const modules = await this.store.moduleIds(appId, MAX_KNOWN_MODULES);
+    const overrides = overridesOf(await this.store.deviceOverrides(appId), byId);
+    const selfAssignable = await this.store.selfAssignableChannels(appId);
     const { handOutUntil: extensionLimit, ...extra } = this.options.extend
       ? await this.options.extend(appId)
       : {};
@@ -95,11 +106,30 @@ export class RoutingLoader implements RoutingSource {
       workspaceId: first.workspace_id,
       plan: first.plan,
       channels,
+      ...(overrides ? { overrides } : {}),
+      ...(selfAssignable.length > 0 ? { selfAssignable: new Set(selfAssignable) } : {}),
       modules: new Set(modules),
       deploymentKeys: new Map(keys.map((k) => [k.key, k.channel])),
       answers: new Map(),
     };
   }
+}
+
+/** The overrides by device id, each pinned release resolved to its routed release; undefined for none. */
+function overridesOf(
+  rows: readonly RoutingOverrideRow[],
+  releases: ReadonlyMap<string, RoutedRelease>,
+): Map<string, RoutedOverride> | undefined {
+  if (rows.length === 0) return undefined;
+  const out = new Map<string, RoutedOverride>();
+  for (const row of rows) {
+    if (row.channel !== null) out.set(row.device_id, { kind: 'channel', channel: row.channel });
+    else if (row.release_id !== null) {
+      const release = releases.get(row.release_id) ?? null;
+      out.set(row.device_id, { kind: 'release', moduleId: row.release_id, release });
+    }
+  }
+  return out;
 }
 
 function signatureOf(row: RoutingReleaseRow): ReleaseSignature | undefined {
@@ -114,14 +144,14 @@ function signatureOf(row: RoutingReleaseRow): ReleaseSignature | undefined {
 
 /**
  * Drops releases no device can ever reach: everything older than the newest release that admits every
- * device whatever its fingerprint and native version. Keeps the cached list short on apps with a long
- * history.
+ * device whatever its fingerprint and native version. A paused release admits only the devices that run it,
+ * so devices fall through it: it never cuts. Keeps the cached list short on apps with a long history.
  */
-export function reachable<T extends Pick<RoutedRelease, 'rolloutPct' | 'fingerprint' | 'binaryRange'>>(
-  newestFirst: readonly T[],
-): T[] {
+export function reachable<
+  T extends Pick<RoutedRelease, 'rolloutPct' | 'fingerprint' | 'binaryRange' | 'paused'>,
+>(newestFirst: readonly T[]): T[] {
   const cut = newestFirst.findIndex(
-    (r) => r.rolloutPct >= 100 && r.fingerprint === null && r.binaryRange === null,
+    (r) => r.rolloutPct >= 100 && r.fingerprint === null && r.binaryRange === null && !r.paused,
   );
   return cut === -1 ? [...newestFirst] : newestFirst.slice(0, cut + 1);
 }

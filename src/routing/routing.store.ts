@@ -18,6 +18,7 @@ export const ROUTED_COLUMNS = [
   'size',
   'fingerprint',
   'target_binary_range',
+  'paused',
 ] as const;
 
 /** An active release update checks serve, with the signed manifest of its `check` part when signed. */
@@ -42,4 +43,15 @@ export interface RoutingStore {
   deploymentKeys(appId: string): Promise<Array<{ key: string; channel: string }>>;
   /** Ids of the app's newest `limit` releases on any channel, active or not. */
   moduleIds(appId: string, limit: number): Promise<string[]>;
+  /** The app's device overrides (at most 1,000: the device-overrides service keeps them bounded). */
+  deviceOverrides(appId: string): Promise<RoutingOverrideRow[]>;
+  /** The app's channels other than production that allow device self-assignment. */
+  selfAssignableChannels(appId: string): Promise<string[]>;
+}
+
+/** A device override as routing reads it: a channel, or a release id. */
+export interface RoutingOverrideRow {
+  device_id: string;
+  channel: string | null;
+  release_id: string | null;
 }

@@ -13,6 +13,8 @@ export interface RoutedRelease {
   /** Null: any native app version; otherwise only devices whose `app_version` it admits. */
   binaryRange: BinaryRange | null;
   mandatory: boolean;
+  /** Offered only to devices that say they run it (resolve.ts). */
+  paused: boolean;
   notes: string;
   sha256: string;
   size: number;
@@ -32,6 +34,15 @@ export interface ReleaseSignature {
   alg: 'rsa-v1_5-sha256';
 }
 
+/**
+ * A device override as a check applies it (src/overrides/): a channel the device is served from, or a
+ * release it is pinned to. `release` is the active bundle release of that id, null when it was rolled back
+ * or is not a bundle release (an Expo release: the Expo adapter finds its own by `moduleId`).
+ */
+export type RoutedOverride =
+  | { kind: 'channel'; channel: string }
+  | { kind: 'release'; moduleId: string; release: RoutedRelease | null };
+
 /** Everything an update check needs to know about one app, held in memory by the routing cache. */
 export interface AppRoute {
   appId: string;
@@ -46,6 +57,16 @@ export interface AppRoute {
    * a device may report events for or say it runs.
    */
   modules: ReadonlySet<string>;
+  /**
+   * Device id -> its override, absent when the app has none: a check of a device without one costs a map
+   * lookup at most, never a query.
+   */
+  overrides?: ReadonlyMap<string, RoutedOverride>;
+  /**
+   * Channels other than production that allow device self-assignment (src/channels/channel-rules.ts);
+   * absent when none does.
+   */
+  selfAssignable?: ReadonlySet<string>;
   /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
   expo?: ExpoRoute;
   /** Answers made from the app's state rather than one release (answer-memo.ts). */

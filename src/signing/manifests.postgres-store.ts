@@ -70,7 +70,7 @@ export class PostgresManifestsStore implements ManifestsStore {
             AND EXISTS (SELECT 1 FROM release_manifests d WHERE d.release_id = r.id AND d.part = 'directive')
           ORDER BY r.seq DESC LIMIT $2)
        SELECT r.id, r.channel, r.version, r.rollout_pct, r.mandatory, r.notes, r.sha256, r.size,
-              r.fingerprint, r.active, r.created_at, m.part, m.body, m.signature, m.key_id
+              r.fingerprint, r.active, r.paused, r.created_at, m.part, m.body, m.signature, m.key_id
          FROM expo JOIN releases r ON r.id = expo.id
          JOIN release_manifests m ON m.release_id = r.id AND m.part IN ('ios', 'android', 'directive')
         ORDER BY expo.seq DESC, m.part`,

@@ -1,6 +1,5 @@
 import type { AppRow, AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
-import { requireFeature } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import type { AlertsStore } from './alerts.store.js';
@@ -35,12 +34,7 @@ export class AlertsService {
   async update(principal: Principal, appId: string, input: Partial<AlertSettings>): Promise<AlertSettings> {
     await this.app(principal, appId);
     requireRole(principal, 'developer', 'Changing alert settings');
-    // Pausing sets the rollout below 100 %, a staged-rollout feature.
-    if (input.action === 'pause') {
-      const workspace = await this.stores.workspaces.find(principal.workspaceId);
-      if (!workspace) throw notFound('Workspace');
-      requireFeature(workspace.plan, 'stagedRollouts');
-    }
+    // Both actions are open to every plan, as pause and rollback are to people.
     return this.stores.alerts.update(appId, input);
   }
 }

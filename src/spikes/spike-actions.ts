@@ -15,21 +15,21 @@ export interface SpikeTarget {
 /**
  * The optional automatic response to a spike, run in the alert's transaction so the change, its audit
  * entry and its webhook event commit together with the alert. Both go through the releases service, the one
- * writer of releases, as actor `system`: `pause` is a rollout change to 0 % (devices fall back to the
- * previous release at their next check; raising the percentage resumes it), `rollback` is a rollback (the
- * previous active release of the channel is served again). Audit details and webhooks are those of the
- * same change made by a person, with `reason: "error_spike"` added to the details.
+ * writer of releases, as actor `system`: `pause` is the pause of POST /modules/{id}/pause (no device that
+ * does not run the release yet is offered it, devices that run it keep it; a resume restores it at its
+ * rollout), `rollback` is a rollback (the previous active release of the channel is served again). Audit
+ * details and webhooks are those of the same change made by a person, with `reason: "error_spike"` added to
+ * the details.
  *
- * What the service refuses a person it refuses here too, and the alert is then sent alone: a pause on a
- * plan without staged rollouts (the plan gate), a rollback with no earlier release, a release already
- * rolled back or paused.
+ * What the service refuses a person it refuses here too, and the alert is then sent alone: a rollback with
+ * no earlier release, a release already rolled back. A release already paused is left as it is (no change).
  */
 export class SpikeActions {
   /** Automatic actions since the process started: taken (the release changed) or not (refused, or no change). */
   readonly counts = { pause: { taken: 0, not_taken: 0 }, rollback: { taken: 0, not_taken: 0 } };
 
   constructor(
-    private readonly releases: Pick<ReleasesService, 'changeRolloutIn' | 'rollbackIn' | 'announce'>,
+    private readonly releases: Pick<ReleasesService, 'setPausedIn' | 'rollbackIn' | 'announce'>,
     private readonly log: Logger,
   ) {}
 
@@ -45,7 +45,7 @@ export class SpikeActions {
     const details = { reason: 'error_spike' };
     try {
       if (action === 'pause') {
-        return (await this.releases.changeRolloutIn(tx, actor, t.releaseId, 0, details)).changed;
+        return (await this.releases.setPausedIn(tx, actor, t.releaseId, true, details)).changed;
       }
       await this.releases.rollbackIn(tx, actor, t.releaseId, details);
       return true;

@@ -21,14 +21,20 @@ export function fitsShell(
  * (rolled-back releases are never in the list). The newest release that fits the device's native shell
  * (fingerprint, binary range) and whose bucket admits it wins; a release that does not admit the device
  * falls through to the next older one, so a staged rollout stacks on top of the release before it.
+ *
+ * A paused release is there only for the device that says it runs it (`current`, the module id it reports):
+ * every other device resolves as if it did not exist, so a pause stops a release spreading without moving
+ * anyone back. Every protocol resolves through here, each passing what its device says it runs.
  */
 export function resolveRelease(
   releases: readonly RoutedRelease[],
   deviceId: string | undefined,
   fingerprint: string | undefined,
   appVersion?: string,
+  current?: string | null,
 ): RoutedRelease | null {
   for (const release of releases) {
+    if (release.paused && release.id !== current) continue;
     if (!fitsShell(release, fingerprint, appVersion)) continue;
     if (release.rolloutPct >= 100) return release;
     // A device without an id has no bucket: staged releases are not for it.

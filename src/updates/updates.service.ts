@@ -4,6 +4,8 @@ import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js'
 import type { DeviceClient } from '../edge/client-address.js';
 import type { CheckRecorder } from '../intake/check-recorder.js';
 import type { CheckDecision } from '../metrics/tallies.js';
+import { pinOutcome } from '../overrides/device-override.js';
+import type { OverrideChecks } from '../overrides/override-checks.js';
 import { capabilitiesOf } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
 import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
@@ -30,9 +32,15 @@ export interface CheckInput {
   app_version?: string;
   /**
    * The releases to choose from, newest first, instead of the channel's bundle releases: a protocol
-   * adapter's own list (the Expo releases of a platform). Read from the route the check loaded.
+   * adapter's own list (the Expo releases of a platform). Read from the route the check loaded, for the
+   * channel the device is served from (its override's, when it has one).
    */
   candidates?: (route: AppRoute, channel: string) => readonly RoutedRelease[];
+  /**
+   * The release of this id as the protocol serves it, for a device pinned to it (instead of the bundle
+   * release the routing entry holds): null when the protocol cannot serve it.
+   */
+  pinned?: (route: AppRoute, moduleId: string) => RoutedRelease | null;
 }
 
 /** What a protocol adapter needs of a check: the app's routing state and the release to serve (or null). */
@@ -46,6 +54,8 @@ export interface CheckOutcome {
   refused: RefusalReason | null;
   /** True when the release to run is the one the device runs already (`current_module_id`). */
   upToDate: boolean;
+  /** The channel the device was served from: the one it asked for, or its override's. */
+  channel: string;
 }
 
 /** What a check's outcome tells the device, as /metrics counts it (an adapter may tell it otherwise). */
@@ -60,6 +70,8 @@ export interface UpdateCheckDeps {
   devices: Pick<RedisDistinctDevices, 'add' | 'start' | 'stop'>;
   /** Counts checks for analytics; buffers and writes off the request path. */
   recorder: Pick<CheckRecorder, 'record'>;
+  /** Notes what pinned devices were served, for the override listing (never for other devices). */
+  overrideChecks?: Pick<OverrideChecks, 'note'>;
   now?: () => number;
 }
 
@@ -104,26 +116,56 @@ export class UpdateCheckService {
   }
 
   private answer(route: AppRoute, input: CheckInput, admission: Admission): CheckOutcome {
-    const channel = input.channel ?? DEFAULT_CHANNEL;
     const deviceId = input.device_id;
+    // A device override (src/overrides/) decides the channel, or pins a release; only a device that has one
+    // costs more than this lookup.
+    const override = deviceId === undefined ? undefined : route.overrides?.get(deviceId);
+    const channel = override?.kind === 'channel' ? override.channel : (input.channel ?? DEFAULT_CHANNEL);
     // Only a release of the app is recorded as the module a device runs, never a string it made up.
     const current = knownModule(route.modules, input.current_module_id);
     if (admission !== 'admitted') {
       this.record(route, input, channel, current);
-      return { route, release: null, admitted: false, refused: admission, upToDate: false };
+      return { route, release: null, admitted: false, refused: admission, upToDate: false, channel };
     }
     if (deviceId !== undefined) this.deps.devices.add(route.workspaceId, deviceId);
 
-    const candidates = input.candidates
-      ? input.candidates(route, channel)
-      : (route.channels.get(channel) ?? []);
-    const release = resolveRelease(candidates, deviceId, input.fingerprint, input.app_version);
+    let release: RoutedRelease | null = null;
+    if (override?.kind === 'release')
+      release = this.pinned(route, input, override.moduleId, override.release);
+    if (release === null) {
+      const candidates = input.candidates
+        ? input.candidates(route, channel)
+        : (route.channels.get(channel) ?? []);
+      release = resolveRelease(candidates, deviceId, input.fingerprint, input.app_version, current);
+    }
     if (release === null || release.id === current) {
       this.record(route, input, channel, current);
-      return { route, release: null, admitted: true, refused: null, upToDate: release !== null };
+      return { route, release: null, admitted: true, refused: null, upToDate: release !== null, channel };
     }
     this.record(route, input, channel, release.id);
-    return { route, release, admitted: true, refused: null, upToDate: false };
+    return { route, release, admitted: true, refused: null, upToDate: false, channel };
+  }
+
+  /**
+   * The release a device is pinned to when it can run it (whatever its bucket, rollout or pause), else null:
+   * the device is then served as if it had no override. Each outcome is noted for the override listing.
+   */
+  private pinned(
+    route: AppRoute,
+    input: CheckInput,
+    moduleId: string,
+    bundleRelease: RoutedRelease | null,
+  ): RoutedRelease | null {
+    const release = input.pinned ? input.pinned(route, moduleId) : bundleRelease;
+    const outcome = pinOutcome(release, input.fingerprint, input.app_version);
+    this.deps.overrideChecks?.note(route, input.device_id!, {
+      module_id: moduleId,
+      served: outcome.served !== null,
+      reason: outcome.served === null ? outcome.reason : null,
+      fingerprint: input.fingerprint ?? null,
+      app_version: input.app_version ?? null,
+    });
+    return outcome.served;
   }
 
   /** Subscribes to routing invalidations and starts the background writers (the API calls it once). */

@@ -6,6 +6,7 @@ import { FakeAuditStore } from '../../src/audit/audit.fake-store.js';
 import { FakeAuthStore } from '../../src/auth/auth.fake-store.js';
 import type { Principal, Role } from '../../src/auth/principal.js';
 import { FakeBundlesStore } from '../../src/bundles/bundles.fake-store.js';
+import { FakeChannelsStore } from '../../src/channels/channels.fake-store.js';
 import { FakeDeploymentKeysStore } from '../../src/codepush/deployment-keys.fake-store.js';
 import { FakeDeltasStore } from '../../src/deltas/deltas.fake-store.js';
 import { FakeCountedDevicesStore } from '../../src/devices/devices.fake-store.js';
@@ -13,6 +14,7 @@ import { FakeEventRowsStore } from '../../src/ingest/event-rows.fake-store.js';
 import { FakeEventsStore } from '../../src/intake/events.fake-store.js';
 import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-store.js';
 import { FakeMembersStore } from '../../src/members/members.fake-store.js';
+import { FakeDeviceOverridesStore } from '../../src/overrides/device-overrides.fake-store.js';
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
 import { FakeReleasesStore } from '../../src/releases/releases.fake-store.js';
 import { FakeRoutingStore } from '../../src/routing/routing.fake-store.js';
@@ -40,6 +42,8 @@ export function createFakeStores() {
   const releases = new FakeReleasesStore(now);
   const manifests = new FakeManifestsStore(now);
   const deploymentKeys = new FakeDeploymentKeysStore(now);
+  const deviceOverrides = new FakeDeviceOverridesStore(now);
+  const channels = new FakeChannelsStore(now);
   return {
     clock,
     transactions,
@@ -56,7 +60,15 @@ export function createFakeStores() {
       () => releases.rows.map((r) => r.sha256),
     ),
     releases,
-    routing: new FakeRoutingStore({ apps, workspaces, releases, manifests, deploymentKeys }),
+    routing: new FakeRoutingStore({
+      apps,
+      workspaces,
+      releases,
+      manifests,
+      deploymentKeys,
+      deviceOverrides,
+      channels,
+    }),
     webhooks,
     deliveries,
     outbox: new FakeOutboxStore(webhooks, deliveries, now),
@@ -67,6 +79,8 @@ export function createFakeStores() {
     events: new FakeEventsStore(),
     eventRows: new FakeEventRowsStore(),
     deltas: new FakeDeltasStore({ releases, manifests }),
+    deviceOverrides,
+    channels,
     /** Not a container store (Redis, beside the admission script): handed to the devices service. */
     countedDevices: new FakeCountedDevicesStore(now),
   };

@@ -12,6 +12,7 @@ const release = (over: Partial<RoutedRelease> = {}): RoutedRelease => ({
   fingerprint: null,
   binaryRange: null,
   mandatory: true,
+  paused: false,
   notes: 'Quotes " and \\ back\u2028slashes, ünïcödé, 😀 and a\nnew line',
   sha256: 'a'.repeat(64),
   size: 2_000_123,

@@ -28,6 +28,8 @@ function release(id: string, failureRate: number, active = true): ReleaseWithSta
     rolled_back_at: null,
     created_at: '2026-11-22T06:13:00.000Z',
     capacitor: null,
+    paused: false,
+    promoted_from: null,
     stats: {
       downloads: 200,
       activations: 98,

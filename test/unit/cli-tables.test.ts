@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { actorLabel, auditTable } from '../../cli/audit-report.js';
 import { megabytes, transferText } from '../../cli/progress.js';
 import { matchPrefix } from '../../cli/refs.js';
-import { statusNotes, statusRowNarrow } from '../../cli/status-report.js';
+import { stateOf, statusNotes, statusRowNarrow } from '../../cli/status-report.js';
 import type { AuditEntry, ReleaseWithStats } from '../../client/types.js';
 
 function release(targeted: number, received: number): ReleaseWithStats {
@@ -22,6 +22,8 @@ function release(targeted: number, received: number): ReleaseWithStats {
     rolled_back_at: null,
     created_at: '2026-11-22T06:13:00.000Z',
     capacitor: null,
+    paused: false,
+    promoted_from: null,
     stats: {
       downloads: 10,
       activations: 9,
@@ -58,6 +60,16 @@ describe('the status table', () => {
     );
     expect(notes[1]).toMatch(/^Stats as of 2026-11-22 06:14:05Z/);
     expect(statusNotes([release(30, 20)], undefined)).toEqual([]);
+  });
+
+  it('shows a paused release as paused, says what that means and how to resume it', () => {
+    const paused = { ...release(30, 20), paused: true };
+    expect(statusRowNarrow(paused)[3]).toBe('paused');
+    expect(statusRowNarrow({ ...paused, active: false })[3]).toBe('rolled back');
+    expect(stateOf(release(30, 20))).toBe('active');
+    expect(statusNotes([release(30, 20), paused], undefined)).toEqual([
+      `paused: offered to no new device; devices that run it keep it. Resume with: ota resume ${paused.id}`,
+    ]);
   });
 });
 

@@ -16,6 +16,7 @@ function release(
     fingerprint,
     binaryRange: range === null ? null : new BinaryRange(range),
     mandatory,
+    paused: false,
     notes: `notes ${version}`,
     sha256: 'ab'.repeat(32),
     size: 1234,

@@ -12,7 +12,13 @@ import type { CheckInput, CheckOutcome } from '../../src/updates/updates.service
 function rows(
   id: string,
   created: number,
-  options: { active?: boolean; signed?: boolean; channel?: string; platforms?: string[] } = {},
+  options: {
+    active?: boolean;
+    paused?: boolean;
+    signed?: boolean;
+    channel?: string;
+    platforms?: string[];
+  } = {},
 ): ExpoRouteRow[] {
   const base = {
     id,
@@ -25,6 +31,7 @@ function rows(
     size: 10,
     fingerprint: '1.0.0',
     active: options.active ?? true,
+    paused: options.paused ?? false,
     created_at: new Date(created),
     signature: options.signed ? 'c2lnbmF0dXJlLWJ5dGVzLWhlcmU=' : null,
     key_id: options.signed ? 'main' : null,
@@ -65,11 +72,12 @@ const route: AppRoute = {
 function service(pick: (candidates: readonly { id: string }[], input: CheckInput) => string | null) {
   const report = vi.fn(async () => 1);
   const resolve = async (input: CheckInput): Promise<CheckOutcome> => {
-    const candidates = input.candidates!(route, input.channel ?? 'production');
+    const channel = input.channel ?? 'production';
+    const candidates = input.candidates!(route, channel);
     const id = pick(candidates, input);
     const release = candidates.find((c) => c.id === id) ?? null;
     const upToDate = release !== null && release.id === input.current_module_id;
-    return { route, release: upToDate ? null : release, admitted: true, refused: null, upToDate };
+    return { route, release: upToDate ? null : release, admitted: true, refused: null, upToDate, channel };
   };
   return { svc: new ExpoUpdatesService({ resolve }, { accept: report }, pino({ level: 'silent' })), report };
 }

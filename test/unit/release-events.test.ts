@@ -24,6 +24,9 @@ const release = (id: string, version: string, extra: Partial<ReleaseRow> = {}): 
   capacitor_checksum: null,
   capacitor_session_key: null,
   capacitor_key_id: null,
+  paused: false,
+  promoted_from: null,
+  promoted_from_channel: null,
   ...extra,
 });
 
@@ -43,6 +46,14 @@ describe('webhook payloads', () => {
     });
   });
 
+  it('release.pushed of a promoted release names where it came from', () => {
+    const promoted = release('m2', '1.0', { promoted_from: 'm1', promoted_from_channel: 'staging' });
+    expect(releasePushedData(app, promoted)).toMatchObject({
+      module_id: 'm2',
+      promoted_from: { module_id: 'm1', channel: 'staging' },
+    });
+  });
+
   it('rollout.changed', () => {
     expect(rolloutChangedData(app, release('m1', '1.0', { rollout_pct: 60 }), 25)).toEqual({
       app_id: 'app-1',
@@ -52,6 +63,15 @@ describe('webhook payloads', () => {
       channel: 'production',
       old_rollout_pct: 25,
       rollout_pct: 60,
+      paused: false,
+    });
+  });
+
+  it('rollout.changed of a pause: the same percentage, paused', () => {
+    expect(rolloutChangedData(app, release('m1', '1.0', { paused: true }), 25)).toMatchObject({
+      old_rollout_pct: 25,
+      rollout_pct: 25,
+      paused: true,
     });
   });
 

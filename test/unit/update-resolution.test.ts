@@ -7,7 +7,12 @@ import { bucketOf } from '../../src/updates/bucket.js';
 import { resolveRelease } from '../../src/updates/resolve.js';
 
 let seq = 0;
-function release(rolloutPct: number, fingerprint: string | null = null, range?: string): RoutedRelease {
+function release(
+  rolloutPct: number,
+  fingerprint: string | null = null,
+  range?: string,
+  paused = false,
+): RoutedRelease {
   seq += 1;
   const id = `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`;
   return {
@@ -17,6 +22,7 @@ function release(rolloutPct: number, fingerprint: string | null = null, range?: 
     fingerprint,
     binaryRange: range === undefined ? null : new BinaryRange(range),
     mandatory: false,
+    paused,
     notes: '',
     sha256: 'a',
     size: 1,
@@ -81,6 +87,36 @@ describe('resolveRelease', () => {
   });
 });
 
+describe('resolveRelease with paused releases', () => {
+  it('offers a paused release to no device that does not run it: they get what lies below', () => {
+    const base = release(100);
+    const paused = release(100, null, undefined, true);
+    for (const d of ['a', 'b', 'c']) {
+      expect(resolveRelease([paused, base], d, undefined)).toBe(base);
+      expect(resolveRelease([paused, base], d, undefined, undefined, base.id)).toBe(base);
+      expect(resolveRelease([paused], d, undefined)).toBeNull();
+    }
+  });
+
+  it('keeps a paused release on a device that runs it, within its rollout and shell', () => {
+    const base = release(100);
+    const paused = release(40, 'F', undefined, true);
+    for (let i = 0; i < 200; i++) {
+      const d = `keep-${i}`;
+      const inside = bucketOf(paused.id, d) < 40;
+      expect(resolveRelease([paused, base], d, 'F', undefined, paused.id)).toBe(inside ? paused : base);
+      // A device that runs it on another native shell cannot keep it.
+      expect(resolveRelease([paused, base], d, 'G', undefined, paused.id)).toBe(base);
+    }
+  });
+
+  it('lets a newer release overtake a paused one for the devices that run it', () => {
+    const paused = release(100, null, undefined, true);
+    const newer = release(100);
+    expect(resolveRelease([newer, paused], 'd', undefined, undefined, paused.id)).toBe(newer);
+  });
+});
+
 describe('resolveRelease with binary ranges', () => {
   it('serves a ranged release only to app versions inside the range, falling through otherwise', () => {
     const [ranged, base] = [release(100, null, '^2.0.0'), release(100)];
@@ -124,8 +160,15 @@ describe('reachable', () => {
     expect(reachable([ranged, base, old])).toEqual([ranged, base]);
   });
 
+  it('does not cut at a paused release: devices not running it fall through past it', () => {
+    const [paused, base, old] = [release(100, null, undefined, true), release(100), release(100)];
+    expect(reachable([paused, base, old])).toEqual([paused, base]);
+  });
+
   it('never changes the answer for any device', () => {
     const pool = [
+      release(100, null, undefined, true),
+      release(50, null, undefined, true),
       release(100),
       release(30),
       release(100, 'F'),
@@ -142,7 +185,9 @@ describe('reachable', () => {
         fc.string({ minLength: 1, maxLength: 20 }),
         fc.constantFrom(undefined, 'F', 'G'),
         fc.constantFrom(undefined, '1.0.0', '2.1.0', '3.0.0'),
-        (list, d, fp, v) => resolveRelease(list, d, fp, v) === resolveRelease(reachable(list), d, fp, v),
+        fc.constantFrom(undefined, ...pool.map((r) => r.id)),
+        (list, d, fp, v, current) =>
+          resolveRelease(list, d, fp, v, current) === resolveRelease(reachable(list), d, fp, v, current),
       ),
       { numRuns: 1000 },
     );

@@ -6,7 +6,9 @@ import { formatTime } from '../format.js';
 import { FAILED, useAction, useResource } from '../hooks.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
+import { ChannelsPanel } from './channels.js';
 import { DeploymentKeysPanel } from './deployment-keys.js';
+import { DeviceOverridesPanel } from './device-overrides.js';
 import { ReleaseCard } from './release-card.js';
 
 interface ReleasePage {
@@ -88,6 +90,12 @@ export function AppPage(props: { appId: string }) {
               ))}
             </fieldset>
             <DeploymentKeysPanel appId={details.id} channels={details.channels} />
+            <ChannelsPanel appId={details.id} />
+            <DeviceOverridesPanel
+              appId={details.id}
+              channels={details.channels}
+              releases={releases.data?.modules ?? []}
+            />
           </>
         )}
       </Show>
@@ -116,8 +124,13 @@ export function AppPage(props: { appId: string }) {
                   <ReleaseCard
                     key={release.id}
                     release={release}
+                    channels={app.data?.channels ?? []}
                     onChanged={(updated) => void replace(updated)}
                     onRolledBack={() => setRefreshes((n) => n + 1)}
+                    onPromoted={() => {
+                      setRefreshes((n) => n + 1);
+                      void app.reload();
+                    }}
                   />
                 ))}
               </ol>

@@ -12,12 +12,20 @@ import {
 } from '../format.js';
 import { FAILED, useAction } from '../hooks.js';
 import { canWrite, useSession } from '../session.js';
+import { PromoteForm } from './promote-form.js';
 
-/** One release: the statistics of the specification, the 2 % hint, rollout control and rollback. */
+/**
+ * One release: the statistics of the specification, the 2 % hint, rollout control, pause and resume,
+ * promotion to another channel, and rollback.
+ */
 export function ReleaseCard(props: {
   release: ReleaseWithStats;
+  /** The app's channels, offered as promotion targets. */
+  channels?: readonly string[];
   onChanged: (release: Release) => void;
   onRolledBack: () => void;
+  /** A promotion made a new release (on another channel). */
+  onPromoted?: (release: Release) => void;
 }) {
   const { release } = props;
   const { client, workspace } = useSession();
@@ -27,6 +35,14 @@ export function ReleaseCard(props: {
   const [confirming, setConfirming] = useState(false);
   const rollout = useAction();
   const rollback = useAction();
+  const pause = useAction();
+  const [promoting, setPromoting] = useState(false);
+  const togglePause = async () => {
+    const updated = await pause.run(() =>
+      release.paused ? client.modules.resume(release.id) : client.modules.pause(release.id),
+    );
+    if (updated !== FAILED) props.onChanged(updated);
+  };
 
   // A refused change leaves the field showing what the server still has.
   useEffect(() => setPctText(String(release.rollout_pct)), [release.rollout_pct]);
@@ -52,7 +68,12 @@ export function ReleaseCard(props: {
   };
 
   return (
-    <li class="card release" data-testid="release" data-version={release.version}>
+    <li
+      class="card release"
+      data-testid="release"
+      data-version={release.version}
+      data-channel={release.channel}
+    >
       <div class="release-head">
         <strong class="version">{release.version}</strong>
         <span class="chip">{release.channel}</span>
@@ -60,6 +81,15 @@ export function ReleaseCard(props: {
         {release.rolled_back_at && (
           <span class="chip off" title={formatTime(release.rolled_back_at)}>
             rolled back
+          </span>
+        )}
+        {release.active && release.paused && (
+          <span
+            class="chip warn"
+            title="No new device gets it; devices that run it keep it"
+            data-testid="paused"
+          >
+            paused
           </span>
         )}
         {release.mandatory && <span class="chip warn">mandatory</span>}
@@ -74,6 +104,11 @@ export function ReleaseCard(props: {
         <span class="muted">Module id</span> <Copyable text={release.id} testId="module-id" />
         <span class="muted">Version</span> <Copyable text={release.version} testId="module-version" />
       </p>
+      {release.promoted_from && (
+        <p class="muted small" data-testid="promoted-from">
+          Promoted from {release.promoted_from.channel} (module {release.promoted_from.module_id.slice(0, 8)})
+        </p>
+      )}
       {release.notes && <p class="notes">{release.notes}</p>}
       <dl class="stats">
         <Stat label="Downloads" value={formatCount(stats?.downloads)} />
@@ -130,12 +165,30 @@ export function ReleaseCard(props: {
           <button type="submit" disabled={rollout.busy || pct === null || pct === release.rollout_pct}>
             {rollout.busy ? 'Saving…' : 'Apply'}
           </button>
+          <button type="button" class="secondary" onClick={togglePause} disabled={pause.busy}>
+            {release.paused ? 'Resume' : 'Pause'}
+          </button>
+          <button type="button" class="secondary" onClick={() => setPromoting(true)} disabled={promoting}>
+            Promote…
+          </button>
           <button type="button" class="danger" onClick={() => setConfirming(true)} disabled={rollback.busy}>
             Roll back
           </button>
         </form>
       )}
+      {writable && promoting && (
+        <PromoteForm
+          release={release}
+          channels={props.channels ?? []}
+          onCancel={() => setPromoting(false)}
+          onPromoted={(promoted) => {
+            setPromoting(false);
+            props.onPromoted?.(promoted);
+          }}
+        />
+      )}
       <ActionError error={rollout.error} />
+      <ActionError error={pause.error} />
       <ActionError error={rollback.error} />
       {confirming && (
         <Confirm

@@ -124,6 +124,22 @@ const signatures: Build = async (t) => {
     body: { signatures: { check: randomBytes(256).toString('base64') } },
   };
 };
+/** A fresh active release of the tenant (pushed at 100 % on production). */
+const fresh: Build = async (t) => ({ params: { module_id: (await t.push()).id } });
+/** A fresh release promoted to `channel` (each request promotes a new version). */
+const promote =
+  (channel: string): Build =>
+  async (t) => ({ params: { module_id: (await t.push()).id }, body: { channel, rollout_pct: 100 } });
+/** A new device of the tenant's app pinned to `channel`. */
+const pin =
+  (channel: string): Build =>
+  async (t) => ({
+    params: { app_id: await appId(t), device_id: `device-${randomBytes(4).toString('hex')}` },
+    body: { channel },
+  });
+const channel =
+  (name: string): Build =>
+  async (t) => ({ params: { app_id: await appId(t), name }, body: { allow_device_self_assign: true } });
 const push =
   (extra: Record<string, unknown>): Build =>
   async (t) => ({
@@ -267,6 +283,24 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'POST /api/v1/modules/{module_id}/rollback': control('developer', 'ids', async (t) => ({
     params: { module_id: await t.rollbackable() },
   })),
+  // Release workflows: each request acts on a fresh release, so every allowed call succeeds.
+  'POST /api/v1/modules/{module_id}/promote': control('developer', 'ids', promote('staging'), {
+    gate: { plan: 'pro', request: promote('beta') },
+  }),
+  'POST /api/v1/modules/{module_id}/pause': control('developer', 'ids', fresh),
+  'POST /api/v1/modules/{module_id}/resume': control('developer', 'ids', fresh),
+  'GET /api/v1/apps/{app_id}/device-overrides': control('viewer', 'ids', inApp),
+  'PUT /api/v1/apps/{app_id}/device-overrides/{device_id}': control('developer', 'ids', pin('production'), {
+    gate: { plan: 'pro', request: pin('beta') },
+  }),
+  'DELETE /api/v1/apps/{app_id}/device-overrides/{device_id}': control('developer', 'ids', async (t) => ({
+    params: { app_id: await appId(t), device_id: await t.pinnedDevice() },
+  })),
+  'GET /api/v1/apps/{app_id}/channels': control('viewer', 'ids', inApp),
+  // production always allows self-assignment: setting it again changes nothing. Another channel is paid.
+  'PATCH /api/v1/apps/{app_id}/channels/{name}': control('developer', 'ids', channel('production'), {
+    gate: { plan: 'pro', request: channel('beta') },
+  }),
 
   'POST /api/v1/updates/check': open(async (t) => ({
     body: { app_id: await appId(t), device_id: 'device-1', channel: 'production' },
@@ -359,13 +393,11 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'PUT /api/v1/modules/{module_id}/signatures': control('developer', 'ids', signatures),
 
   'GET /api/v1/apps/{app_id}/alerts': control('viewer', 'ids', inApp),
-  // Pausing on a spike sets a rollout below 100 %: the staged-rollout feature.
-  'PUT /api/v1/apps/{app_id}/alerts': control(
-    'developer',
-    'ids',
-    async (t) => ({ ...(await inApp(t)), body: { threshold: 0.05 } }),
-    { gate: { plan: 'pro', request: async (t) => ({ ...(await inApp(t)), body: { action: 'pause' } }) } },
-  ),
+  // Pause and rollback are open to every plan, and so are the alert actions that take them.
+  'PUT /api/v1/apps/{app_id}/alerts': control('developer', 'ids', async (t) => ({
+    ...(await inApp(t)),
+    body: { threshold: 0.05, action: 'pause' },
+  })),
 };
 
 async function planOf(t: Tenant): Promise<string> {

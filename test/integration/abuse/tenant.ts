@@ -312,6 +312,14 @@ export class Tenant {
     });
   }
 
+  /** A new device of the app pinned to production (to be unpinned). */
+  async pinnedDevice(): Promise<string> {
+    const { id } = await this.app();
+    const device = `pinned-${this.tag}-${randomBytes(4).toString('hex')}`;
+    await this.ok('PUT', `/apps/${id}/device-overrides/${device}`, { channel: 'production' });
+    return device;
+  }
+
   /**
    * A fresh device counted in the workspace's device-cap set. Written to the set directly: the tenant's
    * plan may keep no set, and a check from one test address would meet the per-address limit.

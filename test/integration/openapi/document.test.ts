@@ -74,7 +74,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.components.schemas).filter((name) => /^def-\d+$/.test(name))).toEqual([]);
   });
 
-  it('gives examples for the main operations: push, update check, rollout, rollback, stats, webhooks', () => {
+  it('gives examples for the main operations: push, update check, rollout, rollback, stats, webhooks, workflows', () => {
     const byId = new Map(operations().map(([, op]) => [op.operationId, op]));
     const hasExample = (op: Operation | undefined) =>
       JSON.stringify(op ?? {}).includes('"example"') || JSON.stringify(op ?? {}).includes('"examples"');
@@ -85,6 +85,13 @@ describe('the OpenAPI document', () => {
       'rollBackRelease',
       'getAppStats',
       'createWebhook',
+      'promoteRelease',
+      'pauseRelease',
+      'resumeRelease',
+      'putDeviceOverride',
+      'listDeviceOverrides',
+      'listChannels',
+      'updateChannel',
     ];
     expect(main.filter((id) => !byId.has(id))).toEqual([]);
     expect(main.filter((id) => !hasExample(byId.get(id)))).toEqual([]);

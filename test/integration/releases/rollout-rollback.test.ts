@@ -51,6 +51,7 @@ describe('rollout', () => {
         channel: 'production',
         old_rollout_pct: 5,
         rollout_pct: 25,
+        paused: false,
       },
       {
         app_id: ws.appId,
@@ -60,6 +61,7 @@ describe('rollout', () => {
         channel: 'production',
         old_rollout_pct: 25,
         rollout_pct: 10,
+        paused: false,
       },
     ]);
   });

@@ -71,6 +71,29 @@ describe.each(subjects)('%s releases store', (_name, make) => {
     });
   });
 
+  it('pauses and resumes in place, keeping the rollout; keeps where a promoted release came from', async () => {
+    const s = make();
+    const { ws, release } = await appWithBundle(s, SHA, 42);
+    const staged = await s.transaction((tx) => s.releases.insert(tx, release('4.0.0', { rolloutPct: 30 })));
+    expect(staged).toMatchObject({ paused: false, promoted_from: null, promoted_from_channel: null });
+    const paused = await s.transaction((tx) => s.releases.setPaused(tx, staged.id, true));
+    expect(paused).toMatchObject({ id: staged.id, paused: true, rollout_pct: 30, active: true });
+    expect(await s.releases.find(ws, staged.id)).toEqual(paused);
+    const resumed = await s.transaction((tx) => s.releases.setPaused(tx, staged.id, false));
+    expect(resumed).toMatchObject({ paused: false, rollout_pct: 30 });
+
+    const promotedFrom = { id: staged.id, channel: 'production' };
+    const copy = await s.transaction((tx) =>
+      s.releases.insert(tx, release('4.0.0', { channel: 'beta', promotedFrom })),
+    );
+    expect(copy).toMatchObject({ promoted_from: staged.id, promoted_from_channel: 'production' });
+    expect(await s.releases.find(ws, copy.id)).toEqual(copy);
+    const many = await s.releases.findMany(ws, [copy.id, staged.id, randomUUID()]);
+    expect(many.map((r) => r.id).sort()).toEqual([copy.id, staged.id].sort());
+    expect(await s.releases.findMany(await s.newWorkspace(), [copy.id])).toEqual([]);
+    expect(await s.releases.findMany(ws, [])).toEqual([]);
+  });
+
   it('looks releases up by exact version or id prefix, in the workspace and scope asked', async () => {
     const s = make();
     const { ws, app, release } = await appWithBundle(s, SHA, 42);

@@ -51,6 +51,7 @@ describe.each(subjects)('%s routing store', (_name, make) => {
       size: 7,
       fingerprint: 'fp',
       target_binary_range: '^2.0.0',
+      paused: false,
       signed_manifest: Buffer.from('{"m":1}'),
       signature: SIGNATURE,
       key_id: 'key-1',
@@ -61,6 +62,35 @@ describe.each(subjects)('%s routing store', (_name, make) => {
     // Modules: every release of the app, active or not, Expo too, newest first and bounded.
     expect(await s.routing.moduleIds(app.id, 10)).toEqual([beta.id, expo.id, signed.id, gone.id, v1.id]);
     expect(await s.routing.moduleIds(app.id, 2)).toEqual([beta.id, expo.id]);
+  });
+
+  it('answers a paused release as paused, the device overrides and the self-assignable channels', async () => {
+    const s = make();
+    const { ws, app, push } = await seeded(s);
+    const v1 = await push('1.0.0');
+    const v2 = await push('1.1.0');
+    await s.transaction((tx) => s.releases.setPaused(tx, v2.id, true));
+    const found = await s.routing.app(app.id);
+    expect(found?.releases.map((r) => [r.id, r.paused])).toEqual([
+      [v2.id, true],
+      [v1.id, false],
+    ]);
+
+    expect(await s.routing.deviceOverrides(app.id)).toEqual([]);
+    await s.transaction((tx) => s.deviceOverrides.put(tx, ws, app.id, 'tester-1', { channel: 'beta' }));
+    await s.transaction((tx) => s.deviceOverrides.put(tx, ws, app.id, 'support-7', { releaseId: v1.id }));
+    const overrides = await s.routing.deviceOverrides(app.id);
+    expect(overrides.sort((a, b) => a.device_id.localeCompare(b.device_id))).toEqual([
+      { device_id: 'support-7', channel: null, release_id: v1.id },
+      { device_id: 'tester-1', channel: 'beta', release_id: null },
+    ]);
+
+    expect(await s.routing.selfAssignableChannels(app.id)).toEqual([]);
+    await s.transaction((tx) => s.channels.set(tx, app.id, 'beta', true));
+    await s.transaction((tx) => s.channels.set(tx, app.id, 'staging', false));
+    expect(await s.routing.selfAssignableChannels(app.id)).toEqual(['beta']);
+    expect(await s.routing.deviceOverrides(randomUUID())).toEqual([]);
+    expect(await s.routing.selfAssignableChannels(randomUUID())).toEqual([]);
   });
 
   it('lists deployment keys with their channels; an unknown or empty app answers nothing', async () => {

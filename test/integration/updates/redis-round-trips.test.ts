@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bucketOf } from '../../../src/updates/bucket.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
-import { offered, seedApp, seedRelease, seedWorkspace } from './seed.js';
+import { announce, offered, seedApp, seedRelease, seedWorkspace } from './seed.js';
 
 // The hot path's promise: an admitted device costs no Redis round trip; a device new to a capped workspace
 // costs exactly one atomic script (the cap). Background writers (distinct devices, the check recorder) send
@@ -58,14 +59,29 @@ async function mark(): Promise<number> {
   return at;
 }
 
-/** Scripts run against this file's keys while `work` runs, between two marks. */
-async function scriptsDuring(work: () => Promise<void>): Promise<string[]> {
+/** Commands clients sent against this file's keys while `work` runs, between two marks. */
+async function commandsDuring(work: () => Promise<void>): Promise<string[]> {
   const from = await mark();
   await work();
   const to = await mark();
-  // Scripts called by clients only: the commands a script runs itself show up as `[0 lua]`.
-  return seen.slice(from, to).filter((line) => /\] "eval(sha)?" /i.test(line) && !line.includes(' lua] '));
+  // Commands a script runs itself show up as `[0 lua]`; the marks are ours.
+  return seen.slice(from, to).filter((line) => !line.includes(' lua] ') && !line.includes('sentinel:'));
 }
+
+/** Scripts run against this file's keys while `work` runs, between two marks. */
+async function scriptsDuring(work: () => Promise<void>): Promise<string[]> {
+  return (await commandsDuring(work)).filter((line) => /\] "eval(sha)?" /i.test(line));
+}
+
+/**
+ * Commands the background writers send in batches on their own schedule (distinct devices, the check
+ * recorder's stream), which may fall inside a window: not sent on behalf of a request.
+ */
+const BACKGROUND = /\] "(xadd|pfadd|pexpire|expire|multi|exec)" /i;
+const onRequestPath = (lines: string[]) => lines.filter((line) => !BACKGROUND.test(line));
+
+/** Commands that touch the override checks' hash: what a check of a pinned device may cost. */
+const overrideWrites = (lines: string[]) => lines.filter((line) => line.includes('override-checks'));
 
 describe('Redis round trips of the update check', () => {
   it('costs a device new to a capped workspace one script, and the same device none afterwards', async () => {
@@ -99,5 +115,56 @@ describe('Redis round trips of the update check', () => {
       }
     });
     expect(scripts).toEqual([]);
+  });
+
+  it('costs nothing more with overrides, a paused and a promoted release, unless the device is pinned', async () => {
+    const workspaceId = await seedWorkspace(ctx, 'team');
+    const appId = await seedApp(ctx, workspaceId);
+    const staging = await seedRelease(ctx, appId, { channel: 'staging' });
+    const base = await seedRelease(ctx, appId);
+    const paused = await seedRelease(ctx, appId);
+    await ctx.deps.db.query('UPDATE releases SET paused = true WHERE id = $1', [paused.id]);
+    // A promoted release: the same bytes on production, with where it came from.
+    const { rows } = await ctx.deps.db.query<{ id: string }>(
+      `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, sha256, size,
+                             promoted_from, promoted_from_channel)
+       SELECT workspace_id, app_id, version, 'production', 50, sha256, size, id, channel
+         FROM releases WHERE id = $1 RETURNING id`,
+      [staging.id],
+    );
+    const promoted = rows[0]!.id;
+    await ctx.deps.db.query(
+      `INSERT INTO device_overrides (app_id, device_id, workspace_id, channel, release_id)
+       SELECT $1::uuid, 'pinned-' || n, $2::uuid, NULL, $3::uuid FROM generate_series(1, 50) AS n
+       UNION ALL SELECT $1::uuid, 'tester-' || n, $2::uuid, 'staging', NULL FROM generate_series(1, 50) AS n`,
+      [appId, workspaceId, base.id],
+    );
+    await announce(ctx, appId);
+    await offered(ctx, { app_id: appId, device_id: 'warm-up' });
+
+    const unpinned = await commandsDuring(async () => {
+      for (let i = 0; i < 20; i++) {
+        const device = `plain-${i}`;
+        const onPromoted = bucketOf(promoted, device) < 50;
+        expect(await offered(ctx, { app_id: appId, device_id: device })).toBe(
+          onPromoted ? promoted : base.id,
+        );
+        // A device on the paused release keeps it, unless the newer promoted release is for it.
+        expect(await offered(ctx, { app_id: appId, device_id: device, current_module_id: paused.id })).toBe(
+          onPromoted ? promoted : null,
+        );
+      }
+      // A device moved to another channel costs nothing either.
+      expect(await offered(ctx, { app_id: appId, device_id: 'tester-1' })).toBe(staging.id);
+    });
+    expect(onRequestPath(unpinned), 'commands for devices without a pin').toEqual([]);
+
+    // A pinned device: its outcome is noted once, and not again while it stays the same.
+    const pinned = await commandsDuring(async () => {
+      for (let i = 0; i < 10; i++)
+        expect(await offered(ctx, { app_id: appId, device_id: 'pinned-1' })).toBe(base.id);
+    });
+    expect(onRequestPath(pinned)).toHaveLength(1);
+    expect(overrideWrites(pinned)[0]).toMatch(/"hset"/i);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bucketOf } from '../../../src/updates/bucket.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import {
+  announce,
   checkRaw,
   deviceIds,
   offered,
@@ -171,6 +172,45 @@ describe('update check: rollout changes', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('answers from memory with overrides, a paused and a promoted release: no Postgres query, pinned or not', async () => {
+    const workspaceId = await seedWorkspace(ctx, 'team');
+    const appId = await seedApp(ctx, workspaceId);
+    const beta = await seedRelease(ctx, appId, { channel: 'beta' });
+    const base = await seedRelease(ctx, appId);
+    const paused = await seedRelease(ctx, appId);
+    await ctx.deps.db.query('UPDATE releases SET paused = true WHERE id = $1', [paused.id]);
+    const { rows } = await ctx.deps.db.query<{ id: string }>(
+      `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, sha256, size,
+                             promoted_from, promoted_from_channel)
+       SELECT workspace_id, app_id, version, 'production', 100, sha256, size, id, channel
+         FROM releases WHERE id = $1 RETURNING id`,
+      [beta.id],
+    );
+    const promoted = rows[0]!.id;
+    await ctx.deps.db.query(
+      `INSERT INTO device_overrides (app_id, device_id, workspace_id, channel, release_id)
+       VALUES ($1, 'pinned', $2, NULL, $3), ($1, 'tester', $2, 'beta', NULL)`,
+      [appId, workspaceId, paused.id],
+    );
+    await announce(ctx, appId);
+    await offered(ctx, { app_id: appId, device_id: 'warm' });
+    const spy = vi.spyOn(ctx.deps.db, 'query');
+    try {
+      for (const device of deviceIds(20, 'mem')) {
+        expect(await offered(ctx, { app_id: appId, device_id: device })).toBe(promoted);
+        expect(await offered(ctx, { app_id: appId, device_id: device, current_module_id: paused.id })).toBe(
+          promoted,
+        );
+      }
+      expect(await offered(ctx, { app_id: appId, device_id: 'pinned' })).toBe(paused.id);
+      expect(await offered(ctx, { app_id: appId, device_id: 'tester' })).toBe(beta.id);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(base.id).toBeDefined();
   });
 
   it('makes a rollback visible to checks as soon as its invalidation is applied', async () => {

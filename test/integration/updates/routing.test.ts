@@ -48,6 +48,7 @@ describe('routing store', () => {
       fingerprint: null,
       binaryRange: null,
       mandatory: true,
+      paused: false,
       notes: 'n',
       sha256: full.sha256,
       size: full.size,

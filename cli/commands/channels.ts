@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
+import { act, resolveApp } from '../helpers.js';
+
+const CHANNELS_HELP = `
+A channel exists once it has a release; production always exists. allow-self-assign says whether a device
+may move itself onto the channel at run time (Capacitor's channel_self and defaultChannel); production
+always allows it. The channel an app is built for (the update check's channel, expo-channel-name, a
+CodePush deployment key) is served whatever this says.`;
+
+/** `ota channels`: an app's channels and whether devices may move themselves onto them. */
+export function registerChannelCommands(program: Command): void {
+  const channels = program
+    .command('channels')
+    .description("An app's channels and whether devices may move themselves onto them")
+    .addHelpText('after', CHANNELS_HELP);
+
+  channels
+    .command('list', { isDefault: true })
+    .description('List the channels of an app')
+    .option('--app <app>', 'app id or name (default: the app of .ota.json)')
+    .action(
+      act(async (ctx: CliContext, options: { app?: string }) => {
+        const appId = await resolveApp(ctx, options.app);
+        const { channels: list } = await ctx.client.apps.channels(appId);
+        ctx.out.result({ app_id: appId, channels: list }, () =>
+          ctx.out.table(
+            ['channel', 'devices may self-assign'],
+            list.map((c) => [c.name, c.allow_device_self_assign ? 'yes' : 'no']),
+          ),
+        );
+      }),
+    );
+
+  channels
+    .command('self-assign <channel> <on|off>')
+    .description('Allow (on) or refuse (off) devices moving themselves onto a channel')
+    .option('--app <app>', 'app id or name (default: the app of .ota.json)')
+    .action(
+      act(async (ctx: CliContext, name: string, value: string, options: { app?: string }) => {
+        if (value !== 'on' && value !== 'off') throw new CliError(`Say on or off, not "${value}".`);
+        const appId = await resolveApp(ctx, options.app);
+        const channel = await ctx.client.apps.setChannel(appId, name, {
+          allow_device_self_assign: value === 'on',
+        });
+        ctx.out.result(channel, () =>
+          ctx.out.line(
+            `Devices ${channel.allow_device_self_assign ? 'may now move' : 'may no longer move'} themselves onto ${channel.name}.`,
+          ),
+        );
+      }),
+    );
+}

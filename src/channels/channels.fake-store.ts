@@ -1,0 +1,31 @@
+import { onRollback } from '../platform/fake-transaction.js';
+import type { Queryable } from '../platform/postgres.js';
+import type { ChannelSettingRow, ChannelsStore } from './channels.store.js';
+
+/** Channel settings in memory. */
+export class FakeChannelsStore implements ChannelsStore {
+  readonly rows: ChannelSettingRow[] = [];
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async list(appId: string): Promise<ChannelSettingRow[]> {
+    return this.rows
+      .filter((r) => r.app_id === appId)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((r) => ({ ...r }));
+  }
+
+  async set(tx: Queryable, appId: string, name: string, allow: boolean): Promise<ChannelSettingRow> {
+    const row = this.rows.find((r) => r.app_id === appId && r.name === name);
+    if (row) {
+      const before = { ...row };
+      Object.assign(row, { allow_device_self_assign: allow, updated_at: new Date(this.now()) });
+      onRollback(tx, () => Object.assign(row, before));
+      return { ...row };
+    }
+    const added = { app_id: appId, name, allow_device_self_assign: allow, updated_at: new Date(this.now()) };
+    this.rows.push(added);
+    onRollback(tx, () => this.rows.splice(this.rows.indexOf(added), 1));
+    return { ...added };
+  }
+}
