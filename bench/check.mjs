@@ -21,6 +21,12 @@
 // own offset, so the client pays the same per request for every server. Each drive also reads the server's,
 // the load client's and the whole machine's CPU per request.
 //
+// The API runs with OPERATOR_TOKEN and is scraped (`GET /metrics`) around each update-check drive: the
+// checks it counted (ota_update_checks_total of protocol "ota") must equal the checks autocannon had
+// answered, within 1 % (goal `metrics_count`). And every round drives the API a second time while a loop
+// scrapes /metrics once a second, as Prometheus would: `scrape_ratio` (checks/s scraped / checks/s not) shows
+// what scraping costs the hot path (goal: nothing measurable, at least 0.97 in the median round).
+//
 // Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build,
 // --check-only (the update-check rounds alone, printed and not written: for trying a change quickly).
 import { spawn } from 'node:child_process';
@@ -51,7 +57,48 @@ const ROUNDS = option('rounds', 3);
 // The bare server's plainest route: GET without a body or query string.
 const HELLO = ['/hello'];
 const drive = makeDrive(CONNECTIONS);
-const GOALS = { ratio_floor: 0.7, p99_ms: 10, peak_rss_mb: 300, codepush_floor: 0.6, expo_floor: 0.6 };
+const GOALS = {
+  ratio_floor: 0.7,
+  p99_ms: 10,
+  peak_rss_mb: 300,
+  codepush_floor: 0.6,
+  expo_floor: 0.6,
+  metrics_count_error: 0.01,
+  scrape_ratio: 0.97,
+};
+const OPERATOR_TOKEN = randomBytes(32).toString('hex');
+
+/** The update checks of protocol "ota" the API counted so far, from its /metrics. */
+async function countedChecks(apiUrl) {
+  const res = await fetch(`${apiUrl}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+  if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
+  let n = 0;
+  for (const line of (await res.text()).split('\n')) {
+    if (line.startsWith('ota_update_checks_total{') && line.includes('protocol="ota"'))
+      n += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return n;
+}
+
+/** Scrapes /metrics once a second until stopped, as Prometheus does. */
+function scrapeLoop(apiUrl) {
+  let running = true;
+  let scrapes = 0;
+  const loop = (async () => {
+    while (running) {
+      await countedChecks(apiUrl);
+      scrapes += 1;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return scrapes;
+    },
+  };
+}
 
 const env = (name) => {
   const value = process.env[name];
@@ -147,6 +194,7 @@ async function main() {
         AUTH_TOKEN_SECRET: randomBytes(32).toString('hex'),
         WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
         LOG_LEVEL: 'warn',
+        OPERATOR_TOKEN,
         // The whole simulated fleet comes from one address: the per-address device limit would stop it.
         RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
         // The whole fleet comes from 127.0.0.1: the per-address limit of new devices would turn most of
@@ -193,7 +241,17 @@ async function main() {
       const helloGet = await drive(helloUrl, undefined, DURATION, undefined, hello.pid, HELLO);
       const baseline = await drive(helloUrl, bodies, DURATION, undefined, hello.pid);
       const floor = await drive(floorUrl, bodies, DURATION, undefined, floorServer.pid);
+      // The drive with the scrape loop goes second in even rounds and first in odd ones.
+      const withScrapes = async () => {
+        const scraping = scrapeLoop(apiUrl);
+        const result = await drive(checkUrl, bodies, DURATION, undefined, api.pid);
+        return { ...result, scrapes: await scraping.stop() };
+      };
+      const scrapedFirst = r % 2 === 1 ? await withScrapes() : undefined;
+      const countedBefore = await countedChecks(apiUrl);
       const check = await drive(checkUrl, bodies, DURATION, undefined, api.pid);
+      const counted = (await countedChecks(apiUrl)) - countedBefore;
+      const scraped = scrapedFirst ?? (await withScrapes());
       // The bare server answers every request 200: anything else means it was not sent what it serves.
       for (const [name, result] of Object.entries({ hello: helloGet, baseline, floor })) {
         if (result.non_2xx > 0) throw new Error(`the ${name} drive had ${result.non_2xx} answers not 2xx`);
@@ -210,6 +268,15 @@ async function main() {
         ratio: round2(check.requests_per_sec / baseline.requests_per_sec),
         cpu_ratio_hello: round2(helloGet.cpu_us_per_request / check.cpu_us_per_request),
         cpu_ratio: round2(baseline.cpu_us_per_request / check.cpu_us_per_request),
+        // /metrics against what the load client saw answered (every answer, whatever its status).
+        metrics: {
+          counted,
+          sent: check.requests,
+          error: round4(Math.abs(counted - check.requests) / check.requests),
+        },
+        scraped,
+        scrape_ratio: round2(scraped.requests_per_sec / check.requests_per_sec),
+        scrape_cpu_ratio: round2(check.cpu_us_per_request / scraped.cpu_us_per_request),
       });
       console.log(`round ${r + 1}:`, JSON.stringify(rounds.at(-1)));
     }
@@ -271,12 +338,18 @@ async function main() {
       ratio: median.ratio,
       cpu_ratio_hello: median.cpu_ratio_hello,
       cpu_ratio: median.cpu_ratio,
+      metrics: median.metrics,
+      scraped: median.scraped,
+      scrape_ratio: median.scrape_ratio,
+      scrape_cpu_ratio: median.scrape_cpu_ratio,
       notes:
         'ratio_floor = API req/s / floor req/s of the same round (the goal; the least a check can be on ' +
         'Fastify: bench/floor-server.mjs); ratio_hello = API req/s / GET /hello req/s of the same round; ' +
         'floor_ratio_hello = floor req/s / GET /hello req/s (what the framework alone leaves of the goal); ' +
         'ratio = API req/s / baseline req/s (same client, same bodies, alternating rounds, median round by ratio_hello); ' +
-        'cpu_ratio = baseline CPU per request / API CPU per request, the same comparison measured in CPU time.',
+        'cpu_ratio = baseline CPU per request / API CPU per request, the same comparison measured in CPU time; ' +
+        'metrics = the checks /metrics counted during the drive against the answers autocannon received; ' +
+        'scrape_ratio = checks/s while /metrics is scraped every second / checks/s without.',
       goals: GOALS,
       met: {
         ratio_floor: median.ratio_floor >= GOALS.ratio_floor,
@@ -284,6 +357,8 @@ async function main() {
         peak_rss: rss <= GOALS.peak_rss_mb,
         codepush_floor: codepush.ratio_floor >= GOALS.codepush_floor,
         expo_floor: expo.ratio_floor >= GOALS.expo_floor,
+        metrics_count: rounds.every((r) => r.metrics.error <= GOALS.metrics_count_error),
+        scrape_ratio: median.scrape_ratio >= GOALS.scrape_ratio,
       },
       rounds,
       codepush,
@@ -346,6 +421,10 @@ async function answerSizes(apiUrl, bodies, paths, expoList, n = 200) {
     expoList.slice(0, n).map((r) => ({ url: `${apiUrl}${r.path}`, init: { headers: r.headers } })),
   );
   return { check, codepush, expo };
+}
+
+function round4(x) {
+  return Math.round(x * 10_000) / 10_000;
 }
 
 function round2(x) {
