@@ -16,6 +16,8 @@ export interface DeviceClient {
  * address at all) is one shared bucket.
  */
 export function clientBucket(address: string | undefined): string {
+  // Most requests come from a plain IPv4 address, which is its own bucket: no parse needed.
+  if (address !== undefined && !address.includes(':') && isIPv4(address)) return address;
   const parsed = parseAddress(address);
   if (parsed === null) return '-';
   if (parsed.v4) return parsed.v4.join('.');

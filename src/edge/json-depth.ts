@@ -8,6 +8,21 @@ import { badRequest } from '../platform/errors.js';
 export const MAX_JSON_DEPTH = 64;
 
 /**
+ * True when the JSON text may nest deeper than `max`: it opens more than `max` objects and arrays in all.
+ * A count of the text's braces and brackets (those inside strings counted too, so it can only err towards
+ * a walk): most bodies have a handful, and then the parsed value needs no walk at all.
+ */
+export function mayNestDeeperThan(text: string, max: number): boolean {
+  if (text.length <= 2 * max) return false;
+  let opened = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 123 || c === 91) && ++opened > max) return true; // { [
+  }
+  return false;
+}
+
+/**
  * True when `root` nests deeper than `max`. Iterative (the value may nest far past the stack's reach);
  * strings and numbers are never visited, so a wide body costs one step per object or array.
  */

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/edge/json-depth.js';
+import { MAX_JSON_DEPTH, mayNestDeeperThan, nestsDeeperThan } from '../../src/edge/json-depth.js';
 
 const objects = (depth: number) => JSON.parse(`${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`);
 const arrays = (depth: number) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
@@ -26,5 +27,23 @@ describe('JSON nesting bound', () => {
     const wide = Array.from({ length: 1000 }, (_, i) => ({ id: i, tags: ['a', 'b'] }));
     expect(nestsDeeperThan({ wide }, MAX_JSON_DEPTH)).toBe(false);
     expect(nestsDeeperThan({ wide, deep: objects(MAX_JSON_DEPTH) }, MAX_JSON_DEPTH)).toBe(true);
+  });
+});
+
+describe('the cheap look at the text before a walk', () => {
+  it('never misses a body that nests too deep, and spares the walk of ordinary bodies', () => {
+    const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
+    expect(mayNestDeeperThan(deep, MAX_JSON_DEPTH)).toBe(true);
+    const check = JSON.stringify({ app_id: 'x'.repeat(36), device_id: 'y'.repeat(100), channel: 'beta' });
+    expect(mayNestDeeperThan(check, MAX_JSON_DEPTH)).toBe(false);
+    // Braces inside strings count too: it may only err towards a walk.
+    expect(mayNestDeeperThan(JSON.stringify({ m: '{'.repeat(200) }), MAX_JSON_DEPTH)).toBe(true);
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 80 }), (value) => {
+        const text = JSON.stringify(value);
+        if (nestsDeeperThan(value, MAX_JSON_DEPTH))
+          expect(mayNestDeeperThan(text, MAX_JSON_DEPTH)).toBe(true);
+      }),
+    );
   });
 });
