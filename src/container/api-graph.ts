@@ -12,11 +12,13 @@ import { CodePushService } from '../codepush/codepush.service.js';
 import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from '../codepush/key-directory.js';
 import { ReleaseHistories } from '../codepush/release-history.js';
+import { SERVED_DELTA_RELEASES } from '../deltas/deltas.store.js';
 import { DeviceCapGate } from '../devices/device-cap.js';
 import { createDevicesService } from '../devices/devices.service.js';
 import { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { DeviceEdge } from '../edge/device-edge.js';
 import { createExpoAssetsService } from '../expo/expo.assets.js';
+import { assetPath } from '../expo/expo.manifest.js';
 import { EXPO_ASSET_FILES_HELD } from '../expo/expo.route.js';
 import { createExpoReleasesService } from '../expo/expo-releases.service.js';
 import { expoRouteWithLinks } from '../expo/expo-route-links.js';
@@ -65,11 +67,20 @@ export function createApi(
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
   const links = c.blobs.kind === 's3' ? c.blobLinks : null;
   // The asset files some release of the app names (what its asset URLs may serve), held with the route.
+  // Its deltas too (folder hashes, patches, diff packages): served with no query per request.
   const loadExpo = async (appId: string) => {
     const rows = await stores.manifests.expoRouteRows(appId);
     const files =
       rows.length === 0 ? [] : await stores.manifests.expoAssetFiles(appId, EXPO_ASSET_FILES_HELD);
-    return expoRouteWithLinks(rows, links, bundleUrl, files);
+    const deltas = await stores.deltas.served(appId, SERVED_DELTA_RELEASES);
+    const expo = await expoRouteWithLinks(rows, {
+      links,
+      apiBundleUrl: bundleUrl,
+      launchUrl: (sha256) => `${config.publicUrl}${assetPath(appId, { sha256, ext: null })}`,
+      assetFiles: files,
+      deltas: deltas.deltas,
+    });
+    return { ...expo, deltas };
   };
   const routing = new RoutingCache(
     createRoutingSource(stores, {

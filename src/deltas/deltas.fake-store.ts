@@ -1,7 +1,7 @@
 import type { FakeReleasesStore } from '../releases/releases.fake-store.js';
 import type { ReleaseRow } from '../releases/releases.store.js';
 import type { FakeManifestsStore } from '../signing/manifests.fake-store.js';
-import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
+import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow, ServedDeltas } from './deltas.store.js';
 import { launchAssetsOf } from './launch-asset.js';
 
 /** The deltas tables in memory; releases and their manifests are read from the other fakes. */
@@ -44,6 +44,25 @@ export class FakeDeltasStore implements DeltasStore {
       .filter((r) => r.target_release_id === targetReleaseId)
       .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
       .map((r) => ({ ...r }));
+  }
+
+  async served(appId: string, limit: number): Promise<ServedDeltas> {
+    const newest = new Set(
+      this.fakes.releases.rows
+        .filter((r) => r.app_id === appId)
+        .sort((a, b) => b.seq - a.seq)
+        .slice(0, limit)
+        .map((r) => r.id),
+    );
+    const folderHashes = new Map<string, string>();
+    for (const p of this.packages.values())
+      if (newest.has(p.release_id) && p.folder_hash !== null) folderHashes.set(p.release_id, p.folder_hash);
+    const order = (r: DeltaRow) => [r.target_release_id, r.kind, r.platform, r.base_update_id].join('|');
+    const deltas = [...this.deltas.values()]
+      .filter((d) => newest.has(d.target_release_id))
+      .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
+      .map((d) => ({ ...d }));
+    return { folderHashes, deltas };
   }
 
   private toRelease(r: ReleaseRow): DeltaRelease {

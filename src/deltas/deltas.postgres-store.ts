@@ -1,5 +1,5 @@
 import type { Queryable } from '../platform/postgres.js';
-import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
+import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow, ServedDeltas } from './deltas.store.js';
 import { launchAssetsOf } from './launch-asset.js';
 
 type ReleaseRecord = Omit<DeltaRelease, 'launch_assets' | 'size' | 'seq'> & {
@@ -81,6 +81,32 @@ export class PostgresDeltasStore implements DeltasStore {
       [targetReleaseId],
     );
     return rows.map((r) => ({ ...r, size: Number(r.size), full_size: Number(r.full_size) }));
+  }
+
+  async served(appId: string, limit: number): Promise<ServedDeltas> {
+    // One round trip: this runs on a routing-cache miss, beside the app's other reads.
+    const { rows } = await this.db.query<{ packages: PackageRow[] | null; deltas: DeltaRow[] | null }>(
+      `WITH newest AS (SELECT id FROM releases WHERE app_id = $1 ORDER BY seq DESC LIMIT $2)
+       SELECT (SELECT json_agg(json_build_object('release_id', p.release_id, 'folder_hash', p.folder_hash))
+                 FROM release_packages p JOIN newest n ON n.id = p.release_id
+                WHERE p.folder_hash IS NOT NULL) AS packages,
+              (SELECT json_agg(json_build_object(
+                        'target_release_id', d.target_release_id, 'kind', d.kind, 'platform', d.platform,
+                        'base_update_id', d.base_update_id, 'base_release_id', d.base_release_id,
+                        'blob_sha256', d.blob_sha256, 'size', d.size, 'full_size', d.full_size)
+                        ORDER BY d.target_release_id, d.kind COLLATE "C", d.platform COLLATE "C", d.base_update_id)
+                 FROM release_deltas d JOIN newest n ON n.id = d.target_release_id) AS deltas`,
+      [appId, limit],
+    );
+    const row = rows[0];
+    return {
+      folderHashes: new Map((row?.packages ?? []).map((p) => [p.release_id, p.folder_hash!])),
+      deltas: (row?.deltas ?? []).map((d) => ({
+        ...d,
+        size: Number(d.size),
+        full_size: Number(d.full_size),
+      })),
+    };
   }
 }
 

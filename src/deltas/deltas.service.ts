@@ -25,6 +25,11 @@ export interface DeltasOptions {
   log: Logger;
   /** Makes an Expo patch (Debian's bsdiff by default). */
   bsdiff?: (base: Buffer, target: Buffer) => Promise<Buffer>;
+  /**
+   * Tells the API processes that the app's served deltas changed (routing invalidation): the device routes
+   * hold them with the app's routing-cache entry.
+   */
+  invalidate?: (message: { appId: string }) => Promise<void>;
 }
 
 /** What one job did for a release. */
@@ -68,11 +73,11 @@ export class DeltasService {
     if (!target) return undefined;
     const candidates = await this.store.earlier(target.app_id, target.channel, target.seq, CANDIDATES);
     const job = new Job(target, this.options.log.child({ release: target.id }));
-    if (Object.keys(target.launch_assets).length > 0) {
-      await this.expo(job, candidates);
-      return job.summary(null);
-    }
-    const pkg = await this.zipPackage(job, candidates);
+    let pkg: PackageRow | null = null;
+    if (Object.keys(target.launch_assets).length > 0) await this.expo(job, candidates);
+    else pkg = await this.zipPackage(job, candidates);
+    // What devices are served changed: a delta to offer, or a folder hash to answer as package_hash.
+    if (job.made.length > 0 || pkg?.folder_hash) await this.options.invalidate?.({ appId: target.app_id });
     return job.summary(pkg);
   }
 

@@ -43,8 +43,22 @@ export interface DeltaRow {
 }
 
 /**
+ * Releases of an app whose deltas the routing cache holds: the newest, which are the ones devices are
+ * offered (an older release's deltas only help a device offered that older release).
+ */
+export const SERVED_DELTA_RELEASES = 500;
+
+/** What the device routes serve of an app's newest releases (held with its routing-cache entry). */
+export interface ServedDeltas {
+  /** Release id -> CodePush's folder hash, for the zip releases the worker has read. */
+  folderHashes: Map<string, string>;
+  deltas: DeltaRow[];
+}
+
+/**
  * Reads of releases for the deltas worker, and the tables only it writes (sql/postgres/030): each
  * release's package facts and its deltas. Writes are idempotent: a job run again writes the same rows.
+ * The device routes read what they serve with `served`, on a routing-cache miss only.
  */
 export interface DeltasStore {
   release(id: string): Promise<DeltaRelease | undefined>;
@@ -57,4 +71,6 @@ export interface DeltasStore {
   recordDelta(row: DeltaRow): Promise<void>;
   /** The target's deltas, by kind, platform and base. */
   deltasOf(targetReleaseId: string): Promise<DeltaRow[]>;
+  /** Folder hashes and deltas of the app's newest `limit` releases (any channel). */
+  served(appId: string, limit: number): Promise<ServedDeltas>;
 }

@@ -8,6 +8,7 @@ import { deviceRoute } from '../http/device-route.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { notFound } from '../platform/errors.js';
+import { isLaunchAssetFile } from './expo.assets.js';
 import { type ExpoPlatform, servedTypeOf } from './expo.manifest.js';
 import {
   AppAssetParams,
@@ -16,6 +17,7 @@ import {
   ManifestHeaders,
   ManifestParams,
 } from './expo.schemas.js';
+import { PATCH_VARY, sendPatch } from './expo-patch-response.js';
 import type { ManifestRequest } from './expo-updates.service.js';
 
 const ASSET_FILE = new RegExp(ASSET_FILE_PATTERN);
@@ -92,6 +94,12 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
 
   const assetResponses = {
     200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the asset bytes' }),
+    226: Type.Unsafe({
+      type: 'string',
+      format: 'binary',
+      description:
+        'a BSDIFF40 patch of the launch asset from the update named by Expo-Current-Update-ID (A-IM: bsdiff)',
+    }),
     206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
     302: Type.Unsafe<void>({ description: 'the bytes are at `location` (BLOB_STORE=s3)' }),
     304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
@@ -106,6 +114,12 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
     const [, sha256, ext] = ASSET_FILE.exec(file)!;
     const missing = notFound('Asset', 'asset_not_found');
     if (!(await expoAssets.referenced(appId, file))) throw missing;
+    if (appId !== null && isLaunchAssetFile(file)) {
+      // The answer depends on these headers (a patch or the full bytes): caches must key on them.
+      reply.header('vary', PATCH_VARY);
+      const patch = await expoAssets.patchFor(appId, file, request.headers);
+      if (patch && (await sendPatch(app.deps.blobs, request, reply, patch))) return reply;
+    }
     return sendBlob(app.deps, request, reply, sha256!, servedTypeOf(ext!), missing);
   };
 
@@ -119,7 +133,9 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
       operationId: 'getExpoAppAsset',
       description:
         'The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names ' +
-        '(404 otherwise). Served as a download that no browser runs (docs/operations/security.md).',
+        '(404 otherwise). Served as a download that no browser runs (docs/operations/security.md). A ' +
+        'launch asset asked for with `A-IM: bsdiff` and `Expo-Current-Update-ID` answers 226 and a patch ' +
+        'from that update when one was made (docs/reference/delta-updates.md), the full bytes otherwise.',
       security: [],
       params: AppAssetParams,
       response: assetResponses,

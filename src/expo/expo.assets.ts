@@ -1,5 +1,6 @@
 import type { AppRoute } from '../routing/routing.types.js';
 import type { ManifestsStore } from '../signing/manifests.store.js';
+import { choosePatch, type ExpoPatch, type PatchRequest } from './expo-patches.js';
 
 /** The stores the asset check reads. */
 export interface ExpoAssetsStores {
@@ -31,6 +32,16 @@ export class ExpoAssetsService {
     private readonly routing: ExpoAssetsOptions['routing'],
   ) {}
 
+  /**
+   * The patch to answer a launch asset request of the app with (a `<sha256>.bundle` file), chosen from the
+   * routing cache: no query. Undefined: the full bytes.
+   */
+  async patchFor(appId: string, file: string, headers: PatchRequest): Promise<ExpoPatch | undefined> {
+    if (!isLaunchAssetFile(file) || headers['a-im'] === undefined) return undefined;
+    const route = await this.routing.get(appId);
+    return choosePatch(route?.expo?.patches, file.slice(0, 64).toLowerCase(), headers);
+  }
+
   /** `file` is `<sha256>.<ext>`; `appId` null for the old URLs without an app. */
   async referenced(appId: string | null, file: string): Promise<boolean> {
     const name = file.toLowerCase();
@@ -40,4 +51,9 @@ export class ExpoAssetsService {
     if (route.expo?.assets.has(name)) return true;
     return this.store.expoAssetReferenced(appId, name);
   }
+}
+
+/** A launch asset's file: manifests name it `<sha256>.bundle` whatever the bundle's own extension. */
+export function isLaunchAssetFile(file: string): boolean {
+  return file.toLowerCase().endsWith('.bundle');
 }

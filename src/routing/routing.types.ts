@@ -1,3 +1,4 @@
+import type { ServedDeltas } from '../deltas/deltas.store.js';
 import type { ExpoRoute } from '../expo/expo.route.js';
 import type { Plan } from '../plans/plans.js';
 import type { BinaryRange } from '../releases/binary-range.js';
@@ -48,6 +49,8 @@ export interface AppRoute {
   modules: ReadonlySet<string>;
   /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
   expo?: ExpoRoute;
+  /** Folder hashes and deltas of the app's newest releases (src/deltas/), absent before they are loaded. */
+  deltas?: ServedDeltas;
   /** Answers made from the app's state rather than one release (answer-memo.ts). */
   answers: AnswerMemo;
   /**

@@ -1,0 +1,183 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExpoPlatform } from '../../../src/expo/expo.manifest.js';
+import { createDeltasWorker } from '../../../workers/deltas.worker.js';
+import type { Worker } from '../../../workers/worker.js';
+import { bspatch, debianBspatch } from '../../helpers/bspatch.js';
+import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { downloadLaunchAsset, hashOf } from '../../helpers/expo-updates-client.js';
+import { waitFor } from '../../helpers/wait.js';
+import {
+  type ExpoManifest,
+  type ExpoWorld,
+  expoHeaders,
+  expoWorld,
+  FIXTURE,
+  getManifest,
+  partsOf,
+} from '../expo/expo-world.js';
+
+/**
+ * Expo launch assets answered as patches (docs/reference/delta-updates.md): releases pushed through the
+ * API, patches made by the deltas worker, and downloads made as expo-updates makes them.
+ */
+const metadata = JSON.parse(readFileSync(join(FIXTURE, 'metadata.json'), 'utf8'));
+const fixtureFile = (platform: ExpoPlatform) =>
+  readFileSync(join(FIXTURE, metadata.fileMetadata[platform].bundle));
+const image = readFileSync(join(FIXTURE, metadata.fileMetadata.ios.assets[0].path));
+const changed = (bytes: Buffer, to: string) =>
+  Buffer.from(bytes.toString('utf8').replace('OTA fixture', to), 'utf8');
+
+let ctx: TestContext;
+let worker: Worker;
+let world: ExpoWorld;
+const iosV1 = fixtureFile('ios');
+const iosV2 = changed(iosV1, 'OTA fixture, second release');
+let v1: string;
+let v2: string;
+
+async function pushBundles(version: string, bundles: Partial<Record<ExpoPlatform, Buffer>>): Promise<string> {
+  const imageSha = (await world.client.apps.uploadBundle(world.appId, image)).sha256;
+  const platforms: Record<string, { bundle: string; assets: Array<{ sha256: string; ext: string }> }> = {};
+  for (const [platform, bytes] of Object.entries(bundles)) {
+    const sha256 = (await world.client.apps.uploadBundle(world.appId, bytes)).sha256;
+    platforms[platform] = { bundle: sha256, assets: [{ sha256: imageSha, ext: 'png' }] };
+  }
+  const release = await world.client.expo.push({
+    app_id: world.appId,
+    version,
+    runtime_version: '1.0.0',
+    platforms,
+  } as never);
+  return (release as { id: string }).id;
+}
+
+async function manifestFor(platform: ExpoPlatform, current?: string): Promise<ExpoManifest> {
+  const res = await getManifest(
+    ctx,
+    world.appId,
+    expoHeaders(platform, {
+      'eas-client-id': 'device-1',
+      ...(current ? { 'expo-current-update-id': current } : {}),
+    }),
+  );
+  return (await partsOf(res)).manifest!.json;
+}
+
+const patchHeaders = (current: string, requested: string) => ({
+  'a-im': 'bsdiff',
+  'expo-current-update-id': current,
+  'expo-requested-update-id': requested,
+});
+
+beforeAll(async () => {
+  ctx = await createTestContext({ listen: true });
+  worker = createDeltasWorker(ctx.deps);
+  await worker.start();
+  world = await expoWorld(ctx, 'team');
+  v1 = await pushBundles('1.0.0', { ios: iosV1, android: fixtureFile('android') });
+  v2 = await pushBundles('1.0.1', { ios: iosV2, android: fixtureFile('android') });
+  await waitFor('the patch of 1.0.1', async () => {
+    const rows = await ctx.deps.stores.deltas.deltasOf(v2);
+    return rows.length > 0 ? rows : undefined;
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await ctx?.close();
+});
+
+describe('Expo launch asset patches', () => {
+  it("answer 226 with the patch from the device's update, which bspatch turns into the manifest's hash", async () => {
+    const manifest = await manifestFor('ios', v1);
+    expect(manifest.id).toBe(v2);
+    // The launch asset's URL is the service's own, whatever the store: patches are negotiated there.
+    expect(manifest.launchAsset.url.startsWith(`${ctx.url}/api/v1/expo/${world.appId}/assets/`)).toBe(true);
+
+    // The worker's invalidation reaches the API's routing cache: no restart, no wait for its TTL.
+    const res = await waitFor('a patch answer', async () => {
+      const r = await fetch(manifest.launchAsset.url, { headers: patchHeaders(v1, v2) });
+      if (r.status === 226) return r;
+      await r.arrayBuffer();
+      return undefined;
+    });
+    const patch = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get('im')).toBe('bsdiff');
+    expect(res.headers.get('expo-base-update-id')).toBe(v1);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.headers.get('vary')).toBe('A-IM, Expo-Current-Update-ID');
+    expect(res.headers.get('content-length')).toBe(String(patch.length));
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(patch.subarray(0, 8).toString('latin1')).toBe('BSDIFF40');
+    expect(patch.length).toBeLessThan(iosV2.length / 10);
+    expect(hashOf(bspatch(iosV1, patch))).toBe(manifest.launchAsset.hash);
+    expect(hashOf(await debianBspatch(iosV1, patch))).toBe(manifest.launchAsset.hash);
+
+    const head = await fetch(manifest.launchAsset.url, { method: 'HEAD', headers: patchHeaders(v1, v2) });
+    expect(head.status).toBe(226);
+    expect(head.headers.get('content-length')).toBe(String(patch.length));
+  });
+
+  it('download as expo-updates does: a patch from the running update, full bytes without one', async () => {
+    const manifest = await manifestFor('ios', v1);
+    const patched = await downloadLaunchAsset(manifest.launchAsset, v2, { id: v1, launchAsset: iosV1 });
+    expect(patched.via).toBe('patch');
+    expect(patched.bytes.equals(iosV2)).toBe(true);
+    expect(patched.received).toBeLessThan(iosV2.length / 10);
+
+    // A fresh install runs its embedded update, which nobody recorded: the full bytes.
+    const fresh = await downloadLaunchAsset(manifest.launchAsset, v2, {
+      id: '0a0b0c0d-0000-4000-8000-000000000000',
+      launchAsset: Buffer.from('embedded'),
+    });
+    expect(fresh).toMatchObject({ via: 'full' });
+    expect(fresh.patchFailure).toBeUndefined();
+    // No A-IM (an older expo-updates, or Android without bsdiff support): the full bytes.
+    const plain = await fetch(manifest.launchAsset.url);
+    expect(plain.status).toBe(200);
+    expect(Buffer.from(await plain.arrayBuffer()).equals(iosV2)).toBe(true);
+  });
+
+  it('fall back to the full bytes when the patch does not apply to what the device holds', async () => {
+    const manifest = await manifestFor('ios', v1);
+    // The device says it runs 1.0.0 but holds other bytes: the patched result fails the hash check.
+    const wrong = changed(iosV1, 'OTA fixture, edited on the device');
+    const download = await downloadLaunchAsset(manifest.launchAsset, v2, { id: v1, launchAsset: wrong });
+    expect(download.via).toBe('full');
+    expect(download.patchFailure).toBe('patched asset hash mismatch');
+    expect(download.bytes.equals(iosV2)).toBe(true);
+  });
+
+  it('answer the full bytes for a platform without a patch, and on the old URL without the app', async () => {
+    // Android's launch asset did not change: nothing to patch, and no Android patch was made.
+    const android = await manifestFor('android', v1);
+    const res = await fetch(android.launchAsset.url, { headers: patchHeaders(v1, v2), redirect: 'manual' });
+    await res.arrayBuffer();
+    expect(res.status).toBe(ctx.deps.blobs.kind === 's3' ? 302 : 200);
+    expect(res.headers.get('vary')).toBe('A-IM, Expo-Current-Update-ID');
+    expect(res.headers.get('im')).toBeNull();
+
+    const ios = await manifestFor('ios', v1);
+    const file = ios.launchAsset.url.slice(ios.launchAsset.url.lastIndexOf('/') + 1);
+    const old = await fetch(`${ctx.url}/api/v1/expo/assets/${file}`, {
+      headers: patchHeaders(v1, v2),
+      redirect: 'manual',
+    });
+    await old.arrayBuffer();
+    expect(old.status).toBe(ctx.deps.blobs.kind === 's3' ? 302 : 200);
+  });
+
+  it('answer the full bytes when the patch is gone from the store, and a client gets its update', async () => {
+    const manifest = await manifestFor('ios', v1);
+    const [row] = await ctx.deps.stores.deltas.deltasOf(v2);
+    await ctx.deps.blobs.delete(row!.blob_sha256);
+    const res = await fetch(manifest.launchAsset.url, { headers: patchHeaders(v1, v2), redirect: 'manual' });
+    await res.arrayBuffer();
+    expect(res.status).toBe(ctx.deps.blobs.kind === 's3' ? 302 : 200);
+    const download = await downloadLaunchAsset(manifest.launchAsset, v2, { id: v1, launchAsset: iosV1 });
+    expect(download.via).toBe('full');
+    expect(download.bytes.equals(iosV2)).toBe(true);
+  });
+});
