@@ -18,6 +18,7 @@ const S3_FILES = [
   'test/integration/codepush/acquisition.test.ts',
   'test/integration/expo/manifest.test.ts',
   'test/integration/deltas/expo-patches.test.ts',
+  'test/integration/deltas/codepush-diffs.test.ts',
 ];
 
 export default defineConfig({

@@ -102,9 +102,9 @@ export async function codePushRoutes(app: App): Promise<void> {
       },
       handler: async (request, reply) => {
         const q = request.query as Record<string, unknown>;
-        const { info, answers } = await codePush.updateCheck(updateCheckRequest(q, casing, request));
-        // Bytes made once per release, version and casing (answer-bytes.ts); the schemas document them.
-        const bytes = codePushAnswer(info, casing, answers);
+        const { info, answers, diff } = await codePush.updateCheck(updateCheckRequest(q, casing, request));
+        // Bytes made once per release, version, casing and base (answer-bytes.ts); the schemas document them.
+        const bytes = codePushAnswer(info, casing, answers, diff);
         return reply.header('content-type', JSON_CONTENT_TYPE).send(bytes as never);
       },
     });

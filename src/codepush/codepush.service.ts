@@ -8,6 +8,7 @@ import type { RoutingCache } from '../routing/routing.cache.js';
 import type { AppRoute } from '../routing/routing.types.js';
 import type { UpdateCheckService } from '../updates/updates.service.js';
 import type { UpdateInfo } from './codepush.schemas.js';
+import { type CodePushDiff, diffFor, holdsRelease, packageHashOf } from './codepush-packages.js';
 import type { DeploymentKeyDirectory } from './key-directory.js';
 import type { ReleaseHistories } from './release-history.js';
 import { updateInfoOf } from './update-info.js';
@@ -26,6 +27,8 @@ export interface UpdateCheckRequest {
 export interface CodePushCheck {
   info: UpdateInfo;
   answers: AnswerMemo;
+  /** The diff package offered instead of the full release, when the device runs one of its bases. */
+  diff?: CodePushDiff;
 }
 
 export interface DeployReport {
@@ -80,10 +83,19 @@ export class CodePushService {
       ...(current ? { current_module_id: current.id } : {}),
     });
     // The same package under another label (identical bytes pushed again) is already installed.
+    const packages = route.codePush;
     const served =
-      outcome.release !== null && outcome.release.sha256 === request.packageHash?.toLowerCase()
+      outcome.release !== null && holdsRelease(packages, outcome.release, request.packageHash)
         ? null
         : outcome.release;
+    // A device on a release a diff package was made from downloads the diff.
+    const diff =
+      served === null
+        ? undefined
+        : diffFor(packages, served, {
+            ...(request.packageHash !== undefined ? { packageHash: request.packageHash } : {}),
+            ...(request.label !== undefined ? { label: request.label } : {}),
+          });
     // Only an offer to a device running a package of the channel can skip a mandatory release.
     const skipsMandatory =
       served !== null && !served.mandatory && request.label !== undefined
@@ -95,13 +107,15 @@ export class CodePushService {
         : false;
     const info = updateInfoOf({
       served,
+      ...(served ? { packageHash: packageHashOf(packages, served) } : {}),
+      ...(diff ? { download: diff } : {}),
       releases,
       sentAppVersion: request.appVersion,
       appVersion,
       admitted: outcome.admitted,
       skipsMandatory,
     });
-    return { info, answers: served?.answers ?? route.answers };
+    return { info, answers: served?.answers ?? route.answers, ...(diff ? { diff } : {}) };
   }
 
   /**

@@ -9,6 +9,7 @@ import { permanentUrl } from '../bundles/blob-links.js';
 import { createBundlesService } from '../bundles/bundles.service.js';
 import { S3BlobStore } from '../bundles/s3-blob-store.js';
 import { CodePushService } from '../codepush/codepush.service.js';
+import { codePushPackages } from '../codepush/codepush-packages.js';
 import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from '../codepush/key-directory.js';
 import { ReleaseHistories } from '../codepush/release-history.js';
@@ -67,7 +68,7 @@ export function createApi(
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
   const links = c.blobs.kind === 's3' ? c.blobLinks : null;
   // The asset files some release of the app names (what its asset URLs may serve), held with the route.
-  // Its deltas too (folder hashes, patches, diff packages): served with no query per request.
+  // Its deltas too (folder hashes, Expo patches, CodePush diff packages): served with no query per request.
   const loadExpo = async (appId: string) => {
     const rows = await stores.manifests.expoRouteRows(appId);
     const files =
@@ -80,7 +81,18 @@ export function createApi(
       assetFiles: files,
       deltas: deltas.deltas,
     });
-    return { ...expo, deltas };
+    const diffLink = async (sha256: string) => (await links?.link(sha256)) ?? { url: bundleUrl(sha256) };
+    const codePush = await codePushPackages(deltas, diffLink);
+    const handOutUntil = Math.min(
+      expo.handOutUntil ?? Number.POSITIVE_INFINITY,
+      codePush.handOutUntil ?? Number.POSITIVE_INFINITY,
+    );
+    return {
+      expo: expo.expo,
+      deltas,
+      codePush: codePush.packages,
+      ...(Number.isFinite(handOutUntil) ? { handOutUntil } : {}),
+    };
   };
   const routing = new RoutingCache(
     createRoutingSource(stores, {

@@ -47,22 +47,23 @@ export class FakeDeltasStore implements DeltasStore {
   }
 
   async served(appId: string, limit: number): Promise<ServedDeltas> {
-    const newest = new Set(
+    const releases = new Map(
       this.fakes.releases.rows
         .filter((r) => r.app_id === appId)
         .sort((a, b) => b.seq - a.seq)
         .slice(0, limit)
-        .map((r) => r.id),
+        .map((r) => [
+          r.id,
+          { sha256: r.sha256, version: r.version, folder_hash: this.packages.get(r.id)?.folder_hash ?? null },
+        ]),
     );
-    const folderHashes = new Map<string, string>();
-    for (const p of this.packages.values())
-      if (newest.has(p.release_id) && p.folder_hash !== null) folderHashes.set(p.release_id, p.folder_hash);
+    const newest = new Set(releases.keys());
     const order = (r: DeltaRow) => [r.target_release_id, r.kind, r.platform, r.base_update_id].join('|');
     const deltas = [...this.deltas.values()]
       .filter((d) => newest.has(d.target_release_id))
       .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
       .map((d) => ({ ...d }));
-    return { folderHashes, deltas };
+    return { releases, deltas };
   }
 
   private toRelease(r: ReleaseRow): DeltaRelease {

@@ -1,5 +1,12 @@
 import type { Queryable } from '../platform/postgres.js';
-import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow, ServedDeltas } from './deltas.store.js';
+import type {
+  DeltaRelease,
+  DeltaRow,
+  DeltasStore,
+  PackageRow,
+  ServedDeltas,
+  ServedRelease,
+} from './deltas.store.js';
 import { launchAssetsOf } from './launch-asset.js';
 
 type ReleaseRecord = Omit<DeltaRelease, 'launch_assets' | 'size' | 'seq'> & {
@@ -85,11 +92,12 @@ export class PostgresDeltasStore implements DeltasStore {
 
   async served(appId: string, limit: number): Promise<ServedDeltas> {
     // One round trip: this runs on a routing-cache miss, beside the app's other reads.
-    const { rows } = await this.db.query<{ packages: PackageRow[] | null; deltas: DeltaRow[] | null }>(
-      `WITH newest AS (SELECT id FROM releases WHERE app_id = $1 ORDER BY seq DESC LIMIT $2)
-       SELECT (SELECT json_agg(json_build_object('release_id', p.release_id, 'folder_hash', p.folder_hash))
-                 FROM release_packages p JOIN newest n ON n.id = p.release_id
-                WHERE p.folder_hash IS NOT NULL) AS packages,
+    type Released = ServedRelease & { id: string };
+    const { rows } = await this.db.query<{ releases: Released[] | null; deltas: DeltaRow[] | null }>(
+      `WITH newest AS (SELECT id, sha256, version FROM releases WHERE app_id = $1 ORDER BY seq DESC LIMIT $2)
+       SELECT (SELECT json_agg(json_build_object('id', n.id, 'sha256', n.sha256, 'version', n.version,
+                                                 'folder_hash', p.folder_hash))
+                 FROM newest n LEFT JOIN release_packages p ON p.release_id = n.id) AS releases,
               (SELECT json_agg(json_build_object(
                         'target_release_id', d.target_release_id, 'kind', d.kind, 'platform', d.platform,
                         'base_update_id', d.base_update_id, 'base_release_id', d.base_release_id,
@@ -100,7 +108,9 @@ export class PostgresDeltasStore implements DeltasStore {
     );
     const row = rows[0];
     return {
-      folderHashes: new Map((row?.packages ?? []).map((p) => [p.release_id, p.folder_hash!])),
+      releases: new Map(
+        (row?.releases ?? []).map(({ id, ...r }) => [id, { ...r, folder_hash: r.folder_hash ?? null }]),
+      ),
       deltas: (row?.deltas ?? []).map((d) => ({
         ...d,
         size: Number(d.size),

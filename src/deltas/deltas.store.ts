@@ -48,10 +48,17 @@ export interface DeltaRow {
  */
 export const SERVED_DELTA_RELEASES = 500;
 
+/** A release as the device routes name it, with CodePush's folder hash once the worker has read a zip. */
+export interface ServedRelease {
+  sha256: string;
+  version: string;
+  folder_hash: string | null;
+}
+
 /** What the device routes serve of an app's newest releases (held with its routing-cache entry). */
 export interface ServedDeltas {
-  /** Release id -> CodePush's folder hash, for the zip releases the worker has read. */
-  folderHashes: Map<string, string>;
+  /** Release id -> how devices name it. */
+  releases: Map<string, ServedRelease>;
   deltas: DeltaRow[];
 }
 
@@ -71,6 +78,6 @@ export interface DeltasStore {
   recordDelta(row: DeltaRow): Promise<void>;
   /** The target's deltas, by kind, platform and base. */
   deltasOf(targetReleaseId: string): Promise<DeltaRow[]>;
-  /** Folder hashes and deltas of the app's newest `limit` releases (any channel). */
+  /** The app's newest `limit` releases (any channel) with their folder hashes, and their deltas. */
   served(appId: string, limit: number): Promise<ServedDeltas>;
 }

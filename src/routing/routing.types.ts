@@ -1,3 +1,4 @@
+import type { CodePushPackages } from '../codepush/codepush-packages.js';
 import type { ServedDeltas } from '../deltas/deltas.store.js';
 import type { ExpoRoute } from '../expo/expo.route.js';
 import type { Plan } from '../plans/plans.js';
@@ -49,8 +50,10 @@ export interface AppRoute {
   modules: ReadonlySet<string>;
   /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
   expo?: ExpoRoute;
-  /** Folder hashes and deltas of the app's newest releases (src/deltas/), absent before they are loaded. */
+  /** The app's newest releases' folder hashes and deltas (src/deltas/), as the deltas store read them. */
   deltas?: ServedDeltas;
+  /** CodePush package hashes and diff packages (src/codepush/codepush-packages.ts). */
+  codePush?: CodePushPackages;
   /** Answers made from the app's state rather than one release (answer-memo.ts). */
   answers: AnswerMemo;
   /**
