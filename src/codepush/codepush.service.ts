@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { BytesServedRecorder } from '../analytics/bytes-served.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { EventIngestService } from '../intake/events.service.js';
 import { badRequest, notFound } from '../platform/errors.js';
@@ -54,6 +55,8 @@ export interface CodePushDeps {
   updates: Pick<UpdateCheckService, 'resolve'>;
   events: Pick<EventIngestService, 'accept'>;
   histories: ReleaseHistories;
+  /** Counts the download each offer hands out, once per device and release (bytes_served). */
+  bytesServed?: BytesServedRecorder;
 }
 
 type ReportKind = 'download' | 'activation' | 'error';
@@ -105,6 +108,10 @@ export class CodePushService {
             appVersion,
           )
         : false;
+    if (served !== null) {
+      const [kind, bytes] = diff ? (['patch', diff.size] as const) : (['full', served.size] as const);
+      this.deps.bytesServed?.record(route.appId, served.id, kind, bytes, request.clientUniqueId);
+    }
     const info = updateInfoOf({
       served,
       ...(served ? { packageHash: packageHashOf(packages, served) } : {}),

@@ -121,6 +121,7 @@ export function createApi(
   });
   const checkRecorder = new CheckRecorder(stores.events, log);
   closers.flushes.unshift(() => checkRecorder.flush());
+  closers.flushes.unshift(() => stores.bytesServed.flush());
   const listener = new RoutingInvalidationListener(
     // Waits for Redis however long it takes: the subscription must not give up while Redis is away.
     () => createRedis(config.redis, { maxRetriesPerRequest: null }),
@@ -197,6 +198,7 @@ export function createApi(
       updates,
       events: eventIngest,
       histories: new ReleaseHistories(stores.deploymentKeys),
+      bytesServed: stores.bytesServed,
     }),
     drafts,
     expoReleases: createExpoReleasesService(stores, {
@@ -210,7 +212,7 @@ export function createApi(
         : {}),
     }),
     expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
-    expoAssets: createExpoAssetsService(stores, { routing }),
+    expoAssets: createExpoAssetsService(stores, { routing, bytesServed: stores.bytesServed }),
   };
   return { tokens, mailer, edge, services };
 }

@@ -118,7 +118,13 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
       // The answer depends on these headers (a patch or the full bytes): caches must key on them.
       reply.header('vary', PATCH_VARY);
       const patch = await expoAssets.patchFor(appId, file, request.headers);
-      if (patch && (await sendPatch(app.deps.blobs, request, reply, patch))) return reply;
+      if (patch && (await sendPatch(app.deps.blobs, request, reply, patch))) {
+        if (request.method === 'GET') expoAssets.servedPatch(appId, patch);
+        return reply;
+      }
+      return sendBlob(app.deps, request, reply, sha256!, servedTypeOf(ext!), missing, (size) =>
+        expoAssets.servedFull(appId, file, request.headers, size),
+      );
     }
     return sendBlob(app.deps, request, reply, sha256!, servedTypeOf(ext!), missing);
   };

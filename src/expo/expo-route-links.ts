@@ -32,10 +32,15 @@ export async function expoRouteWithLinks(
   inputs: ExpoRouteInputs,
 ): Promise<{ expo: ExpoRoute | undefined; handOutUntil?: number }> {
   const { links, apiBundleUrl, launchUrl, assetFiles = [] } = inputs;
+  const launchAssets = launchAssetsOfRows(rows);
   const withPatches = (expo: ExpoRoute | undefined): ExpoRoute | undefined =>
-    expo && inputs.deltas && inputs.deltas.length > 0
-      ? { ...expo, patches: expoPatchIndex(inputs.deltas, launchAssetsOfRows(rows)) }
-      : expo;
+    expo && {
+      ...expo,
+      launchAssets,
+      ...(inputs.deltas && inputs.deltas.length > 0
+        ? { patches: expoPatchIndex(inputs.deltas, launchAssets) }
+        : {}),
+    };
   if (links === null)
     return { expo: withPatches(buildExpoRoute(rows, apiBundleUrl, undefined, assetFiles, launchUrl)) };
   const found = new Map<string, BlobLink>();

@@ -2,7 +2,7 @@ import type { ReleaseRow } from '../releases/releases.store.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
 import { EXPO_PLATFORMS, type ExpoPlatform } from './expo.manifest.js';
 import { expoSignatureHeader, type MultipartBody, multipartMixed } from './expo.multipart.js';
-import type { ExpoPatchIndex } from './expo-patches.js';
+import type { ExpoPatchIndex, LaunchAssets } from './expo-patches.js';
 
 /**
  * An app's Expo releases as the routing cache holds them. Every answer that does not depend on the device
@@ -43,6 +43,8 @@ export interface ExpoRoute {
   assets: ReadonlySet<string>;
   /** Patches of launch assets (expo-patches.ts), answered by the launch asset's URL. */
   patches?: ExpoPatchIndex;
+  /** Release id -> its launch asset per platform (hex sha256): which release a download is of. */
+  launchAssets?: LaunchAssets;
 }
 
 /** How many of an app's Expo releases the cache holds; older ones are only ever superseded history. */

@@ -37,6 +37,7 @@ function release(id: string, failureRate: number, active = true): ReleaseWithSta
       adoption: 0.49,
       failure_rate: failureRate,
       eligible_devices: 784,
+      bytes_served: { full: 2_000_000, patch: 12_345 },
     },
   };
 }
@@ -55,7 +56,7 @@ describe('CLI logic', () => {
     expect(hints[0]!.message).toContain('ota rollback bad');
   });
 
-  it('shows each release with targeted and received %, adoption, failure rate and counts', () => {
+  it('shows each release with targeted and received %, adoption, failure rate, counts and bytes served', () => {
     expect(statusRow(release('m', 0.02))).toEqual([
       'm',
       'v-m',
@@ -68,6 +69,8 @@ describe('CLI logic', () => {
       200,
       98,
       2,
+      '2.0 MB',
+      '12 kB',
     ]);
   });
 

@@ -130,6 +130,30 @@ describe('CodePush diff packages through the acquisition SDK', () => {
     }
   });
 
+  it("counts each device's offered download once in the release's bytes_served: full or diff", async () => {
+    const stats = async () => {
+      await ctx.deps.stores.bytesServed.flush();
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/modules/${ids[1]}`,
+        headers: ws.headers,
+      });
+      return res.json().stats.bytes_served as { full: number; patch: number };
+    };
+    const before = await stats();
+    const fresh = new Device(ctx.url!, key, 'device-counted-full');
+    const onV1 = new Device(ctx.url!, key, 'device-counted-diff');
+    const full = await offer(fresh);
+    const diff = await offer(onV1, { label: '1.0.0', packageHash: shas[0]! });
+    // Checking again before installing offers the same download: counted once.
+    await offer(fresh);
+    await offer(onV1, { label: '1.0.0', packageHash: shas[0]! });
+    expect(await stats()).toEqual({
+      full: before.full + full.packageSize,
+      patch: before.patch + diff.packageSize,
+    });
+  });
+
   it('gives the full package to a device whose hash names no base, and nothing to one already on it', async () => {
     const stranger = new Device(ctx.url!, key, 'device-stranger');
     const pkg = await offer(stranger, { label: '1.0.0', packageHash: 'ab'.repeat(32) });

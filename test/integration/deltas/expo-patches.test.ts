@@ -169,6 +169,29 @@ describe('Expo launch asset patches', () => {
     expect(old.status).toBe(ctx.deps.blobs.kind === 's3' ? 302 : 200);
   });
 
+  it("count what the launch asset URL hands out in the release's bytes_served", async () => {
+    const manifest = await manifestFor('ios', v1);
+    const servedOf = async () => {
+      await ctx.deps.stores.bytesServed.flush();
+      return (await world.client.modules.get(v2)).stats.bytes_served;
+    };
+    const before = await servedOf();
+    const patched = await downloadLaunchAsset(manifest.launchAsset, v2, { id: v1, launchAsset: iosV1 });
+    // A full download naming the release it is for (expo-updates sends Expo-Requested-Update-ID).
+    const full = await fetch(manifest.launchAsset.url, { headers: { 'expo-requested-update-id': v2 } });
+    await full.arrayBuffer();
+    // HEAD, a byte range, or a request naming no release hands out nothing counted.
+    await fetch(manifest.launchAsset.url, { method: 'HEAD', headers: patchHeaders(v1, v2) });
+    await (await fetch(manifest.launchAsset.url, { headers: { range: 'bytes=0-9' } })).arrayBuffer();
+    await (await fetch(manifest.launchAsset.url)).arrayBuffer();
+    expect(await servedOf()).toEqual({
+      full: before.full + iosV2.length,
+      patch: before.patch + patched.received,
+    });
+    // The first release's statistics are its own.
+    expect((await world.client.modules.get(v1)).stats.bytes_served).toEqual({ full: 0, patch: 0 });
+  });
+
   it('answer the full bytes when the patch is gone from the store, and a client gets its update', async () => {
     const manifest = await manifestFor('ios', v1);
     const [row] = await ctx.deps.stores.deltas.deltasOf(v2);
