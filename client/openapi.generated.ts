@@ -2376,6 +2376,27 @@ export interface operations {
                     app_id: string;
                     /** @description 1-64 of [a-z0-9._-] */
                     channel?: string;
+                    /** @description the update embedded in the binaries this release targets, per platform: devices still running it get a patch from it (docs/reference/delta-updates.md) */
+                    embedded?: {
+                        android?: {
+                            /** @description the embedded launch asset (the bundle inside the binary), uploaded */
+                            bundle: string;
+                            /**
+                             * Format: uuid
+                             * @description the embedded update's id (the binary's app.manifest `id`): what a fresh install runs
+                             */
+                            update_id: string;
+                        };
+                        ios?: {
+                            /** @description the embedded launch asset (the bundle inside the binary), uploaded */
+                            bundle: string;
+                            /**
+                             * Format: uuid
+                             * @description the embedded update's id (the binary's app.manifest `id`): what a fresh install runs
+                             */
+                            update_id: string;
+                        };
+                    };
                     /** @description the manifest's extra (up to 64 KB) */
                     extra?: {
                         [key: string]: unknown;

@@ -4,6 +4,7 @@ import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
+import { embeddedUpdates } from '../expo-export.js';
 import { act, defaultVersion, parsePercent, resolveApp } from '../helpers.js';
 import { resolveModule } from '../refs.js';
 import { loadSigningKey, type SigningKey, signDraft } from '../signing.js';
@@ -26,7 +27,11 @@ interface ReleaseOptions {
   keyId?: string;
   capacitor?: boolean;
   encrypt?: boolean;
+  embeddedBundle?: string[];
+  embeddedUpdateId?: string[];
 }
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 interface RefScope {
   app?: string;
@@ -61,6 +66,17 @@ export function registerReleaseCommands(program: Command): void {
     )
     .option('--expo-export <dir>', 'push an `npx expo export` folder (metadata.json) as one Expo release')
     .option('--runtime-version <version>', "with --expo-export: the app's runtime version (required)")
+    .option(
+      '--embedded-bundle <platform=file>',
+      'with --expo-export: the launch asset embedded in the binary (ios=…/main.jsbundle); devices still ' +
+        'running it download a patch (repeat per platform)',
+      collect,
+    )
+    .option(
+      '--embedded-update-id <platform=uuid>',
+      "with --embedded-bundle: the embedded update's id, from the binary's app.manifest (repeat per platform)",
+      collect,
+    )
     .option(
       '--capacitor',
       'release a Capacitor web build (@capgo/capacitor-updater): [bundle] is the folder (zipped here) or its zip',
@@ -134,9 +150,11 @@ async function release(
     if (!options.runtimeVersion) throw new CliError('--expo-export needs --runtime-version <version>.');
     const appId = await resolveApp(ctx, options.app);
     const version = await preflight(ctx, { app_id: appId, channel, rollout_pct: rollout }, options.version);
+    const embedded = embeddedUpdates(options.embeddedBundle ?? [], options.embeddedUpdateId ?? []);
     return releaseExpoExport(ctx, {
       appId,
       dir: options.expoExport,
+      ...(embedded.length > 0 ? { embedded } : {}),
       runtimeVersion: options.runtimeVersion,
       version,
       channel,
@@ -146,6 +164,8 @@ async function release(
       ...(key ? { key } : {}),
     });
   }
+  if (options.embeddedBundle || options.embeddedUpdateId)
+    throw new CliError('--embedded-bundle and --embedded-update-id go with --expo-export.');
   if (bundlePath === undefined)
     throw new CliError('Give the bundle file to release (or --expo-export <dir>).');
   if (options.runtimeVersion) throw new CliError('--runtime-version goes with --expo-export.');

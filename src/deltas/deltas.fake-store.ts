@@ -1,7 +1,14 @@
 import type { FakeReleasesStore } from '../releases/releases.fake-store.js';
 import type { ReleaseRow } from '../releases/releases.store.js';
 import type { FakeManifestsStore } from '../signing/manifests.fake-store.js';
-import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow, ServedDeltas } from './deltas.store.js';
+import type {
+  DeltaRelease,
+  DeltaRow,
+  DeltasStore,
+  EmbeddedBase,
+  PackageRow,
+  ServedDeltas,
+} from './deltas.store.js';
 import { launchAssetsOf } from './launch-asset.js';
 
 /** The deltas tables in memory; releases and their manifests are read from the other fakes. */
@@ -22,6 +29,31 @@ export class FakeDeltasStore implements DeltasStore {
       .sort((a, b) => b.seq - a.seq)
       .slice(0, limit)
       .map((r) => this.toRelease(r));
+  }
+
+  async embeddedBases(
+    appId: string,
+    fingerprint: string,
+    uptoSeq: number,
+    limit: number,
+  ): Promise<EmbeddedBase[]> {
+    const newest = new Map<string, EmbeddedBase & { seq: number }>();
+    for (const r of this.fakes.releases.rows) {
+      if (r.app_id !== appId || r.fingerprint !== fingerprint || r.seq > uptoSeq) continue;
+      for (const e of this.fakes.manifests.embeddedByRelease.get(r.id) ?? []) {
+        const key = `${e.platform}|${e.update_id}`;
+        if ((newest.get(key)?.seq ?? -1) < r.seq) newest.set(key, { ...e, seq: r.seq });
+      }
+    }
+    const out: EmbeddedBase[] = [];
+    for (const platform of ['android', 'ios'] as const) {
+      const list = [...newest.values()]
+        .filter((e) => e.platform === platform)
+        .sort((a, b) => b.seq - a.seq || (a.update_id < b.update_id ? -1 : 1))
+        .slice(0, limit);
+      out.push(...list.map(({ seq: _seq, ...e }) => e));
+    }
+    return out;
   }
 
   async recordPackage(row: PackageRow): Promise<void> {

@@ -3,6 +3,7 @@ import type {
   DeltaRelease,
   DeltaRow,
   DeltasStore,
+  EmbeddedBase,
   PackageRow,
   ServedDeltas,
   ServedRelease,
@@ -40,6 +41,28 @@ export class PostgresDeltasStore implements DeltasStore {
       [appId, channel, beforeSeq, limit],
     );
     return rows.map(toRelease);
+  }
+
+  async embeddedBases(
+    appId: string,
+    fingerprint: string,
+    uptoSeq: number,
+    limit: number,
+  ): Promise<EmbeddedBase[]> {
+    const { rows } = await this.db.query<EmbeddedBase>(
+      `SELECT platform, update_id, launch_asset FROM (
+         SELECT platform, update_id, launch_asset, newest,
+                row_number() OVER (PARTITION BY platform ORDER BY newest DESC, update_id) AS n
+           FROM (SELECT e.platform, e.update_id, (array_agg(e.launch_asset ORDER BY r.seq DESC))[1] AS launch_asset,
+                        max(r.seq) AS newest
+                   FROM expo_embedded_updates e JOIN releases r ON r.id = e.release_id
+                  WHERE r.app_id = $1 AND r.fingerprint = $2 AND r.seq <= $3
+                  GROUP BY e.platform, e.update_id) recorded) ranked
+        WHERE n <= $4
+        ORDER BY platform COLLATE "C", newest DESC, update_id`,
+      [appId, fingerprint, uptoSeq, limit],
+    );
+    return rows;
   }
 
   async recordPackage(row: PackageRow): Promise<void> {

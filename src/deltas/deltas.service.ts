@@ -42,6 +42,14 @@ export interface DeltaSummary {
   dropped: number;
 }
 
+/** A patch base: an earlier release, or an update embedded in app binaries (no release). */
+interface Base {
+  /** What devices name it by (Expo-Current-Update-ID). */
+  id: string;
+  releaseId: string | null;
+  launchAsset: string;
+}
+
 /** Earlier releases looked at per job: the bases are the newest that fit, out of these. */
 const CANDIDATES = 50;
 
@@ -83,16 +91,27 @@ export class DeltasService {
 
   private async expo(job: Job, candidates: DeltaRelease[]): Promise<void> {
     const { target } = job;
+    // Fresh installs run the update embedded in their binary: recorded ones of the runtime are bases too.
+    const embedded =
+      target.fingerprint === null
+        ? []
+        : await this.store.embeddedBases(target.app_id, target.fingerprint, target.seq, this.options.bases);
     for (const [platform, sha256] of Object.entries(target.launch_assets) as Array<[ExpoPlatform, string]>) {
-      const bases = candidates
-        .filter((c) => c.fingerprint === target.fingerprint)
-        .filter((c) => c.launch_assets[platform] !== undefined && c.launch_assets[platform] !== sha256)
-        .slice(0, this.options.bases);
+      const bases: Base[] = [
+        ...candidates
+          .filter((c) => c.fingerprint === target.fingerprint)
+          .filter((c) => c.launch_assets[platform] !== undefined && c.launch_assets[platform] !== sha256)
+          .slice(0, this.options.bases)
+          .map((c) => ({ id: c.id, releaseId: c.id, launchAsset: c.launch_assets[platform]! })),
+        ...embedded
+          .filter((e) => e.platform === platform && e.launch_asset !== sha256)
+          .map((e) => ({ id: e.update_id, releaseId: null, launchAsset: e.launch_asset })),
+      ];
       if (bases.length === 0) continue;
       const bytes = await this.read(sha256);
       const patches = new Map<string, Promise<Buffer>>();
       for (const base of bases) {
-        const baseSha = base.launch_assets[platform]!;
+        const baseSha = base.launchAsset;
         await job.attempt(`expo ${platform} patch from ${base.id}`, async () => {
           let patch = patches.get(baseSha);
           if (!patch) {
@@ -221,7 +240,8 @@ export class DeltasService {
     d: {
       kind: DeltaRow['kind'];
       platform: DeltaRow['platform'];
-      base: DeltaRelease;
+      /** A base release, or an embedded update (no release). */
+      base: DeltaRelease | Pick<Base, 'id' | 'releaseId'>;
       blob: string;
       size: number;
       full: number;
@@ -232,7 +252,7 @@ export class DeltasService {
       kind: d.kind,
       platform: d.platform,
       base_update_id: d.base.id,
-      base_release_id: d.base.id,
+      base_release_id: 'releaseId' in d.base ? d.base.releaseId : d.base.id,
       blob_sha256: d.blob,
       size: d.size,
       full_size: d.full,

@@ -18,6 +18,14 @@ export interface DeltaRelease {
   launch_assets: Partial<Record<ExpoPlatform, string>>;
 }
 
+/** An update embedded in app binaries, recorded by a push (expo_embedded_updates): a patch base. */
+export interface EmbeddedBase {
+  platform: ExpoPlatform;
+  update_id: string;
+  /** Its launch asset's hex sha256. */
+  launch_asset: string;
+}
+
 /** What the worker learnt of a release's bytes (release_packages). */
 export interface PackageRow {
   release_id: string;
@@ -71,6 +79,12 @@ export interface DeltasStore {
   release(id: string): Promise<DeltaRelease | undefined>;
   /** Releases of the app and channel pushed before `beforeSeq`, newest first, at most `limit`. */
   earlier(appId: string, channel: string, beforeSeq: number, limit: number): Promise<DeltaRelease[]>;
+  /**
+   * The embedded updates recorded by pushes of the app with this runtime version (fingerprint) up to and
+   * including `uptoSeq`, each (platform, update) once, the most recently recorded first, at most `limit`
+   * per platform.
+   */
+  embeddedBases(appId: string, fingerprint: string, uptoSeq: number, limit: number): Promise<EmbeddedBase[]>;
   /** Inserts or replaces the release's row. */
   recordPackage(row: PackageRow): Promise<void>;
   package(releaseId: string): Promise<PackageRow | undefined>;

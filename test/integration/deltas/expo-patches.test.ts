@@ -204,3 +204,75 @@ describe('Expo launch asset patches', () => {
     expect(download.bytes.equals(iosV2)).toBe(true);
   });
 });
+
+describe('patches from the update embedded in the binary', () => {
+  const EMBEDDED = '0e0e0e0e-0000-4000-8000-00000000e1b1';
+  const embeddedBytes = changed(iosV1, 'OTA fixture, as built into the binary');
+  let other: ExpoWorld;
+
+  const pushWith = async (version: string, bundle: Buffer, embedded?: object) => {
+    const bundleSha = (await other.client.apps.uploadBundle(other.appId, bundle)).sha256;
+    const release = await other.client.expo.push({
+      app_id: other.appId,
+      version,
+      runtime_version: '1.0.0',
+      platforms: { ios: { bundle: bundleSha, assets: [] } },
+      ...(embedded ? { embedded } : {}),
+    } as never);
+    return (release as { id: string }).id;
+  };
+  const patchesOf = (id: string, count: number) =>
+    waitFor(`${count} patches of ${id}`, async () => {
+      const rows = await ctx.deps.stores.deltas.deltasOf(id);
+      return rows.length >= count ? rows : undefined;
+    });
+
+  beforeAll(async () => {
+    other = await expoWorld(ctx, 'team');
+  });
+
+  it('are made when a push records it, and a fresh install downloads one', async () => {
+    const embeddedSha = (await other.client.apps.uploadBundle(other.appId, embeddedBytes)).sha256;
+    const first = await pushWith('2.0.0', iosV2, {
+      ios: { update_id: EMBEDDED.toUpperCase(), bundle: embeddedSha },
+    });
+    const [row] = await patchesOf(first, 1);
+    expect(row).toMatchObject({
+      kind: 'expo-bsdiff',
+      platform: 'ios',
+      base_update_id: EMBEDDED,
+      base_release_id: null,
+    });
+
+    const res = await getManifest(
+      ctx,
+      other.appId,
+      expoHeaders('ios', { 'expo-current-update-id': EMBEDDED }),
+    );
+    const manifest = (await partsOf(res)).manifest!.json;
+    const download = await waitFor('a patch from the embedded update', async () => {
+      const d = await downloadLaunchAsset(manifest.launchAsset, first, {
+        id: EMBEDDED,
+        launchAsset: embeddedBytes,
+      });
+      return d.via === 'patch' ? d : undefined;
+    });
+    expect(download.bytes.equals(iosV2)).toBe(true);
+
+    // A later release of the runtime patches from it too, recorded once for the binary.
+    const third = changed(iosV1, 'OTA fixture, third release');
+    const later = await pushWith('2.0.1', third);
+    const rows = await patchesOf(later, 2);
+    expect(rows.map((r) => r.base_update_id).sort()).toEqual([EMBEDDED, first].sort());
+  });
+
+  it('are refused for a platform the release does not serve, or a bundle never uploaded', async () => {
+    const embeddedSha = (await other.client.apps.uploadBundle(other.appId, embeddedBytes)).sha256;
+    await expect(
+      pushWith('2.1.0', iosV2, { android: { update_id: EMBEDDED, bundle: embeddedSha } }),
+    ).rejects.toMatchObject({ status: 400, code: 'embedded_platform_not_pushed' });
+    await expect(
+      pushWith('2.1.1', iosV2, { ios: { update_id: EMBEDDED, bundle: 'ab'.repeat(32) } }),
+    ).rejects.toMatchObject({ status: 400, code: 'unknown_bundle' });
+  });
+});
