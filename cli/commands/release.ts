@@ -1,7 +1,11 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { ApiError } from '@ota/client/errors';
 import type { PushPreflight, PushRelease } from '@ota/client/types';
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Command } from 'commander';
+import { isZipBytes, signCodePushZip } from '../codepush-signature.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { embeddedUpdates } from '../expo-export.js';
@@ -81,7 +85,10 @@ export function registerReleaseCommands(program: Command): void {
       '--capacitor',
       'release a Capacitor web build (@capgo/capacitor-updater): [bundle] is the folder (zipped here) or its zip',
     )
-    .option('--private-key <pem>', 'sign the release on this machine with this RSA private key (PEM)')
+    .option(
+      '--private-key <pem>',
+      "sign the release on this machine with this RSA private key (PEM); a zip also gets CodePush's .codepushrelease signature",
+    )
     .option(
       '--key-id <id>',
       'the key id devices know the certificate by (codeSigningMetadata.keyid; default main); not with --capacitor',
@@ -177,7 +184,11 @@ async function release(
     options.version,
   );
   const progress = !ctx.json && process.stderr.isTTY === true;
-  const bundle = await uploadBundle(ctx.client, appId, bundlePath, { progress });
+  // A signed zip release carries CodePush's signature too, for React Native apps that verify it.
+  const signed = key ? await codePushSigned(bundlePath, key) : undefined;
+  const bundle = await uploadBundle(ctx.client, appId, signed?.path ?? bundlePath, { progress }).finally(() =>
+    signed?.remove(),
+  );
   const input: PushRelease = {
     app_id: appId,
     version,
@@ -198,6 +209,23 @@ async function release(
     );
     ctx.out.line(`Module ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
   });
+}
+
+/**
+ * A zip bundle released with --private-key, with `CodePush/.codepushrelease` added (codepush-signature.ts),
+ * written to a temporary file to upload; undefined for a single-file bundle (CodePush signs only zips).
+ */
+async function codePushSigned(
+  bundlePath: string,
+  key: SigningKey,
+): Promise<{ path: string; remove: () => Promise<void> } | undefined> {
+  const bytes = await readFile(bundlePath);
+  if (!isZipBytes(bytes)) return undefined;
+  const { bytes: signed } = await signCodePushZip(bytes, key.key);
+  const dir = await mkdtemp(join(tmpdir(), 'ota-codepush-'));
+  const path = join(dir, basename(bundlePath));
+  await writeFile(path, signed);
+  return { path, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 async function capacitor(
