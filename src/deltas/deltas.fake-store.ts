@@ -15,6 +15,8 @@ import { launchAssetsOf } from './launch-asset.js';
 export class FakeDeltasStore implements DeltasStore {
   readonly packages = new Map<string, PackageRow>();
   readonly deltas = new Map<string, DeltaRow>();
+  /** Capacitor manifest blob -> the file blobs it names. */
+  readonly manifestFiles = new Map<string, Set<string>>();
 
   constructor(private readonly fakes: { releases: FakeReleasesStore; manifests: FakeManifestsStore }) {}
 
@@ -63,6 +65,12 @@ export class FakeDeltasStore implements DeltasStore {
   async package(releaseId: string): Promise<PackageRow | undefined> {
     const row = this.packages.get(releaseId);
     return row && { ...row };
+  }
+
+  async recordManifestFiles(manifestSha256: string, fileSha256s: readonly string[]): Promise<void> {
+    const files = this.manifestFiles.get(manifestSha256) ?? new Set<string>();
+    for (const sha of fileSha256s) files.add(sha);
+    this.manifestFiles.set(manifestSha256, files);
   }
 
   async recordDelta(row: DeltaRow): Promise<void> {

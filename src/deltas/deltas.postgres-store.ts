@@ -82,6 +82,14 @@ export class PostgresDeltasStore implements DeltasStore {
     return rows[0];
   }
 
+  async recordManifestFiles(manifestSha256: string, fileSha256s: readonly string[]): Promise<void> {
+    await this.db.query(
+      `INSERT INTO capacitor_manifest_files (manifest_sha256, blob_sha256)
+       SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+      [manifestSha256, [...new Set(fileSha256s)]],
+    );
+  }
+
   async recordDelta(row: DeltaRow): Promise<void> {
     await this.db.query(
       `INSERT INTO release_deltas

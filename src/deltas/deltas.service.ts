@@ -207,6 +207,11 @@ export class DeltasService {
         size: f.bytes.length,
       }));
       const blob = await this.put(Buffer.from(JSON.stringify(listed), 'utf8'));
+      // Before any row names the manifest: retention keeps its files from then on.
+      await this.store.recordManifestFiles(
+        blob,
+        listed.map((f) => f.sha256),
+      );
       for (const { base, size } of worth)
         await this.record(job, {
           kind: 'capacitor-files',

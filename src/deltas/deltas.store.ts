@@ -88,6 +88,8 @@ export interface DeltasStore {
   /** Inserts or replaces the release's row. */
   recordPackage(row: PackageRow): Promise<void>;
   package(releaseId: string): Promise<PackageRow | undefined>;
+  /** Records the blobs a Capacitor manifest blob names (kept by blob retention); again is a no-op. */
+  recordManifestFiles(manifestSha256: string, fileSha256s: readonly string[]): Promise<void>;
   /** Inserts or replaces the row of (target, kind, platform, base_update_id). */
   recordDelta(row: DeltaRow): Promise<void>;
   /** The target's deltas, by kind, platform and base. */

@@ -80,12 +80,16 @@ describe('blob retention', () => {
     }
   });
 
-  it('never deletes the blob of a delta: devices download patches and diff packages nobody uploaded', async () => {
+  it('never deletes the blob of a delta: devices download patches, diff packages and manifest files nobody uploaded', async () => {
     const ws = await workspaceWithApp(ctx);
     const big = randomBytes(40_000);
     const ids: string[] = [];
     for (const [i, code] of ['var a = 1;', 'var a = 2;'].entries()) {
-      const zip = await writeZip([zipFile('CodePush/main.jsbundle', code), zipFile('CodePush/big.bin', big)]);
+      const zip = await writeZip([
+        zipFile('www/index.html', '<html></html>'),
+        zipFile('www/app.js', code),
+        zipFile('www/big.bin', big),
+      ]);
       const up = await uploadBundle(ctx, ws.headers, ws.appId, zip);
       const res = await push(ctx, ws.headers, {
         app_id: ws.appId,
@@ -96,9 +100,19 @@ describe('blob retention', () => {
     }
     const summary = await ctx.deps.workers.deltas().service.makeFor(ids[1]!);
     const diff = summary!.made.find((d) => d.kind === 'codepush-diff')!;
+    const manifest = summary!.made.find((d) => d.kind === 'capacitor-files')!;
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.deps.blobs.createReadStream(manifest.blob_sha256))
+      chunks.push(chunk as Buffer);
+    const files = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Array<{ sha256: string }>).map(
+      (f) => f.sha256,
+    );
+    expect(files.length).toBe(3);
     const result = await sweeper(400).sweep();
-    expect(result.deleted).not.toContain(diff.blob_sha256);
-    expect(await ctx.deps.blobs.has(diff.blob_sha256)).toBe(true);
+    for (const kept of [diff.blob_sha256, manifest.blob_sha256, ...files]) {
+      expect(result.deleted).not.toContain(kept);
+      expect(await ctx.deps.blobs.has(kept)).toBe(true);
+    }
   });
 
   it('a push of the same bytes racing the sweep never refers to bytes the sweep deleted', async () => {
