@@ -5,6 +5,7 @@ import type { Logger } from '../platform/logger.js';
 import { makeBsdiffPatch } from './bsdiff.js';
 import { bundleFolderFiles, bytesToDownload, capacitorFiles, isCapacitorBundle } from './capacitor-files.js';
 import { codePushFolderHash, makeDiffPackage } from './codepush-package.js';
+import { type DeltaSummary, Job } from './delta-job.js';
 import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
 import { type ArchiveFile, isZip, readZipFiles, ZipArchiveError } from './zip-archive.js';
 
@@ -32,15 +33,7 @@ export interface DeltasOptions {
   invalidate?: (message: { appId: string }) => Promise<void>;
 }
 
-/** What one job did for a release. */
-export interface DeltaSummary {
-  release_id: string;
-  package: PackageRow | null;
-  /** Deltas recorded (kept). */
-  made: DeltaRow[];
-  /** Deltas made and dropped because they saved too little, or that failed. */
-  dropped: number;
-}
+export type { DeltaSummary };
 
 /** A patch base: an earlier release, or an update embedded in app binaries (no release). */
 interface Base {
@@ -280,30 +273,5 @@ export class DeltasService {
   private async put(bytes: Buffer): Promise<string> {
     return (await this.options.blobs.put(Readable.from([bytes]), { maxBytes: this.options.maxBlobBytes }))
       .sha256;
-  }
-}
-
-/** One job's bookkeeping: what was kept, what was dropped, and its log. */
-class Job {
-  readonly made: DeltaRow[] = [];
-  dropped = 0;
-
-  constructor(
-    readonly target: DeltaRelease,
-    readonly log: Logger,
-  ) {}
-
-  /** Runs one delta; false or a throw counts it dropped (a throw is logged), so the others still run. */
-  async attempt(what: string, fn: () => Promise<boolean>): Promise<void> {
-    try {
-      if (!(await fn())) this.dropped += 1;
-    } catch (err) {
-      this.dropped += 1;
-      this.log.warn({ err, delta: what }, 'delta not made');
-    }
-  }
-
-  summary(pkg: PackageRow | null): DeltaSummary {
-    return { release_id: this.target.id, package: pkg, made: this.made, dropped: this.dropped };
   }
 }
