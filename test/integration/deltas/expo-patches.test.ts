@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExpoPlatform } from '../../../src/expo/expo.manifest.js';
 import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
@@ -118,6 +118,19 @@ describe('Expo launch asset patches', () => {
     const head = await fetch(manifest.launchAsset.url, { method: 'HEAD', headers: patchHeaders(v1, v2) });
     expect(head.status).toBe(226);
     expect(head.headers.get('content-length')).toBe(String(patch.length));
+
+    // On a warm routing cache, choosing and answering a patch asks Postgres nothing.
+    const queries = vi.spyOn(ctx.deps.db, 'query');
+    try {
+      for (let i = 0; i < 3; i++) {
+        const again = await fetch(manifest.launchAsset.url, { headers: patchHeaders(v1, v2) });
+        await again.arrayBuffer();
+        expect(again.status).toBe(226);
+      }
+      expect(queries).not.toHaveBeenCalled();
+    } finally {
+      queries.mockRestore();
+    }
   });
 
   it('download as expo-updates does: a patch from the running update, full bytes without one', async () => {
