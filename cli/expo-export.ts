@@ -113,3 +113,49 @@ export function exportFiles(exported: ExpoExport): string[] {
   }
   return [...files];
 }
+
+/** An embedded update named on the command line: its platform, bundle file and id. */
+export interface EmbeddedUpdateArg {
+  platform: ExpoPlatform;
+  file: string;
+  updateId: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `--embedded-bundle ios=<file>` and `--embedded-update-id ios=<uuid>` (each once per platform) paired by
+ * platform: every bundle needs its id and every id its bundle.
+ */
+export function embeddedUpdates(bundles: readonly string[], ids: readonly string[]): EmbeddedUpdateArg[] {
+  const parse = (flag: string, values: readonly string[]) => {
+    const out = new Map<ExpoPlatform, string>();
+    for (const value of values) {
+      const at = value.indexOf('=');
+      const platform = value.slice(0, at);
+      const given = value.slice(at + 1);
+      if (at <= 0 || (platform !== 'ios' && platform !== 'android') || given === '')
+        throw new CliError(`${flag} takes ios=<value> or android=<value>, not "${value}".`);
+      if (out.has(platform)) throw new CliError(`${flag} names ${platform} twice.`);
+      out.set(platform, given);
+    }
+    return out;
+  };
+  const files = parse('--embedded-bundle', bundles);
+  const updateIds = parse('--embedded-update-id', ids);
+  const out: EmbeddedUpdateArg[] = [];
+  for (const platform of new Set([...files.keys(), ...updateIds.keys()])) {
+    const file = files.get(platform);
+    const updateId = updateIds.get(platform);
+    if (file === undefined)
+      throw new CliError(`--embedded-update-id ${platform}=… needs --embedded-bundle ${platform}=<file>.`);
+    if (updateId === undefined)
+      throw new CliError(
+        `--embedded-bundle ${platform}=… needs --embedded-update-id ${platform}=<uuid> (the id in the binary's app.manifest).`,
+      );
+    if (!UUID.test(updateId))
+      throw new CliError(`--embedded-update-id ${platform}: "${updateId}" is not a UUID.`);
+    out.push({ platform, file, updateId: updateId.toLowerCase() });
+  }
+  return out;
+}

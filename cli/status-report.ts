@@ -1,5 +1,5 @@
 import type { ReleaseWithStats } from '@ota/client/types';
-import { clip, percent, ratio, shortTime } from './output.js';
+import { bytes, clip, percent, ratio, shortTime } from './output.js';
 
 /** The specification's CLI hint: roll back once a release's failure rate climbs past 2 %. */
 export const ROLLBACK_HINT_THRESHOLD = 0.02;
@@ -16,6 +16,8 @@ export const STATUS_COLUMNS = [
   'downloads',
   'activations',
   'errors',
+  'served full',
+  'served patch',
 ];
 
 /** active, paused (kept by the devices that run it, offered to no other) or rolled back. */
@@ -38,6 +40,8 @@ export function statusRow(release: ReleaseWithStats): Array<string | number> {
     s.downloads,
     s.activations,
     s.errors,
+    bytes(s.bytes_served.full),
+    bytes(s.bytes_served.patch),
   ];
 }
 

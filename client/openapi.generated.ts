@@ -371,7 +371,7 @@ export interface paths {
         };
         /**
          * An asset of an Expo release of the app (immutable; supports Range and If-None-Match)
-         * @description The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names (404 otherwise). Served as a download that no browser runs (docs/operations/security.md).
+         * @description The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names (404 otherwise). Served as a download that no browser runs (docs/operations/security.md). A launch asset asked for with `A-IM: bsdiff` and `Expo-Current-Update-ID` answers 226 and a patch from that update when one was made (docs/reference/delta-updates.md), the full bytes otherwise.
          */
         get: operations["getExpoAppAsset"];
         put?: never;
@@ -380,7 +380,7 @@ export interface paths {
         options?: never;
         /**
          * An asset of an Expo release of the app (immutable; supports Range and If-None-Match)
-         * @description The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names (404 otherwise). Served as a download that no browser runs (docs/operations/security.md).
+         * @description The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names (404 otherwise). Served as a download that no browser runs (docs/operations/security.md). A launch asset asked for with `A-IM: bsdiff` and `Expo-Current-Update-ID` answers 226 and a patch from that update when one was made (docs/reference/delta-updates.md), the full bytes otherwise.
          */
         head: operations["headGetExpoAppAsset"];
         patch?: never;
@@ -1362,6 +1362,13 @@ export interface components {
         ReleaseStats: {
             activations: number;
             adoption: number;
+            /** @description what the service handed out for the release (docs/reference/delta-updates.md) */
+            bytes_served: {
+                /** @description bytes of whole downloads handed out */
+                full: number;
+                /** @description bytes of patches and diff packages handed out instead */
+                patch: number;
+            };
             downloads: number;
             eligible_devices: number;
             errors: number;
@@ -1578,6 +1585,15 @@ export interface components {
         };
         /** @description the requested byte range */
         Status206: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": string;
+            };
+        };
+        /** @description a BSDIFF40 patch of the launch asset from the update named by Expo-Current-Update-ID (A-IM: bsdiff) */
+        Status226: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2621,6 +2637,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_3"];
             206: components["responses"]["Status206"];
+            226: components["responses"]["Status226"];
             302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
@@ -2646,6 +2663,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_3"];
             206: components["responses"]["Status206"];
+            226: components["responses"]["Status226"];
             302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
@@ -2732,6 +2750,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_3"];
             206: components["responses"]["Status206"];
+            226: components["responses"]["Status226"];
             302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
@@ -2755,6 +2774,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Status200_3"];
             206: components["responses"]["Status206"];
+            226: components["responses"]["Status226"];
             302: components["responses"]["Status302"];
             304: components["responses"]["Status304"];
             400: components["responses"]["Status400"];
@@ -2781,6 +2801,27 @@ export interface operations {
                     app_id: string;
                     /** @description 1-64 of [a-z0-9._-] */
                     channel?: string;
+                    /** @description the update embedded in the binaries this release targets, per platform: devices still running it get a patch from it (docs/reference/delta-updates.md) */
+                    embedded?: {
+                        android?: {
+                            /** @description the embedded launch asset (the bundle inside the binary), uploaded */
+                            bundle: string;
+                            /**
+                             * Format: uuid
+                             * @description the embedded update's id (the binary's app.manifest `id`): what a fresh install runs
+                             */
+                            update_id: string;
+                        };
+                        ios?: {
+                            /** @description the embedded launch asset (the bundle inside the binary), uploaded */
+                            bundle: string;
+                            /**
+                             * Format: uuid
+                             * @description the embedded update's id (the binary's app.manifest `id`): what a fresh install runs
+                             */
+                            update_id: string;
+                        };
+                    };
                     /** @description the manifest's extra (up to 64 KB) */
                     extra?: {
                         [key: string]: unknown;

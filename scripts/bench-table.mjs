@@ -181,20 +181,31 @@ const HEADLINES = {
       ],
     ];
   },
-  // Bytes a device downloads for a one-line change; the baseline is the full download.
+  // Bytes a device on the previous release downloads through the service for a one-line change; the
+  // baseline is the full download.
   deltas: (r) => [
     [
-      'Expo: bsdiff patch of the launch asset, bytes (goal ≤ 10 % of the full asset)',
+      `Expo, ${r.one_line_change.expo.bundle ?? 'javascript'}: the launch asset's patch, bytes (goal ≤ 10 % of the full asset)`,
       r.one_line_change.expo.patch_bytes,
       r.one_line_change.expo.full_bytes,
       r.one_line_change.expo.share_of_full,
     ],
     [
-      'CodePush zip: diff package, bytes',
+      'CodePush zip, the bundle changed: the download (a diff package when it saves 30 %), bytes',
       r.one_line_change.codepush.diff_bytes,
       r.one_line_change.codepush.full_bytes,
       r.one_line_change.codepush.share_of_full,
     ],
+    ...(r.one_line_change.codepush_changed_image
+      ? [
+          [
+            'CodePush zip, an image changed: the diff package, bytes',
+            r.one_line_change.codepush_changed_image.diff_bytes,
+            r.one_line_change.codepush_changed_image.full_bytes,
+            r.one_line_change.codepush_changed_image.share_of_full,
+          ],
+        ]
+      : []),
     [
       'Capacitor www/: per-file download of a device on the base, bytes',
       r.one_line_change.capacitor.download_bytes,

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
-import type { ExpoRelease, Release } from '@ota/client/types';
+import type { ExpoRelease, PushExpoRelease, Release } from '@ota/client/types';
 import type { CliContext } from '../context.js';
-import { expoPushBody, exportFiles, readExpoExport } from '../expo-export.js';
+import { CliError } from '../errors.js';
+import { type EmbeddedUpdateArg, expoPushBody, exportFiles, readExpoExport } from '../expo-export.js';
 import { type SigningKey, signDraft } from '../signing.js';
 import { uploadBundle } from '../upload.js';
 
@@ -15,6 +16,8 @@ export interface ExpoReleaseOptions {
   mandatory: boolean;
   notes: string;
   key?: SigningKey;
+  /** Updates embedded in the binaries this release targets: devices still on them get a patch. */
+  embedded?: EmbeddedUpdateArg[];
 }
 
 /**
@@ -34,6 +37,13 @@ export async function releaseExpoExport(ctx: CliContext, options: ExpoReleaseOpt
     uploaded.set(file, bundle.sha256);
     bytes += (await stat(file)).size;
   }
+  const embedded: NonNullable<PushExpoRelease['embedded']> = {};
+  for (const e of options.embedded ?? []) {
+    if (!exported.platforms[e.platform])
+      throw new CliError(`--embedded-bundle ${e.platform}: the export has no ${e.platform} bundle.`);
+    const bundle = await uploadBundle(ctx.client, options.appId, e.file, { progress: false });
+    embedded[e.platform] = { update_id: e.updateId, bundle: bundle.sha256 };
+  }
   const body = expoPushBody(exported, uploaded, {
     app_id: options.appId,
     version: options.version,
@@ -43,6 +53,7 @@ export async function releaseExpoExport(ctx: CliContext, options: ExpoReleaseOpt
     mandatory: options.mandatory,
     notes: options.notes,
     ...(options.key ? { key_id: options.key.keyId } : {}),
+    ...(Object.keys(embedded).length > 0 ? { embedded } : {}),
   });
   const answer = await ctx.client.expo.push(body);
   let release: Release | ExpoRelease;

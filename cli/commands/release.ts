@@ -1,9 +1,14 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { ApiError } from '@ota/client/errors';
 import type { PushPreflight, PushRelease } from '@ota/client/types';
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Command } from 'commander';
+import { isZipBytes, signCodePushZip } from '../codepush-signature.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
+import { embeddedUpdates } from '../expo-export.js';
 import { act, defaultVersion, parsePercent, resolveApp } from '../helpers.js';
 import { resolveModule } from '../refs.js';
 import { loadSigningKey, type SigningKey, signDraft } from '../signing.js';
@@ -26,7 +31,11 @@ interface ReleaseOptions {
   keyId?: string;
   capacitor?: boolean;
   encrypt?: boolean;
+  embeddedBundle?: string[];
+  embeddedUpdateId?: string[];
 }
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 interface RefScope {
   app?: string;
@@ -62,10 +71,24 @@ export function registerReleaseCommands(program: Command): void {
     .option('--expo-export <dir>', 'push an `npx expo export` folder (metadata.json) as one Expo release')
     .option('--runtime-version <version>', "with --expo-export: the app's runtime version (required)")
     .option(
+      '--embedded-bundle <platform=file>',
+      'with --expo-export: the launch asset embedded in the binary (ios=…/main.jsbundle); devices still ' +
+        'running it download a patch (repeat per platform)',
+      collect,
+    )
+    .option(
+      '--embedded-update-id <platform=uuid>',
+      "with --embedded-bundle: the embedded update's id, from the binary's app.manifest (repeat per platform)",
+      collect,
+    )
+    .option(
       '--capacitor',
       'release a Capacitor web build (@capgo/capacitor-updater): [bundle] is the folder (zipped here) or its zip',
     )
-    .option('--private-key <pem>', 'sign the release on this machine with this RSA private key (PEM)')
+    .option(
+      '--private-key <pem>',
+      "sign the release on this machine with this RSA private key (PEM); a zip also gets CodePush's .codepushrelease signature",
+    )
     .option(
       '--key-id <id>',
       'the key id devices know the certificate by (codeSigningMetadata.keyid; default main); not with --capacitor',
@@ -134,9 +157,11 @@ async function release(
     if (!options.runtimeVersion) throw new CliError('--expo-export needs --runtime-version <version>.');
     const appId = await resolveApp(ctx, options.app);
     const version = await preflight(ctx, { app_id: appId, channel, rollout_pct: rollout }, options.version);
+    const embedded = embeddedUpdates(options.embeddedBundle ?? [], options.embeddedUpdateId ?? []);
     return releaseExpoExport(ctx, {
       appId,
       dir: options.expoExport,
+      ...(embedded.length > 0 ? { embedded } : {}),
       runtimeVersion: options.runtimeVersion,
       version,
       channel,
@@ -146,6 +171,8 @@ async function release(
       ...(key ? { key } : {}),
     });
   }
+  if (options.embeddedBundle || options.embeddedUpdateId)
+    throw new CliError('--embedded-bundle and --embedded-update-id go with --expo-export.');
   if (bundlePath === undefined)
     throw new CliError('Give the bundle file to release (or --expo-export <dir>).');
   if (options.runtimeVersion) throw new CliError('--runtime-version goes with --expo-export.');
@@ -157,7 +184,11 @@ async function release(
     options.version,
   );
   const progress = !ctx.json && process.stderr.isTTY === true;
-  const bundle = await uploadBundle(ctx.client, appId, bundlePath, { progress });
+  // A signed zip release carries CodePush's signature too, for React Native apps that verify it.
+  const signed = key ? await codePushSigned(bundlePath, key) : undefined;
+  const bundle = await uploadBundle(ctx.client, appId, signed?.path ?? bundlePath, { progress }).finally(() =>
+    signed?.remove(),
+  );
   const input: PushRelease = {
     app_id: appId,
     version,
@@ -178,6 +209,23 @@ async function release(
     );
     ctx.out.line(`Module ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
   });
+}
+
+/**
+ * A zip bundle released with --private-key, with `CodePush/.codepushrelease` added (codepush-signature.ts),
+ * written to a temporary file to upload; undefined for a single-file bundle (CodePush signs only zips).
+ */
+async function codePushSigned(
+  bundlePath: string,
+  key: SigningKey,
+): Promise<{ path: string; remove: () => Promise<void> } | undefined> {
+  const bytes = await readFile(bundlePath);
+  if (!isZipBytes(bytes)) return undefined;
+  const { bytes: signed } = await signCodePushZip(bytes, key.key);
+  const dir = await mkdtemp(join(tmpdir(), 'ota-codepush-'));
+  const path = join(dir, basename(bundlePath));
+  await writeFile(path, signed);
+  return { path, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 async function capacitor(

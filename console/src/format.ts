@@ -20,6 +20,19 @@ export function formatRatio(value: number | null | undefined): string {
   return formatPct(value * 100);
 }
 
+/** A byte count in the largest unit that keeps it at least 1 (kB, MB, GB: powers of 1000). */
+export function formatBytes(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let n = value;
+  let unit = 0;
+  while (n >= 1000 && unit < units.length - 1) {
+    n /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${integer.format(n)} B` : `${n.toFixed(n < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
 /** The CLI's rule of the specification: roll back if the failure rate climbs past 2 %. */
 export const FAILURE_HINT_THRESHOLD = 0.02;
 

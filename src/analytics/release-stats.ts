@@ -15,6 +15,14 @@ export interface ReleaseStats {
   /** errors / (activations + errors), 0-1. */
   failure_rate: number;
   eligible_devices: number;
+  /** What the service handed out for the release (bytes-served.ts). */
+  bytes_served: BytesServed;
+}
+
+/** Bytes handed out for a release: whole downloads, and patches or diff packages instead of them. */
+export interface BytesServed {
+  full: number;
+  patch: number;
 }
 
 export interface ReleaseRef {
@@ -39,6 +47,7 @@ export function emptyStats(rolloutPct: number): ReleaseStats {
     adoption: 0,
     failure_rate: 0,
     eligible_devices: 0,
+    bytes_served: { full: 0, patch: 0 },
   };
 }
 

@@ -32,5 +32,7 @@ export function deriveStats(counts: ReleaseCounts, rolloutPct: number): ReleaseS
     adoption: Math.min(1, ratio(counts.activations, counts.downloads)),
     failure_rate: ratio(counts.errors, counts.activations + counts.errors),
     eligible_devices: eligible,
+    // Counted apart (Redis, bytes-served.ts) and set by the store that reads them.
+    bytes_served: { full: 0, patch: 0 },
   };
 }

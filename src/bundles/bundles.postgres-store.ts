@@ -29,12 +29,16 @@ export class PostgresBundlesStore implements BundlesStore {
 
   async usage(sha256: string, q: Queryable = this.db): Promise<BlobUsage> {
     // Expo manifests name their assets by URL, and every asset URL holds the asset's hex sha256; drafts
-    // name their bundle in the push they hold.
+    // name their bundle in the push they hold; deltas (patches, diff packages, manifests) their blob, and a Capacitor manifest its files; an
+    // embedded update its launch asset (a patch base).
     const { rows } = await q.query<{ last_upload_at: Date | null; referenced: boolean }>(
       `SELECT (SELECT max(uploaded_at) FROM bundles WHERE sha256 = $1) AS last_upload_at,
               EXISTS (SELECT FROM releases WHERE sha256 = $1)
            OR EXISTS (SELECT FROM release_manifests
                       WHERE part IN ('ios', 'android') AND position(convert_to($1, 'UTF8') IN body) > 0)
+           OR EXISTS (SELECT FROM release_deltas WHERE blob_sha256 = $1)
+           OR EXISTS (SELECT FROM capacitor_manifest_files WHERE blob_sha256 = $1)
+           OR EXISTS (SELECT FROM expo_embedded_updates WHERE launch_asset = $1)
            OR EXISTS (SELECT FROM release_drafts
                       WHERE expires_at > now() AND (push LIKE '%' || $1 || '%' OR parts::text LIKE '%' || $1 || '%'))
              AS referenced`,

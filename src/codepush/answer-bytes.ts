@@ -9,9 +9,15 @@ import { type Casing, camelAnswer, snakeAnswer, type UpdateInfo } from './codepu
  * An entry keeps a bounded number of answers, so a made-up version per request costs a serialisation
  * but never memory. Same fields, order and escaping as the route's response schemas.
  */
-export function codePushAnswer(info: UpdateInfo, casing: Casing, memo: AnswerMemo): Buffer {
+export function codePushAnswer(
+  info: UpdateInfo,
+  casing: Casing,
+  memo: AnswerMemo,
+  diff?: { sha256: string },
+): Buffer {
   // NUL never reaches here (device strings are made safe first), so it cannot join two fields into one.
-  const key = `codepush:${casing}\0${+info.isAvailable}${+info.isMandatory}${+info.shouldRunBinaryVersion}${+info.updateAppVersion}\0${info.appVersion}\0${info.targetBinaryRange}`;
+  // A diff's answer depends on the device's base too: at most DELTA_BASES more answers per release.
+  const key = `codepush:${casing}\0${+info.isAvailable}${+info.isMandatory}${+info.shouldRunBinaryVersion}${+info.updateAppVersion}\0${info.appVersion}\0${info.targetBinaryRange}\0${diff?.sha256 ?? ''}`;
   return memoAnswer(memo, key, () =>
     Buffer.from(JSON.stringify(casing === 'snake' ? snakeAnswer(info) : camelAnswer(info))),
   );

@@ -104,12 +104,12 @@ export async function codePushRoutes(app: App): Promise<void> {
       },
       handler: async (request, reply) => {
         const q = request.query as Record<string, unknown>;
-        const { info, answers, decision } = await codePush.updateCheck(
+        const { info, answers, decision, diff } = await codePush.updateCheck(
           updateCheckRequest(q, casing, request),
         );
         checks.decided(decision);
-        // Bytes made once per release, version and casing (answer-bytes.ts); the schemas document them.
-        const bytes = codePushAnswer(info, casing, answers);
+        // Bytes made once per release, version, casing and base (answer-bytes.ts); the schemas document them.
+        const bytes = codePushAnswer(info, casing, answers, diff);
         return reply.header('content-type', JSON_CONTENT_TYPE).send(bytes as never);
       },
     });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { BytesServedRecorder } from '../analytics/bytes-served.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { EventIngestService } from '../intake/events.service.js';
 import type { CheckDecision } from '../metrics/tallies.js';
@@ -10,6 +11,7 @@ import type { RoutingCache } from '../routing/routing.cache.js';
 import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
 import type { UpdateCheckService } from '../updates/updates.service.js';
 import type { UpdateInfo } from './codepush.schemas.js';
+import { type CodePushDiff, diffFor, holdsRelease, packageHashOf } from './codepush-packages.js';
 import type { DeploymentKeyDirectory } from './key-directory.js';
 import type { ReleaseHistories } from './release-history.js';
 import { updateInfoOf } from './update-info.js';
@@ -30,6 +32,8 @@ export interface CodePushCheck {
   answers: AnswerMemo;
   /** What the answer tells the device, for /metrics. */
   decision: CheckDecision;
+  /** The diff package offered instead of the full release, when the device runs one of its bases. */
+  diff?: CodePushDiff;
 }
 
 export interface DeployReport {
@@ -55,6 +59,8 @@ export interface CodePushDeps {
   updates: Pick<UpdateCheckService, 'resolve'>;
   events: Pick<EventIngestService, 'accept'>;
   histories: ReleaseHistories;
+  /** Counts the download each offer hands out, once per device and release (bytes_served). */
+  bytesServed?: BytesServedRecorder;
 }
 
 type ReportKind = 'download' | 'activation' | 'error';
@@ -88,10 +94,19 @@ export class CodePushService {
       ...(current ? { current_module_id: current.id } : {}),
     });
     // The same package under another label (identical bytes pushed again) is already installed.
+    const packages = route.codePush;
     const served =
-      outcome.release !== null && outcome.release.sha256 === request.packageHash?.toLowerCase()
+      outcome.release !== null && holdsRelease(packages, outcome.release, request.packageHash)
         ? null
         : outcome.release;
+    // A device on a release a diff package was made from downloads the diff.
+    const diff =
+      served === null
+        ? undefined
+        : diffFor(packages, served, {
+            ...(request.packageHash !== undefined ? { packageHash: request.packageHash } : {}),
+            ...(request.label !== undefined ? { label: request.label } : {}),
+          });
     // Only an offer to a device running a package of the channel can skip a mandatory release.
     const skipsMandatory =
       served !== null && !served.mandatory && request.label !== undefined
@@ -101,8 +116,14 @@ export class CodePushService {
             appVersion,
           )
         : false;
+    if (served !== null) {
+      const [kind, bytes] = diff ? (['patch', diff.size] as const) : (['full', served.size] as const);
+      this.deps.bytesServed?.record(route.appId, served.id, kind, bytes, request.clientUniqueId);
+    }
     const info = updateInfoOf({
       served,
+      ...(served ? { packageHash: packageHashOf(packages, served) } : {}),
+      ...(diff ? { download: diff } : {}),
       releases,
       sentAppVersion: request.appVersion,
       appVersion,
@@ -110,7 +131,7 @@ export class CodePushService {
       skipsMandatory,
     });
     const decision = served ? 'served' : outcome.admitted ? 'up_to_date' : (outcome.refused ?? 'device_cap');
-    return { info, answers: served?.answers ?? route.answers, decision };
+    return { info, answers: served?.answers ?? route.answers, decision, ...(diff ? { diff } : {}) };
   }
 
   /**

@@ -5,6 +5,10 @@ import type { UpdateInfo } from './codepush.schemas.js';
 export interface UpdateInfoInput {
   /** The release to install; null when none is waiting for the device (or it already runs it). */
   served: RoutedRelease | null;
+  /** The served release's package_hash (CodePush's folder hash of a zip); its sha256 when absent. */
+  packageHash?: string;
+  /** What the device downloads instead of the full release: a diff package from the release it runs. */
+  download?: { url: string; size: number };
   /** The channel's active releases, newest first. */
   releases: readonly RoutedRelease[];
   /** True when the device would skip an active mandatory release on the way to the served one. */
@@ -35,14 +39,14 @@ export function updateInfoOf(input: UpdateInfoInput): UpdateInfo {
   if (served !== null) {
     return {
       isAvailable: true,
-      downloadUrl: served.url,
-      packageHash: served.sha256,
+      downloadUrl: input.download?.url ?? served.url,
+      packageHash: input.packageHash ?? served.sha256,
       label: served.version,
       appVersion: sentAppVersion,
       targetBinaryRange: sentAppVersion,
       description: served.notes,
       isMandatory: served.mandatory || input.skipsMandatory === true,
-      packageSize: served.size,
+      packageSize: input.download?.size ?? served.size,
       shouldRunBinaryVersion: false,
       updateAppVersion: false,
     };

@@ -10,15 +10,18 @@ import { createBundlesService } from '../bundles/bundles.service.js';
 import { S3BlobStore } from '../bundles/s3-blob-store.js';
 import { createChannelsService } from '../channels/channels.service.js';
 import { CodePushService } from '../codepush/codepush.service.js';
+import { codePushPackages } from '../codepush/codepush-packages.js';
 import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from '../codepush/key-directory.js';
 import { ReleaseHistories } from '../codepush/release-history.js';
+import { SERVED_DELTA_RELEASES } from '../deltas/deltas.store.js';
 import { DeviceCapGate } from '../devices/device-cap.js';
 import { createDevicesService } from '../devices/devices.service.js';
 import { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { DeviceEdge } from '../edge/device-edge.js';
 import { FailureReporters } from '../edge/failure-reporters.js';
 import { createExpoAssetsService } from '../expo/expo.assets.js';
+import { assetPath } from '../expo/expo.manifest.js';
 import { EXPO_ASSET_FILES_HELD } from '../expo/expo.route.js';
 import { createExpoReleasesService } from '../expo/expo-releases.service.js';
 import { expoRouteWithLinks } from '../expo/expo-route-links.js';
@@ -72,11 +75,31 @@ export function createApi(
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
   const links = c.blobs.kind === 's3' ? c.blobLinks : null;
   // The asset files some release of the app names (what its asset URLs may serve), held with the route.
+  // Its deltas too (folder hashes, Expo patches, CodePush diff packages): served with no query per request.
   const loadExpo = async (appId: string) => {
     const rows = await stores.manifests.expoRouteRows(appId);
     const files =
       rows.length === 0 ? [] : await stores.manifests.expoAssetFiles(appId, EXPO_ASSET_FILES_HELD);
-    return expoRouteWithLinks(rows, links, bundleUrl, files);
+    const deltas = await stores.deltas.served(appId, SERVED_DELTA_RELEASES);
+    const expo = await expoRouteWithLinks(rows, {
+      links,
+      apiBundleUrl: bundleUrl,
+      launchUrl: (sha256) => `${config.publicUrl}${assetPath(appId, { sha256, ext: null })}`,
+      assetFiles: files,
+      deltas: deltas.deltas,
+    });
+    const diffLink = async (sha256: string) => (await links?.link(sha256)) ?? { url: bundleUrl(sha256) };
+    const codePush = await codePushPackages(deltas, diffLink);
+    const handOutUntil = Math.min(
+      expo.handOutUntil ?? Number.POSITIVE_INFINITY,
+      codePush.handOutUntil ?? Number.POSITIVE_INFINITY,
+    );
+    return {
+      expo: expo.expo,
+      deltas,
+      codePush: codePush.packages,
+      ...(Number.isFinite(handOutUntil) ? { handOutUntil } : {}),
+    };
   };
   const routing = new RoutingCache(
     createRoutingSource(stores, {
@@ -105,6 +128,7 @@ export function createApi(
   });
   const checkRecorder = new CheckRecorder(stores.events, log);
   closers.flushes.unshift(() => checkRecorder.flush());
+  closers.flushes.unshift(() => stores.bytesServed.flush());
   const listener = new RoutingInvalidationListener(
     // Waits for Redis however long it takes: the subscription must not give up while Redis is away.
     () => createRedis(config.redis, { maxRetriesPerRequest: null }),
@@ -186,6 +210,7 @@ export function createApi(
       updates,
       events: eventIngest,
       histories: new ReleaseHistories(stores.deploymentKeys),
+      bytesServed: stores.bytesServed,
     }),
     drafts,
     expoReleases: createExpoReleasesService(stores, {
@@ -199,7 +224,7 @@ export function createApi(
         : {}),
     }),
     expoUpdates: new ExpoUpdatesService(updates, eventIngest, log),
-    expoAssets: createExpoAssetsService(stores, { routing }),
+    expoAssets: createExpoAssetsService(stores, { routing, bytesServed: stores.bytesServed }),
     promotion: createPromotionService(stores, { releases, drafts }),
     deviceOverrides: createDeviceOverridesService(stores, { invalidate, checks: overrideChecks, log }),
     channels: createChannelsService(stores, { invalidate }),

@@ -1,3 +1,4 @@
+import { RedisBytesServed, withBytesServed } from '../analytics/bytes-served.js';
 import { ClickHouseStatsStore } from '../analytics/stats.clickhouse-store.js';
 import { PostgresApiKeysStore } from '../api-keys/api-keys.postgres-store.js';
 import { PostgresAppsStore } from '../apps/apps.postgres-store.js';
@@ -137,6 +138,7 @@ function createStores(
   redis: Redis,
   keys: RedisKeys,
 ): Stores {
+  const bytesServed = new RedisBytesServed(redis, keys);
   return {
     transaction: transactional(db),
     auth: new PostgresAuthStore(db),
@@ -152,7 +154,8 @@ function createStores(
     webhooks: new PostgresWebhooksStore(db),
     deliveries: new PostgresDeliveriesStore(db),
     outbox: new PostgresOutboxStore(db),
-    stats: new ClickHouseStatsStore(clickhouse, config.devices.windowDays),
+    stats: withBytesServed(new ClickHouseStatsStore(clickhouse, config.devices.windowDays), bytesServed),
+    bytesServed,
     alerts: new PostgresAlertsStore(db),
     deploymentKeys: new PostgresDeploymentKeysStore(db),
     manifests: new PostgresManifestsStore(db),

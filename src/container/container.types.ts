@@ -1,3 +1,4 @@
+import type { BytesServedStore } from '../analytics/bytes-served.js';
 import type { ReleaseStatsProvider } from '../analytics/release-stats.js';
 import type { AnalyticsService } from '../analytics/stats.service.js';
 import type { StatsStore } from '../analytics/stats.store.js';
@@ -111,6 +112,8 @@ export interface Stores {
   deliveries: DeliveriesStore;
   outbox: OutboxStore;
   stats: StatsStore;
+  /** Bytes the device routes hand out per release (Redis); `stats` reads them into bytes_served. */
+  bytesServed: BytesServedStore;
   alerts: AlertsStore;
   deploymentKeys: DeploymentKeysStore;
   manifests: ManifestsStore;

@@ -150,6 +150,7 @@ function deltasGraph(c: SharedContainer): DeltasGraph {
     minSaving: c.config.deltas.minSaving,
     maxBlobBytes: c.config.bundles.maxBytes,
     log,
+    invalidate: c.invalidate,
   });
   return { log, service };
 }

@@ -1,5 +1,13 @@
 import type { Queryable } from '../platform/postgres.js';
-import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
+import type {
+  DeltaRelease,
+  DeltaRow,
+  DeltasStore,
+  EmbeddedBase,
+  PackageRow,
+  ServedDeltas,
+  ServedRelease,
+} from './deltas.store.js';
 import { launchAssetsOf } from './launch-asset.js';
 
 type ReleaseRecord = Omit<DeltaRelease, 'launch_assets' | 'size' | 'seq'> & {
@@ -35,6 +43,28 @@ export class PostgresDeltasStore implements DeltasStore {
     return rows.map(toRelease);
   }
 
+  async embeddedBases(
+    appId: string,
+    fingerprint: string,
+    uptoSeq: number,
+    limit: number,
+  ): Promise<EmbeddedBase[]> {
+    const { rows } = await this.db.query<EmbeddedBase>(
+      `SELECT platform, update_id, launch_asset FROM (
+         SELECT platform, update_id, launch_asset, newest,
+                row_number() OVER (PARTITION BY platform ORDER BY newest DESC, update_id) AS n
+           FROM (SELECT e.platform, e.update_id, (array_agg(e.launch_asset ORDER BY r.seq DESC))[1] AS launch_asset,
+                        max(r.seq) AS newest
+                   FROM expo_embedded_updates e JOIN releases r ON r.id = e.release_id
+                  WHERE r.app_id = $1 AND r.fingerprint = $2 AND r.seq <= $3
+                  GROUP BY e.platform, e.update_id) recorded) ranked
+        WHERE n <= $4
+        ORDER BY platform COLLATE "C", newest DESC, update_id`,
+      [appId, fingerprint, uptoSeq, limit],
+    );
+    return rows;
+  }
+
   async recordPackage(row: PackageRow): Promise<void> {
     await this.db.query(
       `INSERT INTO release_packages (release_id, is_zip, folder_hash, file_count) VALUES ($1, $2, $3, $4)
@@ -50,6 +80,14 @@ export class PostgresDeltasStore implements DeltasStore {
       [releaseId],
     );
     return rows[0];
+  }
+
+  async recordManifestFiles(manifestSha256: string, fileSha256s: readonly string[]): Promise<void> {
+    await this.db.query(
+      `INSERT INTO capacitor_manifest_files (manifest_sha256, blob_sha256)
+       SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+      [manifestSha256, [...new Set(fileSha256s)]],
+    );
   }
 
   async recordDelta(row: DeltaRow): Promise<void> {
@@ -81,6 +119,35 @@ export class PostgresDeltasStore implements DeltasStore {
       [targetReleaseId],
     );
     return rows.map((r) => ({ ...r, size: Number(r.size), full_size: Number(r.full_size) }));
+  }
+
+  async served(appId: string, limit: number): Promise<ServedDeltas> {
+    // One round trip: this runs on a routing-cache miss, beside the app's other reads.
+    type Released = ServedRelease & { id: string };
+    const { rows } = await this.db.query<{ releases: Released[] | null; deltas: DeltaRow[] | null }>(
+      `WITH newest AS (SELECT id, sha256, version FROM releases WHERE app_id = $1 ORDER BY seq DESC LIMIT $2)
+       SELECT (SELECT json_agg(json_build_object('id', n.id, 'sha256', n.sha256, 'version', n.version,
+                                                 'folder_hash', p.folder_hash))
+                 FROM newest n LEFT JOIN release_packages p ON p.release_id = n.id) AS releases,
+              (SELECT json_agg(json_build_object(
+                        'target_release_id', d.target_release_id, 'kind', d.kind, 'platform', d.platform,
+                        'base_update_id', d.base_update_id, 'base_release_id', d.base_release_id,
+                        'blob_sha256', d.blob_sha256, 'size', d.size, 'full_size', d.full_size)
+                        ORDER BY d.target_release_id, d.kind COLLATE "C", d.platform COLLATE "C", d.base_update_id)
+                 FROM release_deltas d JOIN newest n ON n.id = d.target_release_id) AS deltas`,
+      [appId, limit],
+    );
+    const row = rows[0];
+    return {
+      releases: new Map(
+        (row?.releases ?? []).map(({ id, ...r }) => [id, { ...r, folder_hash: r.folder_hash ?? null }]),
+      ),
+      deltas: (row?.deltas ?? []).map((d) => ({
+        ...d,
+        size: Number(d.size),
+        full_size: Number(d.full_size),
+      })),
+    };
   }
 }
 

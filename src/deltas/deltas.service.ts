@@ -5,6 +5,7 @@ import type { Logger } from '../platform/logger.js';
 import { makeBsdiffPatch } from './bsdiff.js';
 import { bundleFolderFiles, bytesToDownload, capacitorFiles, isCapacitorBundle } from './capacitor-files.js';
 import { codePushFolderHash, makeDiffPackage } from './codepush-package.js';
+import { type DeltaSummary, Job } from './delta-job.js';
 import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
 import { type ArchiveFile, isZip, readZipFiles, ZipArchiveError } from './zip-archive.js';
 
@@ -25,16 +26,21 @@ export interface DeltasOptions {
   log: Logger;
   /** Makes an Expo patch (Debian's bsdiff by default). */
   bsdiff?: (base: Buffer, target: Buffer) => Promise<Buffer>;
+  /**
+   * Tells the API processes that the app's served deltas changed (routing invalidation): the device routes
+   * hold them with the app's routing-cache entry.
+   */
+  invalidate?: (message: { appId: string }) => Promise<void>;
 }
 
-/** What one job did for a release. */
-export interface DeltaSummary {
-  release_id: string;
-  package: PackageRow | null;
-  /** Deltas recorded (kept). */
-  made: DeltaRow[];
-  /** Deltas made and dropped because they saved too little, or that failed. */
-  dropped: number;
+export type { DeltaSummary };
+
+/** A patch base: an earlier release, or an update embedded in app binaries (no release). */
+interface Base {
+  /** What devices name it by (Expo-Current-Update-ID). */
+  id: string;
+  releaseId: string | null;
+  launchAsset: string;
 }
 
 /** Earlier releases looked at per job: the bases are the newest that fit, out of these. */
@@ -68,26 +74,37 @@ export class DeltasService {
     if (!target) return undefined;
     const candidates = await this.store.earlier(target.app_id, target.channel, target.seq, CANDIDATES);
     const job = new Job(target, this.options.log.child({ release: target.id }));
-    if (Object.keys(target.launch_assets).length > 0) {
-      await this.expo(job, candidates);
-      return job.summary(null);
-    }
-    const pkg = await this.zipPackage(job, candidates);
+    let pkg: PackageRow | null = null;
+    if (Object.keys(target.launch_assets).length > 0) await this.expo(job, candidates);
+    else pkg = await this.zipPackage(job, candidates);
+    // What devices are served changed: a delta to offer, or a folder hash to answer as package_hash.
+    if (job.made.length > 0 || pkg?.folder_hash) await this.options.invalidate?.({ appId: target.app_id });
     return job.summary(pkg);
   }
 
   private async expo(job: Job, candidates: DeltaRelease[]): Promise<void> {
     const { target } = job;
+    // Fresh installs run the update embedded in their binary: recorded ones of the runtime are bases too.
+    const embedded =
+      target.fingerprint === null
+        ? []
+        : await this.store.embeddedBases(target.app_id, target.fingerprint, target.seq, this.options.bases);
     for (const [platform, sha256] of Object.entries(target.launch_assets) as Array<[ExpoPlatform, string]>) {
-      const bases = candidates
-        .filter((c) => c.fingerprint === target.fingerprint)
-        .filter((c) => c.launch_assets[platform] !== undefined && c.launch_assets[platform] !== sha256)
-        .slice(0, this.options.bases);
+      const bases: Base[] = [
+        ...candidates
+          .filter((c) => c.fingerprint === target.fingerprint)
+          .filter((c) => c.launch_assets[platform] !== undefined && c.launch_assets[platform] !== sha256)
+          .slice(0, this.options.bases)
+          .map((c) => ({ id: c.id, releaseId: c.id, launchAsset: c.launch_assets[platform]! })),
+        ...embedded
+          .filter((e) => e.platform === platform && e.launch_asset !== sha256)
+          .map((e) => ({ id: e.update_id, releaseId: null, launchAsset: e.launch_asset })),
+      ];
       if (bases.length === 0) continue;
       const bytes = await this.read(sha256);
       const patches = new Map<string, Promise<Buffer>>();
       for (const base of bases) {
-        const baseSha = base.launch_assets[platform]!;
+        const baseSha = base.launchAsset;
         await job.attempt(`expo ${platform} patch from ${base.id}`, async () => {
           let patch = patches.get(baseSha);
           if (!patch) {
@@ -183,6 +200,11 @@ export class DeltasService {
         size: f.bytes.length,
       }));
       const blob = await this.put(Buffer.from(JSON.stringify(listed), 'utf8'));
+      // Before any row names the manifest: retention keeps its files from then on.
+      await this.store.recordManifestFiles(
+        blob,
+        listed.map((f) => f.sha256),
+      );
       for (const { base, size } of worth)
         await this.record(job, {
           kind: 'capacitor-files',
@@ -216,7 +238,8 @@ export class DeltasService {
     d: {
       kind: DeltaRow['kind'];
       platform: DeltaRow['platform'];
-      base: DeltaRelease;
+      /** A base release, or an embedded update (no release). */
+      base: DeltaRelease | Pick<Base, 'id' | 'releaseId'>;
       blob: string;
       size: number;
       full: number;
@@ -227,7 +250,7 @@ export class DeltasService {
       kind: d.kind,
       platform: d.platform,
       base_update_id: d.base.id,
-      base_release_id: d.base.id,
+      base_release_id: 'releaseId' in d.base ? d.base.releaseId : d.base.id,
       blob_sha256: d.blob,
       size: d.size,
       full_size: d.full,
@@ -250,30 +273,5 @@ export class DeltasService {
   private async put(bytes: Buffer): Promise<string> {
     return (await this.options.blobs.put(Readable.from([bytes]), { maxBytes: this.options.maxBlobBytes }))
       .sha256;
-  }
-}
-
-/** One job's bookkeeping: what was kept, what was dropped, and its log. */
-class Job {
-  readonly made: DeltaRow[] = [];
-  dropped = 0;
-
-  constructor(
-    readonly target: DeltaRelease,
-    readonly log: Logger,
-  ) {}
-
-  /** Runs one delta; false or a throw counts it dropped (a throw is logged), so the others still run. */
-  async attempt(what: string, fn: () => Promise<boolean>): Promise<void> {
-    try {
-      if (!(await fn())) this.dropped += 1;
-    } catch (err) {
-      this.dropped += 1;
-      this.log.warn({ err, delta: what }, 'delta not made');
-    }
-  }
-
-  summary(pkg: PackageRow | null): DeltaSummary {
-    return { release_id: this.target.id, package: pkg, made: this.made, dropped: this.dropped };
   }
 }

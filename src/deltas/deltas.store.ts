@@ -18,6 +18,14 @@ export interface DeltaRelease {
   launch_assets: Partial<Record<ExpoPlatform, string>>;
 }
 
+/** An update embedded in app binaries, recorded by a push (expo_embedded_updates): a patch base. */
+export interface EmbeddedBase {
+  platform: ExpoPlatform;
+  update_id: string;
+  /** Its launch asset's hex sha256. */
+  launch_asset: string;
+}
+
 /** What the worker learnt of a release's bytes (release_packages). */
 export interface PackageRow {
   release_id: string;
@@ -43,18 +51,49 @@ export interface DeltaRow {
 }
 
 /**
+ * Releases of an app whose deltas the routing cache holds: the newest, which are the ones devices are
+ * offered (an older release's deltas only help a device offered that older release).
+ */
+export const SERVED_DELTA_RELEASES = 500;
+
+/** A release as the device routes name it, with CodePush's folder hash once the worker has read a zip. */
+export interface ServedRelease {
+  sha256: string;
+  version: string;
+  folder_hash: string | null;
+}
+
+/** What the device routes serve of an app's newest releases (held with its routing-cache entry). */
+export interface ServedDeltas {
+  /** Release id -> how devices name it. */
+  releases: Map<string, ServedRelease>;
+  deltas: DeltaRow[];
+}
+
+/**
  * Reads of releases for the deltas worker, and the tables only it writes (sql/postgres/030): each
  * release's package facts and its deltas. Writes are idempotent: a job run again writes the same rows.
+ * The device routes read what they serve with `served`, on a routing-cache miss only.
  */
 export interface DeltasStore {
   release(id: string): Promise<DeltaRelease | undefined>;
   /** Releases of the app and channel pushed before `beforeSeq`, newest first, at most `limit`. */
   earlier(appId: string, channel: string, beforeSeq: number, limit: number): Promise<DeltaRelease[]>;
+  /**
+   * The embedded updates recorded by pushes of the app with this runtime version (fingerprint) up to and
+   * including `uptoSeq`, each (platform, update) once, the most recently recorded first, at most `limit`
+   * per platform.
+   */
+  embeddedBases(appId: string, fingerprint: string, uptoSeq: number, limit: number): Promise<EmbeddedBase[]>;
   /** Inserts or replaces the release's row. */
   recordPackage(row: PackageRow): Promise<void>;
   package(releaseId: string): Promise<PackageRow | undefined>;
+  /** Records the blobs a Capacitor manifest blob names (kept by blob retention); again is a no-op. */
+  recordManifestFiles(manifestSha256: string, fileSha256s: readonly string[]): Promise<void>;
   /** Inserts or replaces the row of (target, kind, platform, base_update_id). */
   recordDelta(row: DeltaRow): Promise<void>;
   /** The target's deltas, by kind, platform and base. */
   deltasOf(targetReleaseId: string): Promise<DeltaRow[]>;
+  /** The app's newest `limit` releases (any channel) with their folder hashes, and their deltas. */
+  served(appId: string, limit: number): Promise<ServedDeltas>;
 }

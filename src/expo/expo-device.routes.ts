@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { BlobStore } from '../bundles/blob-store.js';
+import { DOWNLOAD_HEADERS } from '../bundles/download-policy.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import { deviceKey } from '../edge/device-key.js';
 import { sendBlob } from '../http/blob-response.js';
@@ -8,6 +10,7 @@ import { deviceRoute } from '../http/device-route.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { notFound } from '../platform/errors.js';
+import { isLaunchAssetFile } from './expo.assets.js';
 import { type ExpoPlatform, servedTypeOf } from './expo.manifest.js';
 import {
   AppAssetParams,
@@ -16,6 +19,7 @@ import {
   ManifestHeaders,
   ManifestParams,
 } from './expo.schemas.js';
+import type { ExpoPatch } from './expo-patches.js';
 import type { ManifestRequest } from './expo-updates.service.js';
 
 const ASSET_FILE = new RegExp(ASSET_FILE_PATTERN);
@@ -95,6 +99,12 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
 
   const assetResponses = {
     200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the asset bytes' }),
+    226: Type.Unsafe({
+      type: 'string',
+      format: 'binary',
+      description:
+        'a BSDIFF40 patch of the launch asset from the update named by Expo-Current-Update-ID (A-IM: bsdiff)',
+    }),
     206: Type.Unsafe({ type: 'string', format: 'binary', description: 'the requested byte range' }),
     302: Type.Unsafe<void>({ description: 'the bytes are at `location` (BLOB_STORE=s3)' }),
     304: Type.Unsafe<void>({ description: 'the cached copy is current (no body)' }),
@@ -109,6 +119,18 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
     const [, sha256, ext] = ASSET_FILE.exec(file)!;
     const missing = notFound('Asset', 'asset_not_found');
     if (!(await expoAssets.referenced(appId, file))) throw missing;
+    if (appId !== null && isLaunchAssetFile(file)) {
+      // The answer depends on these headers (a patch or the full bytes): caches must key on them.
+      reply.header('vary', PATCH_VARY);
+      const patch = await expoAssets.patchFor(appId, file, request.headers);
+      if (patch && (await sendPatch(app.deps.blobs, request, reply, patch))) {
+        if (request.method === 'GET') expoAssets.servedPatch(appId, patch);
+        return reply;
+      }
+      return sendBlob(app.deps, request, reply, sha256!, servedTypeOf(ext!), missing, (size) =>
+        expoAssets.servedFull(appId, file, request.headers, size),
+      );
+    }
     return sendBlob(app.deps, request, reply, sha256!, servedTypeOf(ext!), missing);
   };
 
@@ -122,7 +144,9 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
       operationId: 'getExpoAppAsset',
       description:
         'The URLs come from manifests: `<sha256>.<extension>`, a file some Expo release of the app names ' +
-        '(404 otherwise). Served as a download that no browser runs (docs/operations/security.md).',
+        '(404 otherwise). Served as a download that no browser runs (docs/operations/security.md). A ' +
+        'launch asset asked for with `A-IM: bsdiff` and `Expo-Current-Update-ID` answers 226 and a patch ' +
+        'from that update when one was made (docs/reference/delta-updates.md), the full bytes otherwise.',
       security: [],
       params: AppAssetParams,
       response: assetResponses,
@@ -145,4 +169,45 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
     },
     handler: async (request, reply) => sendAsset(null, request.params.file, request, reply),
   });
+}
+
+/** Request headers a launch asset's answer depends on. */
+const PATCH_VARY = 'A-IM, Expo-Current-Update-ID';
+
+/**
+ * Answers a launch asset request with a patch (RFC 3229 delta encoding, as expo-updates reads it): 226,
+ * `IM: bsdiff`, `expo-base-update-id` (the update the patch applies to), never cached by anyone but the
+ * device, and the patch's bytes with their length. The API sends them itself whatever the blob store:
+ * patches are small, and the URL a client negotiates on is this one. False when the patch's bytes are not
+ * in the store (the caller then answers the full bytes, as before any patch existed).
+ */
+async function sendPatch(
+  blobs: BlobStore,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  patch: ExpoPatch,
+): Promise<boolean> {
+  const size = await blobs.size(patch.sha256);
+  if (size === undefined) {
+    request.log.warn({ patch: patch.sha256 }, 'expo patch missing from the blob store; full bytes sent');
+    return false;
+  }
+  reply.headers(DOWNLOAD_HEADERS);
+  reply
+    .code(226)
+    .type('application/octet-stream')
+    .header('im', 'bsdiff')
+    .header('expo-base-update-id', patch.baseUpdateId)
+    // An older expo-updates for Android read the base and the target from these (delta encoding's own).
+    .header('delta-base', patch.baseUpdateId)
+    .header('etag', `"${patch.targetUpdateId}"`)
+    .header('cache-control', 'private, no-store')
+    .header('vary', PATCH_VARY)
+    .header('content-length', String(size));
+  if (request.method === 'HEAD' || size === 0) {
+    reply.send();
+    return true;
+  }
+  reply.send(blobs.createReadStream(patch.sha256));
+  return true;
 }

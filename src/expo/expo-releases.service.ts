@@ -9,7 +9,7 @@ import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleaseRow } from '../releases/releases.store.js';
 import type { PushInput } from '../releases/releases.types.js';
 import type { DraftAnswer, ReleaseDraftsService } from '../signing/drafts.service.js';
-import type { ManifestPart, ManifestsStore } from '../signing/manifests.store.js';
+import type { EmbeddedUpdate, ManifestPart, ManifestsStore } from '../signing/manifests.store.js';
 import {
   directiveBytes,
   EXPO_PLATFORMS,
@@ -38,9 +38,14 @@ export interface ExpoPushInput {
   extra?: Record<string, unknown>;
   /** Sign on the developer's machine with this key id: the answer is a draft to sign. */
   key_id?: string;
+  /** The update embedded in the binaries it targets, per platform: a patch base for fresh installs. */
+  embedded?: Partial<Record<ExpoPlatform, { update_id: string; bundle: string }>>;
 }
 
 export type ExpoPushResult = { kind: 'release'; release: ReleaseRow } | { kind: 'draft'; draft: DraftAnswer };
+
+/** Where a signed push's draft keeps its embedded updates until the signatures complete it. */
+export const EMBEDDED_FIELD = 'expo_embedded';
 
 /** The manifest's `extra` is kept small: it travels in every manifest answer. */
 export const MAX_EXTRA_BYTES = 64 * 1024;
@@ -100,6 +105,7 @@ export class ExpoReleasesService {
       throw badRequest(`extra may hold at most ${MAX_EXTRA_BYTES} bytes of JSON.`, 'extra_too_large');
     }
     const files = await this.files(input);
+    const embedded = await this.embeddedOf(input, platforms);
 
     await this.deps.apps.registerFingerprint(principal, input.app_id, input.runtime_version);
     const id = randomUUID();
@@ -127,7 +133,8 @@ export class ExpoReleasesService {
         id,
         createdAt,
         keyId: input.key_id,
-        push,
+        // Not signed (no manifest names it): recorded when the signatures complete the draft.
+        push: embedded.length > 0 ? ({ ...push, [EMBEDDED_FIELD]: embedded } as PushInput) : push,
         parts,
       });
       return { kind: 'draft', draft };
@@ -144,12 +151,40 @@ export class ExpoReleasesService {
       { ...push, id, created_at: createdAt },
       {
         afterInsert: async (tx, row) => {
-          await this.claimAssets(tx, input.app_id, assets);
+          await this.claimAssets(tx, input.app_id, [...assets, ...embedded.map((e) => e.launch_asset)]);
           await this.deps.manifests.insertParts(tx, row, stored);
+          if (embedded.length > 0) await this.deps.manifests.insertEmbedded(tx, row.id, embedded);
         },
       },
     );
     return { kind: 'release', release };
+  }
+
+  /** The embedded updates the push records: only for its platforms, each bundle an upload of the app. */
+  private async embeddedOf(
+    input: ExpoPushInput,
+    platforms: readonly ExpoPlatform[],
+  ): Promise<EmbeddedUpdate[]> {
+    const out: EmbeddedUpdate[] = [];
+    for (const [platform, given] of Object.entries(input.embedded ?? {}) as Array<
+      [ExpoPlatform, { update_id: string; bundle: string }]
+    >) {
+      if (!platforms.includes(platform)) {
+        throw badRequest(
+          `embedded.${platform} names an update of a platform this release does not serve.`,
+          'embedded_platform_not_pushed',
+        );
+      }
+      const launch_asset = given.bundle.toLowerCase();
+      if (!(await this.deps.bundles.find(input.app_id, launch_asset))) {
+        throw badRequest(
+          `The embedded ${platform} bundle (${launch_asset}) was not uploaded for this app; upload it with PUT /apps/{app_id}/bundles first.`,
+          'unknown_bundle',
+        );
+      }
+      out.push({ platform, update_id: given.update_id.toLowerCase(), launch_asset });
+    }
+    return out;
   }
 
   /** Every file of every platform, checked to be an upload of the app, with its md5 (read once each). */

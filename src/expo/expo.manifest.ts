@@ -114,13 +114,16 @@ function assetEntry(
   publicUrl: string,
   storeUrl?: PermanentAssetUrl,
 ): ManifestAsset {
+  // The launch asset's URL is always the service's: it answers patches (expo-patches.ts) and 302s to the
+  // store for the full bytes.
+  const stored = file.ext === null ? undefined : storeUrl?.(file.sha256);
   return {
     hash: base64UrlSha256(file.sha256),
     key: file.md5,
     contentType: contentTypeOf(file.ext),
     // The specification asks to omit fileExtension on the launch asset (clients pick their own).
     ...(file.ext !== null ? { fileExtension: `.${file.ext}` } : {}),
-    url: storeUrl?.(file.sha256) ?? `${publicUrl}${assetPath(appId, file)}`,
+    url: stored ?? `${publicUrl}${assetPath(appId, file)}`,
   };
 }
 
@@ -150,7 +153,7 @@ export function referencedFiles(manifest: Buffer): string[] {
 /**
  * The manifest body: the fields of the specification, in its order, as compact JSON (UTF-8). Asset URLs
  * are the CDN's when BUNDLE_BASE_URL is set (they never expire, so a signature may cover them), else the
- * API's (which answer 302 to the store with BLOB_STORE=s3).
+ * API's (which answer 302 to the store with BLOB_STORE=s3); the launch asset's is always the API's.
  */
 export function manifestBytes(input: ManifestInput, publicUrl: string, storeUrl?: PermanentAssetUrl): Buffer {
   const manifest = {

@@ -2,6 +2,7 @@ import type { ReleaseRow } from '../releases/releases.store.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
 import { EXPO_PLATFORMS, type ExpoPlatform } from './expo.manifest.js';
 import { expoSignatureHeader, type MultipartBody, multipartMixed } from './expo.multipart.js';
+import type { ExpoPatchIndex, LaunchAssets } from './expo-patches.js';
 
 /**
  * An app's Expo releases as the routing cache holds them. Every answer that does not depend on the device
@@ -40,6 +41,10 @@ export interface ExpoRoute {
    * one is served without a query (expo.assets.ts).
    */
   assets: ReadonlySet<string>;
+  /** Patches of launch assets (expo-patches.ts), answered by the launch asset's URL. */
+  patches?: ExpoPatchIndex;
+  /** Release id -> its launch asset per platform (hex sha256): which release a download is of. */
+  launchAssets?: LaunchAssets;
 }
 
 /** How many of an app's Expo releases the cache holds; older ones are only ever superseded history. */
@@ -76,25 +81,32 @@ export interface ExpoRouteRow
 /** A store URL of an asset's bytes served as `contentType`, or undefined to keep the manifest's URL. */
 export type AssetUrl = (sha256: string, contentType: string) => string | undefined;
 
+/**
+ * The service's own URL of a launch asset (`<PUBLIC_URL>/api/v1/expo/<app>/assets/<sha256>.bundle`): the
+ * URL a device negotiates a patch on, so it is never the store's.
+ */
+export type LaunchUrl = (sha256: string) => string;
+
 interface ManifestAssetJson {
   hash: string;
   contentType: string;
   url: string;
 }
 
-function assetsOf(manifest: { launchAsset?: ManifestAssetJson; assets?: ManifestAssetJson[] }) {
-  return [...(manifest.launchAsset ? [manifest.launchAsset] : []), ...(manifest.assets ?? [])];
-}
+const hexOf = (asset: ManifestAssetJson) => Buffer.from(asset.hash, 'base64url').toString('hex');
 
-/** The assets (sha256 and type) of the unsigned manifests: the ones whose URLs a load may replace. */
+/**
+ * The assets (sha256 and type) of the unsigned manifests, launch assets aside: the ones whose URLs a load
+ * may replace with the store's.
+ */
 export function unsignedAssets(
   rows: readonly ExpoRouteRow[],
 ): Array<{ sha256: string; contentType: string }> {
   const out = new Map<string, { sha256: string; contentType: string }>();
   for (const row of rows) {
     if (row.part === 'directive' || row.signature !== null) continue;
-    for (const asset of assetsOf(JSON.parse(row.body.toString('utf8')))) {
-      const sha256 = Buffer.from(asset.hash, 'base64url').toString('hex');
+    for (const asset of JSON.parse(row.body.toString('utf8')).assets ?? []) {
+      const sha256 = hexOf(asset);
       out.set(`${sha256} ${asset.contentType}`, { sha256, contentType: asset.contentType });
     }
   }
@@ -103,19 +115,29 @@ export function unsignedAssets(
 
 /**
  * An unsigned manifest with its asset URLs replaced by the store's (BLOB_STORE=s3: a CDN or presigned
- * URL), so devices fetch the bytes without the API. A signed manifest is never rewritten: its signature
- * covers its URLs, which then answer 302 to the store.
+ * URL), so devices fetch the bytes without the API, and its launch asset's URL by the service's own under
+ * the app (a manifest pushed before may name the store's or the old URL without the app), where a device
+ * negotiates a patch. A signed manifest is never rewritten: its signature covers its URLs, which then
+ * answer 302 to the store.
  */
-function withStoreUrls(body: Buffer, assetUrl: AssetUrl): Buffer {
-  const manifest = JSON.parse(body.toString('utf8'));
+function withServedUrls(
+  body: Buffer,
+  assetUrl: AssetUrl | undefined,
+  launchUrl: LaunchUrl | undefined,
+): Buffer {
+  const manifest = JSON.parse(body.toString('utf8')) as {
+    launchAsset?: ManifestAssetJson;
+    assets?: ManifestAssetJson[];
+  };
   let changed = false;
-  for (const asset of assetsOf(manifest)) {
-    const url = assetUrl(Buffer.from(asset.hash, 'base64url').toString('hex'), asset.contentType);
+  const replace = (asset: ManifestAssetJson, url: string | undefined) => {
     if (url !== undefined && url !== asset.url) {
       asset.url = url;
       changed = true;
     }
-  }
+  };
+  if (manifest.launchAsset) replace(manifest.launchAsset, launchUrl?.(hexOf(manifest.launchAsset)));
+  for (const asset of manifest.assets ?? []) replace(asset, assetUrl?.(hexOf(asset), asset.contentType));
   return changed ? Buffer.from(JSON.stringify(manifest), 'utf8') : body;
 }
 
@@ -124,6 +146,7 @@ export function buildExpoRoute(
   bundleUrl: (sha256: string) => string,
   assetUrl?: AssetUrl,
   assetFiles: readonly string[] = [],
+  launchUrl?: LaunchUrl,
 ): ExpoRoute | undefined {
   if (rows.length === 0) return undefined;
   const byId = new Map<string, ExpoRouteRow[]>();
@@ -159,7 +182,10 @@ export function buildExpoRoute(
       const row = parts.find((p) => p.part === platform);
       if (!row) continue;
       const signature = headerOf(row);
-      const body = signature === null && assetUrl ? withStoreUrls(row.body, assetUrl) : row.body;
+      const body =
+        signature === null && (assetUrl || launchUrl)
+          ? withServedUrls(row.body, assetUrl, launchUrl)
+          : row.body;
       platforms[platform] = {
         manifest: body,
         signature,

@@ -90,6 +90,17 @@ const PlatformFiles = Type.Object(
   { additionalProperties: false },
 );
 
+const EmbeddedUpdate = Type.Object(
+  {
+    update_id: Type.Unsafe<string>({
+      ...Uuid,
+      description: "the embedded update's id (the binary's app.manifest `id`): what a fresh install runs",
+    }),
+    bundle: { ...Sha256, description: 'the embedded launch asset (the bundle inside the binary), uploaded' },
+  },
+  { additionalProperties: false },
+);
+
 export const ExpoPushBody = Type.Object(
   {
     app_id: Uuid,
@@ -110,6 +121,17 @@ export const ExpoPushBody = Type.Object(
       Type.Record(Type.String(), Type.Unknown(), { description: "the manifest's extra (up to 64 KB)" }),
     ),
     key_id: Type.Optional(KeyId),
+    embedded: Type.Optional(
+      Type.Object(
+        { ios: Type.Optional(EmbeddedUpdate), android: Type.Optional(EmbeddedUpdate) },
+        {
+          additionalProperties: false,
+          description:
+            'the update embedded in the binaries this release targets, per platform: devices still running ' +
+            'it get a patch from it (docs/reference/delta-updates.md)',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

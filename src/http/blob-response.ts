@@ -23,6 +23,8 @@ export async function sendBlob(
   sha256: string,
   contentType: string,
   missing = notFound('Bundle', 'bundle_not_found'),
+  /** Told the size when the answer hands out the whole blob (a 302 to it, or all of its bytes). */
+  onWhole?: (size: number) => void,
 ) {
   const size = await blobs.size(sha256);
   if (size === undefined) throw missing;
@@ -30,6 +32,7 @@ export async function sendBlob(
   if (link) {
     // A presigned URL expires: the redirect must not outlive it in a cache.
     const cache = Number.isFinite(link.handOutUntil) ? 'private, max-age=0' : 'public, max-age=86400';
+    if (request.method === 'GET') onWhole?.(size);
     return reply.code(302).header('location', link.url).header('cache-control', cache).send();
   }
   const etag = `"${sha256}"`;
@@ -48,5 +51,6 @@ export async function sendBlob(
   reply.type(servableType(contentType)).header('content-length', String(end - start + 1));
   if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
   if (request.method === 'HEAD' || size === 0) return reply.send();
+  if (!range) onWhole?.(size);
   return reply.send(blobs.createReadStream(sha256, { start, end }));
 }

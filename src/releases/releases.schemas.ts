@@ -189,6 +189,13 @@ export const StatsSchema = Type.Object(
     adoption: Type.Number(),
     failure_rate: Type.Number(),
     eligible_devices: Type.Number(),
+    bytes_served: Type.Object(
+      {
+        full: Type.Number({ description: 'bytes of whole downloads handed out' }),
+        patch: Type.Number({ description: 'bytes of patches and diff packages handed out instead' }),
+      },
+      { description: 'what the service handed out for the release (docs/reference/delta-updates.md)' },
+    ),
   },
   { $id: 'ReleaseStats' },
 );

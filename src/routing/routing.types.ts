@@ -1,3 +1,5 @@
+import type { CodePushPackages } from '../codepush/codepush-packages.js';
+import type { ServedDeltas } from '../deltas/deltas.store.js';
 import type { ExpoRoute } from '../expo/expo.route.js';
 import type { Plan } from '../plans/plans.js';
 import type { BinaryRange } from '../releases/binary-range.js';
@@ -69,6 +71,10 @@ export interface AppRoute {
   selfAssignable?: ReadonlySet<string>;
   /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
   expo?: ExpoRoute;
+  /** The app's newest releases' folder hashes and deltas (src/deltas/), as the deltas store read them. */
+  deltas?: ServedDeltas;
+  /** CodePush package hashes and diff packages (src/codepush/codepush-packages.ts). */
+  codePush?: CodePushPackages;
   /** Answers made from the app's state rather than one release (answer-memo.ts). */
   answers: AnswerMemo;
   /**

@@ -12,7 +12,13 @@ import type { ReleaseRow } from '../releases/releases.store.js';
 import type { PushInput } from '../releases/releases.types.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { checkManifestBytes } from './check-manifest.js';
-import type { DraftRow, ManifestPart, ManifestsStore, StoredPart } from './manifests.store.js';
+import type {
+  DraftRow,
+  EmbeddedUpdate,
+  ManifestPart,
+  ManifestsStore,
+  StoredPart,
+} from './manifests.store.js';
 
 /** How long a signed push waits for its signatures. */
 export const DRAFT_TTL_SECONDS = 3600;
@@ -185,7 +191,12 @@ export class ReleaseDraftsService {
           if (!(await this.store.takeDraft(tx, principal.workspaceId, id)))
             throw notFound('Draft', 'draft_not_found');
         },
-        afterInsert: (tx, release) => this.store.insertParts(tx, release, parts),
+        afterInsert: async (tx, release) => {
+          await this.store.insertParts(tx, release, parts);
+          // An Expo push's embedded updates (expo-releases.service.ts): not signed, recorded with it.
+          const embedded = (draft.push as { expo_embedded?: EmbeddedUpdate[] }).expo_embedded;
+          if (embedded && embedded.length > 0) await this.store.insertEmbedded(tx, release.id, embedded);
+        },
       },
     );
   }

@@ -3,6 +3,7 @@ import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
 import {
   type DraftRow,
+  type EmbeddedUpdate,
   expoAssetFilesOf,
   type ManifestsStore,
   type ReleaseOfApp,
@@ -18,6 +19,7 @@ const DAY_MS = 86_400_000;
 export class FakeManifestsStore implements ManifestsStore {
   readonly partsByRelease = new Map<string, StoredPart[]>();
   readonly drafts = new Map<string, DraftRow>();
+  readonly embeddedByRelease = new Map<string, EmbeddedUpdate[]>();
   private readonly expoRoutes = new Map<string, ExpoRouteRow[]>();
   private readonly assetsByApp = new Map<string, Set<string>>();
 
@@ -40,6 +42,16 @@ export class FakeManifestsStore implements ManifestsStore {
       this.partsByRelease.set(release.id, before);
       for (const f of added) files.delete(f);
     });
+  }
+
+  async insertEmbedded(tx: Queryable, releaseId: string, updates: readonly EmbeddedUpdate[]): Promise<void> {
+    const before = this.embeddedByRelease.get(releaseId);
+    if (before && updates.some((u) => before.some((b) => b.platform === u.platform)))
+      throw new Error('duplicate embedded update');
+    this.embeddedByRelease.set(releaseId, [...(before ?? []), ...updates.map((u) => ({ ...u }))]);
+    onRollback(tx, () =>
+      before ? this.embeddedByRelease.set(releaseId, before) : this.embeddedByRelease.delete(releaseId),
+    );
   }
 
   async expoAssetFiles(appId: string, limit: number): Promise<string[]> {

@@ -3,6 +3,7 @@ import { EXPO_ROUTE_LIMIT } from '../expo/expo.route.js';
 import type { Queryable } from '../platform/postgres.js';
 import {
   type DraftRow,
+  type EmbeddedUpdate,
   expoAssetFilesOf,
   type ManifestPart,
   type ManifestsStore,
@@ -10,7 +11,7 @@ import {
   type StoredPart,
 } from './manifests.store.js';
 
-/** release_manifests, expo_assets and release_drafts: the only SQL that touches them. */
+/** release_manifests, expo_assets, expo_embedded_updates and release_drafts: the only SQL writing them. */
 export class PostgresManifestsStore implements ManifestsStore {
   constructor(private readonly db: Queryable) {}
 
@@ -26,6 +27,15 @@ export class PostgresManifestsStore implements ManifestsStore {
       await q.query(
         `INSERT INTO expo_assets (app_id, file) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
         [release.app_id, files],
+      );
+    }
+  }
+
+  async insertEmbedded(q: Queryable, releaseId: string, updates: readonly EmbeddedUpdate[]): Promise<void> {
+    for (const u of updates) {
+      await q.query(
+        `INSERT INTO expo_embedded_updates (release_id, platform, update_id, launch_asset) VALUES ($1, $2, $3, $4)`,
+        [releaseId, u.platform, u.update_id, u.launch_asset],
       );
     }
   }

@@ -19,6 +19,15 @@ export interface StoredPart {
   keyId: string | null;
 }
 
+/** The update embedded in the binaries a push targets, per platform (sql/postgres/032). */
+export interface EmbeddedUpdate {
+  platform: 'ios' | 'android';
+  /** The embedded update's id (the binary's app.manifest `id`), lower case. */
+  update_id: string;
+  /** Its launch asset: hex sha256 of an upload of the app. */
+  launch_asset: string;
+}
+
 export interface DraftRow {
   id: string;
   workspace_id: string;
@@ -39,6 +48,8 @@ export interface ManifestsStore {
    * parts) are recorded for its app: the app's asset URLs serve only those.
    */
   insertParts(tx: Queryable, release: ReleaseOfApp, parts: readonly StoredPart[]): Promise<void>;
+  /** Inside the transaction that inserts the release: the embedded updates its push recorded. */
+  insertEmbedded(tx: Queryable, releaseId: string, updates: readonly EmbeddedUpdate[]): Promise<void>;
   /** By part name. */
   parts(releaseId: string): Promise<StoredPart[]>;
   /**

@@ -64,6 +64,8 @@ describe('console: apps and releases', () => {
       'Received',
       'Adoption',
       'Failure rate',
+      'Served in full',
+      'Served as patches',
     ]) {
       expect(text).toContain(label);
     }

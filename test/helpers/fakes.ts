@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { FakeBytesServed } from '../../src/analytics/bytes-served.fake-store.js';
 import { FakeStatsStore } from '../../src/analytics/stats.fake-store.js';
 import { FakeApiKeysStore } from '../../src/api-keys/api-keys.fake-store.js';
 import { FakeAppsStore } from '../../src/apps/apps.fake-store.js';
@@ -44,6 +45,7 @@ export function createFakeStores() {
   const deploymentKeys = new FakeDeploymentKeysStore(now);
   const deviceOverrides = new FakeDeviceOverridesStore(now);
   const channels = new FakeChannelsStore(now);
+  const bytesServed = new FakeBytesServed();
   return {
     clock,
     transactions,
@@ -73,6 +75,7 @@ export function createFakeStores() {
     deliveries,
     outbox: new FakeOutboxStore(webhooks, deliveries, now),
     stats: new FakeStatsStore(),
+    bytesServed,
     alerts: new FakeAlertsStore(),
     deploymentKeys,
     manifests,

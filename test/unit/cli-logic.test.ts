@@ -6,6 +6,7 @@ import { parseEvents } from '../../cli/commands/webhooks.js';
 import { configDir, loadCliConfig, saveCliConfig } from '../../cli/config.js';
 import { normaliseUrl } from '../../cli/context.js';
 import { CliError, describeError, EXIT } from '../../cli/errors.js';
+import { embeddedUpdates } from '../../cli/expo-export.js';
 import { defaultVersion, parsePercent } from '../../cli/helpers.js';
 import { rollbackHints, statusRow } from '../../cli/status-report.js';
 import { ApiError, NetworkError } from '../../client/errors.js';
@@ -39,6 +40,7 @@ function release(id: string, failureRate: number, active = true): ReleaseWithSta
       adoption: 0.49,
       failure_rate: failureRate,
       eligible_devices: 784,
+      bytes_served: { full: 2_000_000, patch: 12_345 },
     },
   };
 }
@@ -57,7 +59,7 @@ describe('CLI logic', () => {
     expect(hints[0]!.message).toContain('ota rollback bad');
   });
 
-  it('shows each release with targeted and received %, adoption, failure rate and counts', () => {
+  it('shows each release with targeted and received %, adoption, failure rate, counts and bytes served', () => {
     expect(statusRow(release('m', 0.02))).toEqual([
       'm',
       'v-m',
@@ -70,6 +72,8 @@ describe('CLI logic', () => {
       200,
       98,
       2,
+      '2.0 MB',
+      '12 kB',
     ]);
   });
 
@@ -124,5 +128,24 @@ describe('CLI logic', () => {
     expect(down.exitCode).toBe(EXIT.unreachable);
     expect(down.text).toContain('http://127.0.0.1:9 is unreachable');
     expect(describeError(new CliError('Not logged in')).exitCode).toBe(EXIT.usage);
+  });
+});
+
+describe('embedded updates on the command line', () => {
+  const ID = '0E0E0E0E-0000-4000-8000-00000000E1B1';
+  it('pairs --embedded-bundle and --embedded-update-id by platform', () => {
+    expect(embeddedUpdates(['ios=dist/main.jsbundle'], [`ios=${ID}`])).toEqual([
+      { platform: 'ios', file: 'dist/main.jsbundle', updateId: ID.toLowerCase() },
+    ]);
+    expect(embeddedUpdates([], [])).toEqual([]);
+  });
+
+  it('explains what is missing or malformed', () => {
+    expect(() => embeddedUpdates(['ios=a.js'], [])).toThrow(/needs --embedded-update-id ios=<uuid>/);
+    expect(() => embeddedUpdates([], [`android=${ID}`])).toThrow(/needs --embedded-bundle android=<file>/);
+    expect(() => embeddedUpdates(['web=a.js'], [`web=${ID}`])).toThrow(/ios=<value> or android=<value>/);
+    expect(() => embeddedUpdates(['ios=a.js'], ['ios=1234'])).toThrow(/not a UUID/);
+    expect(() => embeddedUpdates(['ios=a.js', 'ios=b.js'], [`ios=${ID}`])).toThrow(/names ios twice/);
+    for (const bad of [() => embeddedUpdates(['ios='], [`ios=${ID}`])]) expect(bad).toThrow(CliError);
   });
 });

@@ -2,10 +2,14 @@ import { generateKeyPairSync, verify } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jwtVerify } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isZipBytes, SIGNATURE_PATH, signCodePushZip } from '../../cli/codepush-signature.js';
 import { CliError } from '../../cli/errors.js';
 import { loadSigningKey, signDraft } from '../../cli/signing.js';
 import type { ReleaseDraft } from '../../client/types.js';
+import { codePushFolderHash } from '../../src/deltas/codepush-package.js';
+import { readZipFiles, sha256Hex, writeZip } from '../../src/deltas/zip-archive.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ota-cli-signing-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,5 +54,42 @@ describe('ota release --private-key', () => {
       /not a PEM private key/,
     );
     await expect(loadSigningKey(rsaPath, 'has space')).rejects.toThrow(/--key-id/);
+  });
+});
+
+describe("CodePush's .codepushrelease signature", () => {
+  const entry = (path: string, text: string) => {
+    const bytes = Buffer.from(text);
+    return { path, bytes, sha256: sha256Hex(bytes) };
+  };
+
+  it("signs a zip's folder hash as the code-push CLI does, which the client's check accepts", async () => {
+    const files = [
+      entry('CodePush/index.android.bundle', 'console.log(1);'),
+      entry('CodePush/assets/logo.png', 'png'),
+      // An earlier signature is replaced, never hashed.
+      entry('CodePush/.codepushrelease', 'stale'),
+    ];
+    const zip = await writeZip(files);
+    const { bytes, contentHash } = await signCodePushZip(zip, rsa.privateKey);
+    const unzipped = await readZipFiles(Buffer.from(bytes));
+    expect(unzipped.map((f) => f.path).sort()).toEqual([
+      'CodePush/.codepushrelease',
+      'CodePush/assets/logo.png',
+      'CodePush/index.android.bundle',
+    ]);
+    // The service's folder hash (package_hash) of the signed zip is the claimed one.
+    expect(codePushFolderHash(unzipped)).toBe(contentHash);
+    const jwt = unzipped.find((f) => f.path === SIGNATURE_PATH)!.bytes.toString('utf8');
+    const { payload, protectedHeader } = await jwtVerify(jwt, rsa.publicKey, { algorithms: ['RS256'] });
+    expect(protectedHeader.alg).toBe('RS256');
+    expect(payload).toMatchObject({ claimVersion: '1.0.0', contentHash });
+    expect(isZipBytes(bytes)).toBe(true);
+    expect(isZipBytes(Buffer.from('var a;'))).toBe(false);
+  });
+
+  it('explains a zip it cannot read', async () => {
+    const broken = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(20)]);
+    await expect(signCodePushZip(broken, rsa.privateKey)).rejects.toThrow(CliError);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeActor, describeDetails } from '../../console/src/audit-details.js';
 import {
   capShare,
+  formatBytes,
   formatCount,
   formatPct,
   formatRatio,
@@ -14,6 +15,15 @@ import { matchRoute } from '../../console/src/routes.js';
 import { toChartData } from '../../console/src/series.js';
 
 describe('console formatting', () => {
+  it('shows byte counts in the largest unit that keeps them at least 1', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(999)).toBe('999 B');
+    expect(formatBytes(1_234)).toBe('1.2 kB');
+    expect(formatBytes(2_500_000)).toBe('2.5 MB');
+    expect(formatBytes(45_000_000)).toBe('45 MB');
+    expect(formatBytes(undefined)).toBe('—');
+  });
+
   it('shows counts with separators and a dash for missing values', () => {
     expect(formatCount(12345)).toBe('12,345');
     expect(formatCount(0)).toBe('0');

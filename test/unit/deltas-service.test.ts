@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FakeBlobStore } from '../../src/bundles/fake-blob-store.js';
+import { CapacitorManifests } from '../../src/deltas/capacitor-manifest.js';
 import { codePushFolderHash } from '../../src/deltas/codepush-package.js';
 import { createDeltasService } from '../../src/deltas/deltas.service.js';
 import { type ArchiveFile, readZipFiles, sha256Hex, writeZip } from '../../src/deltas/zip-archive.js';
@@ -172,6 +174,47 @@ describe('the deltas service', () => {
     expect(manifest.map((m) => m.file_name).sort()).toEqual(['app.js.br', 'index.html', 'vendor.js.br']);
     for (const entry of manifest) expect(w.blobs.blobs.get(entry.sha256)?.length).toBe(entry.size);
     expect(capacitor.size).toBe(manifest.find((m) => m.file_name === 'app.js.br')!.size);
+  });
+
+  it("serves a web build's manifest to a device on an earlier release, which rebuilds the folder from it", async () => {
+    const w = world({ minSaving: 0 });
+    const page = file('www/index.html', '<html></html>');
+    const vendor = file('www/vendor.js', bundle(7));
+    const base = await w.push(await writeZip([page, vendor, file('www/app.js', bundle(1))]));
+    const target = await w.push(await writeZip([page, vendor, file('www/app.js', bundle(2))]));
+    await w.service.makeFor(target.id);
+    const served = await w.stores.deltas.served('app', 500);
+    let now = 0;
+    const manifests = new CapacitorManifests(
+      w.blobs,
+      async (sha256) => ({ url: `https://cdn/${sha256}`, handOutUntil: 1_000 }),
+      () => now,
+    );
+    expect(await manifests.manifestFor(served, target.id, 'builtin')).toBeUndefined();
+    expect(await manifests.manifestFor(served, target.id, target.version)).toBeUndefined();
+    expect(await manifests.manifestFor(served, base.id, base.version)).toBeUndefined();
+    const manifest = (await manifests.manifestFor(served, target.id, base.version))!;
+    expect(manifest.map((m) => m.file_name).sort()).toEqual(['app.js.br', 'index.html', 'vendor.js.br']);
+
+    // The plugin keeps the files whose hash it holds and downloads the others by their URL.
+    const held = new Map([page, vendor, file('www/app.js', bundle(1))].map((f) => [f.sha256, f.bytes]));
+    const folder = new Map<string, Buffer>();
+    let downloaded = 0;
+    for (const entry of manifest) {
+      let bytes = held.get(entry.file_hash);
+      if (!bytes) {
+        const blob = w.blobs.blobs.get(entry.download_url.slice('https://cdn/'.length))!;
+        downloaded += blob.length;
+        bytes = entry.file_name.endsWith('.br') ? brotliDecompressSync(blob) : blob;
+      }
+      expect(sha256Hex(bytes)).toBe(entry.file_hash);
+      folder.set(entry.file_name.replace(/\.br$/, ''), bytes);
+    }
+    expect(folder.get('app.js')!.toString()).toBe(bundle(2));
+    expect(downloaded).toBeLessThan(bundle(2).length);
+    // Presigned URLs are renewed once past the time they may be handed out.
+    now = 2_000;
+    expect(await manifests.manifestFor(served, target.id, base.version)).toEqual(manifest);
   });
 
   it('answers undefined for an unknown release', async () => {

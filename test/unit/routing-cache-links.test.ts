@@ -121,11 +121,18 @@ describe('Expo routes with store URLs', () => {
     }),
   };
 
+  const inputs = (store: BlobLinks | null) => ({
+    links: store,
+    apiBundleUrl: (sha: string) => `http://api/${sha}`,
+    launchUrl: (sha: string) => `http://api/app/assets/${sha}.bundle`,
+  });
+
   it('give unsigned manifests the store URLs of their assets, with their types, and say until when', async () => {
     const rows = [manifestRow('r1', 'ios', false), manifestRow('r1', 'directive', false)];
-    const { expo, handOutUntil } = await expoRouteWithLinks(rows, links, (sha) => `http://api/${sha}`);
+    const { expo, handOutUntil } = await expoRouteWithLinks(rows, inputs(links));
     const manifest = JSON.parse(expo!.releases.get('r1')!.platforms.ios!.manifest.toString('utf8'));
-    expect(manifest.launchAsset.url).toBe('https://bucket/a?type=application/javascript');
+    // The launch asset stays the service's: its URL answers patches (docs/reference/delta-updates.md).
+    expect(manifest.launchAsset.url).toBe(`http://api/app/assets/${SHA('a')}.bundle`);
     expect(manifest.assets[0].url).toBe('https://bucket/b?type=image/png');
     expect(expo!.releases.get('r1')!.release.url).toBe('https://bucket/a?type=-');
     expect(handOutUntil).toBe(5_000);
@@ -133,14 +140,25 @@ describe('Expo routes with store URLs', () => {
 
   it('never rewrite a signed manifest: its signature covers its URLs', async () => {
     const rows = [manifestRow('r2', 'ios', true), manifestRow('r2', 'directive', true)];
-    const { expo } = await expoRouteWithLinks(rows, links, (sha) => `http://api/${sha}`);
+    const { expo } = await expoRouteWithLinks(rows, inputs(links));
     expect(expo!.releases.get('r2')!.platforms.ios!.manifest.equals(rows[0]!.body)).toBe(true);
   });
 
   it('serve manifests as pushed without store URLs (the disk store)', async () => {
     const rows = [manifestRow('r3', 'ios', false), manifestRow('r3', 'directive', false)];
-    const { expo, handOutUntil } = await expoRouteWithLinks(rows, null, (sha) => `http://api/${sha}`);
+    const pushed = JSON.parse(rows[0]!.body.toString('utf8'));
+    pushed.launchAsset.url = `http://api/app/assets/${SHA('a')}.bundle`;
+    rows[0]!.body = Buffer.from(JSON.stringify(pushed));
+    const { expo, handOutUntil } = await expoRouteWithLinks(rows, inputs(null));
     expect(expo!.releases.get('r3')!.platforms.ios!.manifest.equals(rows[0]!.body)).toBe(true);
     expect(handOutUntil).toBeUndefined();
+  });
+
+  it("move an unsigned manifest's launch asset from an old URL to the service's own under the app", async () => {
+    const rows = [manifestRow('r4', 'ios', false), manifestRow('r4', 'directive', false)];
+    const { expo } = await expoRouteWithLinks(rows, inputs(null));
+    const manifest = JSON.parse(expo!.releases.get('r4')!.platforms.ios!.manifest.toString('utf8'));
+    expect(manifest.launchAsset.url).toBe(`http://api/app/assets/${SHA('a')}.bundle`);
+    expect(manifest.assets[0].url).toBe('http://api/b');
   });
 });

@@ -13,6 +13,7 @@ describe('release statistics formulas', () => {
       received_pct: 40,
       adoption: 0.8,
       failure_rate: 0.2,
+      bytes_served: { full: 0, patch: 0 },
     });
   });
 
@@ -42,7 +43,9 @@ describe('release statistics formulas', () => {
     fc.assert(
       fc.property(n, n, n, n, fc.double({ min: 0, max: 100, noNaN: true }), (d, a, e, c, pct) => {
         const s = deriveStats({ downloads: d, activations: a, errors: e, channelDevices: c }, pct);
-        for (const v of Object.values(s)) expect(Number.isFinite(v)).toBe(true);
+        const { bytes_served: bytes, ...ratios } = s;
+        for (const v of [...Object.values(ratios), bytes.full, bytes.patch])
+          expect(Number.isFinite(v)).toBe(true);
         expect(s.received_pct).toBeGreaterThanOrEqual(0);
         expect(s.received_pct).toBeLessThanOrEqual(100);
         expect(s.adoption).toBeLessThanOrEqual(1);

@@ -3,6 +3,7 @@ import type { Release, ReleaseWithStats } from '../../../client/index.js';
 import { Copyable } from '../components/copyable.js';
 import { ActionError, Confirm } from '../components/ui.js';
 import {
+  formatBytes,
   formatCount,
   formatPct,
   formatRatio,
@@ -118,6 +119,8 @@ export function ReleaseCard(props: {
         <Stat label="Received" value={formatPct(stats?.received_pct)} />
         <Stat label="Adoption" value={formatRatio(stats?.adoption)} />
         <Stat label="Failure rate" value={formatRatio(stats?.failure_rate)} />
+        <Stat label="Served in full" value={formatBytes(stats?.bytes_served?.full)} />
+        <Stat label="Served as patches" value={formatBytes(stats?.bytes_served?.patch)} />
       </dl>
       {showFailureHint && (
         <p class="hint" role="note" data-testid="failure-hint">

@@ -1,13 +1,15 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RemotePackage } from 'code-push/script/acquisition-sdk.js';
+import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtaClient } from '../../../client/client.js';
 import { CLI_MAIN, ensureCliBuilt } from '../../helpers/cli.js';
+import { clientFolderHash, unzipTo } from '../../helpers/codepush-client.js';
 import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
 import { docBlocks } from '../../helpers/doc-blocks.js';
 import { Device, isPackage } from './harness.js';
@@ -134,5 +136,26 @@ describe('docs/guides/react-native-codepush.md: Set up and release', () => {
     const old = new Device(ctx.url!, key!, 'old-phone', '1.1.0');
     expect(await old.check()).toEqual({ updateAppVersion: true, appVersion: '^1.2.0' });
     await iosDevice.reportDownload(pkg);
+  }, 120_000);
+});
+
+describe('docs/guides/react-native-codepush.md: Code signing and smaller downloads', () => {
+  it('makes the key pair and releases a package signed as react-native-code-push verifies it', async () => {
+    const [signing] = docBlocks(PAGE, 'Code signing and smaller downloads', 'sh');
+    // The bundle.zip of the section before is in the folder.
+    await sh(signing!);
+    const key = (await sh('ota deployment-keys list --app "My App iOS" --json')).match(
+      /"key":\s*"([^"]+)"/,
+    )?.[1];
+    const device = new Device(ctx.url!, key!, 'signed-phone', '1.2.3');
+    const pkg = (await device.check()) as RemotePackage;
+    expect(pkg.description).toBe('Signed');
+    const folder = join(dir, 'signed-install');
+    await unzipTo(Buffer.from(await (await fetch(pkg.downloadUrl)).arrayBuffer()), folder);
+    const jwt = await readFile(join(folder, 'CodePush', '.codepushrelease'), 'utf8');
+    const publicKey = createPublicKey(await readFile(join(dir, 'codepush-public.pem'), 'utf8'));
+    const { payload } = await jwtVerify(jwt, publicKey, { algorithms: ['RS256'] });
+    // The folder hash the client computes (and the service answers once its worker has read the zip).
+    expect(payload.contentHash).toBe(await clientFolderHash(folder));
   }, 120_000);
 });

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonOf } from '../../helpers/cli.js';
 import type { TestContext } from '../../helpers/context.js';
@@ -81,6 +84,46 @@ describe('ota release --expo-export', () => {
       expect(verifyExpoSignature(manifest!.signature!, manifest!.body, signing.cert)).toBe(true);
       break;
     }
+  });
+
+  it("records the binary's embedded update with --embedded-bundle and --embedded-update-id, signed or not", async () => {
+    const bundle = join(
+      FIXTURE,
+      JSON.parse(readFileSync(join(FIXTURE, 'metadata.json'), 'utf8')).fileMetadata.ios.bundle,
+    );
+    const updateId = '0e0e0e0e-0000-4000-8000-0000000c1100';
+    for (const [channel, signed] of [
+      ['embedded', false],
+      ['embedded-signed', true],
+    ] as const) {
+      const run = await ota([
+        ...['release', '--expo-export', FIXTURE, '--runtime-version', '1.0.0', '--app', world.appId],
+        ...['--channel', channel, '--embedded-bundle', `ios=${bundle}`],
+        ...['--embedded-update-id', `ios=${updateId.toUpperCase()}`],
+        ...(signed ? ['--private-key', signing.key, '--key-id', 'main'] : []),
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const release = jsonOf<{ id: string }>(run);
+      const row = await ctx.deps.db.query(
+        'SELECT platform, update_id, launch_asset FROM expo_embedded_updates WHERE release_id = $1',
+        [release.id],
+      );
+      expect(row.rows, channel).toEqual([
+        {
+          platform: 'ios',
+          update_id: updateId,
+          launch_asset: createHash('sha256').update(readFileSync(bundle)).digest('hex'),
+        },
+      ]);
+    }
+    const refused = await ota([
+      ...['release', '--expo-export', FIXTURE, '--runtime-version', '1.0.0', '--app', world.appId],
+      ...['--embedded-bundle', `ios=${bundle}`],
+    ]);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stderr).error.detail ?? refused.stderr).toMatch(
+      /--embedded-update-id ios=<uuid>/,
+    );
   });
 
   it('explains what is missing, without a request', async () => {

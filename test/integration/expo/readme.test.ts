@@ -51,7 +51,20 @@ async function runShellBlocks(): Promise<{ releaseId: string }> {
       execFileSync('openssl', args, { cwd: appDir, stdio: 'ignore' });
     } else if (command === 'ota') {
       // `dist` is what `npx expo export` wrote: the fixture, made by exactly those commands (its README).
-      const resolved = args.map((a) => (a === 'dist' ? FIXTURE : a.startsWith('../') ? join(appDir, a) : a));
+      // `build/ios/main.jsbundle` is the launch asset inside the built binary: the fixture's iOS bundle.
+      const embedded = join(
+        FIXTURE,
+        JSON.parse(readFileSync(join(FIXTURE, 'metadata.json'), 'utf8')).fileMetadata.ios.bundle,
+      );
+      const resolved = args.map((a) =>
+        a === 'dist'
+          ? FIXTURE
+          : a.startsWith('../')
+            ? join(appDir, a)
+            : a.startsWith('ios=build/')
+              ? `ios=${embedded}`
+              : a,
+      );
       const run = await runCli([...resolved, '--json'], {
         configDir: join(dir, 'cli'),
         apiUrl: ctx.url!,
@@ -95,6 +108,12 @@ describe('docs/guides/expo.md', () => {
     };
     const { manifest } = await partsOf(await getManifest(ctx, appId, headers));
     expect(manifest!.json.id).toBe(releaseId);
+    // The push after the build recorded the binary's embedded update (docs "Smaller downloads").
+    const embedded = await ctx.deps.db.query(
+      'SELECT platform, update_id FROM expo_embedded_updates WHERE release_id = $1',
+      [releaseId],
+    );
+    expect(embedded.rows).toEqual([{ platform: 'ios', update_id: '0e0e0e0e-0000-4000-8000-00000000e1b1' }]);
     const certificate = join(dir, 'app', config.updates.codeSigningCertificate);
     expect(verifyExpoSignature(manifest!.signature!, manifest!.body, certificate, keyid)).toBe(true);
     expect(await checkAssets(manifest!.json)).toBe(2);

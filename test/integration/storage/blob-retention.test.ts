@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobRetention } from '../../../src/bundles/blob-retention.js';
+import { sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
 import { createLogger } from '../../../src/platform/logger.js';
 import { createTestContext, type TestContext } from '../../helpers/context.js';
 import { expoWorld, pushExport } from '../expo/expo-world.js';
@@ -16,6 +17,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx?.close();
 });
+
+const zipFile = (path: string, content: string | Buffer) => {
+  const bytes = Buffer.from(content);
+  return { path, bytes, sha256: sha256Hex(bytes) };
+};
 
 /** The upkeep task's sweep, with its clock moved `days` ahead. */
 function sweeper(days: number, dryRun = false) {
@@ -69,6 +75,41 @@ describe('blob retention', () => {
     expect(rows.length).toBeGreaterThan(1);
     const result = await sweeper(400).sweep();
     for (const kept of [sha, ...rows.map((r) => r.sha256)]) {
+      expect(result.deleted).not.toContain(kept);
+      expect(await ctx.deps.blobs.has(kept)).toBe(true);
+    }
+  });
+
+  it('never deletes the blob of a delta: devices download patches, diff packages and manifest files nobody uploaded', async () => {
+    const ws = await workspaceWithApp(ctx);
+    const big = randomBytes(40_000);
+    const ids: string[] = [];
+    for (const [i, code] of ['var a = 1;', 'var a = 2;'].entries()) {
+      const zip = await writeZip([
+        zipFile('www/index.html', '<html></html>'),
+        zipFile('www/app.js', code),
+        zipFile('www/big.bin', big),
+      ]);
+      const up = await uploadBundle(ctx, ws.headers, ws.appId, zip);
+      const res = await push(ctx, ws.headers, {
+        app_id: ws.appId,
+        version: `4.0.${i}`,
+        sha256: up.json().sha256,
+      });
+      ids.push(res.json().id);
+    }
+    const summary = await ctx.deps.workers.deltas().service.makeFor(ids[1]!);
+    const diff = summary!.made.find((d) => d.kind === 'codepush-diff')!;
+    const manifest = summary!.made.find((d) => d.kind === 'capacitor-files')!;
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.deps.blobs.createReadStream(manifest.blob_sha256))
+      chunks.push(chunk as Buffer);
+    const files = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Array<{ sha256: string }>).map(
+      (f) => f.sha256,
+    );
+    expect(files.length).toBe(3);
+    const result = await sweeper(400).sweep();
+    for (const kept of [diff.blob_sha256, manifest.blob_sha256, ...files]) {
       expect(result.deleted).not.toContain(kept);
       expect(await ctx.deps.blobs.has(kept)).toBe(true);
     }

@@ -91,8 +91,11 @@ describe('API copies on two hosts sharing one bucket', () => {
       const res = await getManifest(hostB(), world.appId, expoHeaders(platform));
       expect(res.status).toBe(200);
       const { manifest } = await partsOf(res);
-      for (const asset of [manifest!.json.launchAsset, ...manifest!.json.assets])
+      for (const asset of manifest!.json.assets)
         expect(asset.url.startsWith(a.url!) || asset.url.startsWith(b.url)).toBe(false);
+      // The launch asset's URL is the service's own: it answers patches, and 302 for the full bytes.
+      const launch = new URL(manifest!.json.launchAsset.url);
+      expect(launch.pathname.startsWith(`/api/v1/expo/${world.appId}/assets/`)).toBe(true);
       expect(await checkAssets(manifest!.json)).toBeGreaterThan(1);
     }
   });

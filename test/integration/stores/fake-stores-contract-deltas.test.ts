@@ -102,4 +102,75 @@ describe.each(subjects)('%s deltas store', (_name, make) => {
     expect(rows[1]).toEqual(delta({ blob_sha256: 'd2'.repeat(32), size: 90 }));
     expect(await s.deltas.deltasOf(base.id)).toEqual([]);
   });
+
+  it("serves the app's newest releases with their folder hashes, and their deltas", async () => {
+    const s = make();
+    const { app, push } = await seeded(s);
+    const base = await push('1.0.0');
+    const target = await push('1.1.0');
+    await s.deltas.recordPackage({
+      release_id: base.id,
+      is_zip: true,
+      folder_hash: 'f1'.repeat(32),
+      file_count: 2,
+    });
+    const row: DeltaRow = {
+      target_release_id: target.id,
+      kind: 'codepush-diff',
+      platform: 'any',
+      base_update_id: base.id,
+      base_release_id: base.id,
+      blob_sha256: 'd1'.repeat(32),
+      size: 100,
+      full_size: 1000,
+    };
+    await s.deltas.recordDelta(row);
+    const served = await s.deltas.served(app.id, 10);
+    expect(served.releases).toEqual(
+      new Map([
+        [base.id, { sha256: SHA, version: '1.0.0', folder_hash: 'f1'.repeat(32) }],
+        [target.id, { sha256: SHA, version: '1.1.0', folder_hash: null }],
+      ]),
+    );
+    expect(served.deltas).toEqual([row]);
+    // Only the newest: the target's own deltas go with it.
+    const newest = await s.deltas.served(app.id, 1);
+    expect([...newest.releases.keys()]).toEqual([target.id]);
+    expect((await s.deltas.served(app.id, 1)).deltas).toEqual([row]);
+    const older = await s.deltas.served('00000000-0000-4000-8000-000000000000', 10);
+    expect(older).toEqual({ releases: new Map(), deltas: [] });
+  });
+
+  it('lists the embedded updates recorded for a runtime version, newest first, each once per platform', async () => {
+    const s = make();
+    const { app, push } = await seeded(s);
+    const embedded = (platform: 'ios' | 'android', update_id: string, c: string) => ({
+      platform,
+      update_id,
+      launch_asset: c.repeat(64),
+    });
+    const OTHER = '9a1b2c3d-0000-4000-8000-000000000002';
+    const r1 = await push('1.0.0', { fingerprint: 'rt-1' });
+    const r2 = await push('1.0.1', { fingerprint: 'rt-1' });
+    const r3 = await push('1.0.2', { fingerprint: 'rt-2' });
+    await s.transaction((tx) => s.manifests.insertEmbedded(tx, r1.id, [embedded('ios', EMBEDDED, 'a')]));
+    await s.transaction((tx) =>
+      s.manifests.insertEmbedded(tx, r2.id, [
+        embedded('ios', OTHER, 'b'),
+        embedded('android', EMBEDDED, 'c'),
+      ]),
+    );
+    await s.transaction((tx) => s.manifests.insertEmbedded(tx, r3.id, [embedded('ios', EMBEDDED, 'd')]));
+    expect(await s.deltas.embeddedBases(app.id, 'rt-1', r2.seq, 5)).toEqual([
+      embedded('android', EMBEDDED, 'c'),
+      embedded('ios', OTHER, 'b'),
+      embedded('ios', EMBEDDED, 'a'),
+    ]);
+    expect(await s.deltas.embeddedBases(app.id, 'rt-1', r1.seq, 5)).toEqual([embedded('ios', EMBEDDED, 'a')]);
+    expect(await s.deltas.embeddedBases(app.id, 'rt-1', r2.seq, 1)).toEqual([
+      embedded('android', EMBEDDED, 'c'),
+      embedded('ios', OTHER, 'b'),
+    ]);
+    expect(await s.deltas.embeddedBases(app.id, 'rt-2', r3.seq, 5)).toEqual([embedded('ios', EMBEDDED, 'd')]);
+  });
 });

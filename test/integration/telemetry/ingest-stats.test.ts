@@ -127,6 +127,7 @@ const expected = {
     received_pct: 40,
     adoption: 0.8,
     failure_rate: 0.2,
+    bytes_served: { full: 0, patch: 0 },
   },
   // eligible = 20 × 50 %; no activations: received 0, adoption 0 / 4, failure rate 0 / 0
   r2: {
@@ -138,6 +139,7 @@ const expected = {
     received_pct: 0,
     adoption: 0,
     failure_rate: 0,
+    bytes_served: { full: 0, patch: 0 },
   },
   // eligible = 5 beta devices × 20 % = 1; nothing else happened
   r3: {
@@ -149,6 +151,7 @@ const expected = {
     received_pct: 0,
     adoption: 0,
     failure_rate: 0,
+    bytes_served: { full: 0, patch: 0 },
   },
   // no checks on staging and no downloads: every zero denominator gives 0
   r4: {
@@ -160,6 +163,7 @@ const expected = {
     received_pct: 0,
     adoption: 0,
     failure_rate: 0,
+    bytes_served: { full: 0, patch: 0 },
   },
 };
 
