@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import { createContainer } from '../../src/container/container.js';
 import type { Container } from '../../src/container/container.types.js';
@@ -141,6 +142,51 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     await dropBucket?.();
   };
   return { id, config, deps, ownerDb, app, env, url, close };
+}
+
+/**
+ * The file's test context, made before its tests and removed after them (with every database, key and
+ * blob it made). `const ctx = fileContext();` at the top of a test file stands for the beforeAll/afterAll
+ * pair each file would otherwise copy. The object reads the context made in beforeAll, so use it in hooks
+ * and tests (a hook registered after this call runs after the context exists; after-hooks run in reverse
+ * order, so a file's own clean-up runs before the context closes).
+ */
+export function fileContext(options: TestContextOptions = {}, timeout?: number): TestContext {
+  let made: TestContext | undefined;
+  beforeAll(async () => {
+    made = await createTestContext(options);
+  }, timeout);
+  afterAll(async () => {
+    await made?.close();
+  });
+  const current = (): TestContext => {
+    if (!made) throw new Error('the file context exists from its beforeAll on: use it in hooks and tests');
+    return made;
+  };
+  return {
+    get id() {
+      return current().id;
+    },
+    get config() {
+      return current().config;
+    },
+    get deps() {
+      return current().deps;
+    },
+    get ownerDb() {
+      return current().ownerDb;
+    },
+    get app() {
+      return current().app;
+    },
+    get env() {
+      return current().env;
+    },
+    get url() {
+      return current().url;
+    },
+    close: () => current().close(),
+  };
 }
 
 /** Removes the file's keys from every node (each master of a Redis Cluster holds some of them). */

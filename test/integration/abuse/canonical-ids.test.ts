@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { Tenant } from './tenant.js';
 
 /**
  * Ids are UUIDs in the 8-4-4-4-12 form only. The URN form and braces are refused at the edge (400), never
  * handed to Postgres (which answered 500); upper-case ids are the same id as their lower-case form.
  */
-let ctx: TestContext;
 let t: Tenant;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   t = await Tenant.create(ctx);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const urn = (id: string) => `urn:uuid:${id}`;

@@ -1,25 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import type { ControlPolicy } from './endpoint-policy.js';
 import { refusedCredentials } from './refused-credentials.js';
 import { assertNoMarkers, assertProblem, type Covered, coveredRoutes, send } from './routes.js';
 import { type Headers, Tenant } from './tenant.js';
 
-let ctx: TestContext;
 let t: Tenant;
 let control: Array<Covered & { policy: ControlPolicy }>;
 let refused: Record<string, Headers>;
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   t = await Tenant.create(ctx);
   refused = await refusedCredentials(t);
   control = (await coveredRoutes(ctx.app)).filter(
     (r): r is Covered & { policy: ControlPolicy } => r.policy.access === 'control',
   );
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('refused credentials on every control endpoint', () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import type { ControlPolicy, Req } from './endpoint-policy.js';
 import {
   assertNoMarkers,
@@ -12,21 +12,17 @@ import {
 } from './routes.js';
 import { Tenant } from './tenant.js';
 
-let ctx: TestContext;
 let home: Tenant;
 let foreign: Tenant;
 let control: Array<Covered & { policy: ControlPolicy }>;
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   home = await Tenant.create(ctx);
   foreign = await Tenant.create(ctx);
   control = (await coveredRoutes(ctx.app)).filter(
     (r): r is Covered & { policy: ControlPolicy } => r.policy.access === 'control',
   );
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 /** Rows of the foreign workspace that any change would add to: its audit log and webhook outbox. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import { assertHandled, fuzz } from './fuzz.js';
 import { HOSTILE_CONSTANTS, hostileBodies, pathsOf, splice } from './hostile.js';
 import {
@@ -13,17 +13,13 @@ import {
 import { type Covered, coveredRoutes, fuzzCredential, urlOf } from './routes.js';
 import { Tenant } from './tenant.js';
 
-let ctx: TestContext;
 let t: Tenant;
 let routes: Covered[];
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   t = await Tenant.create(ctx);
   routes = (await coveredRoutes(ctx.app)).filter((r) => r.jsonBody);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('fuzzed JSON bodies', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import { assertHandled, FUZZ_RUNS, fuzz } from './fuzz.js';
 import { type Covered, coveredRoutes, fuzzCredential, urlOf } from './routes.js';
 import { type Headers, Tenant } from './tenant.js';
@@ -10,17 +10,13 @@ import { type Headers, Tenant } from './tenant.js';
  * time, the others valid: never a 5xx, every 4xx problem+json. Header values are what HTTP can carry
  * (visible ASCII, spaces and tabs, bytes 0x80-0xff read as Latin-1), up to the server's header size limit.
  */
-let ctx: TestContext;
 let t: Tenant;
 let routes: Covered[];
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   t = await Tenant.create(ctx);
   routes = (await coveredRoutes(ctx.app)).filter((r) => r.headerParams.length > 0);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const HOSTILE_HEADER_VALUES = [

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import type { Req } from './endpoint-policy.js';
 import { assertHandled, FUZZ_RUNS, fuzz } from './fuzz.js';
 import { HOSTILE_QUERY_VALUES, HOSTILE_SEGMENTS, hostileQuery, hostileSegment } from './hostile.js';
@@ -8,17 +8,13 @@ import { ID_AND_LENGTH_KINDS, queryBase, urlVariants } from './hostile-strings.j
 import { type Covered, coveredRoutes, fuzzCredential } from './routes.js';
 import { type Headers, Tenant } from './tenant.js';
 
-let ctx: TestContext;
 let t: Tenant;
 let routes: Covered[];
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   t = await Tenant.create(ctx);
   routes = await coveredRoutes(ctx.app);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 /** The route's URL with its valid parameters, one of them (`raw`, already URL text) replaced. */

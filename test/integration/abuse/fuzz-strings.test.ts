@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import type { Req } from './endpoint-policy.js';
 import { assertHandled, fuzz } from './fuzz.js';
 import {
@@ -19,17 +19,13 @@ import { type Headers, Tenant } from './tenant.js';
  * path and query parameter: Postgres refuses NUL in text and ClickHouse refuses lone surrogates, so each
  * must be answered with a 4xx problem (or made safe) at the API, never reach a store and fail there.
  */
-let ctx: TestContext;
 let t: Tenant;
 let routes: Covered[];
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   t = await Tenant.create(ctx);
   routes = await coveredRoutes(ctx.app);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const credentialOf = (route: Covered): Promise<Headers> => fuzzCredential(route, t);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import { refusedCredentials } from './refused-credentials.js';
 import { assertNoMarkers, assertProblem, send } from './routes.js';
 import { CALLERS, type Headers, Tenant } from './tenant.js';
@@ -8,16 +8,12 @@ import { CALLERS, type Headers, Tenant } from './tenant.js';
 // POST /invitations/accept with every kind of caller and every kind of token. The generic matrices
 // (roles, credentials, cross-workspace, fuzz) cover it too through endpoint-policy.ts; this file adds the
 // states a token can be in.
-let ctx: TestContext;
 let t: Tenant;
 let other: Tenant;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   t = await Tenant.create(ctx);
   other = await Tenant.create(ctx);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const route = { method: 'POST', path: '/api/v1/invitations/accept' };

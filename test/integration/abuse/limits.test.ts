@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import { rawRequest } from './raw-http.js';
 import { assertProblem, type Covered, coveredRoutes, send, urlOf } from './routes.js';
 import { Tenant } from './tenant.js';
@@ -8,22 +8,18 @@ import { Tenant } from './tenant.js';
 const BODY_LIMIT = 16_384;
 const BUNDLE_LIMIT = 65_536;
 
-let ctx: TestContext;
 let t: Tenant;
 let port: number;
 let withBody: Covered[];
 
+const ctx = fileContext({
+  env: { BODY_LIMIT_BYTES: String(BODY_LIMIT), BUNDLE_MAX_BYTES: String(BUNDLE_LIMIT) },
+});
 beforeAll(async () => {
-  ctx = await createTestContext({
-    env: { BODY_LIMIT_BYTES: String(BODY_LIMIT), BUNDLE_MAX_BYTES: String(BUNDLE_LIMIT) },
-  });
   t = await Tenant.create(ctx);
   withBody = (await coveredRoutes(ctx.app)).filter((r) => r.jsonBody);
   await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   port = (ctx.app.server.address() as AddressInfo).port;
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 /** A JSON object of exactly `bytes` bytes. */

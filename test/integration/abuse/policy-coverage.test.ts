@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import { ENDPOINT_POLICY } from './endpoint-policy.js';
 import { refusedCredentials } from './refused-credentials.js';
 import { documentedRoutes, type Route, send, unpoliced } from './routes.js';
 import { Tenant } from './tenant.js';
 
-let ctx: TestContext;
 let routes: Route[];
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   routes = await documentedRoutes(ctx.app);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('every endpoint has a policy', () => {

@@ -1,20 +1,16 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext, signUp } from '../../helpers/context.js';
 import { assertProblem } from './routes.js';
 
 const LIMIT = 3;
-let ctx: TestContext;
 let appId: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext({
-    env: { RATE_LIMIT_SIGNIN_PER_MINUTE: String(LIMIT), RATE_LIMIT_DEVICE_PER_MINUTE: String(LIMIT) },
-  });
-  appId = await newApp();
+const ctx = fileContext({
+  env: { RATE_LIMIT_SIGNIN_PER_MINUTE: String(LIMIT), RATE_LIMIT_DEVICE_PER_MINUTE: String(LIMIT) },
 });
-afterAll(async () => {
-  await ctx?.close();
+beforeAll(async () => {
+  appId = await newApp();
 });
 
 /** An app of a new account (two sign-ups at most, under this file's sign-in limit). */

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { coveredRoutes, urlOf } from './routes.js';
 import { Tenant } from './tenant.js';
 
 /** Inputs the abuse tests once answered with a 500; each is now a 4xx, and the normal case still works. */
-let ctx: TestContext;
 let t: Tenant;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   t = await Tenant.create(ctx);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('NUL characters, which Postgres text cannot store', () => {

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { roleAtLeast } from '../../../src/auth/principal.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import type { ControlPolicy } from './endpoint-policy.js';
 import { assertProblem, type Covered, coveredRoutes, credentialFor, send } from './routes.js';
 import { CALLERS, Tenant } from './tenant.js';
 
-let ctx: TestContext;
 let control: Array<Covered & { policy: ControlPolicy }>;
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   control = (await coveredRoutes(ctx.app)).filter(
     (r): r is Covered & { policy: ControlPolicy } => r.policy.access === 'control',
   );
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 function allowed(policy: ControlPolicy, caller: (typeof CALLERS)[number]): boolean {

@@ -1,17 +1,11 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migratePostgres } from '../../../src/migrations/postgres-migrator.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, signUp } from '../../helpers/context.js';
 
 // The API and the workers connect with DATABASE_URL, as ctx.deps.db does here; migrations run as the
 // schema-owning role of DATABASE_MIGRATION_URL (ctx.ownerDb).
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const INSUFFICIENT_PRIVILEGE = '42501';
 

@@ -1,21 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createTestContext,
   expectProblem,
+  fileContext,
   type SignedIn,
   signUp,
-  type TestContext,
 } from '../../helpers/context.js';
 import { auditActions, call, setPlan } from '../members/fixtures.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const uniqueEmail = (tag: string) => `${tag}-${randomBytes(4).toString('hex')}@example.com`;
 const membersUrl = (ws: string) => `/workspaces/${ws}/members`;

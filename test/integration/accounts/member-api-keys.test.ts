@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../../src/auth/api-key-secret.js';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { addMember, auditActions, call, type Headers, setPlan, type Teammate } from '../members/fixtures.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const keysUrl = (ws: string) => `/workspaces/${ws}/api-keys`;
 

@@ -1,32 +1,27 @@
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.js';
 import { createContainer } from '../../../src/container/container.js';
 import { buildApp } from '../../../src/http/app.js';
 import type { App } from '../../../src/http/types.js';
 import {
-  createTestContext,
   expectProblem,
+  fileContext,
   type SignedIn,
   signUp,
   TEST_TOKEN_SECRET,
-  type TestContext,
 } from '../../helpers/context.js';
 import { addMember, call, setPlan, type Teammate } from '../members/fixtures.js';
 
 // A deployment whose token secret is known to the attacker (a published default left in place): the test
 // signs with the same secret the service uses.
-let ctx: TestContext;
 let owner: SignedIn;
 let viewer: Teammate;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   owner = await signUp(ctx.app);
   await setPlan(ctx, owner, 'team');
   viewer = await addMember(ctx, owner, 'viewer');
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 /** A token as the service made them: HS256, subject the user id, claim `ws` the workspace. */

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { fileContext, signUp } from '../../helpers/context.js';
 
 /** The spec's actor `api-key` stays; the entry also says which key made the change, and whose it is. */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 describe('audit entries made with an API key', () => {
   it('keep the actor api-key and add details.api_key {id, name, created_by}', async () => {

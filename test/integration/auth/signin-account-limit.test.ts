@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { expectProblem, fileContext, signUp } from '../../helpers/context.js';
 
 /**
  * Failed sign-ins are limited per account as well as per client address: guessing one account's
  * password from many addresses is stopped after RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT failures.
  */
 const LIMIT = 3;
-let ctx: TestContext;
 let address = 0;
-beforeAll(async () => {
-  ctx = await createTestContext({ env: { RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: String(LIMIT) } });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ env: { RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: String(LIMIT) } });
 
 /** Every attempt from a new address, so the per-address limit never plays a part. */
 function signin(email: string, password: string) {

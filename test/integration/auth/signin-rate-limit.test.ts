@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '3' } });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '3' } });
 
 describe('sign-in rate limit', () => {
   it('answers 429 problem+json with Retry-After past the per-minute limit', async () => {

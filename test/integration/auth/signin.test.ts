@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IdentityTokens } from '../../../src/auth/identity-tokens.js';
 import {
-  createTestContext,
   expectProblem,
+  fileContext,
   signUp,
   TEST_TOKEN_SECRET,
-  type TestContext,
   tokenSubjectOf,
 } from '../../helpers/context.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 async function auditActions(workspaceId: string): Promise<string[]> {
   const { rows } = await ctx.deps.db.query<{ action: string; actor: string }>(

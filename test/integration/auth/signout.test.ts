@@ -4,24 +4,17 @@ import { loadConfig } from '../../../src/config/config.js';
 import { createContainer } from '../../../src/container/container.js';
 import { buildApp } from '../../../src/http/app.js';
 import type { App } from '../../../src/http/types.js';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 
 /**
  * Identity tokens can be ended before they expire: one (sign out) or every one of the user (everywhere),
  * at once on every API copy. The second copy here is another container and app on the same databases, as
  * a second API process would be.
  */
-let ctx: TestContext;
 let copy: { app: App; close(): Promise<void> };
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   const deps = createContainer(loadConfig(ctx.env), { name: 'test-copy', poolSize: 2 });
   const app = await buildApp(deps);
   copy = {
@@ -34,7 +27,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await copy?.close();
-  await ctx?.close();
 });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { RemotePackage } from 'code-push/script/acquisition-sdk.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bucketOf } from '../../../src/updates/bucket.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { testBlobStore } from '../../helpers/test-buckets.js';
 import {
   push,
@@ -20,14 +20,10 @@ import { createKey, Device, isPackage, offeredLabel } from './harness.js';
  * The real acquisition SDK of the `code-push` package (what react-native-code-push runs) against a
  * listening service: update checks through deployment keys.
  */
-let ctx: TestContext;
 let url: string;
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   url = ctx.url!;
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 async function releaseBytes(ws: Workspace, version: string, bytes: Buffer, extra: object = {}) {

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_KEYS_PER_APP } from '../../../src/codepush/deployment-keys.service.js';
-import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
+import { expectProblem, fileContext, signUp } from '../../helpers/context.js';
 import { apiKey, type Headers, setPlan, workspaceWithApp } from '../releases/fixtures.js';
 
 /** POST, GET and DELETE /apps/{app_id}/deployment-keys. */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const keysUrl = (appId: string) => `/api/v1/apps/${appId}/deployment-keys`;
 const create = (headers: Headers, appId: string, body: unknown) =>

@@ -1,24 +1,20 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { release, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
 import { deviceIds, offered, seedApp, seedRelease, seedWorkspace, settle } from '../updates/seed.js';
 import { createKey, Device } from './harness.js';
 
 /** What a client that is not the acquisition SDK (or an attacker) sends to the acquisition API. */
-let ctx: TestContext;
 let ws: Workspace;
 let key: string;
 let v1: { id: string; sha256: string };
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   ws = await workspaceWithApp(ctx);
   key = await createKey(ctx, ws.headers, ws.appId);
   v1 = (await release(ctx, ws, { version: 'v1', notes: 'first' })) as never;
   await settle(ctx);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const CHECK = '/v0.1/public/codepush/update_check';

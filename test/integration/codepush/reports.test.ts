@@ -1,22 +1,18 @@
 import type { Package, RemotePackage } from 'code-push/script/acquisition-sdk.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reportEventId } from '../../../src/codepush/codepush.service.js';
 import { SpikeEvaluator } from '../../../src/spikes/spike.evaluator.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { release, rollback, setPlan, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
 import { startConsumer, storedEvents, streamState, waitFor } from '../telemetry/fixtures.js';
 import { settle } from '../updates/seed.js';
 import { AcquisitionStatus, createKey, Device } from './harness.js';
 
 /** Download and deploy reports of the acquisition SDK feed the statistics of the release named by label. */
-let ctx: TestContext;
 let url: string;
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   url = ctx.url!;
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 async function pushed(ws: Workspace, version: string, extra: object = {}) {

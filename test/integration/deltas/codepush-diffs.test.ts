@@ -7,7 +7,7 @@ import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/deltas/zip-a
 import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { clientFolderHash, installLikeClient, unzipTo } from '../../helpers/codepush-client.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 import { createKey, Device, isPackage } from '../codepush/harness.js';
 import { push, uploadBundle, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
@@ -17,7 +17,6 @@ import { push, uploadBundle, type Workspace, workspaceWithApp } from '../release
  * delta-updates.md, "CodePush"): releases pushed through the API, diffs made by the deltas worker, and the
  * downloads installed as react-native-code-push installs them.
  */
-let ctx: TestContext;
 let worker: Worker;
 let work: string;
 let ws: Workspace;
@@ -51,8 +50,8 @@ async function download(url: string): Promise<Buffer> {
   return bytes;
 }
 
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   worker = createDeltasWorker(ctx.deps);
   await worker.start();
   work = await mkdtemp(join(tmpdir(), 'ota-codepush-diff-'));
@@ -79,7 +78,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.stop();
-  await ctx?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
 

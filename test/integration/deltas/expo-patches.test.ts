@@ -5,7 +5,7 @@ import type { ExpoPlatform } from '../../../src/expo/expo.manifest.js';
 import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { bspatch, debianBspatch } from '../../helpers/bspatch.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { downloadLaunchAsset, hashOf } from '../../helpers/expo-updates-client.js';
 import { waitFor } from '../../helpers/wait.js';
 import {
@@ -29,7 +29,6 @@ const image = readFileSync(join(FIXTURE, metadata.fileMetadata.ios.assets[0].pat
 const changed = (bytes: Buffer, to: string) =>
   Buffer.from(bytes.toString('utf8').replace('OTA fixture', to), 'utf8');
 
-let ctx: TestContext;
 let worker: Worker;
 let world: ExpoWorld;
 const iosV1 = fixtureFile('ios');
@@ -71,8 +70,8 @@ const patchHeaders = (current: string, requested: string) => ({
   'expo-requested-update-id': requested,
 });
 
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   worker = createDeltasWorker(ctx.deps);
   await worker.start();
   world = await expoWorld(ctx, 'team');
@@ -86,7 +85,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.stop();
-  await ctx?.close();
 });
 
 describe('Expo launch asset patches', () => {

@@ -8,23 +8,21 @@ import { type ArchiveFile, readZipFiles, sha256Hex, writeZip } from '../../../sr
 import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { bspatch } from '../../helpers/bspatch.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 import { bundle, push, uploadBundle, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
 
 /** The deltas worker on the real services: pushes through the API, deltas in Postgres and the blob store. */
 const EXPORT = join(import.meta.dirname, '../../fixtures/expo-export');
 
-let ctx: TestContext;
 let worker: Worker;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   worker = createDeltasWorker(ctx.deps);
   await worker.start();
 });
 afterAll(async () => {
   await worker?.stop();
-  await ctx?.close();
 });
 
 async function upload(ws: Workspace, bytes: Buffer): Promise<string> {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../../src/plans/plans.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { Tenant } from '../abuse/tenant.js';
 
 /**
@@ -11,13 +11,7 @@ import { Tenant } from '../abuse/tenant.js';
 const HOBBY_CAP = capabilitiesOf('hobby').deviceCap!;
 const ONE_ADDRESS = '203.0.113.50';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 async function check(appId: string, deviceId: string, remoteAddress = ONE_ADDRESS) {
   const res = await ctx.app.inject({

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import { capabilitiesOf } from '../../../src/plans/plans.js';
 import { createLogger } from '../../../src/platform/logger.js';
@@ -6,7 +6,7 @@ import { createRedis } from '../../../src/platform/redis.js';
 import { invalidationChannel } from '../../../src/routing/invalidation.js';
 import { RoutingCache } from '../../../src/routing/routing.cache.js';
 import { RoutingInvalidationListener } from '../../../src/routing/routing.listener.js';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { eventually } from '../../helpers/devices.js';
 import { Tenant } from '../abuse/tenant.js';
 
@@ -14,13 +14,7 @@ import { Tenant } from '../abuse/tenant.js';
 const HOBBY_CAP = capabilitiesOf('hobby').deviceCap!;
 const CLIENT = { ip: '10.0.0.1' };
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 interface Listed {
   devices: Array<{ device_id: string; last_seen_at: string }>;

@@ -5,20 +5,18 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../../src/plans/plans.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { Tenant } from '../abuse/tenant.js';
 
 const run = promisify(execFile);
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
-let ctx: TestContext;
 let scratch: string;
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   scratch = await mkdtemp(join(tmpdir(), 'ota-simulator-'));
 });
 afterAll(async () => {
-  await ctx?.close();
   await rm(scratch, { recursive: true, force: true });
 });
 

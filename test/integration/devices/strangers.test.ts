@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import { capabilitiesOf } from '../../../src/plans/plans.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { Tenant } from '../abuse/tenant.js';
 
 /**
@@ -13,14 +13,8 @@ import { Tenant } from '../abuse/tenant.js';
 const DEFAULT_NEW_DEVICES_PER_ADDRESS = 10;
 const HOBBY_CAP = capabilitiesOf('hobby').deviceCap!;
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({
-    env: { RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: String(DEFAULT_NEW_DEVICES_PER_ADDRESS) },
-  });
-});
-afterAll(async () => {
-  await ctx?.close();
+const ctx = fileContext({
+  env: { RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: String(DEFAULT_NEW_DEVICES_PER_ADDRESS) },
 });
 
 async function hobbyApp() {

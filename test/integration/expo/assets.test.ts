@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 import {
   type ExpoManifest,
@@ -19,23 +19,18 @@ const DOWNLOAD = {
   'content-disposition': 'attachment',
 };
 
-let ctx: TestContext;
 let world: ExpoWorld;
 let other: ExpoWorld;
 let manifest: ExpoManifest;
 
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   world = await expoWorld(ctx, 'team');
   other = await expoWorld(ctx, 'team');
   await pushExport(world, { version: '1.0.0' });
   const res = await getManifest(ctx, world.appId, expoHeaders('ios', { 'eas-client-id': 'dev-1' }));
   manifest = (await partsOf(res)).manifest!.json;
 }, 120_000);
-
-afterAll(async () => {
-  await ctx?.close();
-});
 
 const headersOf = (res: Response) =>
   Object.fromEntries(Object.keys(DOWNLOAD).map((name) => [name, res.headers.get(name)]));

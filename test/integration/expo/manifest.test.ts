@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import { testBlobStore } from '../../helpers/test-buckets.js';
 import {
   checkAssets,
@@ -16,20 +16,15 @@ import {
 } from './expo-world.js';
 
 /** The manifest endpoint's wire format, read with Expo's own multipart parser. */
-let ctx: TestContext;
 let world: ExpoWorld;
 let releaseId: string;
 const metadata = JSON.parse(readFileSync(join(FIXTURE, 'metadata.json'), 'utf8'));
 
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   world = await expoWorld(ctx, 'team');
   releaseId = (await pushExport(world, { version: '1.0.0' })).id;
 }, 120_000);
-
-afterAll(async () => {
-  await ctx?.close();
-});
 
 const md5Of = (path: string) =>
   createHash('md5')

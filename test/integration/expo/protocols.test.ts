@@ -1,21 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { eventually } from '../../helpers/devices.js';
 import { type StartedWorkers, startAllWorkers } from '../../helpers/workers.js';
 import { expoHeaders, expoWorld, getManifest, partsOf, pushExport } from './expo-world.js';
 
 /** Expo releases beside bundle releases on one channel: each protocol sees only its own. */
-let ctx: TestContext;
 let workers: StartedWorkers | undefined;
 
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   workers = await startAllWorkers(ctx);
 }, 120_000);
 
 afterAll(async () => {
   await workers?.stop();
-  await ctx?.close();
 });
 
 async function codePushCheck(key: string) {

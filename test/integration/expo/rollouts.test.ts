@@ -3,7 +3,7 @@ import { bucket } from '../../../sdk/bucket.js';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import { DIRECTIVE_DELAY_MS } from '../../../src/expo/expo.manifest.js';
 import { ExpoUpdatesService } from '../../../src/expo/expo-updates.service.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { eventually } from '../../helpers/devices.js';
 import { type StartedWorkers, startAllWorkers } from '../../helpers/workers.js';
 import { expoHeaders, expoWorld, getManifest, partsOf, pushExport } from './expo-world.js';
@@ -12,17 +12,15 @@ import { expoHeaders, expoWorld, getManifest, partsOf, pushExport } from './expo
  * Which answer each device gets: the same buckets, stacked rollouts, rollback and caps as /updates/check,
  * with eas-client-id as the device, and rollBackToEmbedded when a device must leave what it runs.
  */
-let ctx: TestContext;
 let workers: StartedWorkers | undefined;
 
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   workers = await startAllWorkers(ctx);
 }, 120_000);
 
 afterAll(async () => {
   await workers?.stop();
-  await ctx?.close();
 });
 
 type Answer = { kind: 'manifest'; id: string } | { kind: 'directive'; commitTime: string } | { kind: 'none' };

@@ -4,7 +4,7 @@ import { expoPushBody, exportFiles, readExpoExport } from '../../../cli/expo-exp
 import { loadSigningKey, signDraft } from '../../../cli/signing.js';
 import { ApiError } from '../../../client/errors.js';
 import type { ReleaseDraft } from '../../../client/types.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { eventually } from '../../helpers/devices.js';
 import {
   type ExpoWorld,
@@ -19,18 +19,16 @@ import {
 } from './expo-world.js';
 
 /** Code signing with the key on the developer's machine, verified against an openssl certificate. */
-let ctx: TestContext;
 let files: ReturnType<typeof makeSigningFiles>;
 const expect_ = { 'expo-expect-signature': 'sig, keyid="main", alg="rsa-v1_5-sha256"' };
 
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   files = makeSigningFiles();
 }, 120_000);
 
 afterAll(async () => {
   files?.remove();
-  await ctx?.close();
 });
 
 /** A draft of the fixture export, signed by nobody yet. */

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.js';
 import { createContainer } from '../../../src/container/container.js';
 import { buildApp } from '../../../src/http/app.js';
-import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
+import { expectProblem, fileContext, signUp } from '../../helpers/context.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const OPERATOR_TOKEN = 'operator-token-operator-token-0123456789';
 

@@ -1,19 +1,13 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { capturedLog } from '../../helpers/captured-log.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 import { seedApp, seedWorkspace } from '../updates/seed.js';
 
-let ctx: TestContext;
 const logged = capturedLog();
-beforeAll(async () => {
-  ctx = await createTestContext({ listen: true, logger: logged.log });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ listen: true, logger: logged.log });
 
 /** The status line, headers (lower-case names) and body of each answer in `raw`, in order. */
 function answers(raw: string): Array<{ status: number; headers: Record<string, string>; body: string }> {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { createTestContext, fileContext, type TestContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 
 /**
@@ -9,14 +9,12 @@ import { waitFor } from '../../helpers/wait.js';
  * act on real connections). REQUEST_TIMEOUT_MS is the setting these tests are about: one second here
  * instead of 30, so they need not wait half a minute; MAX_CONNECTIONS likewise in its own test.
  */
-let ctx: TestContext;
 let capped: TestContext;
+const ctx = fileContext({ listen: true, env: { REQUEST_TIMEOUT_MS: '1000' } });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true, env: { REQUEST_TIMEOUT_MS: '1000' } });
   capped = await createTestContext({ listen: true, env: { MAX_CONNECTIONS: '5' } });
 });
 afterAll(async () => {
-  await ctx?.close();
   await capped?.close();
 });
 

@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { createTestContext, fileContext, type TestContext } from '../../helpers/context.js';
 import { seedApp, seedRelease, seedWorkspace } from '../updates/seed.js';
 
 /**
  * API_SURFACES=device: a process of the device surface alone, as an operator runs it beside the control
  * API to scale the devices' traffic apart. It answers every device endpoint and nothing else.
  */
-let device: TestContext;
 let control: TestContext;
+const device = fileContext({ listen: true, env: { API_SURFACES: 'device' } });
 beforeAll(async () => {
-  device = await createTestContext({ listen: true, env: { API_SURFACES: 'device' } });
   control = await createTestContext({ env: { API_SURFACES: 'control' } });
 });
 afterAll(async () => {
-  await device?.close();
   await control?.close();
 });
 

@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../../src/audit/audit.chain.js';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { call, everyCaller, seedEntries, setPlan } from './fixtures.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const verifyUrl = (ws: string) => `/workspaces/${ws}/audit/verify`;
 

@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { call, createAppRow, everyCaller, seedEntries, setPlan } from './fixtures.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const audit = (headers: Record<string, string>, query = '') => call(ctx, 'GET', `/audit${query}`, headers);
 

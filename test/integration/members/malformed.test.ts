@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { setPlan } from './fixtures.js';
 
-let ctx: TestContext;
 let owner: SignedIn;
+const ctx = fileContext({ env: { BODY_LIMIT_BYTES: '65536' } });
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { BODY_LIMIT_BYTES: '65536' } });
   owner = await signUp(ctx.app);
   await setPlan(ctx, owner, 'team');
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 interface Case {

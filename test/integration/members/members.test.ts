@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { expectProblem, fileContext, signUp } from '../../helpers/context.js';
 import { auditActions, call, setPlan } from './fixtures.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const membersUrl = (ws: string) => `/workspaces/${ws}/members`;
 const uniqueEmail = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;

@@ -1,25 +1,21 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/platform/paths.js';
 import { ensureBuilt } from '../../helpers/compiled.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, signUp } from '../../helpers/context.js';
 import { seedEntries, setPlan } from './fixtures.js';
 
 const run = promisify(execFile);
 const root = projectRoot();
-let ctx: TestContext;
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   // The script runs the compiled code, as it does in production. Compiled through the shared lock, and
   // only when dist/ is older than the sources: compiling unconditionally rewrote every file of dist/
   // while other test files ran the CLI from it, which then read a half-written module.
   await ensureBuilt();
 }, 180_000);
-afterAll(async () => {
-  await ctx?.close();
-});
 
 async function verify(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRedis } from '../../../src/platform/redis.js';
 import { invalidationChannel } from '../../../src/routing/invalidation.js';
-import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
+import { expectProblem, fileContext, signUp } from '../../helpers/context.js';
 import { auditActions, call, everyCaller, setPlan } from './fixtures.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ env: { DEVICE_WINDOW_DAYS: '14' } });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ env: { DEVICE_WINDOW_DAYS: '14' } });
 
 describe('GET /workspaces/{id}', () => {
   it('answers {id, name, plan}, hobby for a new workspace', async () => {

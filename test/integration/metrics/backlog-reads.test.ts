@@ -1,21 +1,15 @@
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readIngestLag } from '../../../src/ingest/ingest-lag.js';
 import { eventStreamKey, INGEST_GROUP } from '../../../src/intake/event-stream.js';
 import { QueueDepths } from '../../../src/platform/queue-depths.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 
 /**
  * What the worker process's /metrics reads from Redis at scrape time, on the real Redis: the ingest
  * backlog of the event stream, and the BullMQ queues' depths and the age of their oldest waiting job.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ withoutApp: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ withoutApp: true });
 
 describe('the ingest backlog', () => {
   it('is nothing before the API ever appended an entry', async () => {

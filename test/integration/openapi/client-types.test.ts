@@ -1,14 +1,8 @@
 import openapiTS, { astToString } from 'openapi-typescript';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const HEADER = `/**
  * Generated from the service's OpenAPI document by openapi-typescript; do not edit. The client's types

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 
 type Operation = {
   operationId?: string;
@@ -13,14 +13,10 @@ type Document = {
   components: { schemas: Record<string, unknown> };
 };
 
-let ctx: TestContext;
 let doc: Document;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   doc = (await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as Document;
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const PROBLEM = { $ref: '#/components/schemas/Problem' };

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inspectRedisDurability } from '../../../src/platform/redis-durability.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ withoutApp: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ withoutApp: true });
 
 describe('the Redis the project starts', () => {
   it('syncs its append-only file before it answers, so the API and workers start without a warning', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import {
   apiKey,
   type Headers,
@@ -12,14 +12,13 @@ import {
   writes,
 } from './fixtures.js';
 
-let ctx: TestContext;
 let home: Workspace;
 let foreign: Workspace;
 let foreignRelease: { id: string };
 let foreignSha: string;
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   home = await workspaceWithApp(ctx, 'Home');
   foreign = await workspaceWithApp(ctx, 'Secret project');
   await setPlan(ctx, foreign.workspaceId, 'pro');
@@ -27,9 +26,6 @@ beforeAll(async () => {
   foreignRelease = await release(ctx, foreign, { version: 'secret-1' });
   await release(ctx, foreign, { version: 'secret-2' });
   foreignSha = (foreignRelease as unknown as { sha256: string }).sha256;
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 type Call = { method: 'GET' | 'POST' | 'PUT' | 'PATCH'; url: string; payload?: unknown; raw?: Buffer };

@@ -2,22 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { temporaryUploads } from '../../helpers/test-buckets.js';
 import { sha256Hex, uploadBundle, workspaceWithApp } from './fixtures.js';
 
 const MAX = 6 * 1024 * 1024;
-let ctx: TestContext;
 let base: string;
 
+const ctx = fileContext({ env: { BUNDLE_MAX_BYTES: String(MAX) } });
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { BUNDLE_MAX_BYTES: String(MAX) } });
   await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 /** Every stored blob (disk files or bucket objects, as the run's store lists them). */

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { bundle, push, workspaceWithApp, writes } from './fixtures.js';
 
 /** POST /modules with `capacitor`: stored, served back in every release object, refused when unverifiable. */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const SIGNED = 'ab'.repeat(256);
 const SESSION_KEY = `${'A'.repeat(22)}==:${'B'.repeat(342)}==`;

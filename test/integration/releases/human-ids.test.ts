@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { upgradeMessage } from '../../../src/plans/plans.js';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { bundle, push, release, setPlan, workspaceWithApp, writes } from './fixtures.js';
 
 /**
  * What a person types instead of UUIDs: app names unique per workspace, versions unique per app and channel,
  * releases found by version or id prefix, and the push asked about before its bytes are sent.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 describe('app names', () => {
   it('refuses a second app of the same name in a workspace with 409; another workspace may use it', async () => {

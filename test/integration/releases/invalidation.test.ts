@@ -1,22 +1,20 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRedis, type Redis } from '../../../src/platform/redis.js';
 import { invalidationChannel } from '../../../src/routing/invalidation.js';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { bundle, push, release, rollback, rollout, setPlan, workspaceWithApp } from './fixtures.js';
 
-let ctx: TestContext;
 let subscriber: Redis;
 const messages: unknown[] = [];
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   subscriber = createRedis(ctx.config.redis);
   subscriber.on('message', (_channel, message) => messages.push(JSON.parse(message)));
   await subscriber.subscribe(invalidationChannel(ctx.deps.keys));
 });
 afterAll(async () => {
   subscriber?.disconnect();
-  await ctx?.close();
 });
 
 /** Publishes from one connection arrive in order, so a marker published last proves all before it came. */

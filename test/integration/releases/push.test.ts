@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it, vi } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import {
   apiKey,
   audit,
@@ -14,13 +14,7 @@ import {
   writes,
 } from './fixtures.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 describe('push', () => {
   it('creates an active release with the defaults, audits module.push and writes release.pushed once', async () => {

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { audit, outbox, release, rollback, rollout, setPlan, workspaceWithApp, writes } from './fixtures.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 describe('rollout', () => {
   it('changes in place by PUT and PATCH, audits old/new, writes rollout.changed once per change', async () => {

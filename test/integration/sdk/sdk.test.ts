@@ -6,19 +6,18 @@ import { OtaClient } from '../../../client/client.js';
 import { ApiError } from '../../../client/errors.js';
 import { bucket } from '../../../sdk/bucket.js';
 import { IntegrityError, OtaUpdates } from '../../../sdk/updates.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, signUp } from '../../helpers/context.js';
 import { eventually, fleet, updateRound } from '../../helpers/devices.js';
 import { type StartedWorkers, startAllWorkers } from '../../helpers/workers.js';
 
 /** The device SDK and the control-API client against a live API with its workers. */
-let ctx: TestContext;
 let apiUrl: string;
 let client: OtaClient;
 let appId: string;
 let workers: StartedWorkers | undefined;
 
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   apiUrl = ctx.url!;
   workers = await startAllWorkers(ctx);
   const owner = await signUp(ctx.app);
@@ -31,7 +30,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await workers?.stop();
-  await ctx?.close();
 });
 
 async function push(bytes: Uint8Array, version: string, rolloutPct = 100) {

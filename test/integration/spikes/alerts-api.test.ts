@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { insertApp } from './fixtures.js';
 
-let ctx: TestContext;
 let owner: SignedIn;
 let appId: string;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   owner = await signUp(ctx.app);
   appId = await insertApp(ctx.deps.db, owner.workspaceId);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 async function keyWithRole(role: 'developer' | 'viewer') {

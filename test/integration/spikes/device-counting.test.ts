@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSpikesWorker, type SpikesWorker } from '../../../workers/spikes.worker.js';
-import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { makeEvents, postFromDevices, startConsumer, streamState, waitFor } from '../telemetry/fixtures.js';
 import { insertApp, insertRelease } from './fixtures.js';
 
-let ctx: TestContext;
 let owner: SignedIn;
 let spikes: SpikesWorker;
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   owner = await signUp(ctx.app);
   spikes = createSpikesWorker(ctx.deps);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSpikesWorker, type SpikesWorker } from '../../../workers/spikes.worker.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { Tenant } from '../abuse/tenant.js';
 import { createKey } from '../codepush/harness.js';
 import { expoHeaders, expoWorld, pushExport } from '../expo/expo-world.js';
@@ -16,14 +16,10 @@ import { startConsumer, storedEvents, streamState, waitFor } from '../telemetry/
 const STRANGER = '203.0.113.66';
 const INVENTED = 200;
 
-let ctx: TestContext;
 let spikes: SpikesWorker;
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   spikes = createSpikesWorker(ctx.deps);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 /** An app with two releases on production, the newer one watched, rolling back on a spike. */

@@ -1,22 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BlobRetention } from '../../../src/bundles/blob-retention.js';
 import { sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
 import { createLogger } from '../../../src/platform/logger.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { expoWorld, pushExport } from '../expo/expo-world.js';
 import { push, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
 
 /** The retention sweep on the run's store (disk, or S3) and the real Postgres, run as if days had passed. */
 const DAY = 86_400_000;
-let ctx: TestContext;
 
-beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ listen: true });
 
 const zipFile = (path: string, content: string | Buffer) => {
   const bytes = Buffer.from(content);

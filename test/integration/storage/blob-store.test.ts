@@ -1,19 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BlobSourceError, BlobTooLargeError } from '../../../src/bundles/blob-store.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { temporaryUploads } from '../../helpers/test-buckets.js';
 
 /** The store of the run (disk, or S3 in the integration-s3 project): the same behaviour on both. */
-let ctx: TestContext;
 
-beforeAll(async () => {
-  ctx = await createTestContext({ withoutApp: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ withoutApp: true });
 
 const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 

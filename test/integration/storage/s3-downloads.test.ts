@@ -4,7 +4,7 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PresignedLinks } from '../../../src/bundles/blob-links.js';
 import type { S3BlobStore } from '../../../src/bundles/s3-blob-store.js';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { createTestContext, expectProblem, fileContext, type TestContext } from '../../helpers/context.js';
 import { testS3Client } from '../../helpers/test-buckets.js';
 import { requireEnv } from '../../helpers/test-databases.js';
 import { push, sha256Hex, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
@@ -15,15 +15,13 @@ import { settle } from '../updates/seed.js';
  * BUNDLE_BASE_URL: here the test S3 server's own path to the bucket, which it serves without a signature
  * like a public bucket), and the bytes come from the store.
  */
-let presigned: TestContext;
 let cdn: TestContext;
 
+const presigned = fileContext({ env: { BLOB_STORE: 's3', BUNDLE_URL_TTL_SECONDS: '900' } });
 beforeAll(async () => {
-  presigned = await createTestContext({ env: { BLOB_STORE: 's3', BUNDLE_URL_TTL_SECONDS: '900' } });
   cdn = await createTestContext({ env: { BLOB_STORE: 's3', S3_PREFIX: 'edge/' } });
 });
 afterAll(async () => {
-  await presigned?.close();
   await cdn?.close();
 });
 

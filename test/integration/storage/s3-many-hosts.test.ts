@@ -8,7 +8,7 @@ import { createContainer } from '../../../src/container/container.js';
 import type { Container } from '../../../src/container/container.types.js';
 import { buildApp } from '../../../src/http/app.js';
 import type { App } from '../../../src/http/types.js';
-import { createTestContext, freePort, type TestContext } from '../../helpers/context.js';
+import { fileContext, freePort, type TestContext } from '../../helpers/context.js';
 import { checkAssets, expoHeaders, expoWorld, getManifest, partsOf, pushExport } from '../expo/expo-world.js';
 import { push, sha256Hex, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
 
@@ -16,11 +16,10 @@ import { push, sha256Hex, uploadBundle, workspaceWithApp } from '../releases/fix
  * Two API copies as on two hosts: one database, one bucket, a BLOB_DIR each. Each serves what was uploaded
  * and pushed through the other (bundles and Expo assets), and neither keeps a byte on its own disk.
  */
-let a: TestContext;
 let b: { deps: Container; app: App; url: string; blobDir: string };
 
+const a = fileContext({ listen: true, env: { BLOB_STORE: 's3' } });
 beforeAll(async () => {
-  a = await createTestContext({ listen: true, env: { BLOB_STORE: 's3' } });
   const blobDir = await mkdtemp(join(tmpdir(), 'ota-host-b-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -39,7 +38,6 @@ afterAll(async () => {
   await b?.app.close();
   await b?.deps.close();
   if (b) await rm(b.blobDir, { recursive: true, force: true });
-  await a?.close();
 });
 
 /** The second host as a test context, for the helpers that take one. */

@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it, vi } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import { temporaryUploads } from '../../helpers/test-buckets.js';
 import { workspaceWithApp } from '../releases/fixtures.js';
 
 /** A client killed in the middle of a large upload, over a real connection, on the run's store. */
-let ctx: TestContext;
 
-beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ listen: true });
 
 async function stored(): Promise<string[]> {
   const out: string[] = [];

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeEvents } from '../../../src/intake/event-rows.js';
 import { eventStreamKey, parseEntry } from '../../../src/intake/event-stream.js';
 import { FakeEventsStore } from '../../../src/intake/events.fake-store.js';
 import type { AcceptedBatch, EventsStore } from '../../../src/intake/events.store.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ withoutApp: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ withoutApp: true });
 
 const RECEIVED = Date.parse('2030-01-01T00:00:00Z');
 

@@ -1,18 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { fileContext, signUp } from '../../helpers/context.js';
 
 /**
  * Migration 014 on a database that already holds what it makes unique: apps sharing a name and a version
  * pushed twice. It must apply, rename only the later apps, and leave every release as it was.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 describe('migration 014 (names instead of ids)', () => {
   it('applies over duplicate app names and versions, keeping the oldest name and every version', async () => {

@@ -1,18 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { fileContext, signUp } from '../../helpers/context.js';
 
 /**
  * Migration 015 over Expo releases pushed before it: their manifests name assets by the old URLs (no app in
  * them), and `extra` may hold escapes jsonb refuses. Every file they name is recorded for its app.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);

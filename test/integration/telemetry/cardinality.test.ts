@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { keyspaceNodes } from '../../../src/platform/redis.js';
-import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import {
   createApp,
   createRelease,
@@ -14,20 +14,16 @@ import {
 
 const DEVICE_LIMIT = 3;
 const ADDRESS_LIMIT = 10;
-let ctx: TestContext;
 let owner: SignedIn;
 
-beforeAll(async () => {
-  ctx = await createTestContext({
-    env: {
-      RATE_LIMIT_DEVICE_PER_MINUTE: String(DEVICE_LIMIT),
-      RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: String(ADDRESS_LIMIT),
-    },
-  });
-  owner = await signUp(ctx.app);
+const ctx = fileContext({
+  env: {
+    RATE_LIMIT_DEVICE_PER_MINUTE: String(DEVICE_LIMIT),
+    RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: String(ADDRESS_LIMIT),
+  },
 });
-afterAll(async () => {
-  await ctx?.close();
+beforeAll(async () => {
+  owner = await signUp(ctx.app);
 });
 
 /** Keys of this file, rate-limit counters aside (those expire within the minute, see the last test). */

@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eventStreamKey, parseEntry } from '../../../src/intake/event-stream.js';
-import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
+import { expectProblem, fileContext, signUp } from '../../helpers/context.js';
 import { rowsOf } from '../../helpers/event-rows.js';
 import { createApp, createRelease, makeEvents, postEvents } from './fixtures.js';
 
-let ctx: TestContext;
 let appId: string;
 let moduleId: string;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   const owner = await signUp(ctx.app);
   appId = await createApp(ctx.deps, owner.workspaceId);
   moduleId = await createRelease(ctx.deps, { workspaceId: owner.workspaceId, appId });
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 async function streamEntries() {

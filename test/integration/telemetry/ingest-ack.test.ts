@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ackEntries, MERGE_FROM_DEVICES } from '../../../src/ingest/ingest-ack.js';
 import type { CounterDelta } from '../../../src/ingest/ingest-batch.js';
 import { eventStreamKey, INGEST_GROUP } from '../../../src/intake/event-stream.js';
@@ -10,16 +10,9 @@ import {
   minuteCounterKey,
   minuteOf,
 } from '../../../src/spikes/failure-counters.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const APP = '00000000-0000-4000-8000-00000000a001';
 const MODULE = '00000000-0000-4000-8000-00000000b001';

@@ -5,7 +5,7 @@ import { encodeEvents } from '../../../src/intake/event-rows.js';
 import { deadLetterKey, entryFields, eventStreamKey } from '../../../src/intake/event-stream.js';
 import { minuteCounterKey, minuteOf } from '../../../src/spikes/failure-counters.js';
 import { ensureBuilt, spawnWorkers } from '../../helpers/compiled.js';
-import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { ClickHouseProxy } from './clickhouse-proxy.js';
 import {
   createApp,
@@ -18,20 +18,18 @@ import {
   waitFor,
 } from './fixtures.js';
 
-let ctx: TestContext;
 let owner: SignedIn;
 const children: ChildProcess[] = [];
 const proxies: ClickHouseProxy[] = [];
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   owner = await signUp(ctx.app);
   await ensureBuilt();
 }, 120_000);
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   for (const proxy of proxies) await proxy.stop();
-  await ctx?.close();
 });
 
 /** Posts `batches` requests of 100 events (activations and errors) and returns how many were accepted. */

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { recordChecks } from '../../../src/intake/check-recorder.js';
 import { QUEUES } from '../../../src/platform/queues.js';
 import {
@@ -9,13 +9,7 @@ import {
   minuteOf,
 } from '../../../src/spikes/failure-counters.js';
 import { QueueSpikeNotifier, spikeJobId } from '../../../src/spikes/spike-jobs.js';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import {
   createApp,
   createRelease,
@@ -27,7 +21,6 @@ import {
   waitFor,
 } from './fixtures.js';
 
-let ctx: TestContext;
 let owner: SignedIn;
 let appId: string;
 const rel: Record<'r1' | 'r2' | 'r3' | 'r4', string> = { r1: '', r2: '', r3: '', r4: '' };
@@ -65,8 +58,8 @@ const r1Events = () =>
     })),
   ]);
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   owner = await signUp(ctx.app);
   appId = await createApp(ctx.deps, owner.workspaceId);
   rel.r1 = await createRelease(ctx.deps, { workspaceId: owner.workspaceId, appId, rolloutPct: 100 });
@@ -104,9 +97,6 @@ beforeAll(async () => {
     expect((await postEvents(ctx.app, appId, events)).statusCode).toBe(202);
   }
   await drain();
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const refs = () => [

@@ -3,13 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEvents } from '../../../src/intake/event-rows.js';
 import { deadLetterKey, entryFields, eventStreamKey } from '../../../src/intake/event-stream.js';
 import { chString } from '../../../src/platform/clickhouse.js';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { ClickHouseProxy } from './clickhouse-proxy.js';
 import {
   createApp,
@@ -22,17 +16,15 @@ import {
   waitFor,
 } from './fixtures.js';
 
-let ctx: TestContext;
 let owner: SignedIn;
 const proxies: ClickHouseProxy[] = [];
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   owner = await signUp(ctx.app);
 });
 afterAll(async () => {
   for (const proxy of proxies) await proxy.stop();
-  await ctx?.close();
 });
 
 async function appWithRelease(name: string) {

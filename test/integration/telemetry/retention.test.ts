@@ -1,17 +1,11 @@
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QUEUES } from '../../../src/platform/queues.js';
 import { createUpkeepWorker } from '../../../workers/upkeep.worker.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { waitFor } from './fixtures.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ withoutApp: true, env: { EVENTS_RETENTION_DAYS: '30' } });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ withoutApp: true, env: { EVENTS_RETENTION_DAYS: '30' } });
 
 const DAY = 86_400;
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import {
   createApp,
   createRelease,
@@ -10,7 +10,6 @@ import {
   waitFor,
 } from './fixtures.js';
 
-let ctx: TestContext;
 let owner: SignedIn;
 let appId: string;
 let moduleId: string;
@@ -29,8 +28,8 @@ const event = (id: string, type: 'download' | 'activation', device: string, at: 
   ts: new Date(at).toISOString(),
 });
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   owner = await signUp(ctx.app);
   appId = await createApp(ctx.deps, owner.workspaceId);
   moduleId = await createRelease(ctx.deps, { workspaceId: owner.workspaceId, appId });
@@ -50,9 +49,6 @@ beforeAll(async () => {
   } finally {
     await worker.stop();
   }
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 async function series(interval: 'minute' | 'hour' | 'day') {

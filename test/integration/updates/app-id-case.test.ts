@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { rollBack, seedApp, seedRelease } from './seed.js';
 
 // A ten-minute backstop: only an invalidation can make a cached answer change within a test.
-let ctx: TestContext;
 let owner: SignedIn;
+const ctx = fileContext({ env: { ROUTING_CACHE_TTL_MS: '600000' } });
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { ROUTING_CACHE_TTL_MS: '600000' } });
   owner = await signUp(ctx.app);
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 async function check(appId: string, deviceId = 'case-device'): Promise<string | null> {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bucketOf } from '../../../src/updates/bucket.js';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import {
   audit,
   bundle,
@@ -16,13 +16,7 @@ import {
 import { checkRaw, deviceIds, offered, settle } from './seed.js';
 
 /** Releases with a target_binary_range, pushed through the API, and update checks sending app_version. */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 async function ranged(ws: Workspace, version: string, range: string | null, extra: object = {}) {
   const r = await release(ctx, ws, { version, target_binary_range: range, ...extra });

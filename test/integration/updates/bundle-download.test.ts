@@ -1,19 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { type SeededRelease, seedApp, seedRelease, seedWorkspace } from './seed.js';
 
-let ctx: TestContext;
 let bundle: SeededRelease;
 let bytes: Buffer;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   const appId = await seedApp(ctx, await seedWorkspace(ctx, 'team'));
   bytes = randomBytes(10_000);
   bundle = await seedRelease(ctx, appId, { bytes, writeBlob: true });
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const get = (sha256: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>

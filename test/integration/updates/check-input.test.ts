@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, expectProblem, type TestContext } from '../../helpers/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, fileContext } from '../../helpers/context.js';
 import { checkRaw, offered, seedApp, seedRelease, seedWorkspace } from './seed.js';
 
-let ctx: TestContext;
 let appId: string;
 let releaseId: string;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   appId = await seedApp(ctx, await seedWorkspace(ctx, 'team'));
   releaseId = (await seedRelease(ctx, appId)).id;
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const raw = (body: string, contentType = 'application/json') =>

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import { capabilitiesOf } from '../../../src/plans/plans.js';
 import { AppError } from '../../../src/platform/errors.js';
 import { createRedis } from '../../../src/platform/redis.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { deviceIds, offered, seedApp, seedRelease, seedWorkspace, setPlan } from './seed.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const HOBBY_CAP = capabilitiesOf('hobby').deviceCap!;
 const DAY = 86_400_000;

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisDistinctDevices } from '../../../src/devices/distinct-devices.redis.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { deviceIds, offered, seedApp, seedRelease, seedWorkspace } from './seed.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const DAY = 86_400_000;
 const within = (actual: number, expected: number, tolerance: number) =>

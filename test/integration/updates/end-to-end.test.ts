@@ -1,21 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RedisDistinctDevices } from '../../../src/devices/distinct-devices.redis.js';
 import { eventStreamKey } from '../../../src/intake/event-stream.js';
 import { bucketOf } from '../../../src/updates/bucket.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { download } from '../../helpers/downloads.js';
 import { bundle, push, rollback, rollout, uploadBundle, workspaceWithApp } from '../releases/fixtures.js';
 import { deviceIds, offered, settle } from './seed.js';
 
 /** The update check driven by the real control API: uploads, pushes, rollouts, rollbacks, plan changes. */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 async function setPlan(workspaceId: string, headers: Record<string, string>, plan: string) {
   const res = await ctx.app.inject({

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bucketOf } from '../../../src/updates/bucket.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import {
   announce,
   checkRaw,
@@ -14,13 +14,7 @@ import {
   settle,
 } from './seed.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ env: { PUBLIC_URL: 'https://ota.example.com' } });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ env: { PUBLIC_URL: 'https://ota.example.com' } });
 
 async function newApp(plan: 'hobby' | 'pro' | 'team' = 'team'): Promise<string> {
   return seedApp(ctx, await seedWorkspace(ctx, plan));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/platform/logger.js';
 import { createRedis, type Redis } from '../../../src/platform/redis.js';
 import { invalidationChannel, publishInvalidation } from '../../../src/routing/invalidation.js';
@@ -6,16 +6,10 @@ import { RoutingCache } from '../../../src/routing/routing.cache.js';
 import { RoutingInvalidationListener } from '../../../src/routing/routing.listener.js';
 import { PostgresRoutingStore } from '../../../src/routing/routing.postgres-store.js';
 import { createRoutingSource } from '../../../src/routing/routing.source.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext, type TestContext } from '../../helpers/context.js';
 import { eventually, offered, rollBack, seedApp, seedRelease, seedWorkspace } from './seed.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ env: { PUBLIC_URL: 'https://cdn.example.com/ota/' } });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ env: { PUBLIC_URL: 'https://cdn.example.com/ota/' } });
 
 const url = (sha: string) => `https://x/${sha}`;
 /** The routing source on the test database's Postgres store, as the container builds it. */

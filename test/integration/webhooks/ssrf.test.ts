@@ -3,25 +3,18 @@ import { transaction } from '../../../src/platform/postgres.js';
 import { appendOutbox } from '../../../src/webhooks/outbox.writer.js';
 import { encryptSecret } from '../../../src/webhooks/secret-box.js';
 import { createWebhooksWorker, type WebhooksWorker } from '../../../workers/webhooks.worker.js';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { HttpsReceiver, waitFor } from '../../helpers/https-receiver.js';
 
 // Production setting: private targets refused.
-let ctx: TestContext;
 let receiver: HttpsReceiver;
 let worker: WebhooksWorker;
 let owner: SignedIn;
 
+const ctx = fileContext({
+  env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_RETRY_BASE_MS: '50' },
+});
 beforeAll(async () => {
-  ctx = await createTestContext({
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_RETRY_BASE_MS: '50' },
-  });
   receiver = await new HttpsReceiver().start();
   worker = createWebhooksWorker(ctx.deps, { ca: receiver.cert });
   await worker.start();
@@ -30,7 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   await receiver?.close();
-  await ctx?.close();
 });
 
 async function failedDelivery(webhookId: string) {

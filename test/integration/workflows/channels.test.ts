@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OtaClient } from '../../../client/client.js';
 import { ApiError } from '../../../client/errors.js';
 import { allowsSelfAssign, selfAssignableChannels } from '../../../src/channels/channel-rules.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { auditOf, offered, pushBundle, settled, world } from './world.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ listen: true });
 
 const refusal = async (promise: Promise<unknown>) => {
   const err = await promise.then(

@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../client/errors.js';
 import type { Release } from '../../../client/types.js';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import { MAX_OVERRIDES_PER_APP } from '../../../src/overrides/device-overrides.service.js';
 import { bucketOf } from '../../../src/updates/bucket.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 import { createKey, Device, offeredLabel } from '../codepush/harness.js';
 import { expoHeaders, expoWorld, getManifest, partsOf, pushExport } from '../expo/expo-world.js';
 import { auditOf, checkRaw, devicesIn, offered, pushBundle, settled, world } from './world.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ listen: true });
 
 const refusal = async (promise: Promise<unknown>) => {
   const err = await promise.then(

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OtaClient } from '../../../client/client.js';
 import { ApiError } from '../../../client/errors.js';
 import { bucketOf } from '../../../src/updates/bucket.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { createKey, Device, offeredLabel } from '../codepush/harness.js';
 import { expoHeaders, expoWorld, getManifest, partsOf, pushExport } from '../expo/expo-world.js';
 import { auditOf, devicesIn, offered, outboxOf, pushBundle, settled, world } from './world.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ listen: true });
 
 const refusal = async (promise: Promise<unknown>) => {
   const err = await promise.then(

@@ -11,7 +11,7 @@ import { QUEUES } from '../../../src/platform/queues.js';
 import { bucketOf } from '../../../src/updates/bucket.js';
 import { createIngestWorker } from '../../../workers/ingest.worker.js';
 import type { Worker } from '../../../workers/worker.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 import {
   checkAssets,
@@ -25,11 +25,10 @@ import {
 } from '../expo/expo-world.js';
 import { auditOf, devicesIn, offered, outboxOf, pushBundle, settled, type World, world } from './world.js';
 
-let ctx: TestContext;
 let files: ReturnType<typeof makeSigningFiles>;
 let ingest: Worker;
+const ctx = fileContext({ listen: true });
 beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
   files = makeSigningFiles();
   // Device events reach the statistics through the ingest worker, as in production.
   ingest = createIngestWorker(ctx.deps);
@@ -38,7 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ingest?.stop();
   files?.remove();
-  await ctx?.close();
 });
 
 const refusal = async (promise: Promise<unknown>) => {

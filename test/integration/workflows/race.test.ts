@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../client/errors.js';
 import type { Release } from '../../../client/types.js';
 import { verifyAuditChain } from '../../../src/audit/audit.chain.js';
 import { bucketOf } from '../../../src/updates/bucket.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { auditOf, offered, outboxOf, pushBundle, settled, type World, world } from './world.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ listen: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ listen: true });
 
 interface Row {
   id: string;
