@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { WORKER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { DOWNLOAD_HEADERS } from '../../src/bundles/download-policy.js';
 import { ENV_VARIABLES, loadConfig } from '../../src/config/config.js';
 import { docBlocks, docText } from '../helpers/doc-blocks.js';
 
@@ -61,8 +62,34 @@ describe('docker-compose.yml', () => {
     for (const path of ['/api/v1/updates/', '/api/v1/devices/', '/api/v1/bundles/', '/v0.1/public/codepush/'])
       expect(acls).toContain(path);
     const expo = new RegExp(/acl device_path path_reg (\S+)/.exec(cfg)![1]!);
-    expect(expo.test('/api/v1/expo/8d0f1a2b-0000-4000-8000-000000000000/manifest')).toBe(true);
-    expect(expo.test('/api/v1/expo/releases')).toBe(false);
+    const toEdge = (path: string) => acls.some((prefix) => path.startsWith(prefix)) || expo.test(path);
+    const app = '8d0f1a2b-0000-4000-8000-000000000000';
+    // Every device route's path (src/**/*.routes.ts declared with deviceRoute), as a device sends it: the Expo
+    // launch asset URL under its app went to the control copies, which have no device routes (404).
+    for (const path of [
+      `/api/v1/expo/${app}/manifest`,
+      `/api/v1/expo/${app}/assets/${'a'.repeat(64)}.hbc`,
+      `/api/v1/expo/assets/${'a'.repeat(64)}.png`,
+      `/api/v1/capacitor/${app}/updates`,
+      '/api/v1/updates/check',
+      '/api/v1/devices/events',
+      `/api/v1/bundles/${'a'.repeat(64)}`,
+      '/v0.1/public/codepush/update_check',
+      '/updateCheck',
+      '/reportStatus/deploy',
+    ])
+      expect(toEdge(path), path).toBe(true);
+    for (const path of ['/api/v1/expo/releases', `/api/v1/apps/${app}/releases`, '/api/v1/auth/signin', '/'])
+      expect(toEdge(path), path).toBe(false);
+  });
+
+  it('serves bucket bytes under /blobs/ with the download headers of the API (they share the console host)', () => {
+    const cfg = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
+    const blobs = cfg.slice(cfg.indexOf('backend blobs'));
+    for (const [name, value] of Object.entries(DOWNLOAD_HEADERS)) {
+      const line = new RegExp(`http-response set-header ${name} ("[^"]*"|\\S+)`, 'i').exec(blobs);
+      expect(line?.[1]?.replace(/^"|"$/g, ''), name).toBe(value);
+    }
   });
 
   it('bounds open connections per client address at the balancer (the API behind it sees only the balancer)', () => {

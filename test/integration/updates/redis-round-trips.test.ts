@@ -15,7 +15,7 @@ let monitor: Socket;
 const seen: string[] = [];
 
 beforeAll(async () => {
-  // Listening too: checks over HTTP take the fast lane (src/http/fast-lane.ts), `inject` the route.
+  // Listening too: checks are sent over HTTP as devices send them, as well as through `inject`.
   ctx = await createTestContext({ listen: true });
   // A bare connection of its own: MONITOR turns it into a feed of every command the server runs, one
   // `+line` each. Read by hand, since a client library's reply queue is not made for a feed that starts
