@@ -145,6 +145,7 @@ export function createApi(
     devices: distinctDevices,
     recorder: checkRecorder,
     overrideChecks,
+    bytesServed: stores.bytesServed,
   });
   const eventIngest = createEventIngestService(stores, {
     routing,

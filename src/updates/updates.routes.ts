@@ -45,6 +45,7 @@ export async function updatesRoutes(app: App): Promise<void> {
       reply.header('content-type', JSON_CONTENT_TYPE);
       const send = (settled: CheckOutcome) => {
         checks.decided(checkDecision(settled));
+        updates.countDownload(settled, request.body.device_id);
         return reply.send(answerOf(settled) as never);
       };
       return outcome instanceof Promise ? outcome.then(send) : send(outcome);

@@ -1,4 +1,5 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
+import type { BytesServedRecorder } from '../analytics/bytes-served.js';
 import type { Admission, DeviceCapGate, RefusalReason } from '../devices/device-cap.js';
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import type { DeviceClient } from '../edge/client-address.js';
@@ -72,6 +73,8 @@ export interface UpdateCheckDeps {
   recorder: Pick<CheckRecorder, 'record'>;
   /** Notes what pinned devices were served, for the override listing (never for other devices). */
   overrideChecks?: Pick<OverrideChecks, 'note'>;
+  /** Counts the bundle an /updates/check answer hands out (release stats' bytes_served). */
+  bytesServed?: BytesServedRecorder;
   now?: () => number;
 }
 
@@ -166,6 +169,17 @@ export class UpdateCheckService {
       app_version: input.app_version ?? null,
     });
     return outcome.served;
+  }
+
+  /**
+   * Counts the whole bundle an /updates/check answer offers, once per device and release (a device checking
+   * again before it installs is offered the same download). Only that route calls it: the protocol adapters
+   * hand out downloads of their own (patches, diff packages, per-file manifests) and count those.
+   */
+  countDownload(outcome: CheckOutcome, deviceId: string | undefined): void {
+    const release = outcome.release;
+    if (release === null || deviceId === undefined) return;
+    this.deps.bytesServed?.record(outcome.route.appId, release.id, 'full', release.size, deviceId);
   }
 
   /** Subscribes to routing invalidations and starts the background writers (the API calls it once). */

@@ -57,6 +57,27 @@ describe('update check through the control API', () => {
     expect(part.bytes.equals(bytes.subarray(100, 200))).toBe(true);
   });
 
+  it("counts the bundle each device is offered once in the release's bytes_served", async () => {
+    const ws = await workspaceWithApp(ctx);
+    const bytes = randomBytes(30_000);
+    const sha256 = (await uploadBundle(ctx, ws.headers, ws.appId, bytes)).json().sha256;
+    const pushed = await push(ctx, ws.headers, { app_id: ws.appId, version: '2.0.0', sha256 });
+    expect(pushed.statusCode, pushed.body).toBe(201);
+    await settle(ctx);
+    // Two devices, each checking twice before it installs, and one already on the release: two downloads.
+    for (const device_id of ['counted-1', 'counted-2', 'counted-1', 'counted-2'])
+      expect(await offered(ctx, { app_id: ws.appId, device_id })).toBe(pushed.json().id);
+    const current_module_id = pushed.json().id;
+    expect(await offered(ctx, { app_id: ws.appId, device_id: 'counted-3', current_module_id })).toBeNull();
+    await ctx.deps.stores.bytesServed.flush();
+    const release = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/modules/${pushed.json().id}`,
+      headers: ws.headers,
+    });
+    expect(release.json().stats.bytes_served).toEqual({ full: 2 * bytes.length, patch: 0 });
+  });
+
   it('follows rollout changes and a rollback made through the API', async () => {
     const ws = await workspaceWithApp(ctx);
     await setPlan(ws.workspaceId, ws.headers, 'pro');
