@@ -1,14 +1,13 @@
 import {
   constants,
   createCipheriv,
-  createPrivateKey,
   createPublicKey,
   type KeyObject,
   privateEncrypt,
   randomBytes,
 } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { CliError } from './errors.js';
+import { readPrivateKey } from './private-key.js';
 
 /**
  * The developer's key for Capacitor releases, on this machine only. The plugin decrypts with the public half
@@ -27,18 +26,7 @@ const MODULUS_BITS = 2048;
 
 /** Reads `--private-key <pem>`: an RSA-2048 private key in PEM, PKCS #1 or PKCS #8, unencrypted. */
 export async function loadCapacitorKey(path: string): Promise<CapacitorKey> {
-  let pem: string;
-  try {
-    pem = await readFile(path, 'utf8');
-  } catch {
-    throw new CliError(`The private key file ${path} does not exist or cannot be read.`);
-  }
-  let key: KeyObject;
-  try {
-    key = createPrivateKey(pem);
-  } catch {
-    throw new CliError(`${path} is not an unencrypted PEM private key.`);
-  }
+  const key = await readPrivateKey(path);
   if (key.asymmetricKeyType !== 'rsa' || key.asymmetricKeyDetails?.modulusLength !== MODULUS_BITS) {
     throw new CliError(
       `${path} is not an RSA-2048 key: the Capacitor plugin verifies only RSA-2048 signatures ` +

@@ -1,7 +1,7 @@
-import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { type KeyObject, sign } from 'node:crypto';
 import type { ReleaseDraft } from '@ota/client/types';
 import { CliError } from './errors.js';
+import { readPrivateKey } from './private-key.js';
 
 /** The key a release is signed with, on this machine only: it never leaves it. */
 export interface SigningKey {
@@ -18,18 +18,7 @@ const KEY_ID = /^[A-Za-z0-9._:-]{1,64}$/;
  */
 export async function loadSigningKey(path: string, keyId: string): Promise<SigningKey> {
   if (!KEY_ID.test(keyId)) throw new CliError(`--key-id must be 1-64 of A-Za-z0-9._:-, not "${keyId}".`);
-  let pem: string;
-  try {
-    pem = await readFile(path, 'utf8');
-  } catch {
-    throw new CliError(`The private key file ${path} does not exist or cannot be read.`);
-  }
-  let key: KeyObject;
-  try {
-    key = createPrivateKey(pem);
-  } catch {
-    throw new CliError(`${path} is not a PEM private key.`);
-  }
+  const key = await readPrivateKey(path);
   if (key.asymmetricKeyType !== 'rsa') {
     throw new CliError(`${path} is a ${key.asymmetricKeyType} key; releases are signed with RSA keys.`);
   }

@@ -51,7 +51,7 @@ describe('ota release --private-key', () => {
     await expect(loadSigningKey(ecPath, 'main')).rejects.toThrow(/RSA/);
     await expect(loadSigningKey(join(dir, 'missing.pem'), 'main')).rejects.toThrow(CliError);
     await expect(loadSigningKey(file('junk.pem', 'not a key'), 'main')).rejects.toThrow(
-      /not a PEM private key/,
+      /not an unencrypted PEM private key/,
     );
     await expect(loadSigningKey(rsaPath, 'has space')).rejects.toThrow(/--key-id/);
   });
