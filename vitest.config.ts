@@ -20,6 +20,7 @@ const S3_FILES = [
   'test/integration/deltas/expo-patches.test.ts',
   'test/integration/deltas/codepush-diffs.test.ts',
   'test/integration/capacitor/updates.test.ts',
+  'test/integration/capacitor/manifest.test.ts',
 ];
 
 export default defineConfig({
