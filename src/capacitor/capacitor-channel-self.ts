@@ -45,8 +45,8 @@ export class CapacitorChannelSelf {
       };
     }
     // production is where a device without a channel is served: nothing to remember.
-    if (channel === DEFAULT_CHANNEL) await this.store.clear(appId, deviceId);
-    else await this.store.set(appId, deviceId, channel);
+    if (channel === DEFAULT_CHANNEL) await this.store.clear(route.appId, deviceId);
+    else await this.store.set(route.appId, deviceId, channel);
     return { status: 'ok', allowSet: true };
   }
 
@@ -56,7 +56,7 @@ export class CapacitorChannelSelf {
    */
   async get(appId: string, info: CapacitorInfo): Promise<ChannelGetAnswer> {
     const route = await this.capacitor.route(appId);
-    const asked = await this.capacitor.asked(route, appId, info);
+    const asked = await this.capacitor.asked(route, info);
     const channel = servedChannel(route, info.device_id, asked.channel);
     return {
       channel,
@@ -77,7 +77,7 @@ export class CapacitorChannelSelf {
   }
 
   async unset(appId: string, deviceId: string): Promise<void> {
-    await this.capacitor.route(appId);
-    await this.store.clear(appId, deviceId);
+    const route = await this.capacitor.route(appId);
+    await this.store.clear(route.appId, deviceId);
   }
 }

@@ -65,7 +65,7 @@ export class CapacitorService {
   async updateCheck(appId: string, info: CapacitorInfo, client: DeviceClient): Promise<CapacitorCheck> {
     const route = await this.route(appId);
     const deviceId = info.device_id;
-    const asked = await this.asked(route, appId, info);
+    const asked = await this.asked(route, info);
     const channel = servedChannel(route, deviceId, asked.channel);
     const running = await this.running(route, channel, deviceId, info.version_name);
     const appVersion = info.version_build
@@ -126,7 +126,7 @@ export class CapacitorService {
       (s) => COUNTED_ACTIONS.has(s.action) && s.version_name && s.version_name !== 'builtin',
     );
     if (counted.length === 0) return;
-    const asked = await this.asked(route, appId, stats[0]!);
+    const asked = await this.asked(route, stats[0]!);
     const channel = servedChannel(route, deviceId, asked.channel);
     const events = new Map<string, DeviceEventInput>();
     for (const stat of counted) {
@@ -142,21 +142,25 @@ export class CapacitorService {
         ...(kind === 'error' ? { message: `capacitor-updater: ${stat.action}` } : {}),
       });
     }
-    if (events.size > 0) await this.deps.events.accept(appId, [...events.values()], client);
+    if (events.size > 0) await this.deps.events.accept(route.appId, [...events.values()], client);
   }
 
   /** The app's routing state; a 404 problem for an unknown app. */
   async route(appId: string): Promise<AppRoute> {
     const { routing } = this.deps;
-    const route = routing.peek(appId) ?? (await routing.load(appId));
+    // A cached null is an app known not to exist: answered from memory, not looked up again.
+    const peeked = routing.peek(appId);
+    const route = peeked === undefined ? await routing.load(appId) : peeked;
     if (!route) throw notFound('App', 'app_not_found');
     return route;
   }
 
   /** The channel the device asks for (the stored one is read only for a body without defaultChannel). */
-  async asked(route: AppRoute, appId: string, info: CapacitorInfo) {
+  async asked(route: AppRoute, info: CapacitorInfo) {
     const stored =
-      info.defaultChannel === undefined ? await this.deps.channels.get(appId, info.device_id) : undefined;
+      info.defaultChannel === undefined
+        ? await this.deps.channels.get(route.appId, info.device_id)
+        : undefined;
     return askedChannel(route, info.defaultChannel, stored);
   }
 

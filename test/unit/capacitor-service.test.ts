@@ -210,6 +210,28 @@ describe('Capacitor update check on fakes', () => {
   });
 });
 
+describe('Capacitor unknown apps', () => {
+  it('answers an app known not to exist from memory, without loading it again', async () => {
+    let loads = 0;
+    const routing = {
+      peek: () => null,
+      load: async () => {
+        loads += 1;
+        return null;
+      },
+    } as unknown as RoutingCache;
+    const service = new CapacitorService({
+      routing,
+      updates: {} as UpdateCheckService,
+      events: { accept: async () => ({}) as never },
+      histories: { of: async () => new ChannelHistory([]) },
+      channels: new FakeCapacitorChannelsStore(),
+    });
+    await expect(service.route(APP)).rejects.toMatchObject({ status: 404 });
+    expect(loads).toBe(0);
+  });
+});
+
 describe('Capacitor statistics on fakes', () => {
   it('counts the listed actions once per device, release and kind; names rolled-back releases too', async () => {
     const current = release('1.0.1');

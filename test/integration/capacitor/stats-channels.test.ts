@@ -184,6 +184,21 @@ describe('Capacitor channel_self', () => {
     expect(await check(ctx, ws.appId, modern)).toMatchObject({ version: prod.version });
   });
 
+  it('keeps the channel of the app however its id is spelled in the URL', async () => {
+    const ws = await workspaceWithApp(ctx);
+    await setPlan(ctx, ws.workspaceId, 'pro');
+    await capacitorRelease(ctx, ws, '1.0.0');
+    const beta = await capacitorRelease(ctx, ws, '1.1.0-beta', { extra: { channel: 'beta' } });
+    await control(ctx, ws, 'PATCH', `/apps/${ws.appId}/channels/beta`, { allow_device_self_assign: true });
+    const body = { ...fixture('5.4.1', 'android', 'channel_self.post.json'), channel: 'beta' };
+    expect((await send(ctx, ws.appId.toUpperCase(), 'channel_self', body)).json()).toEqual({
+      status: 'ok',
+      allowSet: true,
+    });
+    const old = fixture('5.4.1', 'android', 'updates.json');
+    expect((await send(ctx, ws.appId, 'updates', old)).json()).toMatchObject({ version: beta.version });
+  });
+
   it('lists the channels a device may join with numeric ids, from the plugin’s query string', async () => {
     const ws = await workspaceWithApp(ctx);
     await setPlan(ctx, ws.workspaceId, 'pro');
