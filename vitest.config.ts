@@ -19,6 +19,8 @@ const S3_FILES = [
   'test/integration/expo/manifest.test.ts',
   'test/integration/deltas/expo-patches.test.ts',
   'test/integration/deltas/codepush-diffs.test.ts',
+  'test/integration/capacitor/updates.test.ts',
+  'test/integration/capacitor/manifest.test.ts',
 ];
 
 export default defineConfig({
@@ -51,7 +53,7 @@ export default defineConfig({
       {
         ...packages,
         test: {
-          // The storage, release, update-check, CodePush and Expo files again, with bundles in the S3 bucket
+          // The storage, release, update-check, CodePush, Expo and Capacitor files again, with bundles in the S3 bucket
           // npm test starts (test/helpers/test-buckets.ts): each file gets a bucket of its own.
           name: 'integration-s3',
           include: S3_FILES,

@@ -13,8 +13,8 @@
 // Every round drives, beside the API, the framework's floor of the same request (bench/floor-server.mjs: a
 // bare Fastify route at the API's path that validates the same request with the API's schema, hashes the
 // bucket and sends prebuilt answer bytes of the API's answer size) and the bare server's `GET /hello` (no
-// body at all). Goals: the update check at least 0.7 of its floor (`ratio_floor`), CodePush and Expo at
-// least 0.6 of theirs, p99 at most 10 ms at 50 connections; `ratio_hello` (against GET /hello) is reported
+// body at all). Goals: the update check at least 0.7 of its floor (`ratio_floor`), CodePush, Expo and
+// Capacitor at least 0.6 of theirs, p99 at most 10 ms at 50 connections; `ratio_hello` (against GET /hello) is reported
 // beside each, and `floor_ratio_hello` shows what the framework alone leaves. Every request is built before
 // the clock starts (bench/check-drive.mjs): `GET /hello` is one prebuilt request, as a plain autocannon run
 // would send it; the fleet's bodies and paths are prebuilt too, each connection walking the fleet from its
@@ -27,6 +27,10 @@
 // scrapes /metrics once a second, as Prometheus would: `scrape_ratio` (checks/s scraped / checks/s not) shows
 // what scraping costs the hot path (goal: nothing measurable, at least 0.97 in the median round).
 //
+// Scenario "capacitor" (bench/capacitor-scenario.mjs), separate as well: the same devices through
+// POST /api/v1/capacitor/{app}/updates with @capgo/capacitor-updater 8's body, against its floor; goal: at
+// least 0.6 of the floor.
+//
 // Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build,
 // --check-only (the update-check rounds alone, printed and not written: for trying a change quickly).
 import { spawn } from 'node:child_process';
@@ -37,6 +41,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildIfStale } from '../scripts/build.mjs';
+import { capacitorRequests, capacitorScenario } from './capacitor-scenario.mjs';
 import { makeDrive, sampleOutcomes } from './check-drive.mjs';
 import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
 import { expoRequests, expoScenario, seedExpo } from './expo-scenario.mjs';
@@ -63,6 +68,7 @@ const GOALS = {
   peak_rss_mb: 300,
   codepush_floor: 0.6,
   expo_floor: 0.6,
+  capacitor_floor: 0.6,
   metrics_count_error: 0.01,
   scrape_ratio: 0.97,
 };
@@ -170,7 +176,9 @@ async function main() {
     const fleet = await seedFleet(db);
     const { bodies, countedAtCap } = deviceBodies(fleet);
     const codePushKeys = await seedDeploymentKeys(db, fleet);
-    const paths = codePushPaths(bodies, codePushKeys, await releaseLabels(db));
+    const labels = await releaseLabels(db);
+    const paths = codePushPaths(bodies, codePushKeys, labels);
+    const capacitorList = capacitorRequests(bodies, labels);
     // Seeded after the CodePush labels are read: the Expo releases are not CodePush's.
     const expoRequestList = expoRequests(bodies, await seedExpo(db, fleet, 'http://bench.invalid'));
     await db.end();
@@ -214,7 +222,7 @@ async function main() {
 
     const checkUrl = `${apiUrl}/api/v1/updates/check`;
     // The floor answers with as many bytes as the API does (the mean of a sample of its answers).
-    const sizes = await answerSizes(apiUrl, bodies, paths, expoRequestList);
+    const sizes = await answerSizes(apiUrl, bodies, paths, expoRequestList, capacitorList);
     console.log('mean answer sizes of the API (bytes):', sizes);
     const floorPort = await freePort();
     const floorServer = start('bench/floor-server.mjs', {
@@ -222,6 +230,7 @@ async function main() {
       FLOOR_CHECK_BYTES: String(sizes.check),
       FLOOR_CODEPUSH_BYTES: String(sizes.codepush),
       FLOOR_EXPO_BYTES: String(sizes.expo),
+      FLOOR_CAPACITOR_BYTES: String(sizes.capacitor),
     });
     children.push(floorServer);
     const floorBase = `http://127.0.0.1:${floorPort}`;
@@ -304,11 +313,22 @@ async function main() {
       updateCheck: median.api,
       settings: { warmup: WARMUP, duration: DURATION, rounds: ROUNDS },
     });
+    const capacitor = await capacitorScenario({
+      drive,
+      apiUrl,
+      floorUrl: floorBase,
+      requests: capacitorList,
+      pids: { api: api.pid, floor: floorServer.pid },
+      updateCheck: median.api,
+      settings: { warmup: WARMUP, duration: DURATION, rounds: ROUNDS },
+    });
     // The adapters against the plainest baseline, the median round's GET /hello.
     codepush.ratio_hello = round2(codepush.api.requests_per_sec / median.hello.requests_per_sec);
     codepush.cpu_ratio_hello = round2(median.hello.cpu_us_per_request / codepush.api.cpu_us_per_request);
     expo.ratio_hello = round2(expo.api.requests_per_sec / median.hello.requests_per_sec);
     expo.cpu_ratio_hello = round2(median.hello.cpu_us_per_request / expo.api.cpu_us_per_request);
+    capacitor.ratio_hello = round2(capacitor.api.requests_per_sec / median.hello.requests_per_sec);
+    capacitor.cpu_ratio_hello = round2(median.hello.cpu_us_per_request / capacitor.api.cpu_us_per_request);
     const rss = peakRssMb(api.pid);
     const results = {
       measured_at: new Date().toISOString(),
@@ -357,12 +377,14 @@ async function main() {
         peak_rss: rss <= GOALS.peak_rss_mb,
         codepush_floor: codepush.ratio_floor >= GOALS.codepush_floor,
         expo_floor: expo.ratio_floor >= GOALS.expo_floor,
+        capacitor_floor: capacitor.ratio_floor >= GOALS.capacitor_floor,
         metrics_count: rounds.every((r) => r.metrics.error <= GOALS.metrics_count_error),
         scrape_ratio: median.scrape_ratio >= GOALS.scrape_ratio,
       },
       rounds,
       codepush,
       expo,
+      capacitor,
     };
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(join(root, 'bench/results/check.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -381,6 +403,7 @@ async function main() {
           met: results.met,
           codepush: { ...codepush, rounds: undefined },
           expo: { ...expo, rounds: undefined },
+          capacitor: { ...capacitor, rounds: undefined },
         },
         null,
         2,
@@ -404,7 +427,7 @@ async function main() {
 }
 
 /** The mean size of the API's answers to a sample of each kind of request, in bytes. */
-async function answerSizes(apiUrl, bodies, paths, expoList, n = 200) {
+async function answerSizes(apiUrl, bodies, paths, expoList, capacitorList, n = 200) {
   const mean = async (requests) => {
     let total = 0;
     for (const r of requests) total += (await (await fetch(r.url, r.init)).arrayBuffer()).byteLength;
@@ -420,7 +443,13 @@ async function answerSizes(apiUrl, bodies, paths, expoList, n = 200) {
   const expo = await mean(
     expoList.slice(0, n).map((r) => ({ url: `${apiUrl}${r.path}`, init: { headers: r.headers } })),
   );
-  return { check, codepush, expo };
+  const capacitor = await mean(
+    capacitorList.slice(0, n).map((r) => ({
+      url: `${apiUrl}${r.path}`,
+      init: { method: 'POST', headers: r.headers, body: r.body },
+    })),
+  );
+  return { check, codepush, expo, capacitor };
 }
 
 function round4(x) {

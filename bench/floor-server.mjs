@@ -6,11 +6,13 @@
 //   POST /api/v1/updates/check                the body (CheckBody)
 //   GET  /v0.1/public/codepush/update_check   the query string (the acquisition API's schema, snake_case)
 //   GET  /api/v1/expo/:app_id/manifest        the path and the expo-updates headers (multipart answer)
+//   POST /api/v1/capacitor/:app_id/updates    the path and the plugin's info object
 //
 // No limits, no device cap, no routing state, nothing recorded: what the service adds to the framework is
 // the API against this; what the framework leaves is this against GET /hello (bench/hello-server.mjs).
 import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
+import { CapacitorParams, InfoBody } from '../dist/src/capacitor/capacitor.schemas.js';
 import { UPDATE_CHECK_FIELDS, wireSchema } from '../dist/src/codepush/codepush.schemas.js';
 import { ManifestHeaders, ManifestParams } from '../dist/src/expo/expo.schemas.js';
 import { CheckBody } from '../dist/src/updates/updates.schemas.js';
@@ -25,6 +27,11 @@ const bucket = (a, b) => createHash('sha256').update(`${a}:${b}`).digest().readU
 
 const checkAnswer = answer(bytes('FLOOR_CHECK_BYTES', 300), { update: null });
 const codePushAnswer = answer(bytes('FLOOR_CODEPUSH_BYTES', 300), { update_info: { is_available: false } });
+const capacitorAnswer = answer(bytes('FLOOR_CAPACITOR_BYTES', 300), {
+  error: 'no_new_version_available',
+  message: 'No new version available',
+  kind: 'up_to_date',
+});
 const boundary = 'floor-boundary';
 const expoAnswer = (() => {
   const size = bytes('FLOOR_EXPO_BYTES', 1500);
@@ -61,6 +68,16 @@ app.get(
       .header('cache-control', 'private, max-age=0')
       .type(`multipart/mixed; boundary=${boundary}`);
     return reply.send(bucket(request.params.app_id, device) < 10_000 ? expoAnswer : null);
+  },
+);
+app.post(
+  '/api/v1/capacitor/:app_id/updates',
+  { schema: { params: CapacitorParams, body: InfoBody } },
+  async (request, reply) => {
+    reply.header('content-type', 'application/json; charset=utf-8');
+    return reply.send(
+      bucket(request.params.app_id, request.body.device_id) < 10_000 ? capacitorAnswer : null,
+    );
   },
 );
 app.get('/healthz', async () => ({ status: 'ok' }));

@@ -342,6 +342,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/capacitor/{app_id}/channel_self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Capacitor listChannels (channelUrl)
+         * @description The channels a device may join by itself, the info object as the query. A device moves itself only onto a channel that allows self-assignment (production always does). No credential.
+         */
+        get: operations["getCapacitorChannelSelf"];
+        /**
+         * Capacitor getChannel (channelUrl)
+         * @description The channel the device is served from. A device moves itself only onto a channel that allows self-assignment (production always does). No credential.
+         */
+        put: operations["putCapacitorChannelSelf"];
+        /**
+         * Capacitor setChannel (channelUrl)
+         * @description Asks to join `channel`; the channel is stored for the device. A device moves itself only onto a channel that allows self-assignment (production always does). No credential.
+         */
+        post: operations["postCapacitorChannelSelf"];
+        /**
+         * Capacitor unsetChannel (channelUrl, plugins before 7.34)
+         * @description Forgets the channel stored for the device. The info object as the query, or as a JSON body (as plugins before 7.34 send it). No credential.
+         */
+        delete: operations["deleteCapacitorChannelSelf"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/capacitor/{app_id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capacitor statistics (statsUrl)
+         * @description One statistic or a batch of up to 200 from one device. `download_complete` counts a download, `set` an activation, `update_fail`, `app_launch_timeout`, `download_fail`, `checksum_fail` and `decrypt_fail` an error of the release `version_name` names on the channel the device is served from; each once per device, release and kind. Other actions are taken and not counted.
+         */
+        post: operations["postCapacitorStats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/capacitor/{app_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capacitor update check (updateUrl)
+         * @description The plugin's info object. An update `{version, url, checksum, session_key?, manifest?}`: the newest release of the device's channel its bucket and version_build admit, that it can verify (a device sending key_id gets only releases signed and encrypted with that key, never an unsigned checksum). `{version: "builtin"}` sends a device whose release was rolled back, with nothing else to run, back to the bundle built into the app. Anything else is an answer with `error` and `kind`. No credential.
+         */
+        post: operations["postCapacitorUpdates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/devices/events": {
         parameters: {
             query?: never;
@@ -2555,6 +2627,564 @@ export interface operations {
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
             416: components["responses"]["Status416"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getCapacitorChannelSelf: {
+        parameters: {
+            query: {
+                /** @description the app's bundle identifier (the app is named by the path) */
+                app_id?: string;
+                /** @description what setCustomId() set, "" otherwise */
+                custom_id?: string;
+                /** @description the channel the device asks for ("" for none; plugin 5.5 and later): honoured when it allows self-assignment */
+                defaultChannel?: string;
+                /** @description the device id the plugin keeps (a UUID); it picks the bucket */
+                device_id: string;
+                /** @description the store the app came from (plugin 8.50 and later) */
+                install_source?: string;
+                is_emulator?: string;
+                is_prod?: string;
+                /** @description the first characters of the app's public key, when it has one */
+                key_id?: string;
+                /** @description "android" or "ios" */
+                platform?: string;
+                /** @description the plugin version, e.g. "8.51.14" */
+                plugin_version?: string;
+                /** @description the native app version, matched against target_binary_range (semver; "1.2" reads as 1.2.0) */
+                version_build?: string;
+                /** @description Android versionCode, iOS CFBundleVersion */
+                version_code?: string;
+                /** @description the bundle the device runs: a release version, or "builtin" */
+                version_name?: string;
+                /** @description the OS version */
+                version_os?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the channels a device may join by itself */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "production",
+                     *         "public": true,
+                     *         "allow_self_set": true
+                     *       },
+                     *       {
+                     *         "id": 2,
+                     *         "name": "beta",
+                     *         "public": false,
+                     *         "allow_self_set": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        allow_self_set: boolean;
+                        id: number;
+                        name: string;
+                        public: boolean;
+                    }[];
+                };
+            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    putCapacitorChannelSelf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "platform": "android",
+                 *       "device_id": "5b0f1d2c-8a4e-4b7f-9c3d-2e1f0a9b8c7d",
+                 *       "app_id": "com.example.shop",
+                 *       "custom_id": "",
+                 *       "version_build": "1.4.0",
+                 *       "version_code": "140",
+                 *       "version_os": "14",
+                 *       "version_name": "builtin",
+                 *       "plugin_version": "8.51.14",
+                 *       "is_emulator": false,
+                 *       "is_prod": true,
+                 *       "install_source": "google_play",
+                 *       "defaultChannel": ""
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the app's bundle identifier (the app is named by the path) */
+                    app_id?: string;
+                    /** @description what setCustomId() set, "" otherwise */
+                    custom_id?: string;
+                    /** @description the channel the device asks for ("" for none; plugin 5.5 and later): honoured when it allows self-assignment */
+                    defaultChannel?: string;
+                    /** @description the device id the plugin keeps (a UUID); it picks the bucket */
+                    device_id: string;
+                    /** @description the store the app came from (plugin 8.50 and later) */
+                    install_source?: string;
+                    is_emulator?: boolean;
+                    is_prod?: boolean;
+                    /** @description the first characters of the app's public key, when it has one */
+                    key_id?: string;
+                    /** @description "android" or "ios" */
+                    platform?: string;
+                    /** @description the plugin version, e.g. "8.51.14" */
+                    plugin_version?: string;
+                    /** @description the native app version, matched against target_binary_range (semver; "1.2" reads as 1.2.0) */
+                    version_build?: string;
+                    /** @description Android versionCode, iOS CFBundleVersion */
+                    version_code?: string;
+                    /** @description the bundle the device runs: a release version, or "builtin" */
+                    version_name?: string;
+                    /** @description the OS version */
+                    version_os?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the channel the device is served from */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "channel": "beta",
+                     *       "status": "override",
+                     *       "allowSet": true
+                     *     }
+                     */
+                    "application/json": {
+                        allowSet: boolean;
+                        channel: string;
+                        status: "override" | "default";
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postCapacitorChannelSelf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "platform": "android",
+                 *       "device_id": "5b0f1d2c-8a4e-4b7f-9c3d-2e1f0a9b8c7d",
+                 *       "app_id": "com.example.shop",
+                 *       "custom_id": "",
+                 *       "version_build": "1.4.0",
+                 *       "version_code": "140",
+                 *       "version_os": "14",
+                 *       "version_name": "builtin",
+                 *       "plugin_version": "8.51.14",
+                 *       "is_emulator": false,
+                 *       "is_prod": true,
+                 *       "install_source": "google_play",
+                 *       "defaultChannel": "",
+                 *       "channel": "beta"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the app's bundle identifier (the app is named by the path) */
+                    app_id?: string;
+                    /** @description the channel the device asks to join */
+                    channel: string;
+                    /** @description what setCustomId() set, "" otherwise */
+                    custom_id?: string;
+                    /** @description the channel the device asks for ("" for none; plugin 5.5 and later): honoured when it allows self-assignment */
+                    defaultChannel?: string;
+                    /** @description the device id the plugin keeps (a UUID); it picks the bucket */
+                    device_id: string;
+                    /** @description the store the app came from (plugin 8.50 and later) */
+                    install_source?: string;
+                    is_emulator?: boolean;
+                    is_prod?: boolean;
+                    /** @description the first characters of the app's public key, when it has one */
+                    key_id?: string;
+                    /** @description "android" or "ios" */
+                    platform?: string;
+                    /** @description the plugin version, e.g. "8.51.14" */
+                    plugin_version?: string;
+                    /** @description the native app version, matched against target_binary_range (semver; "1.2" reads as 1.2.0) */
+                    version_build?: string;
+                    /** @description Android versionCode, iOS CFBundleVersion */
+                    version_code?: string;
+                    /** @description the bundle the device runs: a release version, or "builtin" */
+                    version_name?: string;
+                    /** @description the OS version */
+                    version_os?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the device may keep the channel, or why not */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        allowSet: true;
+                        /** @enum {string} */
+                        status: "ok";
+                    } | {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    deleteCapacitorChannelSelf: {
+        parameters: {
+            query?: {
+                /** @description the app's bundle identifier (the app is named by the path) */
+                app_id?: string;
+                /** @description what setCustomId() set, "" otherwise */
+                custom_id?: string;
+                /** @description the channel the device asks for ("" for none; plugin 5.5 and later): honoured when it allows self-assignment */
+                defaultChannel?: string;
+                /** @description the device id the plugin keeps (a UUID); it picks the bucket */
+                device_id?: string;
+                /** @description the store the app came from (plugin 8.50 and later) */
+                install_source?: string;
+                is_emulator?: string;
+                is_prod?: string;
+                /** @description the first characters of the app's public key, when it has one */
+                key_id?: string;
+                /** @description "android" or "ios" */
+                platform?: string;
+                /** @description the plugin version, e.g. "8.51.14" */
+                plugin_version?: string;
+                /** @description the native app version, matched against target_binary_range (semver; "1.2" reads as 1.2.0) */
+                version_build?: string;
+                /** @description Android versionCode, iOS CFBundleVersion */
+                version_code?: string;
+                /** @description the bundle the device runs: a release version, or "builtin" */
+                version_name?: string;
+                /** @description the OS version */
+                version_os?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the stored channel was cleared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postCapacitorStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "platform": "android",
+                 *         "device_id": "5b0f1d2c-8a4e-4b7f-9c3d-2e1f0a9b8c7d",
+                 *         "app_id": "com.example.shop",
+                 *         "custom_id": "",
+                 *         "version_build": "1.4.0",
+                 *         "version_code": "140",
+                 *         "version_os": "14",
+                 *         "version_name": "1.0.1",
+                 *         "plugin_version": "8.51.14",
+                 *         "is_emulator": false,
+                 *         "is_prod": true,
+                 *         "install_source": "google_play",
+                 *         "defaultChannel": "",
+                 *         "action": "download_complete",
+                 *         "timestamp": 1767225600000
+                 *       },
+                 *       {
+                 *         "platform": "android",
+                 *         "device_id": "5b0f1d2c-8a4e-4b7f-9c3d-2e1f0a9b8c7d",
+                 *         "app_id": "com.example.shop",
+                 *         "custom_id": "",
+                 *         "version_build": "1.4.0",
+                 *         "version_code": "140",
+                 *         "version_os": "14",
+                 *         "version_name": "1.0.1",
+                 *         "plugin_version": "8.51.14",
+                 *         "is_emulator": false,
+                 *         "is_prod": true,
+                 *         "install_source": "google_play",
+                 *         "defaultChannel": "",
+                 *         "old_version_name": "builtin",
+                 *         "action": "set",
+                 *         "timestamp": 1767225601000
+                 *       }
+                 *     ]
+                 */
+                "application/json": {
+                    /** @description what happened: download_complete, set, update_fail, … */
+                    action: string;
+                    /** @description the app's bundle identifier (the app is named by the path) */
+                    app_id?: string;
+                    /** @description what setCustomId() set, "" otherwise */
+                    custom_id?: string;
+                    /** @description the channel the device asks for ("" for none; plugin 5.5 and later): honoured when it allows self-assignment */
+                    defaultChannel?: string;
+                    /** @description the device id the plugin keeps (a UUID); it picks the bucket */
+                    device_id: string;
+                    /** @description the store the app came from (plugin 8.50 and later) */
+                    install_source?: string;
+                    is_emulator?: boolean;
+                    is_prod?: boolean;
+                    /** @description the first characters of the app's public key, when it has one */
+                    key_id?: string;
+                    /** @description the bundle before a `set` */
+                    old_version_name?: string;
+                    /** @description "android" or "ios" */
+                    platform?: string;
+                    /** @description the plugin version, e.g. "8.51.14" */
+                    plugin_version?: string;
+                    /** @description epoch milliseconds (plugin 8.42 and later) */
+                    timestamp?: number;
+                    /** @description the native app version, matched against target_binary_range (semver; "1.2" reads as 1.2.0) */
+                    version_build?: string;
+                    /** @description Android versionCode, iOS CFBundleVersion */
+                    version_code?: string;
+                    /** @description the bundle the device runs: a release version, or "builtin" */
+                    version_name?: string;
+                    /** @description the OS version */
+                    version_os?: string;
+                } | {
+                    /** @description what happened: download_complete, set, update_fail, … */
+                    action: string;
+                    /** @description the app's bundle identifier (the app is named by the path) */
+                    app_id?: string;
+                    /** @description what setCustomId() set, "" otherwise */
+                    custom_id?: string;
+                    /** @description the channel the device asks for ("" for none; plugin 5.5 and later): honoured when it allows self-assignment */
+                    defaultChannel?: string;
+                    /** @description the device id the plugin keeps (a UUID); it picks the bucket */
+                    device_id: string;
+                    /** @description the store the app came from (plugin 8.50 and later) */
+                    install_source?: string;
+                    is_emulator?: boolean;
+                    is_prod?: boolean;
+                    /** @description the first characters of the app's public key, when it has one */
+                    key_id?: string;
+                    /** @description the bundle before a `set` */
+                    old_version_name?: string;
+                    /** @description "android" or "ios" */
+                    platform?: string;
+                    /** @description the plugin version, e.g. "8.51.14" */
+                    plugin_version?: string;
+                    /** @description epoch milliseconds (plugin 8.42 and later) */
+                    timestamp?: number;
+                    /** @description the native app version, matched against target_binary_range (semver; "1.2" reads as 1.2.0) */
+                    version_build?: string;
+                    /** @description Android versionCode, iOS CFBundleVersion */
+                    version_code?: string;
+                    /** @description the bundle the device runs: a release version, or "builtin" */
+                    version_name?: string;
+                    /** @description the OS version */
+                    version_os?: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description the statistics were taken */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postCapacitorUpdates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "platform": "android",
+                 *       "device_id": "5b0f1d2c-8a4e-4b7f-9c3d-2e1f0a9b8c7d",
+                 *       "app_id": "com.example.shop",
+                 *       "custom_id": "",
+                 *       "version_build": "1.4.0",
+                 *       "version_code": "140",
+                 *       "version_os": "14",
+                 *       "version_name": "builtin",
+                 *       "plugin_version": "8.51.14",
+                 *       "is_emulator": false,
+                 *       "is_prod": true,
+                 *       "install_source": "google_play",
+                 *       "defaultChannel": ""
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the app's bundle identifier (the app is named by the path) */
+                    app_id?: string;
+                    /** @description what setCustomId() set, "" otherwise */
+                    custom_id?: string;
+                    /** @description the channel the device asks for ("" for none; plugin 5.5 and later): honoured when it allows self-assignment */
+                    defaultChannel?: string;
+                    /** @description the device id the plugin keeps (a UUID); it picks the bucket */
+                    device_id: string;
+                    /** @description the store the app came from (plugin 8.50 and later) */
+                    install_source?: string;
+                    is_emulator?: boolean;
+                    is_prod?: boolean;
+                    /** @description the first characters of the app's public key, when it has one */
+                    key_id?: string;
+                    /** @description "android" or "ios" */
+                    platform?: string;
+                    /** @description the plugin version, e.g. "8.51.14" */
+                    plugin_version?: string;
+                    /** @description the native app version, matched against target_binary_range (semver; "1.2" reads as 1.2.0) */
+                    version_build?: string;
+                    /** @description Android versionCode, iOS CFBundleVersion */
+                    version_code?: string;
+                    /** @description the bundle the device runs: a release version, or "builtin" */
+                    version_name?: string;
+                    /** @description the OS version */
+                    version_os?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description an update, a reset to the built-in bundle, or nothing to install */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the zip's SHA-256 (hex), or that digest signed with the developer's key */
+                        checksum?: string;
+                        /** @description per-file download, for a device on an earlier release */
+                        manifest?: {
+                            download_url: string;
+                            file_hash: string;
+                            file_name: string;
+                        }[];
+                        /** @description of an encrypted release: `<iv>:<wrapped key>` */
+                        session_key?: string;
+                        /** @description where the zip is downloaded */
+                        url?: string;
+                        /** @description the release version ("builtin": go back to the bundle in the app) */
+                        version: string;
+                    } | {
+                        error: string;
+                        /** @description `up_to_date` or `blocked`: the plugin reports nothing */
+                        kind: string;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            413: components["responses"]["Status413"];
+            415: components["responses"]["Status415"];
             429: components["responses"]["Status429"];
             503: components["responses"]["Status503"];
         };

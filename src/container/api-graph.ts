@@ -8,12 +8,15 @@ import { SigninThrottle } from '../auth/signin-throttle.js';
 import { permanentUrl } from '../bundles/blob-links.js';
 import { createBundlesService } from '../bundles/bundles.service.js';
 import { S3BlobStore } from '../bundles/s3-blob-store.js';
+import { CapacitorService } from '../capacitor/capacitor.service.js';
+import { CapacitorChannelSelf } from '../capacitor/capacitor-channel-self.js';
 import { createChannelsService } from '../channels/channels.service.js';
 import { CodePushService } from '../codepush/codepush.service.js';
 import { codePushPackages } from '../codepush/codepush-packages.js';
 import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from '../codepush/key-directory.js';
 import { ReleaseHistories } from '../codepush/release-history.js';
+import { CapacitorManifests } from '../deltas/capacitor-manifest.js';
 import { SERVED_DELTA_RELEASES } from '../deltas/deltas.store.js';
 import { DeviceCapGate } from '../devices/device-cap.js';
 import { createDevicesService } from '../devices/devices.service.js';
@@ -171,6 +174,20 @@ export function createApi(
   const apps = createAppsService(stores, { invalidate });
   const drafts = createReleaseDraftsService(stores, { releases });
   const deploymentKeyDirectory = new DeploymentKeyDirectory(stores.deploymentKeys);
+  const releaseHistories = new ReleaseHistories(stores.deploymentKeys);
+  const capacitor = new CapacitorService({
+    routing,
+    updates,
+    events: eventIngest,
+    histories: releaseHistories,
+    channels: stores.capacitorChannels,
+    // Per-file manifests: each file at the store's URL (CDN or presigned) when it has one, else the API's.
+    manifests: new CapacitorManifests(
+      c.blobs,
+      async (sha256) => (await links?.link(sha256)) ?? { url: bundleUrl(sha256) },
+    ),
+    bytesServed: stores.bytesServed,
+  });
 
   const services: Services = {
     auth: createAuthService(stores, { tokens, throttle: signinThrottle }),
@@ -210,9 +227,11 @@ export function createApi(
       routing,
       updates,
       events: eventIngest,
-      histories: new ReleaseHistories(stores.deploymentKeys),
+      histories: releaseHistories,
       bytesServed: stores.bytesServed,
     }),
+    capacitor,
+    capacitorChannelSelf: new CapacitorChannelSelf(capacitor, stores.capacitorChannels),
     drafts,
     expoReleases: createExpoReleasesService(stores, {
       releases,

@@ -16,6 +16,9 @@ import type { BlobRetention } from '../bundles/blob-retention.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import type { BundlesService } from '../bundles/bundles.service.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
+import type { CapacitorService } from '../capacitor/capacitor.service.js';
+import type { CapacitorChannelSelf } from '../capacitor/capacitor-channel-self.js';
+import type { CapacitorChannelsStore } from '../capacitor/capacitor-channels.store.js';
 import type { ChannelsService } from '../channels/channels.service.js';
 import type { ChannelsStore } from '../channels/channels.store.js';
 import type { CodePushService } from '../codepush/codepush.service.js';
@@ -125,6 +128,8 @@ export interface Stores {
   deviceOverrides: DeviceOverridesStore;
   /** Channel settings (device self-assignment). */
   channels: ChannelsStore;
+  /** Channels Capacitor devices asked for through channel_self (kept for plugins before 5.5). */
+  capacitorChannels: CapacitorChannelsStore;
 }
 
 /** What the API and the workers share. */
@@ -173,6 +178,9 @@ export interface Services {
   /** Deployment key -> app, in process (the CodePush adapter's first lookup). */
   deploymentKeyDirectory: DeploymentKeyDirectory;
   codePush: CodePushService;
+  /** The @capgo/capacitor-updater protocol: update checks, statistics, and channel_self. */
+  capacitor: CapacitorService;
+  capacitorChannelSelf: CapacitorChannelSelf;
   /** Signed pushes: drafts with the bytes to sign, completed by their signatures. */
   drafts: ReleaseDraftsService;
   expoReleases: ExpoReleasesService;

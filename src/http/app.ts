@@ -10,6 +10,7 @@ import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
 import { bundlesRoutes } from '../bundles/bundles.routes.js';
+import { capacitorRoutes } from '../capacitor/capacitor.routes.js';
 import { channelsRoutes } from '../channels/channels.routes.js';
 import { codePushRoutes } from '../codepush/codepush.routes.js';
 import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
@@ -52,7 +53,13 @@ type Routes = (app: App) => Promise<void>;
  * The device surface under /api/v1: what devices call (no credential; the app id names the app). The
  * CodePush acquisition API is a device surface too, at the root of the service (codePushRoutes).
  */
-const DEVICE_ROUTES: Routes[] = [updatesRoutes, deviceEventsRoutes, bundleDownloadRoutes, expoDeviceRoutes];
+const DEVICE_ROUTES: Routes[] = [
+  updatesRoutes,
+  deviceEventsRoutes,
+  bundleDownloadRoutes,
+  expoDeviceRoutes,
+  capacitorRoutes,
+];
 
 /** The control surface under /api/v1: what people and their tools call, with a credential. */
 const CONTROL_ROUTES: Routes[] = [
@@ -80,7 +87,7 @@ const CONTROL_ROUTES: Routes[] = [
 
 /**
  * The API's Fastify app, with the surfaces API_SURFACES names (all three by default): `device` (update
- * checks, events, downloads, CodePush, Expo), `control` (the HTTP API of people and tools, with the auth
+ * checks, events, downloads, CodePush, Expo, Capacitor), `control` (the HTTP API of people and tools, with the auth
  * hook and the OpenAPI document) and `console` (the web console's files). A process without a surface
  * loads none of its routes: its paths answer 404.
  */

@@ -45,7 +45,7 @@ export function registerApiSeries(registry: MetricsRegistry, s: ApiSeriesSources
   registry.counter({
     name: 'ota_update_checks_total',
     help:
-      'Update checks answered, by protocol (ota, codepush, expo) and outcome: served (a release or a ' +
+      'Update checks answered, by protocol (ota, codepush, expo, capacitor) and outcome: served (a release or a ' +
       'directive), up_to_date (nothing new), refused (reason: device_cap, new_device_limit, or the ' +
       "answer's 4xx: rate_limited, invalid_request, not_found, ...), failed (5xx).",
     labelNames: ['protocol', 'outcome', 'reason'],

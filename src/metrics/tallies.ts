@@ -50,10 +50,10 @@ export class StatusTally implements AnswerTally {
 
 /**
  * The device protocols whose update checks are counted apart. A new client's adapter adds its name here
- * (Capacitor's `capacitor` next), declares its check route with `answers: deps.checks.<name>` and calls
+ * (Capacitor's `capacitor` the last), declares its check route with `answers: deps.checks.<name>` and calls
  * `decided()` with what its answer tells the device.
  */
-export const CHECK_PROTOCOLS = ['ota', 'codepush', 'expo'] as const;
+export const CHECK_PROTOCOLS = ['ota', 'codepush', 'expo', 'capacitor'] as const;
 export type CheckProtocol = (typeof CHECK_PROTOCOLS)[number];
 
 /** What a check's answer tells the device: a release (or a directive) to run, nothing new, or a refusal. */

@@ -86,6 +86,13 @@ export class RoutingLoader implements RoutingSource {
       };
       const signature = signatureOf(row);
       if (signature) release.signature = signature;
+      if (row.capacitor_checksum !== null) {
+        release.capacitor = {
+          checksum: row.capacitor_checksum,
+          sessionKey: row.capacitor_session_key,
+          keyId: row.capacitor_key_id,
+        };
+      }
       list.push(release);
       byId.set(release.id, release);
     }
@@ -146,12 +153,22 @@ function signatureOf(row: RoutingReleaseRow): ReleaseSignature | undefined {
  * Drops releases no device can ever reach: everything older than the newest release that admits every
  * device whatever its fingerprint and native version. A paused release admits only the devices that run it,
  * so devices fall through it: it never cuts. Keeps the cached list short on apps with a long history.
+ *
+ * Capacitor devices are also told apart by the key a release was made with (src/capacitor/capacitor-rules.ts):
+ * a device with a public key falls through unsigned releases, one without falls through signed ones. So the
+ * cut comes only once every key of the list (and "no key", when it has unsigned releases) has a release
+ * admitting all its devices.
  */
 export function reachable<
-  T extends Pick<RoutedRelease, 'rolloutPct' | 'fingerprint' | 'binaryRange' | 'paused'>,
+  T extends Pick<RoutedRelease, 'rolloutPct' | 'fingerprint' | 'binaryRange' | 'paused' | 'capacitor'>,
 >(newestFirst: readonly T[]): T[] {
-  const cut = newestFirst.findIndex(
-    (r) => r.rolloutPct >= 100 && r.fingerprint === null && r.binaryRange === null && !r.paused,
-  );
-  return cut === -1 ? [...newestFirst] : newestFirst.slice(0, cut + 1);
+  const open = new Set(newestFirst.map((r) => r.capacitor?.keyId ?? null));
+  for (let i = 0; i < newestFirst.length; i++) {
+    const r = newestFirst[i]!;
+    if (r.rolloutPct >= 100 && r.fingerprint === null && r.binaryRange === null && !r.paused) {
+      open.delete(r.capacitor?.keyId ?? null);
+      if (open.size === 0) return newestFirst.slice(0, i + 1);
+    }
+  }
+  return [...newestFirst];
 }

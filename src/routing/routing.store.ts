@@ -19,6 +19,9 @@ export const ROUTED_COLUMNS = [
   'fingerprint',
   'target_binary_range',
   'paused',
+  'capacitor_checksum',
+  'capacitor_session_key',
+  'capacitor_key_id',
 ] as const;
 
 /** An active release update checks serve, with the signed manifest of its `check` part when signed. */

@@ -24,8 +24,20 @@ export interface RoutedRelease {
   url: string;
   /** The signed canonical manifest of a release signed on the developer's machine; absent when unsigned. */
   signature?: ReleaseSignature;
+  /** What a Capacitor device receives besides the bytes, when the release was pushed as one (src/capacitor/). */
+  capacitor?: RoutedCapacitor;
   /** Answers made from this release (answer-memo.ts). */
   answers: AnswerMemo;
+}
+
+/**
+ * A Capacitor release's `checksum` (the zip's SHA-256, or that digest signed with the developer's key) and,
+ * for an encrypted release, its `session_key` and the id of the key (docs/reference/capacitor-protocol.md).
+ */
+export interface RoutedCapacitor {
+  checksum: string;
+  sessionKey: string | null;
+  keyId: string | null;
 }
 
 /** What /updates/check sends with a signed release; the SDK verifies `sig` over `manifest` (UTF-8). */

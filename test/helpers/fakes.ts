@@ -7,6 +7,7 @@ import { FakeAuditStore } from '../../src/audit/audit.fake-store.js';
 import { FakeAuthStore } from '../../src/auth/auth.fake-store.js';
 import type { Principal, Role } from '../../src/auth/principal.js';
 import { FakeBundlesStore } from '../../src/bundles/bundles.fake-store.js';
+import { FakeCapacitorChannelsStore } from '../../src/capacitor/capacitor-channels.fake-store.js';
 import { FakeChannelsStore } from '../../src/channels/channels.fake-store.js';
 import { FakeDeploymentKeysStore } from '../../src/codepush/deployment-keys.fake-store.js';
 import { FakeDeltasStore } from '../../src/deltas/deltas.fake-store.js';
@@ -84,6 +85,7 @@ export function createFakeStores() {
     deltas: new FakeDeltasStore({ releases, manifests }),
     deviceOverrides,
     channels,
+    capacitorChannels: new FakeCapacitorChannelsStore(),
     /** Not a container store (Redis, beside the admission script): handed to the devices service. */
     countedDevices: new FakeCountedDevicesStore(now),
   };

@@ -94,6 +94,19 @@ export function ReleaseCard(props: {
           </span>
         )}
         {release.mandatory && <span class="chip warn">mandatory</span>}
+        {release.capacitor && (
+          <span
+            class="chip"
+            data-testid="capacitor"
+            title={
+              release.capacitor.key_id
+                ? `A Capacitor release, signed and encrypted with key ${release.capacitor.key_id}: only apps with that public key install it`
+                : 'A Capacitor release: apps with @capgo/capacitor-updater and no public key install it'
+            }
+          >
+            {release.capacitor.key_id ? 'capacitor · signed' : 'capacitor'}
+          </span>
+        )}
         {release.target_binary_range && (
           <span class="chip" title="native app versions this release runs on">
             native {release.target_binary_range}

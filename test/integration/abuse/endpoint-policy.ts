@@ -111,6 +111,35 @@ const expoManifest: Build = async (t) => ({
   },
 });
 const expoAsset: Build = async (t) => ({ params: { app_id: await appId(t), file: await t.expoAsset() } });
+/** The shared release's version: statistics naming it are counted. */
+const releaseVersion = async (t: Tenant): Promise<string> => {
+  const release = (await t.ok('GET', `/modules/${(await t.release()).id}`)) as { version?: unknown };
+  return String(release.version);
+};
+/** The plugin's info object for the tenant's app (test/fixtures/capacitor/plugin-8.51.14). */
+const capacitorInfo = async (t: Tenant) => ({
+  platform: 'android',
+  device_id: '5b0f1d2c-98a3-4c61-8f41-7e0d2a9c3b11',
+  app_id: 'com.example.shop',
+  custom_id: '',
+  version_build: '1.4.0',
+  version_code: '140',
+  version_os: '14',
+  version_name: await releaseVersion(t),
+  plugin_version: '8.51.14',
+  is_emulator: false,
+  is_prod: true,
+  install_source: 'google_play',
+  defaultChannel: '',
+});
+const capacitor: Build = async (t) => ({ params: { app_id: await appId(t) }, body: await capacitorInfo(t) });
+const capacitorQuery: Build = async (t) => {
+  const info = await capacitorInfo(t);
+  return {
+    params: { app_id: await appId(t) },
+    query: Object.fromEntries(Object.entries(info).map(([k, v]) => [k, String(v)])),
+  };
+};
 /** A fresh draft of the tenant (its owner starts it), to be completed with made-up signatures. */
 const signatures: Build = async (t) => {
   const draft = await t.ok('POST', '/modules/drafts', {
@@ -376,6 +405,26 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'POST /reportStatus/download': open(async (t) => ({
     body: { deploymentKey: await t.deploymentKey(), clientUniqueId: 'device-1', label: `v-${t.tag}` },
   })),
+
+  // The Capacitor adapter (@capgo/capacitor-updater): a batch of statistics, and the channel calls.
+  'POST /api/v1/capacitor/{app_id}/updates': open(capacitor),
+  'POST /api/v1/capacitor/{app_id}/stats': open(async (t) => {
+    const { params, body } = await capacitor(t);
+    return {
+      params,
+      body: [
+        { ...(body as object), action: 'download_complete', old_version_name: '', timestamp: 1767225600000 },
+        { ...(body as object), action: 'set', old_version_name: 'builtin', timestamp: 1767225600412 },
+      ],
+    };
+  }),
+  'POST /api/v1/capacitor/{app_id}/channel_self': open(async (t) => {
+    const { params, body } = await capacitor(t);
+    return { params, body: { ...(body as object), channel: 'production' } };
+  }),
+  'PUT /api/v1/capacitor/{app_id}/channel_self': open(capacitor),
+  'GET /api/v1/capacitor/{app_id}/channel_self': open(capacitorQuery),
+  'DELETE /api/v1/capacitor/{app_id}/channel_self': open(capacitorQuery),
 
   // The Expo Updates adapter and signed pushes.
   'GET /api/v1/expo/{app_id}/manifest': open(expoManifest),

@@ -11,8 +11,9 @@ import { docBlocks, exampleModule, shellWords } from '../../helpers/doc-blocks.j
 
 /**
  * docs/guides/capacitor.md, run as written: its `ota` and `openssl` lines from the app's folder, its
- * capacitor.config.ts evaluated. The device side is played by the test device until the Capacitor endpoints
- * exist: it installs what the guide's commands released, with the configuration the guide gives it.
+ * capacitor.config.ts evaluated. The device side is played by the test device with the configuration the
+ * guide gives it: it checks at the configured updateUrl, downloads and verifies what it is offered, and
+ * reports to the configured statsUrl.
  */
 const GUIDE = 'docs/guides/capacitor.md';
 const WWW = new URL('../../fixtures/capacitor/www/', import.meta.url).pathname;
@@ -90,23 +91,33 @@ async function config(withKey: boolean) {
   return module.default.plugins.CapacitorUpdater;
 }
 
-/** The device the configuration makes installs the release the way the plugin does. */
-async function installs(version: string, publicKey = ''): Promise<Buffer> {
-  const release = released.get(version)!;
-  const bytes = new Uint8Array(
-    await (await fetch(`${ctx.url}/api/v1/bundles/${release.sha256}`)).arrayBuffer(),
-  );
-  const device = new CapacitorDevice({ platform: 'ios', publicKey });
-  return device.install(
-    {
-      kind: 'update',
-      version,
-      url: `${ctx.url}/api/v1/bundles/${release.sha256}`,
-      checksum: release.capacitor.checksum!,
-      sessionKey: release.capacitor.session_key ?? '',
-    },
-    bytes,
-  );
+/**
+ * A device made with the guide's configuration checks at its updateUrl and installs what it is offered, the
+ * way the plugin does (downloaded, decrypted with the public key when it has one, checksum verified); the
+ * offered version must be `version`. Its statistics go to the configured statsUrl.
+ */
+async function installs(version: string, withKey = false, versionName = 'builtin'): Promise<Buffer> {
+  const plugin = await config(withKey);
+  const device = new CapacitorDevice({ platform: 'ios', publicKey: (plugin.publicKey as string) ?? '' });
+  device.versionName = versionName;
+  const res = await fetch(plugin.updateUrl as string, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(device.updatesBody()),
+  });
+  const outcome = device.readUpdateAnswer({ status: res.status, body: await res.text() });
+  if (outcome.kind !== 'update') throw new Error(`no update for ${version}: ${JSON.stringify(outcome)}`);
+  expect(outcome.version).toBe(version);
+  expect(outcome.url).toBe(`${ctx.url}/api/v1/bundles/${released.get(version)!.sha256}`);
+  const zip = device.install(outcome, new Uint8Array(await (await fetch(outcome.url)).arrayBuffer()));
+  device.activate(version);
+  const stats = await fetch(plugin.statsUrl as string, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(device.flushStats()),
+  });
+  expect(stats.status).toBe(200);
+  return zip;
 }
 
 describe('docs/guides/capacitor.md', () => {
@@ -128,9 +139,10 @@ describe('docs/guides/capacitor.md', () => {
   it('first release, staged rollout and rollback, as written', async () => {
     await runSection('First release');
     expect([...released.keys()]).toEqual(['1.0.1', '1.0.2']);
-    const zip = await installs('1.0.1');
-    expect(zip.byteLength).toBeGreaterThan(0);
     await runSection('Rollback');
+    // A device that ran 1.0.2 gets the previous release at its next check, as any new device does.
+    expect((await installs('1.0.1', false, '1.0.2')).byteLength).toBeGreaterThan(0);
+    expect((await installs('1.0.1')).byteLength).toBeGreaterThan(0);
     const client = new OtaClient({ baseUrl: ctx.url!, credentials: { apiKey } });
     const modules = (await client.apps.modules(appId)).modules;
     expect(modules.map((m) => [m.version, m.rollout_pct, m.active])).toEqual([
@@ -147,7 +159,8 @@ describe('docs/guides/capacitor.md', () => {
     expect(released.get('1.1.0')!.capacitor.key_id).toBe(
       new CapacitorDevice({ publicKey }).updatesBody().key_id,
     );
-    expect((await installs('1.1.0', publicKey)).equals(await installs('1.0.1'))).toBe(true);
+    // The app with the public key gets the signed release; the one without keeps the unsigned one.
+    expect((await installs('1.1.0', true)).equals(await installs('1.0.1'))).toBe(true);
     await expect(installs('1.1.0')).rejects.toThrow();
     // The private key stays in the app's folder: nothing the service holds contains it.
     const secret = (await readFile(join(dir, 'capacitor-private.pem'), 'utf8')).split('\n')[3]!;

@@ -35,7 +35,12 @@ describe.each(subjects)('%s routing store', (_name, make) => {
         { part: 'directive', body: Buffer.from('{}'), signature: null, keyId: null },
       ]),
     );
-    const beta = await push('0.1.0', { channel: 'beta', mandatory: true, notes: 'b' });
+    const beta = await push('0.1.0', {
+      channel: 'beta',
+      mandatory: true,
+      notes: 'b',
+      capacitor: { checksum: 'ab'.repeat(256), sessionKey: 'iv:key', keyId: 'MIIBCgKCAQEAl+cqGoBz' },
+    });
 
     const found = await s.routing.app(app.id);
     expect(found?.app).toEqual({ workspace_id: ws, plan: 'hobby' });
@@ -52,12 +57,23 @@ describe.each(subjects)('%s routing store', (_name, make) => {
       fingerprint: 'fp',
       target_binary_range: '^2.0.0',
       paused: false,
+      capacitor_checksum: null,
+      capacitor_session_key: null,
+      capacitor_key_id: null,
       signed_manifest: Buffer.from('{"m":1}'),
       signature: SIGNATURE,
       key_id: 'key-1',
     });
     expect(found?.releases[2]).toMatchObject({ signed_manifest: null, signature: null, key_id: null });
-    expect(found?.releases[0]).toMatchObject({ channel: 'beta', mandatory: true, notes: 'b' });
+    expect(found?.releases[0]).toMatchObject({
+      channel: 'beta',
+      mandatory: true,
+      notes: 'b',
+      // What a Capacitor device receives besides the bytes.
+      capacitor_checksum: 'ab'.repeat(256),
+      capacitor_session_key: 'iv:key',
+      capacitor_key_id: 'MIIBCgKCAQEAl+cqGoBz',
+    });
 
     // Modules: every release of the app, active or not, Expo too, newest first and bounded.
     expect(await s.routing.moduleIds(app.id, 10)).toEqual([beta.id, expo.id, signed.id, gone.id, v1.id]);

@@ -84,3 +84,21 @@ describe.each(subjects)('%s channels store', (_name, make) => {
     ]);
   });
 });
+
+describe.each(subjects)('%s Capacitor channels store', (_name, make) => {
+  it('sets, replaces, reads and clears a device’s channel, per app and device', async () => {
+    const s = make();
+    const { app } = await appWithBundle(s, SHA, 9);
+    expect(await s.capacitorChannels.get(app.id, 'phone-a')).toBeUndefined();
+    await s.capacitorChannels.set(app.id, 'phone-a', 'beta');
+    await s.capacitorChannels.set(app.id, 'phone-b', 'qa');
+    expect(await s.capacitorChannels.get(app.id, 'phone-a')).toBe('beta');
+    await s.capacitorChannels.set(app.id, 'phone-a', 'qa');
+    expect(await s.capacitorChannels.get(app.id, 'phone-a')).toBe('qa');
+    await s.capacitorChannels.clear(app.id, 'phone-a');
+    await s.capacitorChannels.clear(app.id, 'phone-a');
+    expect(await s.capacitorChannels.get(app.id, 'phone-a')).toBeUndefined();
+    expect(await s.capacitorChannels.get(app.id, 'phone-b')).toBe('qa');
+    expect(await s.capacitorChannels.get(randomUUID(), 'phone-b')).toBeUndefined();
+  });
+});

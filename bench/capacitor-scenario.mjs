@@ -1,0 +1,106 @@
+// The Capacitor scenario of bench/check.mjs: POST /api/v1/capacitor/{app}/updates with the body
+// @capgo/capacitor-updater 8 sends (test/fixtures/capacitor/plugin-8.51.14), over the same fleet and devices,
+// against the framework's floor of the same requests (bench/floor-server.mjs: the path and body validated
+// by the API's schemas, the bucket, prebuilt answer bytes of the API's size). Capacitor devices are served
+// the fleet's bundle releases as they are: nothing more to seed. Goal: at least 0.6 of the floor.
+
+const APP_VERSIONS = ['1.0.0', '1.4', '2.1.3'];
+
+/**
+ * One update check per device of the update check's fleet: the same app and device, the platform
+ * alternating, the release it runs as `version_name` (its version) or `builtin`, the channel it asks for
+ * as `defaultChannel` (only a channel open to self-assignment is honoured: none in the fleet).
+ */
+export function capacitorRequests(bodies, labels) {
+  return bodies.map((text, i) => {
+    const body = JSON.parse(text);
+    const current = body.current_module_id && labels.get(body.current_module_id);
+    const platform = i % 2 ? 'ios' : 'android';
+    const info = {
+      platform,
+      device_id: body.device_id,
+      app_id: 'com.example.bench',
+      custom_id: '',
+      version_build: APP_VERSIONS[i % APP_VERSIONS.length],
+      version_code: '140',
+      version_os: platform === 'android' ? '14' : '17.5',
+      version_name: current ? current.label : 'builtin',
+      plugin_version: '8.51.14',
+      is_emulator: false,
+      is_prod: true,
+      install_source: platform === 'android' ? 'google_play' : 'app_store',
+      defaultChannel: '',
+    };
+    return {
+      method: 'POST',
+      path: `/api/v1/capacitor/${body.app_id}/updates`,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(info),
+    };
+  });
+}
+
+/** Counts the answers of a sample: updates, "not an update" answers, resets to builtin, anything else. */
+export async function sampleCapacitorOutcomes(apiUrl, requests, n = 2000) {
+  const counts = { update: 0, none: 0, builtin: 0, other: 0 };
+  for (const r of requests.slice(0, n)) {
+    const res = await fetch(`${apiUrl}${r.path}`, { method: 'POST', headers: r.headers, body: r.body });
+    if (res.status !== 200) {
+      await res.arrayBuffer();
+      counts.other += 1;
+      continue;
+    }
+    const answer = await res.json();
+    if (answer.kind !== undefined && answer.error !== undefined) counts.none += 1;
+    else if (answer.version === 'builtin') counts.builtin += 1;
+    else if (answer.url) counts.update += 1;
+    else counts.other += 1;
+  }
+  return counts;
+}
+
+const round2 = (x) => Math.round(x * 100) / 100;
+
+/**
+ * The scenario, run after the update check's rounds: a warm-up pass over the devices, then rounds
+ * alternating the floor and the API; the median round by the ratio to the floor is reported.
+ */
+export async function capacitorScenario({ drive, apiUrl, floorUrl, requests, pids, updateCheck, settings }) {
+  const outcomes = await sampleCapacitorOutcomes(apiUrl, requests);
+  console.log(`Capacitor outcomes of ${Math.min(2000, requests.length)} sample checks:`, outcomes);
+  await drive(apiUrl, undefined, settings.warmup, requests.length, undefined, requests);
+  await drive(floorUrl, undefined, settings.warmup, undefined, undefined, requests);
+  const rounds = [];
+  for (let r = 0; r < settings.rounds; r++) {
+    const floor = await drive(floorUrl, undefined, settings.duration, undefined, pids.floor, requests);
+    const api = await drive(apiUrl, undefined, settings.duration, undefined, pids.api, requests);
+    if (floor.non_2xx > 0) throw new Error(`the Capacitor floor had ${floor.non_2xx} answers not 2xx`);
+    rounds.push({
+      floor,
+      api,
+      ratio_floor: round2(api.requests_per_sec / floor.requests_per_sec),
+      cpu_ratio_floor: round2(floor.cpu_us_per_request / api.cpu_us_per_request),
+    });
+    console.log(`Capacitor round ${r + 1}:`, JSON.stringify(rounds.at(-1)));
+  }
+  const median = [...rounds].sort((a, b) => a.ratio_floor - b.ratio_floor)[
+    Math.floor((rounds.length - 1) / 2)
+  ];
+  return {
+    path: '/api/v1/capacitor/{app_id}/updates',
+    sample_outcomes: outcomes,
+    api: median.api,
+    floor: {
+      ...median.floor,
+      server:
+        "bare Fastify 5 at the API's path: the path and body schemas, the bucket, prebuilt answer bytes",
+    },
+    ratio_floor: median.ratio_floor,
+    cpu_ratio_floor: median.cpu_ratio_floor,
+    of_update_check: round2(median.api.requests_per_sec / updateCheck.requests_per_sec),
+    notes:
+      'ratio_floor = Capacitor checks/s / floor req/s (same requests, alternating rounds, median round; goal ' +
+      '>= 0.6); of_update_check = Capacitor checks/s / update checks/s of the median update-check round.',
+    rounds,
+  };
+}

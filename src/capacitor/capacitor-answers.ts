@@ -1,0 +1,64 @@
+import type { CapacitorManifestEntry } from '../deltas/capacitor-manifest.js';
+import type { RefusalReason } from '../devices/device-cap.js';
+import { memoAnswer } from '../routing/answer-memo.js';
+import type { RoutedRelease } from '../routing/routing.types.js';
+
+/** A Capacitor update answer as bytes (the route sends them as they are). */
+export type CapacitorAnswer = Buffer;
+
+/**
+ * `version: "builtin"` without an `error` or `kind` key: the plugin (6.2 and later) goes back to the bundle
+ * built into the app; an answer with either key would be read as "not an update" (capacitor-protocol.md §4).
+ */
+export const RESET: CapacitorAnswer = Buffer.from('{"version":"builtin"}');
+
+/**
+ * "Not an update" answers: every one has `error`, `message` and a `kind` the plugin ends quietly on
+ * (`up_to_date`, `blocked`), so none is reported back as a failed download of the running bundle.
+ */
+const NOT_AN_UPDATE: Record<'up_to_date' | RefusalReason, CapacitorAnswer> = {
+  up_to_date: json({
+    error: 'no_new_version_available',
+    message: 'No new version available',
+    kind: 'up_to_date',
+  }),
+  device_cap: json({
+    error: 'device_cap',
+    message: "The app's workspace serves no more devices on its plan",
+    kind: 'blocked',
+  }),
+  new_device_limit: json({
+    error: 'new_device_limit',
+    message: 'Too many new devices from this network; try again later',
+    kind: 'blocked',
+  }),
+};
+
+export function notAnUpdate(reason: 'up_to_date' | RefusalReason): CapacitorAnswer {
+  return NOT_AN_UPDATE[reason];
+}
+
+/**
+ * `{version, url, checksum, session_key?, manifest?}`: the release's checksum as pushed (the zip's SHA-256,
+ * or that digest signed with the developer's key), the session key of an encrypted release, and the
+ * per-file manifest for a device on an earlier release. Never `error`, `kind` or `message`, and no JSON
+ * null. Without a manifest the bytes depend on the release only: made once and kept with it.
+ */
+export function updateAnswer(
+  release: RoutedRelease,
+  manifest?: readonly CapacitorManifestEntry[],
+): CapacitorAnswer {
+  const make = () =>
+    json({
+      version: release.version,
+      url: release.url,
+      checksum: release.capacitor?.checksum ?? release.sha256,
+      ...(release.capacitor?.sessionKey ? { session_key: release.capacitor.sessionKey } : {}),
+      ...(manifest ? { manifest } : {}),
+    });
+  return manifest ? make() : memoAnswer(release.answers, 'capacitor', make);
+}
+
+function json(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value));
+}

@@ -1,0 +1,87 @@
+import { CHANNEL_PATTERN, DEFAULT_CHANNEL } from '@ota/shared/ids';
+import semver from 'semver';
+import { allowsSelfAssign } from '../channels/channel-rules.js';
+import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
+
+/**
+ * Pure rules of the Capacitor adapter (API.md, "Capacitor"; docs/reference/capacitor-protocol.md), functions
+ * of the app's routing-cache entry and what the device sent, so a check costs no query.
+ */
+
+const CHANNEL = new RegExp(CHANNEL_PATTERN);
+
+/** The channel a device asks for, before device overrides, and whether it is the device's own choice. */
+export interface AskedChannel {
+  channel: string;
+  /** True when the device is served a channel it named itself (not the app's default one). */
+  own: boolean;
+}
+
+/**
+ * Which channel a Capacitor device is served from. When the body carries `defaultChannel` at all (plugin 5.5
+ * and later), it decides: a channel that allows self-assignment is served, anything else (empty, unknown,
+ * closed) means the app's default channel, and a stored assignment is ignored. Older plugins send none:
+ * the channel they asked for with `channel_self` (`stored`) decides, while it still allows self-assignment.
+ */
+export function askedChannel(
+  route: Pick<AppRoute, 'selfAssignable'>,
+  defaultChannel: string | undefined,
+  stored: string | undefined,
+): AskedChannel {
+  const wanted = defaultChannel ?? stored;
+  if (wanted === undefined || wanted === '' || wanted === DEFAULT_CHANNEL || !allowsSelfAssign(route, wanted))
+    return { channel: DEFAULT_CHANNEL, own: false };
+  return { channel: wanted, own: true };
+}
+
+/** Whether `name` is a channel of the app: production, one with active releases, or one with settings. */
+export function isKnownChannel(route: Pick<AppRoute, 'channels' | 'selfAssignable'>, name: string): boolean {
+  if (!CHANNEL.test(name)) return false;
+  return name === DEFAULT_CHANNEL || route.channels.has(name) || (route.selfAssignable?.has(name) ?? false);
+}
+
+/**
+ * Whether a device that sends `keyId` (or none) can install the release (capacitor-protocol.md §5, "What each
+ * device accepts"): a device with a public key only releases signed and encrypted with that key (its first
+ * 20 characters; plugins 8.2 to 8.40 send 4, which every RSA-2048 key starts with), a device without one
+ * only unsigned releases. So a device with a key never gets an unsigned checksum.
+ */
+export function fitsKey(release: RoutedRelease, keyId: string | undefined): boolean {
+  const releaseKey = release.capacitor?.keyId ?? null;
+  if (keyId === undefined || keyId === '') return releaseKey === null;
+  if (releaseKey === null) return false;
+  return keyId.length < releaseKey.length ? releaseKey.startsWith(keyId) : releaseKey === keyId;
+}
+
+/** The releases of a list the device can install: the list itself when they all are (no copy). */
+export function releasesForKey(
+  releases: readonly RoutedRelease[],
+  keyId: string | undefined,
+): readonly RoutedRelease[] {
+  return releases.every((r) => fitsKey(r, keyId)) ? releases : releases.filter((r) => fitsKey(r, keyId));
+}
+
+/**
+ * Whether the plugin resets to its built-in bundle on `{version: "builtin"}`: from 6.2.0 and 7.0.2 on (and
+ * the 5.50 line, which carries plugin 8's code); older ones take it for an update without a URL and report
+ * a failure. A version the service cannot read is taken for a current plugin.
+ */
+export function resetsToBuiltin(pluginVersion: string | undefined): boolean {
+  const v = pluginVersion === undefined ? null : semver.coerce(pluginVersion);
+  if (v === null) return true;
+  if (v.major === 5) return v.minor >= 50;
+  if (v.major === 6) return semver.gte(v, '6.2.0');
+  if (v.major === 7) return semver.gte(v, '7.0.2');
+  return v.major > 7;
+}
+
+/** Statistics actions counted (API.md, "Capacitor"), as the kind of device event each one is. */
+export const COUNTED_ACTIONS: ReadonlyMap<string, 'download' | 'activation' | 'error'> = new Map([
+  ['download_complete', 'download'],
+  ['set', 'activation'],
+  ['update_fail', 'error'],
+  ['app_launch_timeout', 'error'],
+  ['download_fail', 'error'],
+  ['checksum_fail', 'error'],
+  ['decrypt_fail', 'error'],
+]);
