@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RedisDistinctDevices } from '../../../src/devices/distinct-devices.redis.js';
 import { keyspaceNodes } from '../../../src/platform/redis.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { workspaceWithApp } from '../releases/fixtures.js';
 import { capacitorRelease, fixture, send } from './harness.js';
 
@@ -10,13 +10,7 @@ import { capacitorRelease, fixture, send } from './harness.js';
  * Anyone holding an app id can call the Capacitor URLs with made-up values: versions, channels, key ids, app
  * ids. None may become a key of its own in Redis or a row in Postgres, and none may stall an answer.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ env: { RATE_LIMIT_DEVICE_PER_MINUTE: '100000' } });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext({ env: { RATE_LIMIT_DEVICE_PER_MINUTE: '100000' } });
 
 async function redisKeys(): Promise<number> {
   let n = 0;

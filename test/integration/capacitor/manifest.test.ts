@@ -4,7 +4,7 @@ import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/deltas/zip-a
 import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { CapacitorDevice } from '../../helpers/capacitor-device.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { download } from '../../helpers/downloads.js';
 import { waitFor } from '../../helpers/wait.js';
 import { workspaceWithApp } from '../releases/fixtures.js';
@@ -16,16 +16,14 @@ import { capacitorRelease, check } from './harness.js';
  * deltas worker, offered to a device on an earlier release only, each file at a URL serving its bytes, and
  * counted in bytes_served as the files the device lacks.
  */
-let ctx: TestContext;
 let worker: Worker;
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   worker = createDeltasWorker(ctx.deps);
   await worker.start();
 });
 afterAll(async () => {
   await worker?.stop();
-  await ctx?.close();
 });
 
 const file = (path: string, content: Buffer | string): ArchiveFile => {

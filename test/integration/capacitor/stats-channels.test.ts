@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SpikeEvaluator } from '../../../src/spikes/spike.evaluator.js';
 import { CapacitorDevice } from '../../helpers/capacitor-device.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { setPlan, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
 import { startConsumer, storedEvents, streamState, waitFor } from '../telemetry/fixtures.js';
 import {
@@ -16,13 +16,7 @@ import {
 } from './harness.js';
 
 /** POST …/stats feeds the release statistics and spike alerts; …/channel_self moves devices by API.md's rule. */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const device = (extra: ConstructorParameters<typeof CapacitorDevice>[0] = {}) =>
   new CapacitorDevice({ deviceId: crypto.randomUUID(), ...extra });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CapacitorDevice } from '../../helpers/capacitor-device.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { createTestContext, fileContext } from '../../helpers/context.js';
 import { download } from '../../helpers/downloads.js';
 import { rollback, rollout, setPlan, workspaceWithApp } from '../releases/fixtures.js';
 import { settle } from '../updates/seed.js';
@@ -11,13 +11,7 @@ import { capacitorRelease, check, control, fixture, PUBLIC_KEY, send, VECTORS } 
  * POST /capacitor/{app_id}/updates driven with the plugin's bodies (test/fixtures/capacitor/) and read the
  * way the plugin reads answers (test/helpers/capacitor-device.ts). Runs on disk and on S3.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = fileContext();
 
 const device = (extra: ConstructorParameters<typeof CapacitorDevice>[0] = {}) =>
   new CapacitorDevice({ deviceId: crypto.randomUUID(), ...extra });

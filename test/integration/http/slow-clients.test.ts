@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, fileContext, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 
 /**
@@ -9,14 +9,8 @@ import { waitFor } from '../../helpers/wait.js';
  * act on real connections). REQUEST_TIMEOUT_MS is the setting these tests are about: one second here
  * instead of 30, so they need not wait half a minute; MAX_CONNECTIONS likewise in its own test.
  */
-let capped: TestContext;
 const ctx = fileContext({ listen: true, env: { REQUEST_TIMEOUT_MS: '1000' } });
-beforeAll(async () => {
-  capped = await createTestContext({ listen: true, env: { MAX_CONNECTIONS: '5' } });
-});
-afterAll(async () => {
-  await capped?.close();
-});
+const capped = fileContext({ listen: true, env: { MAX_CONNECTIONS: '5' } });
 
 /** A connection that tells whether, and how, the server ended it. */
 async function open(url: string): Promise<{ socket: Socket; received: () => string; closed: () => boolean }> {

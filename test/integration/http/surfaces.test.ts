@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, fileContext, type TestContext } from '../../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { fileContext } from '../../helpers/context.js';
 import { seedApp, seedRelease, seedWorkspace } from '../updates/seed.js';
 
 /**
  * API_SURFACES=device: a process of the device surface alone, as an operator runs it beside the control
  * API to scale the devices' traffic apart. It answers every device endpoint and nothing else.
  */
-let control: TestContext;
 const device = fileContext({ listen: true, env: { API_SURFACES: 'device' } });
-beforeAll(async () => {
-  control = await createTestContext({ env: { API_SURFACES: 'control' } });
-});
-afterAll(async () => {
-  await control?.close();
-});
+const control = fileContext({ env: { API_SURFACES: 'control' } });
 
 describe('a device-only process', () => {
   it('answers the update check, events and downloads over HTTP', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PresignedLinks } from '../../../src/bundles/blob-links.js';
 import type { S3BlobStore } from '../../../src/bundles/s3-blob-store.js';
 import { createTestContext, expectProblem, fileContext, type TestContext } from '../../helpers/context.js';
@@ -15,15 +15,9 @@ import { settle } from '../updates/seed.js';
  * BUNDLE_BASE_URL: here the test S3 server's own path to the bucket, which it serves without a signature
  * like a public bucket), and the bytes come from the store.
  */
-let cdn: TestContext;
 
 const presigned = fileContext({ env: { BLOB_STORE: 's3', BUNDLE_URL_TTL_SECONDS: '900' } });
-beforeAll(async () => {
-  cdn = await createTestContext({ env: { BLOB_STORE: 's3', S3_PREFIX: 'edge/' } });
-});
-afterAll(async () => {
-  await cdn?.close();
-});
+const cdn = fileContext({ env: { BLOB_STORE: 's3', S3_PREFIX: 'edge/' } });
 
 async function stored(ctx: TestContext, bytes: Buffer): Promise<string> {
   const ws = await workspaceWithApp(ctx);
