@@ -33,7 +33,7 @@ describe('ota login on an e-mail with no account', () => {
       apiUrl,
       input: 'a long password\n',
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2); // a usage error: the flag is missing
     expect(result.stderr).toContain('No account has the e-mail typo@exmaple.com');
     expect(result.stderr).toContain('--create');
     expect(await users('typo@exmaple.com')).toBe(0);
