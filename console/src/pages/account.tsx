@@ -38,7 +38,7 @@ export function AccountPage() {
         Signed in as <strong>{me.user?.email ?? session.email}</strong>.
       </p>
       <Panel id="password" title="Change password">
-        <form class="form narrow" onSubmit={submit} data-testid="change-password">
+        <form class="stack" onSubmit={submit} data-testid="change-password">
           <TextField
             label="Current password"
             type="password"
