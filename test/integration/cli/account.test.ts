@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
+import { CLI_MAIN, ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
 import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { waitFor } from '../../helpers/wait.js';
 
 let ctx: TestContext;
 let apiUrl: string;
@@ -26,7 +28,48 @@ const machine = () => join(home, `machine-${++dirs}`);
 const users = async (email: string) =>
   (await ctx.deps.db.query('SELECT 1 FROM users WHERE email = $1', [email])).rows.length;
 
+/**
+ * `ota login --email <email>` on a terminal (`script` gives it a pseudo-terminal): the password typed, then
+ * the answer to the question asked. Resolves with the exit code and everything the terminal showed.
+ */
+async function loginOnTerminal(email: string, answer: string): Promise<{ code: number | null; out: string }> {
+  const command = [process.execPath, CLI_MAIN, 'login', '--email', email].map((w) => `'${w}'`).join(' ');
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      OTA_CONFIG_DIR: machine(),
+      OTA_API_URL: apiUrl,
+      TERM: 'xterm',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  await waitFor('the password prompt', () => out.includes('Password:'));
+  child.stdin.write('a long password\r');
+  await waitFor('the question', () => out.includes('Create one? [y/N]'));
+  child.stdin.write(`${answer}\r`);
+  return { code: await exited, out };
+}
+
 describe('ota login on an e-mail with no account', () => {
+  it('asks on a terminal: yes makes the account, anything else makes none', async () => {
+    const no = await loginOnTerminal('maybe@example.com', 'n');
+    expect(no.out).toContain('No account has the e-mail maybe@example.com');
+    expect(no.out).toContain('No account was created.');
+    expect(no.code).not.toBe(0);
+    expect(await users('maybe@example.com')).toBe(0);
+
+    const yes = await loginOnTerminal('surely@example.com', 'y');
+    expect(yes.code).toBe(0);
+    expect(yes.out).toContain('Created the account surely@example.com and its workspace.');
+    expect(await users('surely@example.com')).toBe(1);
+  });
+
   it('refuses without a terminal and without --create, naming both, and makes nothing', async () => {
     const result = await runCli(['login', '--email', 'typo@exmaple.com', '--password-stdin'], {
       configDir: machine(),
