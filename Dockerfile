@@ -3,7 +3,7 @@
 #   workers  node --min-semi-space-size=64 --max-semi-space-size=64 dist/workers/main.js (scripts/node-flags.mjs says why)
 #   migrate  node dist/src/migrate.js
 
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 ENV CI=true
 # Dependencies first, so this layer is reused until the lock file changes. `bootstrap.mjs deps` is
@@ -22,7 +22,7 @@ RUN npm run build \
  && npm run build:console \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 # The deltas worker makes Expo patches with Debian's bsdiff (classic BSDIFF40, what expo-updates applies).
 RUN apt-get update && apt-get install -y --no-install-recommends bsdiff && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

@@ -2,12 +2,14 @@
 import { CommanderError } from 'commander';
 import { describeError, EXIT } from './errors.js';
 import { asksVersion, buildProgram, CLI_VERSION } from './program.js';
+import { exitOnInterrupt, restoreTerminal } from './terminal.js';
 
 async function main(argv: string[]): Promise<number> {
   if (asksVersion(argv.slice(2))) {
     process.stdout.write(`${CLI_VERSION}\n`);
     return EXIT.ok;
   }
+  exitOnInterrupt();
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
@@ -15,6 +17,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // Commander already printed usage errors and help; map its exit codes onto ours.
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    restoreTerminal();
     const report = describeError(err);
     const json = argv.includes('--json');
     process.stderr.write(json ? `${JSON.stringify(report.json)}\n` : `${report.text}\n`);

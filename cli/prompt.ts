@@ -24,6 +24,12 @@ export async function promptLine(question: string, flag: string): Promise<string
   }
 }
 
+/** A yes-or-no question on the terminal; anything but y or yes is no. */
+export async function promptYesNo(question: string): Promise<boolean> {
+  const answer = await promptLine(question, '--create');
+  return /^(y|yes)$/i.test(answer);
+}
+
 /** Asks for a secret without echoing it. */
 export async function promptHidden(question: string, flag: string): Promise<string> {
   requireTerminal('The password', flag);

@@ -5,7 +5,7 @@ import { bytes, clip, percent, ratio, shortTime } from './output.js';
 export const ROLLBACK_HINT_THRESHOLD = 0.02;
 
 export const STATUS_COLUMNS = [
-  'module',
+  'release',
   'version',
   'channel',
   'state',

@@ -6,6 +6,7 @@ import type { Bundle } from '@ota/client/types';
 import cliProgress from 'cli-progress';
 import { CliError } from './errors.js';
 import { transferText } from './progress.js';
+import { terminalTouched } from './terminal.js';
 
 /** Size of a bundle file, with clear errors for a missing, empty or non-regular file. */
 export async function bundleSize(path: string): Promise<number> {
@@ -44,6 +45,7 @@ export async function uploadBundle(
   const open = () => {
     let sent = 0;
     const started = Date.now();
+    if (bar) terminalTouched();
     bar?.start(size, 0, { transfer: transferText(0, size, 0) });
     const counter = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {

@@ -26,6 +26,7 @@ import type {
   ListedDeviceOverride,
   Me,
   Member,
+  PasswordChanged,
   Plan,
   PromoteRelease,
   PushExpoRelease,
@@ -76,10 +77,36 @@ export class OtaClient {
 
   readonly auth = {
     /** Signs in (the first sign-in creates the account and its personal workspace). */
-    signin: (email: string, password: string) =>
+    signin: (email: string, password: string, options: { create?: boolean } = {}) =>
       this.http.request<SigninResult>('POST', '/auth/signin', {
-        json: { email, password },
+        json:
+          options.create === undefined ? { email, password } : { email, password, create: options.create },
         anonymous: true,
+      }),
+    /**
+     * Changes the signed-in user's password; every earlier identity token of the user ends. The answer's
+     * token is the new session: this client switches to it.
+     */
+    changePassword: async (currentPassword: string, newPassword: string) => {
+      const changed = await this.http.request<PasswordChanged>('POST', '/auth/password', {
+        json: { current_password: currentPassword, new_password: newPassword },
+      });
+      this.setCredentials({ token: changed.token });
+      return changed;
+    },
+    /** E-mails a reset link (always 202; 403 when the server has no mail server). */
+    requestPasswordReset: (email: string) =>
+      this.http.request<void>('POST', '/auth/password-reset', {
+        json: { email },
+        anonymous: true,
+        expect: 'none',
+      }),
+    /** Sets a new password with the token of a reset link; every session of the account ends. */
+    confirmPasswordReset: (token: string, newPassword: string) =>
+      this.http.request<void>('POST', '/auth/password-reset/confirm', {
+        json: { token, new_password: newPassword },
+        anonymous: true,
+        expect: 'none',
       }),
     /** An identity token for another workspace the signed-in user belongs to. */
     token: (workspaceId: string) =>

@@ -261,6 +261,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the caller's password; every other session of the user ends
+         * @description Identity tokens only (an API key: 403 `user_token_required`). Every identity token of the user, in every workspace, stops working, this one included: the answer carries a new token for the same workspace. Open password-reset links stop working. API keys are not sessions and stay. Wrong current password: 403 `wrong_password`.
+         */
+        post: operations["postAuthPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a password-reset link
+         * @description Always 202, whether or not an account has the e-mail, so the answer tells nobody which ones do. When one does, a one-time link to the console page that sets a new password is e-mailed (it works for `PASSWORD_RESET_TTL_SECONDS`, 1 hour by default); at most `PASSWORD_RESETS_PER_HOUR` (3) per address and hour are sent. Needs `SMTP_URL`: without a mail server the answer is 403 `password_reset_unavailable`, and the operator makes a link with `npm run admin -- reset-password <email>`.
+         */
+        post: operations["postAuthPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link
+         * @description The token of the link sets the new password; every identity token of the account ends (sign in again). Unknown token: 404 `reset_not_found`; used, replaced by a newer link or password change, or expired: 410.
+         */
+        post: operations["postAuthPasswordResetConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/signin": {
         parameters: {
             query?: never;
@@ -272,7 +332,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in; the first sign-in creates the account and its personal workspace
-         * @description Limited per client address (`RATE_LIMIT_SIGNIN_PER_MINUTE`) and per account: after `RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT` failed attempts within `RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`, every sign-in of that account is a 429 with `Retry-After` until the window ends, the right password included.
+         * @description An unknown e-mail makes an account (and its personal workspace) unless `create` is false (then 404 `account_not_found`) or the server's `SIGNUP` setting refuses it: `invite-only` makes accounts only for e-mails with a pending invitation, `closed` none (403 `signup_closed`). Limited per client address (`RATE_LIMIT_SIGNIN_PER_MINUTE`) and per account: after `RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT` failed attempts within `RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`, every sign-in of that account is a 429 with `Retry-After` until the window ends, the right password included.
          */
         post: operations["postAuthSignin"];
         delete?: never;
@@ -1745,6 +1805,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A problem */
+        Status410: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Body too large */
         Status413: {
             headers: {
@@ -2472,6 +2541,111 @@ export interface operations {
             503: components["responses"]["Status503"];
         };
     };
+    postAuthPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct horse battery",
+                 *       "new_password": "staple gun turnip 42"
+                 *     }
+                 */
+                "application/json": {
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        expires_at: string;
+                        /** @description a new identity token for the same workspace; earlier ones are ended */
+                        token: string;
+                        /**
+                         * Format: uuid
+                         * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                         */
+                        workspace_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postAuthPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "dana@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            202: components["responses"]["Status204"];
+            400: components["responses"]["Status400"];
+            403: components["responses"]["Status403"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postAuthPasswordResetConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "ota_pwr_3q2-7wEAAAAbBQ9rS1y0sVq2N5o8Lr6kXn4cJd0",
+                 *       "new_password": "staple gun turnip 42"
+                 *     }
+                 */
+                "application/json": {
+                    new_password: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            204: components["responses"]["Status204"];
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            410: components["responses"]["Status410"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
     postAuthSignin: {
         parameters: {
             query?: never;
@@ -2482,6 +2656,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description whether an unknown e-mail makes an account: unset or true it does (if SIGNUP allows); false answers 404 `account_not_found` instead, so a mistyped e-mail makes no account */
+                    create?: boolean;
                     /** Format: email */
                     email: string;
                     password: string;
@@ -2517,6 +2693,8 @@ export interface operations {
             };
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
             429: components["responses"]["Status429"];
             503: components["responses"]["Status503"];
         };
@@ -3549,15 +3727,7 @@ export interface operations {
             401: components["responses"]["Status401"];
             403: components["responses"]["Status403"];
             404: components["responses"]["Status404"];
-            /** @description A problem */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            410: components["responses"]["Status410"];
             503: components["responses"]["Status503"];
         };
     };

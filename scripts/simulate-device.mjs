@@ -8,24 +8,66 @@
 //                                    [--api-url <url>] [--state <file>] [--json]
 //
 // --app defaults to the app of .ota.json (`ota init`) in this folder or one above; --api-url to
-// OTA_API_URL, else http://127.0.0.1:8080. Exit 0 when the check was answered, 1 otherwise.
+// OTA_API_URL, else the server `ota login` saved, else http://127.0.0.1:8080. Exit 0 when the check was
+// answered, 1 otherwise.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 
-const { values: args } = parseArgs({
-  options: {
-    app: { type: 'string' },
-    device: { type: 'string', default: 'demo-device-1' },
-    channel: { type: 'string' },
-    fail: { type: 'boolean', default: false },
-    'api-url': { type: 'string' },
-    state: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  },
-});
+const USAGE = `Usage: node scripts/simulate-device.mjs [--app <app id>] [--device <id>] [--channel <name>]
+                                        [--fail] [--api-url <url>] [--state <file>] [--json]
+
+A device for trying the service out: checks for an update as an app with the SDK would, downloads and
+verifies it, and reports the download and the activation (an error with --fail).
+
+  --app       the app (default: the app of .ota.json, written by \`ota init\`, here or above)
+  --device    the device id (default demo-device-1); its state is kept in .local/
+  --channel   the channel (default: the one of .ota.json, else production)
+  --api-url   the service (default: OTA_API_URL, else the server \`ota login\` saved, else
+              http://127.0.0.1:8080)
+  --json      print one JSON summary
+`;
+let args;
+try {
+  ({ values: args } = parseArgs({
+    options: {
+      app: { type: 'string' },
+      device: { type: 'string', default: 'demo-device-1' },
+      channel: { type: 'string' },
+      fail: { type: 'boolean', default: false },
+      'api-url': { type: 'string' },
+      state: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (err) {
+  // An unknown or malformed option: say which, and how it is used, without a stack trace.
+  process.stderr.write(`${err.message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+/**
+ * The server `ota login` saved (its config file, where the CLI looks: OTA_CONFIG_DIR, XDG_CONFIG_HOME/ota
+ * or ~/.config/ota), so the device asks the server the CLI released to.
+ */
+function savedApiUrl() {
+  const dir =
+    process.env.OTA_CONFIG_DIR || join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'ota');
+  try {
+    const { api_url: url } = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    return typeof url === 'string' && url !== '' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function projectFile(start) {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
@@ -51,7 +93,12 @@ if (!appId) {
   console.error('Which app? Give --app <app id>, or run `npx ota init` in this folder first.');
   process.exit(1);
 }
-const apiUrl = (args['api-url'] ?? process.env.OTA_API_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+const apiUrl = (
+  args['api-url'] ??
+  process.env.OTA_API_URL ??
+  savedApiUrl() ??
+  'http://127.0.0.1:8080'
+).replace(/\/+$/, '');
 const channel = args.channel ?? project?.channel ?? 'production';
 const statePath = resolve(args.state ?? join(ROOT, '.local', `simulated-device-${args.device}.json`));
 const state = existsSync(statePath) ? JSON.parse(readFileSync(statePath, 'utf8')) : {};

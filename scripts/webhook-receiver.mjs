@@ -18,14 +18,36 @@ import { parseArgs } from 'node:util';
 import { makeDevCertificate } from './dev-certificate.mjs';
 
 const ROOT = new URL('../', import.meta.url).pathname;
-const { values: args } = parseArgs({
-  options: {
-    port: { type: 'string', default: '9443' },
-    secret: { type: 'string' },
-    dir: { type: 'string' },
-    'cert-only': { type: 'boolean', default: false },
-  },
-});
+const USAGE = `Usage:
+  node scripts/webhook-receiver.mjs --cert-only      make the certificate and print its path
+  node scripts/webhook-receiver.mjs [--port 9443] [--secret <signing secret>] [--dir <folder>]
+
+HTTPS on 127.0.0.1 with a self-signed certificate (kept in .local/webhook-receiver/), printing each
+delivery and whether its signature checks out. --secret is the one \`ota webhooks add\` printed (or
+OTA_WEBHOOK_SECRET). Start the service with
+  WEBHOOK_ALLOW_PRIVATE_TARGETS=true NODE_EXTRA_CA_CERTS=.local/webhook-receiver/cert.pem npm start
+so it delivers here.
+`;
+let args;
+try {
+  ({ values: args } = parseArgs({
+    options: {
+      port: { type: 'string', default: '9443' },
+      secret: { type: 'string' },
+      dir: { type: 'string' },
+      'cert-only': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (err) {
+  // An unknown or malformed option: say which, and how it is used, without a stack trace.
+  process.stderr.write(`${err.message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 const dir = resolve(args.dir ?? join(ROOT, '.local', 'webhook-receiver'));
 const certPath = join(dir, 'cert.pem');

@@ -6,11 +6,18 @@ import { configPath, saveCliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { act } from '../helpers.js';
-import { promptHidden, promptLine, readStdin } from '../prompt.js';
+import { promptHidden, promptLine, promptYesNo, readStdin } from '../prompt.js';
 
 interface SigninOptions {
   email?: string;
   passwordStdin?: boolean;
+  /** The password, already read (`ota password` reads both of its passwords from stdin at once). */
+  password?: string;
+  /**
+   * An e-mail with no account: make one (true), ask on the terminal ('ask': `ota login`), or refuse (unset:
+   * every other command; only `ota login` makes accounts, so a typo never does).
+   */
+  create?: boolean | 'ask';
 }
 
 /**
@@ -46,12 +53,12 @@ export async function asUser<T>(
 export async function signInAsUser(ctx: CliContext, options: SigninOptions): Promise<UserSession> {
   const email = options.email ?? ctx.config.email ?? (await promptLine('E-mail: ', '--email'));
   if (!email) throw new CliError('An e-mail address is required (--email).');
-  const password = options.passwordStdin
-    ? await readStdin()
-    : await promptHidden('Password: ', '--password-stdin');
+  const password =
+    options.password ??
+    (options.passwordStdin ? await readStdin() : await promptHidden('Password: ', '--password-stdin'));
   if (!password) throw new CliError('A password is required (--password-stdin or the prompt).');
   const client = ctx.anonymousClient();
-  const signedIn = await client.auth.signin(email, password);
+  const signedIn = await signinOrCreate(ctx, client, email, password, options.create);
   client.setCredentials({ token: signedIn.token });
   const session: UserSession = {
     client,
@@ -70,6 +77,40 @@ export async function signInAsUser(ctx: CliContext, options: SigninOptions): Pro
   return session;
 }
 
+/**
+ * Signs in without making an account, unless asked to: an e-mail with no account is a 404 from the
+ * server (create: false), and only then does `ota login` offer to make one (or make it with --create).
+ */
+async function signinOrCreate(
+  ctx: CliContext,
+  client: OtaClient,
+  email: string,
+  password: string,
+  create: boolean | 'ask' | undefined,
+) {
+  if (create === true) return client.auth.signin(email, password, { create: true });
+  try {
+    return await client.auth.signin(email, password, { create: false });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 'account_not_found')) throw err;
+    if (create !== 'ask') {
+      throw new CliError(
+        `No account has the e-mail ${email} on ${ctx.apiUrl}. Check it, or make one with \`ota login --create\`.`,
+      );
+    }
+    if (!process.stdin.isTTY) {
+      throw new CliError(
+        `No account has the e-mail ${email} on ${ctx.apiUrl}. Check it; to make a new account (and its ` +
+          'workspace) in a script, pass --create.',
+      );
+    }
+    if (!(await promptYesNo(`No account has the e-mail ${email} on ${ctx.apiUrl}. Create one? [y/N] `))) {
+      throw new CliError('No account was created.');
+    }
+    return client.auth.signin(email, password, { create: true });
+  }
+}
+
 export function registerAuthCommands(program: Command): void {
   program
     .command('login')
@@ -80,7 +121,30 @@ export function registerAuthCommands(program: Command): void {
     .option('--password-stdin', 'read the password from standard input')
     .option('--api-key <key>', 'store an existing API key instead of signing in')
     .option('--workspace <id>', 'act in this workspace instead of your default one')
+    .option(
+      '--create',
+      'make the account (and its workspace) if no account has the e-mail; without it you are asked, and a ' +
+        'run without a terminal refuses',
+    )
+    .addHelpText(
+      'after',
+      '\nAn e-mail with no account is never made into one silently: on a terminal you are asked first;\n' +
+        'scripts pass --create. The server may allow only invited e-mails or none (SIGNUP).',
+    )
     .action(act(login));
+
+  program
+    .command('password')
+    .description(
+      'Change your password; every other session of the account (the console in every browser) is ' +
+        'signed out. API keys, such as the one `ota login` stored, keep working',
+    )
+    .option('--email <email>', 'account e-mail (default: the one used at login)')
+    .option(
+      '--password-stdin',
+      'read the current password, then the new one, one per line, from standard input',
+    )
+    .action(act(changePassword));
 
   program
     .command('logout')
@@ -94,6 +158,36 @@ export function registerAuthCommands(program: Command): void {
     .action(act(logout));
 
   program.command('whoami').description('Show the workspace, role and credential in use').action(act(whoami));
+}
+
+async function changePassword(ctx: CliContext, options: SigninOptions): Promise<void> {
+  let current: string | undefined;
+  let next: string;
+  if (options.passwordStdin) {
+    const [first, second] = (await readStdin()).split(/\r?\n/);
+    if (!first || !second) {
+      throw new CliError('--password-stdin reads two lines: the current password, then the new one.');
+    }
+    current = first;
+    next = second;
+  } else {
+    options.email ??= ctx.config.email ?? (await promptLine('E-mail: ', '--email'));
+    current = await promptHidden('Current password: ', '--password-stdin');
+    next = await promptHidden('New password: ', '--password-stdin');
+    if (next !== (await promptHidden('New password again: ', '--password-stdin')))
+      throw new CliError('The two new passwords differ; nothing was changed.');
+  }
+  if (next.length < 8) throw new CliError('The new password must be at least 8 characters.');
+  const email = await asUser(ctx, { ...options, password: current }, async (user) => {
+    await user.client.auth.changePassword(current, next);
+    return user.email;
+  });
+  ctx.out.result({ email, password_changed: true, other_sessions_ended: true }, () => {
+    ctx.out.line(`Password of ${email} changed; every other session of the account was signed out.`);
+    ctx.out.line(
+      'API keys keep working: `ota logout` revokes the one of this machine, `ota keys revoke` others.',
+    );
+  });
 }
 
 async function login(
@@ -116,7 +210,8 @@ async function login(
   }
 
   // The sign-in only makes the machine's key: its identity token is signed out as soon as that is done.
-  const { user, workspaceId, created } = await asUser(ctx, options, async (user) => {
+  const create = options.create === true ? true : 'ask';
+  const { user, workspaceId, created } = await asUser(ctx, { ...options, create }, async (user) => {
     if (options.workspace) await user.use(options.workspace);
     const workspaceId = user.workspaceId;
     let created: Awaited<ReturnType<OtaClient['apiKeys']['create']>>;

@@ -74,7 +74,7 @@ export async function releaseCapacitor(ctx: CliContext, options: CapacitorReleas
         ? `Signed and encrypted with key ${key.keyId}: only apps whose publicKey is that key's can install it.`
         : 'Unsigned: for apps whose capacitor.config has a publicKey, release with --private-key and --encrypt.',
     );
-    ctx.out.line(`Module ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
+    ctx.out.line(`Release ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
   });
 }
 

@@ -69,6 +69,8 @@ export async function releaseExpoExport(ctx: CliContext, options: ExpoReleaseOpt
       `Released ${release.version} (runtime ${options.runtimeVersion}) to ${release.channel} at ` +
         `${release.rollout_pct} %${release.mandatory ? ' (mandatory)' : ''}${signed ? ', signed' : ''}.`,
     );
-    ctx.out.line(`Module ${release.id}: ${platforms.join(' and ')}, ${files.length} files (${bytes} bytes).`);
+    ctx.out.line(
+      `Release ${release.id}: ${platforms.join(' and ')}, ${files.length} files (${bytes} bytes).`,
+    );
   });
 }

@@ -207,7 +207,7 @@ async function release(
         `${pushed.mandatory ? ' (mandatory)' : ''}` +
         `${pushed.target_binary_range ? ` for native versions ${pushed.target_binary_range}` : ''}.`,
     );
-    ctx.out.line(`Module ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
+    ctx.out.line(`Release ${pushed.id}, bundle sha256 ${bundle.sha256} (${bundle.size} bytes).`);
   });
 }
 

@@ -1,4 +1,5 @@
 import { type KeyRole, PLANS, type Role } from '@ota/client/types';
+import { PLAN_LABELS } from '@ota/shared/contracts';
 import { isUuid } from '@ota/shared/ids';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
@@ -28,6 +29,31 @@ async function resolveMember(ctx: CliContext, ws: string, value: string): Promis
 
 export function registerTeamCommands(program: Command): void {
   const plan = program.command('plan').description("The workspace's billing plan");
+  plan
+    .command('show')
+    .description("Show the workspace's plan and its use of the plan's limits (devices, members)")
+    .action(
+      actInWorkspace(async (ctx: CliContext, ws: string) => {
+        const usage = await ctx.client.workspaces.usage(ws);
+        const cap = (n: number | null) => (n === null ? 'unlimited' : String(n));
+        const data = {
+          workspace_id: ws,
+          plan: usage.plan,
+          devices: usage.distinct_devices,
+          device_cap: usage.device_cap,
+          members: usage.members,
+          member_cap: usage.member_cap,
+        };
+        ctx.out.result(data, () => {
+          ctx.out.line(`Workspace ${ws} is on the ${PLAN_LABELS[usage.plan]} plan (${usage.plan}).`);
+          ctx.out.line(
+            `Devices: ${usage.distinct_devices} of ${cap(usage.device_cap)} (last ${usage.window_days} days)`,
+          );
+          ctx.out.line(`Members: ${usage.members} of ${cap(usage.member_cap)}`);
+          if (usage.plan !== 'team') ctx.out.note('`ota plan set team` lifts the limits (owner only).');
+        });
+      }),
+    );
   plan
     .command('set <plan>')
     .description('Change the plan (hobby, pro, team); the owner signs in for this (API keys cannot)')

@@ -114,6 +114,6 @@ async function promote(ctx: CliContext, ref: string, options: PromoteOptions): P
       `Promoted ${release.version}${from ? ` from ${from.channel}` : ''} to ${release.channel} at ` +
         `${release.rollout_pct} %${key ? ', signed' : ''}.`,
     );
-    ctx.out.line(`Module ${release.id} (the same bytes: sha256 ${release.sha256}).`);
+    ctx.out.line(`Release ${release.id} (the same bytes: sha256 ${release.sha256}).`);
   });
 }

@@ -3,11 +3,13 @@ import type { Me } from '../../client/index.js';
 import { createClient, errorText, isUnauthorized } from './api.js';
 import { ErrorBox, Loading } from './components/ui.js';
 import { Layout } from './layout.js';
+import { AccountPage } from './pages/account.js';
 import { ActivityPage } from './pages/activity.js';
 import { AppPage } from './pages/app-detail.js';
 import { AppsPage } from './pages/apps.js';
 import { InvitationPage } from './pages/invitation.js';
 import { PlanPage } from './pages/plan.js';
+import { ResetPasswordPage } from './pages/reset-password.js';
 import { SignInPage } from './pages/signin.js';
 import { TeamPage } from './pages/team.js';
 import { UsagePage } from './pages/usage.js';
@@ -63,6 +65,8 @@ export function App() {
     setSession(next);
   };
 
+  // A reset link works signed in or out; the new password ends every session, this tab's too.
+  if (page === 'reset-password') return <ResetPasswordPage onDone={(text) => signOut(text)} />;
   if (!session)
     return <SignInPage notice={notice} invitation={page === 'invitation'} onSignedIn={onSignedIn} />;
   if (!me) {
@@ -87,6 +91,11 @@ export function App() {
     workspace,
     refreshMe,
     signOut,
+    replaceToken: (token: string) => {
+      const next = { ...session, token };
+      saveSession(next);
+      setSession(next);
+    },
     endSession: async () => {
       try {
         await client.auth.signout();
@@ -132,6 +141,7 @@ export function App() {
         {route.page === 'webhooks' ? <WebhooksPage /> : null}
         {route.page === 'activity' ? <ActivityPage /> : null}
         {route.page === 'plan' ? <PlanPage /> : null}
+        {route.page === 'account' ? <AccountPage /> : null}
         {route.page === 'unknown' ? <ErrorBox text="There is no such page." /> : null}
       </Layout>
     </SessionContext.Provider>

@@ -13,6 +13,7 @@ const NAV: Array<{ page: Route['page']; href: string; label: string }> = [
   { page: 'webhooks', href: '/webhooks', label: 'Webhooks' },
   { page: 'activity', href: '/activity', label: 'Activity' },
   { page: 'plan', href: '/plan', label: 'Plan' },
+  { page: 'account', href: '/account', label: 'Account' },
 ];
 
 export function Layout(props: { page: Route['page']; children: ComponentChildren }) {

@@ -1,7 +1,7 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
-export { invitationToken, matchRoute, type Route } from './routes.js';
+export { invitationToken, linkToken, matchRoute, type Route } from './routes.js';
 
 /**
  * A few lines of history routing instead of a router package: the console has a handful of flat pages, and

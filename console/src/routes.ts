@@ -10,6 +10,8 @@ export interface Route {
     | 'webhooks'
     | 'activity'
     | 'plan'
+    | 'account'
+    | 'reset-password'
     | 'unknown';
   appId?: string;
 }
@@ -34,15 +36,20 @@ export function matchRoute(path: string): Route {
     '/webhooks': 'webhooks',
     '/activity': 'activity',
     '/plan': 'plan',
+    '/account': 'account',
+    '/reset-password': 'reset-password',
   };
   return { page: simple[pathname] ?? 'unknown' };
 }
 
 /**
- * The invitation token of an invitation link (`/invitation#token=…`). It travels in the fragment, which
- * browsers never send to a server, so it stays out of access logs and Referer headers.
+ * The token of an invitation or password-reset link (`/invitation#token=…`, `/reset-password#token=…`). It
+ * travels in the fragment, which browsers never send to a server, so it stays out of access logs and
+ * Referer headers.
  */
-export function invitationToken(hash: string): string | null {
+export function linkToken(hash: string): string | null {
   const token = new URLSearchParams(hash.replace(/^#/, '')).get('token');
   return token && /^[A-Za-z0-9_-]{1,200}$/.test(token) ? token : null;
 }
+
+export const invitationToken = linkToken;

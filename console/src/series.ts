@@ -8,8 +8,22 @@ export const INTERVAL_MS: Record<Interval, number> = { minute: 60_000, hour: 3_6
 export const RANGES: Array<{ id: string; label: string; interval: Interval; ms: number }> = [
   { id: '1h', label: 'Last hour', interval: 'minute', ms: 3_600_000 },
   { id: '24h', label: 'Last 24 hours', interval: 'hour', ms: 86_400_000 },
+  { id: '7d', label: 'Last 7 days', interval: 'hour', ms: 7 * 86_400_000 },
   { id: '30d', label: 'Last 30 days', interval: 'day', ms: 30 * 86_400_000 },
 ];
+
+/**
+ * The range the chart opens on: the shortest that reaches back to the app's first release, so a new app's
+ * first activations spread over the chart instead of making a spike at its right edge (an app released
+ * 20 minutes ago opens on the last hour by minute; one released last week, on 7 days). Without releases,
+ * 24 hours; an app older than every range, 7 days (its recent week, by hour).
+ */
+export function defaultRangeId(firstReleaseAt: string | undefined, nowMs: number): string {
+  if (!firstReleaseAt) return '24h';
+  const age = nowMs - Date.parse(firstReleaseAt);
+  const fits = RANGES.find((r) => r.ms >= age);
+  return fits && fits.id !== '30d' ? fits.id : '7d';
+}
 
 export interface ChartData {
   /** Unix seconds, ascending (uPlot's x axis): every bucket of the range, empty ones included. */

@@ -49,6 +49,8 @@ export interface SessionValue {
   session: StoredSession;
   me: Me;
   workspace: CurrentWorkspace;
+  /** Goes on with a new token for the same workspace (after a password change ended the old one). */
+  replaceToken(token: string): void;
   /** Re-reads /me (after a plan change, for example) without leaving the page. */
   refreshMe(): Promise<void>;
   switchWorkspace(workspaceId: string): Promise<void>;

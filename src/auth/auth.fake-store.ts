@@ -76,6 +76,16 @@ export class FakeAuthStore implements AuthStore {
     });
   }
 
+  async setPassword(q: Queryable, userId: string, passwordHash: string): Promise<void> {
+    const user = this.users.find((u) => u.id === userId);
+    if (!user) return;
+    const before = user.password_hash;
+    user.password_hash = passwordHash;
+    onRollback(q, () => {
+      user.password_hash = before;
+    });
+  }
+
   async tokenSubject(userId: string): Promise<string | undefined> {
     return this.users.find((u) => u.id === userId)?.token_subject;
   }

@@ -77,6 +77,10 @@ export class PostgresAuthStore implements AuthStore {
     await q.query('UPDATE users SET token_subject = gen_random_uuid() WHERE id = $1', [userId]);
   }
 
+  async setPassword(q: Queryable, userId: string, passwordHash: string): Promise<void> {
+    await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+  }
+
   async tokenSubject(userId: string): Promise<string | undefined> {
     const { rows } = await this.db.query<{ token_subject: string }>(
       'SELECT token_subject FROM users WHERE id = $1',

@@ -3,6 +3,8 @@ import { problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import {
   MeResponse,
+  PasswordBody,
+  PasswordResponse,
   SigninBody,
   SigninResponse,
   SignoutBody,
@@ -26,16 +28,41 @@ export async function authRoutes(app: App): Promise<void> {
         tags: ['auth'],
         summary: 'Sign in; the first sign-in creates the account and its personal workspace',
         description:
+          'An unknown e-mail makes an account (and its personal workspace) unless `create` is false (then ' +
+          "404 `account_not_found`) or the server's `SIGNUP` setting refuses it: `invite-only` makes " +
+          'accounts only for e-mails with a pending invitation, `closed` none (403 `signup_closed`). ' +
           'Limited per client address (`RATE_LIMIT_SIGNIN_PER_MINUTE`) and per account: after ' +
           '`RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT` failed attempts within ' +
           '`RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`, every sign-in of that account is a 429 with ' +
           '`Retry-After` until the window ends, the right password included.',
         security: [],
         body: SigninBody,
-        response: { 200: SigninResponse, ...problems(400, 401, 429) },
+        response: { 200: SigninResponse, ...problems(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => auth.signin(request.body.email, request.body.password),
+    async (request) =>
+      auth.signin(request.body.email, request.body.password, { create: request.body.create }),
+  );
+
+  app.post(
+    '/auth/password',
+    {
+      // A wrong current password counts toward the account's sign-in failures (429 at the limit).
+      config: { rateLimit: { max: app.deps.config.rateLimits.signinPerMinute, timeWindow: 60_000 } },
+      schema: {
+        tags: ['auth'],
+        summary: "Change the caller's password; every other session of the user ends",
+        description:
+          'Identity tokens only (an API key: 403 `user_token_required`). Every identity token of the user, ' +
+          'in every workspace, stops working, this one included: the answer carries a new token for the ' +
+          'same workspace. Open password-reset links stop working. API keys are not sessions and stay. ' +
+          'Wrong current password: 403 `wrong_password`.',
+        body: PasswordBody,
+        response: { 200: PasswordResponse, ...problems(400, 401, 403, 429) },
+      },
+    },
+    async (request) =>
+      auth.changePassword(principalOf(request), request.body.current_password, request.body.new_password),
   );
 
   app.post(

@@ -1,13 +1,37 @@
 import { PLANS, ROLES } from '@ota/shared/contracts';
 import { Type } from '@sinclair/typebox';
+import { withExample } from '../http/openapi.js';
 import { Uuid } from '../http/schemas.js';
 
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 
+export const Password = Type.String({ minLength: 8, maxLength: 1024 });
+
 export const SigninBody = Type.Object(
-  { email: Email, password: Type.String({ minLength: 8, maxLength: 1024 }) },
+  {
+    email: Email,
+    password: Password,
+    create: Type.Optional(
+      Type.Boolean({
+        description:
+          'whether an unknown e-mail makes an account: unset or true it does (if SIGNUP allows); false ' +
+          'answers 404 `account_not_found` instead, so a mistyped e-mail makes no account',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
+
+export const PasswordBody = withExample(
+  Type.Object({ current_password: Password, new_password: Password }, { additionalProperties: false }),
+  { current_password: 'correct horse battery', new_password: 'staple gun turnip 42' },
+);
+
+export const PasswordResponse = Type.Object({
+  token: Type.String({ description: 'a new identity token for the same workspace; earlier ones are ended' }),
+  expires_at: Type.String(),
+  workspace_id: Uuid,
+});
 
 const User = Type.Object({ id: Uuid, email: Type.String() });
 

@@ -1,7 +1,10 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
+import type { SignupMode } from '../config/config.js';
+import type { InvitationsStore } from '../invitations/invitations.store.js';
 import type { MembersStore } from '../members/members.store.js';
-import { forbidden, unauthorized } from '../platform/errors.js';
+import type { PasswordResetsStore } from '../password-reset/password-resets.store.js';
+import { AppError, forbidden, unauthorized } from '../platform/errors.js';
 import { PG_INVALID_TEXT, pgCode, type Transactional } from '../platform/postgres.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
@@ -9,6 +12,7 @@ import type { AuthStore, UserRow, WorkspaceMembershipRow } from './auth.store.js
 import type { IdentityTokens } from './identity-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Principal, Role } from './principal.js';
+import { replacePassword } from './replace-password.js';
 import type { SigninThrottle } from './signin-throttle.js';
 
 export interface SigninResult {
@@ -31,6 +35,10 @@ export interface AuthStores {
   workspaces: WorkspacesStore;
   members: MembersStore;
   audit: AuditStore;
+  /** Read at a first sign-in when SIGNUP is invite-only. */
+  invitations: Pick<InvitationsStore, 'hasOpen'>;
+  /** Open reset links are voided when the password changes. */
+  passwordResets: Pick<PasswordResetsStore, 'voidOpen'>;
   transaction: Transactional;
 }
 
@@ -38,6 +46,23 @@ export interface AuthOptions {
   tokens: IdentityTokens;
   /** Failed sign-ins per account; without it, only the per-address limit of the route applies. */
   throttle?: SigninThrottle | undefined;
+  /** Who may make an account by signing in (SIGNUP); open when unset. */
+  signup?: SignupMode | undefined;
+}
+
+export interface SigninOptions {
+  /**
+   * Whether an unknown e-mail makes an account: unset, it does (the specification's first sign-in); false,
+   * an unknown e-mail is a 404 `account_not_found`, so a typo does not make a second account (`ota login`
+   * asks first); true, it does. SIGNUP can refuse it either way.
+   */
+  create?: boolean | undefined;
+}
+
+export interface PasswordChanged {
+  token: string;
+  expires_at: string;
+  workspace_id: string;
 }
 
 export function createAuthService(stores: AuthStores, options: AuthOptions): AuthService {
@@ -49,6 +74,7 @@ export class AuthService {
   private readonly apiKeys: ApiKeysStore;
   private readonly tokens: IdentityTokens;
   private readonly throttle: SigninThrottle | undefined;
+  private readonly signup: SignupMode;
 
   constructor(
     private readonly stores: AuthStores,
@@ -58,16 +84,31 @@ export class AuthService {
     this.apiKeys = stores.apiKeys;
     this.tokens = options.tokens;
     this.throttle = options.throttle;
+    this.signup = options.signup ?? 'open';
   }
 
   /** Sign-in; the first one for an e-mail creates the account and its personal workspace (plan hobby). */
-  async signin(rawEmail: string, password: string): Promise<SigninResult> {
+  async signin(rawEmail: string, password: string, options: SigninOptions = {}): Promise<SigninResult> {
     const email = rawEmail.trim().toLowerCase();
     const existing = await this.store.findUserByEmail(email);
     if (existing) return this.signinExisting(existing, password);
+    if (options.create === false) {
+      throw new AppError(
+        404,
+        'account_not_found',
+        'No account has this e-mail. Check it, or sign up (create: true; `ota login --create`).',
+      );
+    }
+    if (this.signup === 'closed') throw signupClosed('This server makes no new accounts (SIGNUP=closed).');
 
     const passwordHash = await hashPassword(password);
     const created = await this.stores.transaction(async (tx) => {
+      // Checked in the transaction that makes the account, so it reads the invitation as of then.
+      if (this.signup === 'invite-only' && !(await this.stores.invitations.hasOpen(tx, email))) {
+        throw signupClosed(
+          'This server makes accounts only for invited e-mails (SIGNUP=invite-only); ask for an invitation.',
+        );
+      }
       const user = await this.store.insertUser(tx, email, passwordHash);
       if (!user) return undefined; // another first sign-in for this e-mail won the race
       // Invitations are not claimed here: signing in proves nothing about the address (invitations/).
@@ -137,6 +178,44 @@ export class AuthService {
       user: { id: userId, email },
       created: false,
     };
+  }
+
+  /**
+   * Changes the caller's password (current one required) and ends every earlier identity token of the user,
+   * in every workspace: the answer carries a new token for the caller's workspace, the one session that
+   * goes on. Failures count toward the sign-in limit of the account, as a wrong sign-in does. Open reset
+   * links stop working. API keys are not sessions and stay.
+   */
+  async changePassword(principal: Principal, current: string, next: string): Promise<PasswordChanged> {
+    if (principal.kind !== 'user' || !principal.userId || !principal.email) {
+      throw forbidden(
+        'Only a signed-in user can change a password; an API key has none.',
+        'user_token_required',
+      );
+    }
+    const user = await this.store.findUserByEmail(principal.email);
+    if (!user || user.id !== principal.userId)
+      throw unauthorized('This account no longer exists.', 'membership_revoked');
+    const failures = (await this.throttle?.check(user.id)) ?? 0;
+    if (!(await verifyPassword(current, user.password_hash))) {
+      await this.throttle?.failed(user.id);
+      throw forbidden('The current password is wrong.', 'wrong_password');
+    }
+    await this.throttle?.succeeded(user.id, failures);
+    await this.setPassword(user.id, next);
+    const subject = await this.store.tokenSubject(user.id);
+    if (!subject) throw unauthorized('This account no longer exists.', 'membership_revoked');
+    const { token, expiresAt } = await this.tokens.issue({ subject, workspaceId: principal.workspaceId });
+    return { token, expires_at: expiresAt.toISOString(), workspace_id: principal.workspaceId };
+  }
+
+  /**
+   * Sets a new password and ends every identity token of the user (a change, or a reset by link): one
+   * transaction, so no token outlives the old password. Open reset links are voided.
+   */
+  async setPassword(userId: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await this.stores.transaction((tx) => replacePassword(this.stores, tx, userId, passwordHash));
   }
 
   /** A token for another workspace of the same user. */
@@ -268,3 +347,5 @@ export class AuthService {
     };
   }
 }
+
+const signupClosed = (detail: string) => forbidden(detail, 'signup_closed');

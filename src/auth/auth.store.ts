@@ -57,6 +57,8 @@ export interface AuthStore {
   /** Gives the user a new token subject: every token issued before names one no user has. */
   rotateTokenSubject(q: Queryable, userId: string): Promise<void>;
   tokenSubject(userId: string): Promise<string | undefined>;
+  /** Replaces the user's password hash (a change or a reset; the caller ends the user's tokens). */
+  setPassword(q: Queryable, userId: string, passwordHash: string): Promise<void>;
   /** Oldest workspace first. */
   workspacesOf(userId: string): Promise<WorkspaceMembershipRow[]>;
   userById(userId: string): Promise<{ id: string; email: string } | undefined>;

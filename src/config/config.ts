@@ -14,6 +14,13 @@ const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
 /** A whole number of zero or more, as the environment spells it, with its default. */
 const Count = (fallback: string) => Type.String({ pattern: '^[0-9]+$', default: fallback });
 
+/**
+ * Who may make an account by signing in (SIGNUP): anyone (`open`, the specification's default), only an
+ * e-mail with a pending invitation (`invite-only`), or nobody new (`closed`).
+ */
+export const SIGNUP_MODES = ['open', 'invite-only', 'closed'] as const;
+export type SignupMode = (typeof SIGNUP_MODES)[number];
+
 const EnvSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1' }),
   PORT: Type.String({ pattern: '^[0-9]{1,5}$', default: '8080' }),
@@ -34,6 +41,12 @@ const EnvSchema = Type.Object({
   AUTH_TOKEN_PREVIOUS_SECRETS: Type.Optional(Type.String()),
   AUTH_TOKEN_TTL_SECONDS: Count('43200'),
   INVITATION_TTL_SECONDS: Count('604800'),
+  SIGNUP: Type.Union(
+    SIGNUP_MODES.map((m) => Type.Literal(m)),
+    { default: 'open' },
+  ),
+  PASSWORD_RESET_TTL_SECONDS: Count('3600'),
+  PASSWORD_RESETS_PER_HOUR: Count('3'),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
   SMTP_TIMEOUT_MS: Count('10000'),
@@ -99,6 +112,10 @@ export interface Config {
   auth: { tokenSecret: string; previousSecrets: string[]; tokenTtlSeconds: number };
   /** How long an invitation token can be accepted. */
   invitations: { ttlSeconds: number };
+  /** Who may make an account by signing in (SIGNUP). */
+  signup: SignupMode;
+  /** Password-reset links: how long one works, and how many one e-mail may ask for per hour. */
+  passwordResets: { ttlSeconds: number; perHour: number };
   /** Outgoing mail (invitations); none without SMTP_URL. */
   smtp: { url: string; from: string; timeoutMs: number } | null;
   webhooks: {
@@ -255,6 +272,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tokenTtlSeconds: int(e.AUTH_TOKEN_TTL_SECONDS),
     },
     invitations: { ttlSeconds: atLeast(60, e.INVITATION_TTL_SECONDS) },
+    signup: e.SIGNUP,
+    passwordResets: {
+      ttlSeconds: atLeast(60, e.PASSWORD_RESET_TTL_SECONDS),
+      perHour: atLeast(1, e.PASSWORD_RESETS_PER_HOUR),
+    },
     smtp: e.SMTP_URL
       ? {
           url: e.SMTP_URL,

@@ -38,6 +38,8 @@ import { registerApiSeries } from '../metrics/api-metrics.js';
 import { createCheckTallies, type DeviceAnswers, StatusTally } from '../metrics/tallies.js';
 import { createDeviceOverridesService } from '../overrides/device-overrides.service.js';
 import { OverrideChecks } from '../overrides/override-checks.js';
+import { PasswordResetService } from '../password-reset/password-reset.service.js';
+import { ResetLimiter } from '../password-reset/reset-limiter.js';
 import { createSmtpMailer } from '../platform/mailer.js';
 import { createRedis } from '../platform/redis.js';
 import { createPromotionService } from '../promotion/promotion.service.js';
@@ -190,7 +192,14 @@ export function createApi(
   });
 
   const services: Services = {
-    auth: createAuthService(stores, { tokens, throttle: signinThrottle }),
+    auth: createAuthService(stores, { tokens, throttle: signinThrottle, signup: config.signup }),
+    passwordResets: new PasswordResetService(stores, {
+      publicUrl: config.publicUrl,
+      ttlSeconds: config.passwordResets.ttlSeconds,
+      mailer,
+      limiter: new ResetLimiter(redis, keys, config.passwordResets.perHour),
+      log,
+    }),
     apiKeys: createApiKeysService(stores),
     workspaces: createWorkspacesService(stores, {
       invalidate,

@@ -23,6 +23,7 @@ import { meterBlobStore } from '../metrics/blob-operations.js';
 import { createProcessMetrics } from '../metrics/process-metrics.js';
 import { registerWorkerSeries } from '../metrics/worker-metrics.js';
 import { PostgresDeviceOverridesStore } from '../overrides/device-overrides.postgres-store.js';
+import { PostgresPasswordResetsStore } from '../password-reset/password-resets.postgres-store.js';
 import { type ClickHouseClient, createClickHouse } from '../platform/clickhouse.js';
 import { createLogger } from '../platform/logger.js';
 import { createPool, type Db, transactional } from '../platform/postgres.js';
@@ -147,6 +148,7 @@ function createStores(
     workspaces: new PostgresWorkspacesStore(db),
     members: new PostgresMembersStore(db),
     invitations: new PostgresInvitationsStore(),
+    passwordResets: new PostgresPasswordResetsStore(),
     audit: new PostgresAuditStore(db),
     apps: new PostgresAppsStore(db),
     bundles: new PostgresBundlesStore(db),

@@ -48,6 +48,8 @@ import type { ProcessMetrics } from '../metrics/process-metrics.js';
 import type { DeviceAnswers } from '../metrics/tallies.js';
 import type { DeviceOverridesService } from '../overrides/device-overrides.service.js';
 import type { DeviceOverridesStore } from '../overrides/device-overrides.store.js';
+import type { PasswordResetService } from '../password-reset/password-reset.service.js';
+import type { PasswordResetsStore } from '../password-reset/password-resets.store.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
 import type { Logger } from '../platform/logger.js';
 import type { Mailer } from '../platform/mailer.js';
@@ -105,6 +107,8 @@ export interface Stores {
   workspaces: WorkspacesStore;
   members: MembersStore;
   invitations: InvitationsStore;
+  /** One-time password-reset tokens. */
+  passwordResets: PasswordResetsStore;
   audit: AuditStore;
   apps: AppsStore;
   bundles: BundlesStore;
@@ -157,6 +161,7 @@ export interface Services {
   workspaces: WorkspacesService;
   members: MembersService;
   invitations: InvitationsService;
+  passwordResets: PasswordResetService;
   audit: AuditService;
   releaseStats: ReleaseStatsProvider;
   distinctDevices: DistinctDeviceCounter;

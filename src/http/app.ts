@@ -26,6 +26,7 @@ import { invitationsRoutes } from '../invitations/invitations.routes.js';
 import { membersRoutes } from '../members/members.routes.js';
 import { metricsRoutes } from '../metrics/metrics.routes.js';
 import { deviceOverridesRoutes } from '../overrides/device-overrides.routes.js';
+import { passwordResetRoutes } from '../password-reset/password-reset.routes.js';
 import { promotionRoutes } from '../promotion/promotion.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
 import { manifestsRoutes } from '../signing/manifests.routes.js';
@@ -69,6 +70,7 @@ const CONTROL_ROUTES: Routes[] = [
   devicesRoutes,
   membersRoutes,
   invitationsRoutes,
+  passwordResetRoutes,
   auditRoutes,
   appsRoutes,
   bundlesRoutes,

@@ -52,4 +52,15 @@ export class FakeInvitationsStore implements InvitationsStore {
       row.accepted_at = null;
     });
   }
+
+  async hasOpen(_q: Queryable, email: string): Promise<boolean> {
+    return this.rows.some(
+      (r) =>
+        r.email === email &&
+        r.member_id !== null &&
+        !r.accepted_at &&
+        !r.voided_at &&
+        r.expires_at.getTime() > this.now(),
+    );
+  }
 }

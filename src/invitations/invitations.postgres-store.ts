@@ -33,4 +33,14 @@ export class PostgresInvitationsStore implements InvitationsStore {
   async markAccepted(tx: Queryable, id: string): Promise<void> {
     await tx.query('UPDATE invitations SET accepted_at = now() WHERE id = $1', [id]);
   }
+
+  async hasOpen(q: Queryable, email: string): Promise<boolean> {
+    const { rows } = await q.query<{ open: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM invitations
+                       WHERE email = $1 AND member_id IS NOT NULL AND accepted_at IS NULL
+                         AND voided_at IS NULL AND expires_at > now()) AS open`,
+      [email],
+    );
+    return rows[0]!.open;
+  }
 }

@@ -28,4 +28,6 @@ export interface InvitationsStore {
   /** Locks the invitation until the transaction ends, so a token is accepted at most once. */
   lockByHash(tx: Queryable, tokenHash: string): Promise<InvitationRow | undefined>;
   markAccepted(tx: Queryable, id: string): Promise<void>;
+  /** Whether the e-mail has an invitation still to accept (SIGNUP=invite-only lets it make an account). */
+  hasOpen(q: Queryable, email: string): Promise<boolean>;
 }

@@ -63,7 +63,7 @@ describe('console: sign-in', () => {
       expect(overflow).toBeLessThanOrEqual(0);
       // Every section's tab is on screen, none scrolled out of sight.
       const tabs = page.getByRole('navigation', { name: 'Sections' }).getByRole('link');
-      expect(await tabs.count()).toBe(6);
+      expect(await tabs.count()).toBe(7); // Apps, Usage, Team, Webhooks, Activity, Plan, Account;
       for (const box of await tabs.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
         expect(box.x).toBeGreaterThanOrEqual(0);
         expect(box.x + box.width).toBeLessThanOrEqual(390);

@@ -17,6 +17,7 @@ import { FakeEventsStore } from '../../src/intake/events.fake-store.js';
 import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-store.js';
 import { FakeMembersStore } from '../../src/members/members.fake-store.js';
 import { FakeDeviceOverridesStore } from '../../src/overrides/device-overrides.fake-store.js';
+import { FakePasswordResetsStore } from '../../src/password-reset/password-resets.fake-store.js';
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
 import { FakeReleasesStore } from '../../src/releases/releases.fake-store.js';
 import { FakeRoutingStore } from '../../src/routing/routing.fake-store.js';
@@ -58,6 +59,7 @@ export function createFakeStores() {
     auth,
     apiKeys: new FakeApiKeysStore(members, auth, now),
     invitations: new FakeInvitationsStore(now),
+    passwordResets: new FakePasswordResetsStore(now),
     bundles: new FakeBundlesStore(
       () => new Date(now()),
       () => releases.rows.map((r) => r.sha256),

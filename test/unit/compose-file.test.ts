@@ -346,3 +346,14 @@ describe("the workers' Node flags (scripts/node-flags.mjs)", () => {
     );
   });
 });
+
+describe('Node.js lines', () => {
+  it('builds the image on Node 22 LTS and names the supported lines in engines', () => {
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    const froms = dockerfile.split('\n').filter((l) => l.startsWith('FROM '));
+    expect(froms.length).toBeGreaterThan(0);
+    for (const from of froms) expect(from).toMatch(/^FROM node:22-/);
+    const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(engines.node).toBe('^20.11 || ^22.11 || ^24');
+  });
+});

@@ -12,7 +12,7 @@ import {
   parseRolloutPct,
 } from '../../console/src/format.js';
 import { matchRoute } from '../../console/src/routes.js';
-import { toChartData } from '../../console/src/series.js';
+import { defaultRangeId, toChartData } from '../../console/src/series.js';
 
 describe('console formatting', () => {
   it('shows byte counts in the largest unit that keeps them at least 1', () => {
@@ -197,5 +197,17 @@ describe('console audit details', () => {
     );
     expect(describeActor('api-key', {})).toBe('api-key');
     expect(describeActor('dev@example.com', details)).toBe('dev@example.com');
+  });
+});
+
+describe('the range the chart opens on', () => {
+  const now = Date.parse('2030-01-10T12:00:00Z');
+  const ago = (ms: number) => new Date(now - ms).toISOString();
+  it('follows the age of the first release, so a new app is not a spike at the right edge', () => {
+    expect(defaultRangeId(undefined, now)).toBe('24h');
+    expect(defaultRangeId(ago(20 * 60_000), now)).toBe('1h');
+    expect(defaultRangeId(ago(5 * 3_600_000), now)).toBe('24h');
+    expect(defaultRangeId(ago(3 * 86_400_000), now)).toBe('7d');
+    expect(defaultRangeId(ago(400 * 86_400_000), now)).toBe('7d');
   });
 });

@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ReleaseWithStats } from '../../../client/index.js';
 import { useResource } from '../hooks.js';
-import { type ChartData, RANGES, toChartData } from '../series.js';
+import { type ChartData, defaultRangeId, RANGES, toChartData } from '../series.js';
 import { useSession } from '../session.js';
 import { SelectField } from './form.js';
 import { Show } from './ui.js';
@@ -11,7 +11,13 @@ import { Show } from './ui.js';
 /** Activations and errors over time for an app (all releases or one), from GET /apps/{id}/stats. */
 export function StatsChart(props: { appId: string; releases: ReleaseWithStats[]; refresh?: number }) {
   const { client } = useSession();
-  const [rangeId, setRangeId] = useState('24h');
+  // Until the user picks one, the range follows the app's age (its oldest release; the list is newest first).
+  const [picked, setPicked] = useState<string | null>(null);
+  const oldest = props.releases.reduce<string | undefined>(
+    (min, r) => (min === undefined || r.created_at < min ? r.created_at : min),
+    undefined,
+  );
+  const rangeId = picked ?? defaultRangeId(oldest, Date.now());
   const [moduleId, setModuleId] = useState('');
   const range = RANGES.find((r) => r.id === rangeId) ?? RANGES[1]!;
   const stats = useResource(async () => {
@@ -43,7 +49,7 @@ export function StatsChart(props: { appId: string; releases: ReleaseWithStats[];
           hideLabel
           ariaLabel="Time range"
           value={rangeId}
-          onValue={setRangeId}
+          onValue={setPicked}
           choices={RANGES.map((r) => ({ value: r.id, label: r.label }))}
         />
       </div>

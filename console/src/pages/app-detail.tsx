@@ -89,13 +89,6 @@ export function AppPage(props: { appId: string }) {
                 </button>
               ))}
             </fieldset>
-            <DeploymentKeysPanel appId={details.id} channels={details.channels} />
-            <ChannelsPanel appId={details.id} />
-            <DeviceOverridesPanel
-              appId={details.id}
-              channels={details.channels}
-              releases={releases.data?.modules ?? []}
-            />
           </>
         )}
       </Show>
@@ -149,6 +142,19 @@ export function AppPage(props: { appId: string }) {
           )
         }
       </Show>
+      {/* Set-up of the app (keys, channels, pinned devices) after its releases: what is released, and how it
+          does, is what the page is opened for, so the first release card is in sight without scrolling. */}
+      {app.data && (
+        <>
+          <DeploymentKeysPanel appId={app.data.id} channels={app.data.channels} />
+          <ChannelsPanel appId={app.data.id} />
+          <DeviceOverridesPanel
+            appId={app.data.id}
+            channels={app.data.channels}
+            releases={releases.data?.modules ?? []}
+          />
+        </>
+      )}
     </section>
   );
 }

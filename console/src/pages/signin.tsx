@@ -17,6 +17,7 @@ export function SignInPage(props: {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [forgot, setForgot] = useState(false);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -30,6 +31,8 @@ export function SignInPage(props: {
       setBusy(false);
     }
   };
+
+  if (forgot) return <ForgotPassword email={email} onBack={() => setForgot(false)} />;
 
   return (
     <main class="centered">
@@ -65,6 +68,68 @@ export function SignInPage(props: {
         <SubmitButton busy={busy} busyLabel="Signing in…">
           Sign in
         </SubmitButton>
+        <button type="button" class="link" onClick={() => setForgot(true)}>
+          Forgot your password?
+        </button>
+      </form>
+    </main>
+  );
+}
+
+/**
+ * Asks for a reset link by e-mail. The service answers alike whether or not an account has the address;
+ * a server without a mail server says so, and who to ask (its operator's command).
+ */
+function ForgotPassword(props: { email: string; onBack: () => void }) {
+  const [email, setEmail] = useState(props.email);
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await createClient(undefined).auth.requestPasswordReset(email.trim());
+      setSent(true);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="centered">
+      <form
+        class="card signin"
+        onSubmit={submit}
+        aria-labelledby="forgot-title"
+        data-testid="forgot-password"
+      >
+        <h1 id="forgot-title">Reset your password</h1>
+        <p class="muted">We e-mail a link that lets you choose a new password.</p>
+        <TextField
+          label="E-mail"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          onValue={setEmail}
+        />
+        {sent && (
+          <p class="notice" role="status">
+            If an account has this address, a link is on its way. It works once, and not for long.
+          </p>
+        )}
+        {error && <ErrorBox text={error} />}
+        <SubmitButton busy={busy} busyLabel="Sending…">
+          Send the link
+        </SubmitButton>
+        <button type="button" class="link" onClick={props.onBack}>
+          Back to sign in
+        </button>
       </form>
     </main>
   );

@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestContext,
@@ -8,41 +6,7 @@ import {
   signUp,
   type TestContext,
 } from '../../helpers/context.js';
-
-interface Received {
-  from: string;
-  to: string[];
-  data: string;
-}
-
-/** A local SMTP server (no TLS, no auth) that keeps every message it is given. */
-async function startSmtp(): Promise<{ url: string; messages: Received[]; close(): Promise<void> }> {
-  const messages: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    messages,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
+import { startSmtp } from '../../helpers/smtp.js';
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let ctx: TestContext;

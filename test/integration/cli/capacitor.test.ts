@@ -37,11 +37,14 @@ beforeAll(async () => {
   apiUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   dir = await mkdtemp(join(tmpdir(), 'ota-cli-capacitor-'));
   publicKey = await readFile(join(FIXTURES, 'keys/capacitor-public.pem'), 'utf8');
-  const login = await runCli(['login', '--email', 'cap@example.com', '--password-stdin', '--json'], {
-    configDir: join(dir, 'machine'),
-    apiUrl,
-    input: 'a long password',
-  });
+  const login = await runCli(
+    ['login', '--create', '--email', 'cap@example.com', '--password-stdin', '--json'],
+    {
+      configDir: join(dir, 'machine'),
+      apiUrl,
+      input: 'a long password',
+    },
+  );
   expect(login.code, login.stderr).toBe(0);
   expect((await ota(['apps', 'create', 'Shop', '--json'])).code).toBe(0);
 }, 180_000);

@@ -43,11 +43,14 @@ async function liveKeys(workspaceId: string) {
 describe('ota login, whoami, logout', () => {
   it('signs in, stores only an API key named after the machine (mode 600), and acts through it', async () => {
     const configDir = machine();
-    const login = await runCli(['login', '--email', 'Dev@Example.com', '--password-stdin', '--json'], {
-      configDir,
-      apiUrl,
-      input: 'a long password\n',
-    });
+    const login = await runCli(
+      ['login', '--create', '--email', 'Dev@Example.com', '--password-stdin', '--json'],
+      {
+        configDir,
+        apiUrl,
+        input: 'a long password\n',
+      },
+    );
     expect(login.code, login.stderr).toBe(0);
     const out = jsonOf<{
       email: string;

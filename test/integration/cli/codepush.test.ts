@@ -28,7 +28,8 @@ describe('ota for react-native-code-push apps', () => {
     const run = (args: string[], input?: string) =>
       runCli([...args, '--json'], { configDir, apiUrl, ...(input ? { input } : {}) });
     expect(
-      (await run(['login', '--email', 'cp@example.com', '--password-stdin'], 'a long password')).code,
+      (await run(['login', '--create', '--email', 'cp@example.com', '--password-stdin'], 'a long password'))
+        .code,
     ).toBe(0);
     expect((await run(['apps', 'create', 'RN App'])).code).toBe(0);
     const bundle = join(dir, 'bundle.zip');

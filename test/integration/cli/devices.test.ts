@@ -16,7 +16,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ listen: true });
   configDir = await mkdtemp(join(tmpdir(), 'ota-cli-devices-'));
   const login = await run(
-    ['login', '--email', 'devices-cli@example.com', '--password-stdin'],
+    ['login', '--create', '--email', 'devices-cli@example.com', '--password-stdin'],
     'a long password',
   );
   expect(login.code, login.stderr).toBe(0);

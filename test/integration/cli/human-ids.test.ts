@@ -74,7 +74,7 @@ describe('the newcomer’s CLI', () => {
   it('ota init writes .ota.json, and commands below it need no --app', async () => {
     bundle = join(dir, 'main.jsbundle');
     await writeFile(bundle, `// bundle\n${'b'.repeat(20_000)}`);
-    await ok(['login', '--email', EMAIL, '--password-stdin'], project, 'newcomer password');
+    await ok(['login', '--create', '--email', EMAIL, '--password-stdin'], project, 'newcomer password');
     appId = (await ok<{ id: string }>(['apps', 'create', 'Shop'])).id;
     const same = await ota(['apps', 'create', 'Shop']);
     expect(same.code).toBe(1);

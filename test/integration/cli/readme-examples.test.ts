@@ -41,7 +41,7 @@ describe('docs/guides examples on a live API', () => {
       let args = shellWords(line)
         .slice(1)
         .map((w) => (w === './build/main.jsbundle' ? bundle : w === 'you@example.com' ? email : w))
-        .map((w) => w.replace(/^<(module|webhook|key)-id>$/, (_m, kind: string) => ids[kind] ?? w));
+        .map((w) => w.replace(/^<(release|webhook|key)-id>$/, (_m, kind: string) => ids[kind] ?? w));
       const needsPassword = args[0] === 'login' || (args[0] === 'plan' && args[1] === 'set');
       if (needsPassword) args = [...args, '--password-stdin'];
       const result = await runCli([...args, '--json'], {
@@ -51,11 +51,11 @@ describe('docs/guides examples on a live API', () => {
       });
       expect(result.code, `${line}\n${result.stderr}`).toBe(0);
       const out = jsonOf<{ id?: string }>(result);
-      if (args[0] === 'release') ids.module = out.id!;
+      if (args[0] === 'release') ids.release = out.id!;
       if (args[0] === 'webhooks' && args[1] === 'add') ids.webhook = out.id!;
       if (args[0] === 'keys' && args[1] === 'create') ids.key = out.id!;
     }
-    expect(Object.keys(ids).sort()).toEqual(['key', 'module', 'webhook']);
+    expect(Object.keys(ids).sort()).toEqual(['key', 'release', 'webhook']);
   }, 120_000);
 
   it('runs the control-API client example, which prints the 402 message on hobby', async () => {

@@ -74,7 +74,7 @@ describe('the ota CLI story', () => {
     bundle2 = join(dir, 'v2.bundle.js');
     await writeFile(bundle1, `// v1\n${'x'.repeat(512 * 1024)}`);
     await writeFile(bundle2, `// v2\n${'y'.repeat(200_000)}`);
-    await ok(['login', '--email', EMAIL, '--password-stdin'], PASSWORD);
+    await ok(['login', '--create', '--email', EMAIL, '--password-stdin'], PASSWORD);
     appId = (await ok<{ id: string }>(['apps', 'create', 'Story App'])).id;
     expect((await ok<{ apps: Array<{ id: string }> }>(['apps', 'list'])).apps.map((a) => a.id)).toEqual([
       appId,

@@ -10,7 +10,7 @@ import { WORKER_FACTORIES } from '../../../workers/registry.js';
 import { createWebhooksWorker } from '../../../workers/webhooks.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, freePort, type TestContext } from '../../helpers/context.js';
+import { createTestContext, freePort, signUp, type TestContext } from '../../helpers/context.js';
 import { docBlocks, shellWords } from '../../helpers/doc-blocks.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -76,6 +76,8 @@ describe('README: Five minutes, end to end', () => {
     for (const worker of workers) await worker.start();
 
     const email = `walk-${randomBytes(3).toString('hex')}@example.com`;
+    // 1. The console: sign up there (the console's sign-in makes the account); `ota login` then signs in.
+    await signUp(ctx.app, email, 'walkthrough password');
     const port = await freePort();
     const seen: Record<string, unknown> = {};
     const devices: Array<{ update: { version: string } | null }> = [];

@@ -35,7 +35,7 @@ beforeAll(async () => {
   configDir = await mkdtemp(join(tmpdir(), 'ota-cli-workflows-'));
   signing = makeSigningFiles();
   const login = await run(
-    ['login', '--email', 'workflows-cli@example.com', '--password-stdin'],
+    ['login', '--create', '--email', 'workflows-cli@example.com', '--password-stdin'],
     'a long password',
   );
   expect(login.code, login.stderr).toBe(0);

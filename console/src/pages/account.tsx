@@ -1,0 +1,87 @@
+import { useState } from 'preact/hooks';
+import { Panel, SubmitButton, TextField } from '../components/form.js';
+import { ActionError } from '../components/ui.js';
+import { FAILED, useAction } from '../hooks.js';
+import { useSession } from '../session.js';
+
+/**
+ * The signed-in person's own account: changing the password. Every other session of the account (other
+ * browsers, other tabs) ends with it; this tab goes on with the new token the answer carries.
+ */
+export function AccountPage() {
+  const { me, session, client, replaceToken } = useSession();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [again, setAgain] = useState('');
+  const [done, setDone] = useState(false);
+  const [mismatch, setMismatch] = useState(false);
+  const change = useAction();
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setDone(false);
+    setMismatch(next !== again);
+    if (next !== again) return;
+    const result = await change.run(() => client.auth.changePassword(current, next));
+    if (result === FAILED) return;
+    setCurrent('');
+    setNext('');
+    setAgain('');
+    setDone(true);
+    replaceToken(result.token);
+  };
+
+  return (
+    <section aria-labelledby="account-title">
+      <h1 id="account-title">Account</h1>
+      <p class="muted">
+        Signed in as <strong>{me.user?.email ?? session.email}</strong>.
+      </p>
+      <Panel id="password" title="Change password">
+        <form class="stack" onSubmit={submit} data-testid="change-password">
+          <TextField
+            label="Current password"
+            type="password"
+            name="current-password"
+            autoComplete="current-password"
+            value={current}
+            onValue={setCurrent}
+          />
+          <TextField
+            label="New password"
+            type="password"
+            name="new-password"
+            autoComplete="new-password"
+            minLength={8}
+            value={next}
+            onValue={setNext}
+          />
+          <TextField
+            label="New password again"
+            type="password"
+            name="new-password-again"
+            autoComplete="new-password"
+            minLength={8}
+            value={again}
+            onValue={setAgain}
+          />
+          {mismatch && (
+            <p class="error" role="alert">
+              The two new passwords differ.
+            </p>
+          )}
+          <ActionError error={change.error} />
+          {done && (
+            <p class="notice" role="status">
+              Password changed. Every other session of your account was signed out; this one goes on. API keys
+              keep working.
+            </p>
+          )}
+          <SubmitButton busy={change.busy} busyLabel="Changing…">
+            Change password
+          </SubmitButton>
+        </form>
+      </Panel>
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import { useState } from 'preact/hooks';
+import { createClient, errorText } from '../api.js';
+import { SubmitButton, TextField } from '../components/form.js';
+import { ErrorBox } from '../components/ui.js';
+import { linkToken, navigate } from '../router.js';
+
+/**
+ * The page a reset link opens (`/reset-password#token=…`, e-mailed or printed by the operator's command):
+ * a new password, twice. Setting it ends every session of the account, this tab's included; the token
+ * leaves the address bar and the history once used.
+ */
+export function ResetPasswordPage(props: { onDone: (notice: string) => void }) {
+  const token = linkToken(window.location.hash);
+  const [next, setNext] = useState('');
+  const [again, setAgain] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!token) return;
+    if (next !== again) {
+      setError('The two passwords differ.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await createClient(undefined).auth.confirmPasswordReset(token, next);
+      window.history.replaceState(null, '', '/reset-password');
+      props.onDone('Your password was set, and every session of the account ended. Sign in with it.');
+      navigate('/signin', true);
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="centered">
+      <form class="card signin" onSubmit={submit} aria-labelledby="reset-title" data-testid="reset-password">
+        <h1 id="reset-title">Choose a new password</h1>
+        {token ? (
+          <>
+            <TextField
+              label="New password"
+              type="password"
+              name="new-password"
+              autoComplete="new-password"
+              minLength={8}
+              value={next}
+              onValue={setNext}
+            />
+            <TextField
+              label="New password again"
+              type="password"
+              name="new-password-again"
+              autoComplete="new-password"
+              minLength={8}
+              value={again}
+              onValue={setAgain}
+            />
+            {error && <ErrorBox text={error} />}
+            <SubmitButton busy={busy} busyLabel="Setting…">
+              Set password
+            </SubmitButton>
+          </>
+        ) : (
+          <p class="error" role="alert">
+            This link holds no reset token. Open the whole link you were sent, or ask for a new one.
+          </p>
+        )}
+        <button type="button" class="link" onClick={() => navigate('/signin')}>
+          Back to sign in
+        </button>
+      </form>
+    </main>
+  );
+}
