@@ -7,6 +7,8 @@ import { ratio } from './bench-format.mjs';
 /** One protocol's rows against its floor and GET /hello: [what, figure, baseline, ratio]. */
 function protocolRows(name, unit, x, hello, goal) {
   const rows = [];
+  // Results of older drives (bench/results/before/) carry a protocol's figures flat, without `api`.
+  if (!x.api) return rows;
   if (x.floor)
     rows.push([
       `${unit} against the Fastify floor of the same requests (goal ≥ ${goal})`,
@@ -61,4 +63,25 @@ export const checkHeadlines = (r) => [
   ['API peak RSS, MB', r.api.peak_rss_mb, '', ''],
   ...(r.codepush ? protocolRows('CodePush check', 'CodePush checks/s', r.codepush, r.hello, 0.6) : []),
   ...(r.expo ? protocolRows('Expo manifest', 'Expo manifests/s', r.expo, r.hello, 0.6) : []),
+  ...(r.capacitor ? protocolRows('Capacitor check', 'Capacitor checks/s', r.capacitor, r.hello, 0.6) : []),
+  ...(r.metrics
+    ? [
+        [
+          'update checks counted by /metrics (baseline: answers received; goal within 1 %)',
+          r.metrics.counted,
+          r.metrics.sent,
+          ratio(r.metrics.counted, r.metrics.sent),
+        ],
+      ]
+    : []),
+  ...(r.scraped
+    ? [
+        [
+          'update checks/s with /metrics scraped every second (baseline: not scraped; goal ≥ 0.97)',
+          r.scraped.requests_per_sec,
+          r.api.requests_per_sec,
+          r.scrape_ratio,
+        ],
+      ]
+    : []),
 ];

@@ -124,6 +124,22 @@ const HEADLINES = {
       '',
       '',
     ],
+    ...(r.spikes
+      ? [
+          [
+            `forged failures: ${r.spikes.forged.invented_devices} invented devices from one address; releases still active`,
+            r.spikes.forged.releases_still_active.every(Boolean) ? 'all' : 'not all',
+            '',
+            '',
+          ],
+          [
+            `real failures from ${r.spikes.real.networks} networks: rolled back after, ms (goal ≤ ${r.spikes.real.goal_s} s)`,
+            r.spikes.real.rolled_back_after_ms,
+            '',
+            '',
+          ],
+        ]
+      : []),
   ],
   storage: (r) => [
     [
