@@ -18,6 +18,7 @@ export const STATUS_COLUMNS = [
   'errors',
   'served full',
   'served patch',
+  'served per file',
 ];
 
 /** active, paused (kept by the devices that run it, offered to no other) or rolled back. */
@@ -42,6 +43,7 @@ export function statusRow(release: ReleaseWithStats): Array<string | number> {
     s.errors,
     bytes(s.bytes_served.full),
     bytes(s.bytes_served.patch),
+    bytes(s.bytes_served.per_file),
   ];
 }
 

@@ -1500,6 +1500,8 @@ export interface components {
                 full: number;
                 /** @description bytes of patches and diff packages handed out instead */
                 patch: number;
+                /** @description bytes of the files per-file manifests (Capacitor) listed for devices to fetch */
+                per_file: number;
             };
             downloads: number;
             eligible_devices: number;

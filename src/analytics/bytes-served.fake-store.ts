@@ -13,7 +13,7 @@ export class FakeBytesServed implements BytesServedStore {
       if (this.seen.has(once)) return;
       this.seen.add(once);
     }
-    const counts = this.counts.get(releaseId) ?? { full: 0, patch: 0 };
+    const counts = this.counts.get(releaseId) ?? { full: 0, patch: 0, per_file: 0 };
     counts[kind] += bytes;
     this.counts.set(releaseId, counts);
   }
@@ -21,6 +21,8 @@ export class FakeBytesServed implements BytesServedStore {
   async flush(): Promise<void> {}
 
   async read(releases: readonly ReleaseRef[]): Promise<Map<string, BytesServed>> {
-    return new Map(releases.map((r) => [r.id, { ...(this.counts.get(r.id) ?? { full: 0, patch: 0 }) }]));
+    return new Map(
+      releases.map((r) => [r.id, { ...(this.counts.get(r.id) ?? { full: 0, patch: 0, per_file: 0 }) }]),
+    );
   }
 }

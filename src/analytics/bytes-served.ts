@@ -4,6 +4,9 @@ import type { BytesServed, ReleaseRef, ReleaseStats } from './release-stats.js';
 import type { StatsStore } from './stats.store.js';
 
 export type ServedKind = keyof BytesServed;
+/** The kinds in the order `read` asks Redis for them. */
+const SERVED_KINDS: readonly ServedKind[] = ['full', 'patch', 'per_file'];
+
 export type { BytesServed };
 
 /** Where the device routes count what they hand out (docs/reference/delta-updates.md, "Bytes served"). */
@@ -95,10 +98,12 @@ export class RedisBytesServed implements BytesServedStore {
     for (const r of releases) byApp.set(r.app_id, [...(byApp.get(r.app_id) ?? []), r]);
     await Promise.all(
       [...byApp].map(async ([appId, refs]) => {
-        const fields = refs.flatMap((r) => [`${r.id}:full`, `${r.id}:patch`]);
+        const fields = refs.flatMap((r) => SERVED_KINDS.map((kind) => `${r.id}:${kind}`));
         const values = await this.redis.hmget(this.key(appId), ...fields);
-        for (const [i, r] of refs.entries())
-          out.set(r.id, { full: Number(values[2 * i] ?? 0), patch: Number(values[2 * i + 1] ?? 0) });
+        for (const [i, r] of refs.entries()) {
+          const at = (k: number) => Number(values[SERVED_KINDS.length * i + k] ?? 0);
+          out.set(r.id, { full: at(0), patch: at(1), per_file: at(2) });
+        }
       }),
     );
     return out;

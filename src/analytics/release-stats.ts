@@ -19,10 +19,14 @@ export interface ReleaseStats {
   bytes_served: BytesServed;
 }
 
-/** Bytes handed out for a release: whole downloads, and patches or diff packages instead of them. */
+/**
+ * Bytes handed out for a release: whole downloads; patches or diff packages instead of them (Expo,
+ * CodePush); and the files a per-file manifest lists for a device to fetch (Capacitor).
+ */
 export interface BytesServed {
   full: number;
   patch: number;
+  per_file: number;
 }
 
 export interface ReleaseRef {
@@ -47,7 +51,7 @@ export function emptyStats(rolloutPct: number): ReleaseStats {
     adoption: 0,
     failure_rate: 0,
     eligible_devices: 0,
-    bytes_served: { full: 0, patch: 0 },
+    bytes_served: { full: 0, patch: 0, per_file: 0 },
   };
 }
 

@@ -33,6 +33,6 @@ export function deriveStats(counts: ReleaseCounts, rolloutPct: number): ReleaseS
     failure_rate: ratio(counts.errors, counts.activations + counts.errors),
     eligible_devices: eligible,
     // Counted apart (Redis, bytes-served.ts) and set by the store that reads them.
-    bytes_served: { full: 0, patch: 0 },
+    bytes_served: { full: 0, patch: 0, per_file: 0 },
   };
 }

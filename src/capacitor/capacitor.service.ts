@@ -220,7 +220,7 @@ export class CapacitorService {
             d.base_release_id === running,
         )
       : undefined;
-    if (delta) bytesServed.record(route.appId, release.id, 'patch', delta.size, deviceId);
+    if (delta) bytesServed.record(route.appId, release.id, 'per_file', delta.size, deviceId);
     else bytesServed.record(route.appId, release.id, 'full', release.size, deviceId);
   }
 }

@@ -193,6 +193,9 @@ export const StatsSchema = Type.Object(
       {
         full: Type.Number({ description: 'bytes of whole downloads handed out' }),
         patch: Type.Number({ description: 'bytes of patches and diff packages handed out instead' }),
+        per_file: Type.Number({
+          description: 'bytes of the files per-file manifests (Capacitor) listed for devices to fetch',
+        }),
       },
       { description: 'what the service handed out for the release (docs/reference/delta-updates.md)' },
     ),

@@ -40,7 +40,7 @@ function release(id: string, failureRate: number, active = true): ReleaseWithSta
       adoption: 0.49,
       failure_rate: failureRate,
       eligible_devices: 784,
-      bytes_served: { full: 2_000_000, patch: 12_345 },
+      bytes_served: { full: 2_000_000, patch: 12_345, per_file: 4_096 },
     },
   };
 }
@@ -74,6 +74,7 @@ describe('CLI logic', () => {
       2,
       '2.0 MB',
       '12 kB',
+      '4.1 kB',
     ]);
   });
 

@@ -134,6 +134,7 @@ export function ReleaseCard(props: {
         <Stat label="Failure rate" value={formatRatio(stats?.failure_rate)} />
         <Stat label="Served in full" value={formatBytes(stats?.bytes_served?.full)} />
         <Stat label="Served as patches" value={formatBytes(stats?.bytes_served?.patch)} />
+        <Stat label="Served file by file" value={formatBytes(stats?.bytes_served?.per_file)} />
       </dl>
       {showFailureHint && (
         <p class="hint" role="note" data-testid="failure-hint">

@@ -44,7 +44,7 @@ async function stats(ws: Workspace, moduleId: string) {
     downloads: number;
     activations: number;
     errors: number;
-    bytes_served: { full: number; patch: number };
+    bytes_served: { full: number; patch: number; per_file: number };
   };
 }
 

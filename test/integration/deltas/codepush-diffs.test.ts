@@ -136,7 +136,7 @@ describe('CodePush diff packages through the acquisition SDK', () => {
         url: `/api/v1/modules/${ids[1]}`,
         headers: ws.headers,
       });
-      return res.json().stats.bytes_served as { full: number; patch: number };
+      return res.json().stats.bytes_served as { full: number; patch: number; per_file: number };
     };
     const before = await stats();
     const fresh = new Device(ctx.url!, key, 'device-counted-full');
@@ -149,6 +149,7 @@ describe('CodePush diff packages through the acquisition SDK', () => {
     expect(await stats()).toEqual({
       full: before.full + full.packageSize,
       patch: before.patch + diff.packageSize,
+      per_file: 0,
     });
   });
 

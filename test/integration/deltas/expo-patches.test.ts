@@ -198,9 +198,14 @@ describe('Expo launch asset patches', () => {
     expect(await servedOf()).toEqual({
       full: before.full + iosV2.length,
       patch: before.patch + patched.received,
+      per_file: 0,
     });
     // The first release's statistics are its own.
-    expect((await world.client.modules.get(v1)).stats.bytes_served).toEqual({ full: 0, patch: 0 });
+    expect((await world.client.modules.get(v1)).stats.bytes_served).toEqual({
+      full: 0,
+      patch: 0,
+      per_file: 0,
+    });
   });
 
   it('answer the full bytes when the patch is gone from the store, and a client gets its update', async () => {

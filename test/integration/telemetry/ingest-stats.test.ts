@@ -117,7 +117,7 @@ const expected = {
     received_pct: 40,
     adoption: 0.8,
     failure_rate: 0.2,
-    bytes_served: { full: 0, patch: 0 },
+    bytes_served: { full: 0, patch: 0, per_file: 0 },
   },
   // eligible = 20 × 50 %; no activations: received 0, adoption 0 / 4, failure rate 0 / 0
   r2: {
@@ -129,7 +129,7 @@ const expected = {
     received_pct: 0,
     adoption: 0,
     failure_rate: 0,
-    bytes_served: { full: 0, patch: 0 },
+    bytes_served: { full: 0, patch: 0, per_file: 0 },
   },
   // eligible = 5 beta devices × 20 % = 1; nothing else happened
   r3: {
@@ -141,7 +141,7 @@ const expected = {
     received_pct: 0,
     adoption: 0,
     failure_rate: 0,
-    bytes_served: { full: 0, patch: 0 },
+    bytes_served: { full: 0, patch: 0, per_file: 0 },
   },
   // no checks on staging and no downloads: every zero denominator gives 0
   r4: {
@@ -153,7 +153,7 @@ const expected = {
     received_pct: 0,
     adoption: 0,
     failure_rate: 0,
-    bytes_served: { full: 0, patch: 0 },
+    bytes_served: { full: 0, patch: 0, per_file: 0 },
   },
 };
 

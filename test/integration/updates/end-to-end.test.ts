@@ -75,7 +75,7 @@ describe('update check through the control API', () => {
       url: `/api/v1/modules/${pushed.json().id}`,
       headers: ws.headers,
     });
-    expect(release.json().stats.bytes_served).toEqual({ full: 2 * bytes.length, patch: 0 });
+    expect(release.json().stats.bytes_served).toEqual({ full: 2 * bytes.length, patch: 0, per_file: 0 });
   });
 
   it('follows rollout changes and a rollback made through the API', async () => {
