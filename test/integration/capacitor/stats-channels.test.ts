@@ -3,7 +3,7 @@ import { SpikeEvaluator } from '../../../src/spikes/spike.evaluator.js';
 import { CapacitorDevice } from '../../helpers/capacitor-device.js';
 import { fileContext } from '../../helpers/context.js';
 import { setPlan, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
-import { startConsumer, storedEvents, streamState, waitFor } from '../telemetry/fixtures.js';
+import { drainIngest, storedEvents } from '../telemetry/fixtures.js';
 import {
   capacitorRelease,
   capacitorUrl,
@@ -21,17 +21,7 @@ const ctx = fileContext();
 const device = (extra: ConstructorParameters<typeof CapacitorDevice>[0] = {}) =>
   new CapacitorDevice({ deviceId: crypto.randomUUID(), ...extra });
 
-async function drain(): Promise<void> {
-  const worker = await startConsumer(ctx.deps);
-  try {
-    await waitFor('stream drained', async () => {
-      const s = await streamState(ctx.deps);
-      return s.length === 0 && s.pending === 0;
-    });
-  } finally {
-    await worker.stop();
-  }
-}
+const drain = () => drainIngest(ctx.deps);
 
 async function stats(ws: Workspace, moduleId: string) {
   const res = await ctx.app.inject({

@@ -4,7 +4,7 @@ import { reportEventId } from '../../../src/codepush/codepush.service.js';
 import { SpikeEvaluator } from '../../../src/spikes/spike.evaluator.js';
 import { fileContext } from '../../helpers/context.js';
 import { release, rollback, setPlan, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
-import { startConsumer, storedEvents, streamState, waitFor } from '../telemetry/fixtures.js';
+import { drainIngest, storedEvents } from '../telemetry/fixtures.js';
 import { settle } from '../updates/seed.js';
 import { AcquisitionStatus, createKey, Device } from './harness.js';
 
@@ -21,17 +21,7 @@ async function pushed(ws: Workspace, version: string, extra: object = {}) {
   return r as { id: string; sha256: string };
 }
 
-async function drain(): Promise<void> {
-  const worker = await startConsumer(ctx.deps);
-  try {
-    await waitFor('stream drained', async () => {
-      const s = await streamState(ctx.deps);
-      return s.length === 0 && s.pending === 0;
-    });
-  } finally {
-    await worker.stop();
-  }
-}
+const drain = () => drainIngest(ctx.deps);
 
 async function stats(ws: Workspace, moduleId: string) {
   const res = await ctx.app.inject({

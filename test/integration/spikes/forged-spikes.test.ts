@@ -5,7 +5,7 @@ import { fileContext } from '../../helpers/context.js';
 import { Tenant } from '../abuse/tenant.js';
 import { createKey } from '../codepush/harness.js';
 import { expoHeaders, expoWorld, pushExport } from '../expo/expo-world.js';
-import { startConsumer, storedEvents, streamState, waitFor } from '../telemetry/fixtures.js';
+import { drainIngest, storedEvents, waitFor } from '../telemetry/fixtures.js';
 
 /**
  * A stranger holds the app id (it ships in every copy of the app) and reports failures of its production
@@ -37,17 +37,7 @@ async function rollBackOnSpike(t: Tenant, appId: string): Promise<void> {
 }
 
 /** Stores what the intake took (ingest updates the failure counters as it acknowledges). */
-async function drain(): Promise<void> {
-  const worker = await startConsumer(ctx.deps);
-  try {
-    await waitFor('stream drained', async () => {
-      const s = await streamState(ctx.deps);
-      return s.length === 0 && s.pending === 0;
-    });
-  } finally {
-    await worker.stop();
-  }
-}
+const drain = () => drainIngest(ctx.deps);
 
 async function outcome(appId: string, releaseId: string) {
   const result = await spikes.evaluator.evaluate(appId);

@@ -122,6 +122,27 @@ export async function streamState(deps: Container): Promise<{ length: number; pe
   return { length, pending: Number(summary[0] ?? 0) };
 }
 
+/** Waits until the ingest group has read and acknowledged every entry of the stream. */
+export function streamDrained(deps: Container) {
+  return waitFor('stream drained', async () => {
+    const s = await streamState(deps);
+    return s.length === 0 && s.pending === 0;
+  });
+}
+
+/**
+ * Runs an ingest worker until the stream is drained, then stops it: what the intake took is then stored in
+ * ClickHouse and in the failure counters (the worker updates them as it acknowledges).
+ */
+export async function drainIngest(deps: Container, options: { spikes?: SpikeNotifier } = {}): Promise<void> {
+  const worker = await startConsumer(deps, options);
+  try {
+    await streamDrained(deps);
+  } finally {
+    await worker.stop();
+  }
+}
+
 /** Distinct event ids stored in ClickHouse for an app (the raw table, deduplicated). */
 export async function storedEvents(deps: Container, appId: string): Promise<number> {
   const rs = await deps.clickhouse.query({

@@ -10,6 +10,7 @@ import { ClickHouseProxy } from './clickhouse-proxy.js';
 import {
   createApp,
   createRelease,
+  drainIngest,
   makeEvents,
   postEvents,
   startConsumer,
@@ -166,15 +167,7 @@ describe('ingest failures', () => {
     );
     const after = await postLoad(appId, moduleId, 'after', 2, new Date().toISOString());
 
-    const worker = await startConsumer(ctx.deps);
-    try {
-      await waitFor('stream drained', async () => {
-        const s = await streamState(ctx.deps);
-        return s.length === 0 && s.pending === 0;
-      });
-    } finally {
-      await worker.stop();
-    }
+    await drainIngest(ctx.deps);
     expect(await storedEvents(ctx.deps, appId)).toBe(accepted + after);
     const dead = await ctx.deps.redis.xrange(deadLetterKey(ctx.deps.keys), '-', '+');
     expect(dead).toHaveLength(2);

@@ -13,12 +13,10 @@ import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers
 import {
   createApp,
   createRelease,
+  drainIngest,
   makeEvents,
   postEvents,
   RecordingSpikes,
-  startConsumer,
-  streamState,
-  waitFor,
 } from './fixtures.js';
 
 let owner: SignedIn;
@@ -33,17 +31,7 @@ function withTs<T extends object>(events: T[]): Array<T & { ts: string }> {
   return events.map((e) => ({ ...e, ts }));
 }
 
-async function drain(): Promise<void> {
-  const worker = await startConsumer(ctx.deps, { spikes });
-  try {
-    await waitFor('stream drained', async () => {
-      const s = await streamState(ctx.deps);
-      return s.length === 0 && s.pending === 0;
-    });
-  } finally {
-    await worker.stop();
-  }
-}
+const drain = () => drainIngest(ctx.deps, { spikes });
 
 // R1: production 100 %, 10 downloads, 8 activations, 2 errors; R2: production 50 %, 4 downloads;
 // R3: beta 20 %, no events; R4: staging 100 %, 3 activations and nothing else (zero denominators).

@@ -1,14 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileContext, type SignedIn, signUp } from '../../helpers/context.js';
-import {
-  createApp,
-  createRelease,
-  postEvents,
-  RecordingSpikes,
-  startConsumer,
-  streamState,
-  waitFor,
-} from './fixtures.js';
+import { createApp, createRelease, drainIngest, postEvents, RecordingSpikes } from './fixtures.js';
 
 let owner: SignedIn;
 let appId: string;
@@ -40,15 +32,7 @@ beforeAll(async () => {
   for (const batch of [first, [...again, event('act-2', 'activation', 'dev-2', late)]]) {
     expect((await postEvents(ctx.app, appId, batch)).statusCode).toBe(202);
   }
-  const worker = await startConsumer(ctx.deps, { spikes: new RecordingSpikes() });
-  try {
-    await waitFor('stream drained', async () => {
-      const s = await streamState(ctx.deps);
-      return s.length === 0 && s.pending === 0;
-    });
-  } finally {
-    await worker.stop();
-  }
+  await drainIngest(ctx.deps, { spikes: new RecordingSpikes() });
 });
 
 async function series(interval: 'minute' | 'hour' | 'day') {
