@@ -160,7 +160,7 @@ describe('Capacitor update check on fakes', () => {
     });
     const other = await answer(a, { version_name: 'builtin', key_id: 'MIIBCgKCAQEAzzzzzzzz' });
     expect(other).toMatchObject({ kind: 'up_to_date' });
-    expect(a.bytes.counts.get(plain.id)).toEqual({ full: 1000, patch: 0 });
+    expect(a.bytes.counts.get(plain.id)).toEqual({ full: 1000, patch: 0, per_file: 0 });
   });
 
   it('sends a device on a release it must leave, with nothing else, to builtin; not plugins before 6.2', async () => {

@@ -24,6 +24,11 @@ export interface PublicPolicy {
   /** Not in the OpenAPI document (the document itself). */
   hidden?: true;
   request: Build;
+  /**
+   * The 4xx the request gets where these tests run, for a route whose well-formed request is refused there
+   * (a password reset without SMTP_URL, a reset token nobody was sent): otherwise a 2xx is expected.
+   */
+  refusedWith?: number;
 }
 
 export interface ControlPolicy {
@@ -44,6 +49,11 @@ export interface ControlPolicy {
    * same caller (`credentialFor` in routes.ts), so the tenant's own stay usable for the next request.
    */
   endsCredential?: true;
+  /**
+   * The call ends every session of its user (a password change): each request is sent as an account made
+   * for it with the caller's role, so no caller of the tenant loses its credential.
+   */
+  endsUserSessions?: true;
   /**
    * A plan gate: below `plan`, the request (or `gate.request`) is answered 402 to an allowed role. The
    * role check comes first: a role below the minimum gets 403 on any plan (tested).
@@ -192,6 +202,22 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'GET /metrics': { access: 'operator', request: none },
   'GET /api/v1/openapi.json': open(none, { hidden: true }),
   'POST /api/v1/auth/signin': open(async () => ({ body: { email: email(), password: 'correct horse 1' } })),
+  // Without SMTP_URL (as these tests run) a reset is refused with 403, naming the operator's command.
+  'POST /api/v1/auth/password-reset': open(async () => ({ body: { email: email() } }), { refusedWith: 403 }),
+  // A token nobody was sent: refused (auth/password-reset.test.ts confirms a real one).
+  'POST /api/v1/auth/password-reset/confirm': open(
+    async () => ({ body: { token: 'ota_pwr_unknown', new_password: 'staple gun turnip 42' } }),
+    { refusedWith: 404 },
+  ),
+  // The password every test account signs up with (helpers/context.ts signUp), changed.
+  'POST /api/v1/auth/password': control(
+    'viewer',
+    'credential',
+    async () => ({
+      body: { current_password: 'correct horse battery', new_password: 'staple gun turnip 42' },
+    }),
+    { usersOnly: true, endsUserSessions: true },
+  ),
 
   'POST /api/v1/auth/token': control(
     'viewer',

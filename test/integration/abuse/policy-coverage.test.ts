@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fileContext } from '../../helpers/context.js';
 import { ENDPOINT_POLICY } from './endpoint-policy.js';
 import { refusedCredentials } from './refused-credentials.js';
-import { documentedRoutes, type Route, send, unpoliced } from './routes.js';
+import { assertProblem, documentedRoutes, type Route, send, unpoliced } from './routes.js';
 import { Tenant } from './tenant.js';
 
 let routes: Route[];
@@ -65,6 +65,10 @@ describe('every endpoint has a policy', () => {
       if (policy?.access !== 'public') continue;
       for (const headers of [{}, refused['expired token']!, refused['revoked API key']!]) {
         const res = await send(ctx.app, route, await policy.request(t), headers);
+        if (policy.refusedWith !== undefined) {
+          assertProblem(res, [policy.refusedWith], route.key);
+          continue;
+        }
         expect(res.statusCode, `${route.key}: ${res.body}`).toBeGreaterThanOrEqual(200);
         expect(res.statusCode, `${route.key}: ${res.body}`).toBeLessThan(300);
       }

@@ -87,6 +87,7 @@ export async function credentialFor(
   caller: CallerName = 'owner',
 ): Promise<Headers> {
   if (route.policy.access === 'public') return {};
+  if (route.policy.access === 'control' && route.policy.endsUserSessions) return t.accountFor(caller);
   if (route.policy.access === 'control' && route.policy.endsCredential) return t.freshCredential(caller);
   return t.callers[caller];
 }
@@ -97,7 +98,8 @@ export async function credentialFor(
  */
 export async function fuzzCredential(route: Covered, t: Tenant): Promise<Headers> {
   if (route.policy.access === 'public') return {};
-  if (route.policy.access === 'control' && route.policy.endsCredential) return t.disposableCredential();
+  if (route.policy.access === 'control' && (route.policy.endsCredential || route.policy.endsUserSessions))
+    return t.disposableCredential();
   return t.owner.headers;
 }
 

@@ -209,6 +209,17 @@ export class Tenant {
   }
 
   /**
+   * The credential of an account made for one call, with the caller's role in this workspace (the owner's
+   * stand-in owns a workspace of its own): for a call that ends every session of its user. API keys are
+   * the tenant's own (they are refused before anything ends).
+   */
+  async accountFor(caller: CallerName = 'owner'): Promise<Headers> {
+    if (CALLERS.find((c) => c.name === caller)?.kind === 'api-key') return this.callers[caller];
+    if (caller === 'owner') return (await signUp(this.ctx.app)).headers;
+    return (await this.addMember(caller as keyof Tenant['members'])).headers;
+  }
+
+  /**
    * A token of an account of its own (made once) that no caller of this workspace depends on: for sending
    * anything at all to a call that ends credentials, `{everywhere: true}` included.
    */

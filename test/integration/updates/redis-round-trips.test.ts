@@ -75,9 +75,10 @@ async function scriptsDuring(work: () => Promise<void>): Promise<string[]> {
 
 /**
  * Commands the background writers send in batches on their own schedule (distinct devices, the check
- * recorder's stream), which may fall inside a window: not sent on behalf of a request.
+ * recorder's stream, the bytes-served counters written once a second), which may fall inside a window: not
+ * sent on behalf of a request.
  */
-const BACKGROUND = /\] "(xadd|pfadd|pexpire|expire|multi|exec)" /i;
+const BACKGROUND = /\] "(xadd|pfadd|pexpire|expire|multi|exec)" |\] "hincrby" "[^"]*bytes-served:/i;
 const onRequestPath = (lines: string[]) => lines.filter((line) => !BACKGROUND.test(line));
 
 /** Commands that touch the override checks' hash: what a check of a pinned device may cost. */
