@@ -12,6 +12,7 @@ export const STATUS_COLUMNS = [
   'targeted',
   'received',
   'adoption',
+  'running',
   'failure rate',
   'downloads',
   'activations',
@@ -37,6 +38,7 @@ export function statusRow(release: ReleaseWithStats): Array<string | number> {
     percent(s.targeted_pct, 0),
     `${percent(s.received_pct)}${aboveTarget(release) ? '*' : ''}`,
     ratio(s.adoption),
+    s.running,
     ratio(s.failure_rate, 2),
     s.downloads,
     s.activations,
@@ -60,7 +62,7 @@ export const STATUS_COLUMNS_NARROW = [
 ];
 
 /** A terminal at least this wide gets every column (`--wide` asks for them anywhere). */
-export const WIDE_STATUS_WIDTH = 170;
+export const WIDE_STATUS_WIDTH = 180;
 
 export function statusRowNarrow(release: ReleaseWithStats): string[] {
   const s = release.stats;

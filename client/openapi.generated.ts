@@ -1493,6 +1493,7 @@ export interface components {
         };
         ReleaseStats: {
             activations: number;
+            /** @description activations / downloads over the release's life, 0-1 (the specification's ratio): it does not fall when devices leave the release, for example after a rollback; see running */
             adoption: number;
             /** @description what the service handed out for the release (docs/reference/delta-updates.md) */
             bytes_served: {
@@ -1508,6 +1509,8 @@ export interface components {
             errors: number;
             failure_rate: number;
             received_pct: number;
+            /** @description devices whose latest update check in the active window (DEVICE_WINDOW_DAYS) reports this release as the one they run: the live figure, 0 once every device has moved off a rolled-back release */
+            running: number;
             targeted_pct: number;
         };
         ReleaseWithStats: components["schemas"]["Release"] & {

@@ -18,10 +18,12 @@ Columns:
   received   devices that activated the release, as a share of the devices it targets (not of the
              whole channel): 51 % on a 30 % rollout means about half of that 30 %, some 15 % of the
              channel. A value above the rollout percentage is marked * and explained under the table.
-  adoption   activations / downloads
+  adoption   activations / downloads over the release's life: it stays after devices leave the release
+  running    (wide) devices whose latest check says they run the release now: 0 once all have moved off
   failing    errors / (activations + errors); past 2 % a hint names the rollback command
-The table fits 100 columns; a terminal of ${WIDE_STATUS_WIDTH} or more, or --wide, adds the full id, downloads,
-activations and errors. Statistics count the device events stored when the table is read ("Stats as of").`;
+The table fits 100 columns; a terminal of ${WIDE_STATUS_WIDTH} or more, or --wide, adds the full id, running,
+downloads, activations, errors and bytes served. Statistics count the device events stored when the table
+is read ("Stats as of").`;
 
 interface StatusOptions {
   app?: string;

@@ -10,11 +10,19 @@ export interface ReleaseStats {
   targeted_pct: number;
   /** activations / estimated eligible devices, as a percentage 0-100. */
   received_pct: number;
-  /** activations / downloads, 0-1. */
+  /**
+   * activations / downloads over the release's life, 0-1 (the specification's ratio): it does not fall
+   * when devices leave the release; `running` does.
+   */
   adoption: number;
   /** errors / (activations + errors), 0-1. */
   failure_rate: number;
   eligible_devices: number;
+  /**
+   * Devices whose latest update check in the active window reports this release as the module they run:
+   * the live figure, 0 once every device has moved off a rolled-back release.
+   */
+  running: number;
   /** What the service handed out for the release (bytes-served.ts). */
   bytes_served: BytesServed;
 }
@@ -34,6 +42,8 @@ export interface ReleaseRef {
   app_id: string;
   channel: string;
   rollout_pct: number;
+  /** The native versions the release runs on (semver range); null or absent for any. */
+  target_binary_range?: string | null;
 }
 
 /** Computes stats for a page of releases in one go (one query per page, not per release). */
@@ -51,6 +61,7 @@ export function emptyStats(rolloutPct: number): ReleaseStats {
     adoption: 0,
     failure_rate: 0,
     eligible_devices: 0,
+    running: 0,
     bytes_served: { full: 0, patch: 0, per_file: 0 },
   };
 }

@@ -1,4 +1,5 @@
 import { type ClickHouseClient, chDateTime, chStringList } from '../platform/clickhouse.js';
+import { devicesInRange, type LatestCheckGroup, latestChecksQuery, runningDevices } from './device-checks.js';
 import type { ReleaseRef, ReleaseStats } from './release-stats.js';
 import { deriveStats } from './stats.formulas.js';
 import { type Interval, type SeriesPoint, seriesQuery } from './stats.series.js';
@@ -15,6 +16,9 @@ interface CountRow {
 }
 
 const DAY_SECONDS = 86_400;
+
+/** ClickHouse writes UInt64 counts as strings in JSON. */
+type LatestCheckRow = Omit<LatestCheckGroup, 'devices'> & { devices: string };
 
 interface SeriesRow {
   bucket: string | number;
@@ -52,9 +56,11 @@ export class ClickHouseStatsStore implements StatsStore {
   }
 
   /**
-   * From the daily rollup, one query per page of releases. Counts are exact distinct event ids over the
-   * release's whole life (within retention); eligible devices come from the update checks of the
-   * release's channel over the active window (DEVICE_WINDOW_DAYS).
+   * Two queries per page of releases, run together. From the daily rollup: counts are exact distinct event
+   * ids over the release's whole life (within retention), and eligible devices come from the update checks
+   * of the release's channel over the active window (DEVICE_WINDOW_DAYS). From each device's latest check
+   * in that window (device-checks.ts): the devices running each release, and, for a release with a binary
+   * range, the eligible devices of its channel whose native version the range admits.
    */
   async statsFor(releases: readonly ReleaseRef[]): Promise<Map<string, ReleaseStats>> {
     const out = new Map<string, ReleaseStats>();
@@ -83,12 +89,20 @@ export class ClickHouseStatsStore implements StatsStore {
       WHERE app_id IN ${chStringList(apps)} AND channel IN ${chStringList(channels)}
         AND type = 'check' AND day >= ${chDateTime(since)}
       GROUP BY app_id, channel`;
-    const rs = await this.ch.query({ query, format: 'JSONEachRow' });
+    const [rs, latestRs] = await Promise.all([
+      this.ch.query({ query, format: 'JSONEachRow' }),
+      this.ch.query({ query: latestChecksQuery(apps, since), format: 'JSONEachRow' }),
+    ]);
     const counts = new Map<string, CountRow>();
     for (const row of await rs.json<CountRow>()) counts.set(`${row.kind}|${row.app_id}|${row.name}`, row);
+    const latest = (await latestRs.json<LatestCheckRow>()).map((g) => ({
+      ...g,
+      devices: Number(g.devices),
+    }));
     for (const r of releases) {
       const m = counts.get(`module|${r.app_id}|${r.id}`);
       const c = counts.get(`channel|${r.app_id}|${r.channel}`);
+      const range = r.target_binary_range ?? null;
       out.set(
         r.id,
         deriveStats(
@@ -96,7 +110,9 @@ export class ClickHouseStatsStore implements StatsStore {
             downloads: Number(m?.downloads ?? 0),
             activations: Number(m?.activations ?? 0),
             errors: Number(m?.errors ?? 0),
-            channelDevices: Number(c?.devices ?? 0),
+            channelDevices:
+              range === null ? Number(c?.devices ?? 0) : devicesInRange(latest, r.app_id, r.channel, range),
+            running: runningDevices(latest, r.app_id, r.id),
           },
           r.rollout_pct,
         ),

@@ -20,7 +20,7 @@ export class FakeStatsStore implements StatsStore {
   }
 
   async statsFor(releases: readonly ReleaseRef[]): Promise<Map<string, ReleaseStats>> {
-    const none: ReleaseCounts = { downloads: 0, activations: 0, errors: 0, channelDevices: 0 };
+    const none: ReleaseCounts = { downloads: 0, activations: 0, errors: 0, channelDevices: 0, running: 0 };
     return new Map(releases.map((r) => [r.id, deriveStats(this.counts.get(r.id) ?? none, r.rollout_pct)]));
   }
 }

@@ -10,6 +10,12 @@ export interface CheckRecord {
   channel: string;
   /** The module the device runs after the check: the release served, else its current module, else null. */
   moduleId: string | null;
+  /**
+   * The device's native app version as the check read it (normalised, normalizeAppVersion), or absent when
+   * it sent none. Written in the row's `message` column, which checks have no other use for, so the
+   * eligible devices of a release with a binary range are those whose version the range admits.
+   */
+  appVersion?: string | undefined;
   /** Epoch milliseconds; defaults to now. */
   at?: number;
 }
@@ -51,7 +57,7 @@ class AppCheckRows {
     sequence += 1;
     const seconds = Math.floor(at / 1000);
     // A check is received when it is made: its time and its received time are the same second.
-    const row = `${seconds}\t${seconds}\t${this.appField}\t${tsvField(check.moduleId ?? '')}\t${tsvField(check.deviceId)}\tcheck/${PROCESS_TAG}/${at}/${sequence}\tcheck\t${tsvField(check.channel)}\t\n`;
+    const row = `${seconds}\t${seconds}\t${this.appField}\t${tsvField(check.moduleId ?? '')}\t${tsvField(check.deviceId)}\tcheck/${PROCESS_TAG}/${at}/${sequence}\tcheck\t${tsvField(check.channel)}\t${check.appVersion === undefined ? '' : tsvField(check.appVersion)}\n`;
     if (this.rows >= CHECKS_PER_ENTRY) this.seal(sealed, at);
     this.makeRoom(worstBytes(row), sealed, at);
     this.length += this.bytes.write(row, this.length, 'utf8');

@@ -50,7 +50,13 @@ export async function listReleases(
 async function withStats(stores: ReleaseReadStores, rows: ReleaseRow[]): Promise<ReleaseWithStats[]> {
   if (rows.length === 0) return [];
   const stats = await stores.stats.statsFor(
-    rows.map((r) => ({ id: r.id, app_id: r.app_id, channel: r.channel, rollout_pct: r.rollout_pct })),
+    rows.map((r) => ({
+      id: r.id,
+      app_id: r.app_id,
+      channel: r.channel,
+      rollout_pct: r.rollout_pct,
+      target_binary_range: r.target_binary_range,
+    })),
   );
   return rows.map((r) => ({ ...r, stats: stats.get(r.id) ?? emptyStats(r.rollout_pct) }));
 }

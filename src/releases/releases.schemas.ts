@@ -186,9 +186,18 @@ export const StatsSchema = Type.Object(
     errors: Type.Number(),
     targeted_pct: Type.Number(),
     received_pct: Type.Number(),
-    adoption: Type.Number(),
+    adoption: Type.Number({
+      description:
+        "activations / downloads over the release's life, 0-1 (the specification's ratio): it does not fall " +
+        'when devices leave the release, for example after a rollback; see running',
+    }),
     failure_rate: Type.Number(),
     eligible_devices: Type.Number(),
+    running: Type.Number({
+      description:
+        'devices whose latest update check in the active window (DEVICE_WINDOW_DAYS) reports this release ' +
+        'as the one they run: the live figure, 0 once every device has moved off a rolled-back release',
+    }),
     bytes_served: Type.Object(
       {
         full: Type.Number({ description: 'bytes of whole downloads handed out' }),

@@ -202,6 +202,8 @@ export class UpdateCheckService {
       deviceId: input.device_id,
       channel,
       moduleId,
+      // Always set (undefined when absent): every record keeps one shape on the hot path.
+      appVersion: input.app_version,
       at: this.now(),
     });
   }

@@ -75,6 +75,8 @@ describe('console: release statistics from device events', () => {
     expect(await stat('2.1.0', 'Activations')).toBe('40');
     expect(await stat('2.1.0', 'Errors')).toBe('3');
     expect(await stat('2.1.0', 'Adoption')).toBe('80 %');
+    // No device has made an update check: none runs it now, whatever the lifetime adoption.
+    expect(await stat('2.1.0', 'Running now')).toBe('0');
     expect(await stat('2.1.0', 'Failure rate')).toBe('7 %');
     expect(await card('2.1.0').getByTestId('failure-hint').count()).toBe(1);
     expect(await stat('2.0.0', 'Failure rate')).toBe('0 %');

@@ -63,6 +63,7 @@ describe('console: apps and releases', () => {
       'Targeted',
       'Received',
       'Adoption',
+      'Running now',
       'Failure rate',
       'Served in full',
       'Served as patches',

@@ -54,6 +54,24 @@ describe('update checks as check events', () => {
     expect(store.batches.map((b) => [b.appId, b.receivedMs])).toEqual([[APP, AT + 5000]]);
   });
 
+  it("writes the check's native version in the message column, and nothing when it sent none", async () => {
+    const store = new FakeEventsStore();
+    await recordChecks(
+      store,
+      [
+        { appId: APP, deviceId: 'd1', channel: 'production', moduleId: null, appVersion: '2.1.0', at: AT },
+        { appId: APP, deviceId: 'd2', channel: 'production', moduleId: null, appVersion: undefined, at: AT },
+        { appId: APP, deviceId: 'd3', channel: 'production', moduleId: null, at: AT },
+      ],
+      AT,
+    );
+    expect(rowsOfAll(store).map((r) => [r.device_id, r.message])).toEqual([
+      ['d1', '2.1.0'],
+      ['d2', undefined],
+      ['d3', undefined],
+    ]);
+  });
+
   it('writes any checks back as they were, one app per entry in lower case, at most a slice an entry', async () => {
     const check = fc.record({
       appId: fc.constantFrom(APP, APP.toUpperCase(), 'app-b'),

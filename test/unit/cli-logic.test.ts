@@ -40,6 +40,7 @@ function release(id: string, failureRate: number, active = true): ReleaseWithSta
       adoption: 0.49,
       failure_rate: failureRate,
       eligible_devices: 784,
+      running: 40,
       bytes_served: { full: 2_000_000, patch: 12_345, per_file: 4_096 },
     },
   };
@@ -59,7 +60,7 @@ describe('CLI logic', () => {
     expect(hints[0]!.message).toContain('ota rollback bad');
   });
 
-  it('shows each release with targeted and received %, adoption, failure rate, counts and bytes served', () => {
+  it('shows each release with targeted and received %, adoption, running devices, failure rate, counts and bytes served', () => {
     expect(statusRow(release('m', 0.02))).toEqual([
       'm',
       'v-m',
@@ -68,6 +69,7 @@ describe('CLI logic', () => {
       '50 %',
       '12.5 %',
       '49.0 %',
+      40,
       '2.00 %',
       200,
       98,

@@ -33,6 +33,7 @@ function release(targeted: number, received: number): ReleaseWithStats {
       adoption: 0.9,
       failure_rate: 0,
       eligible_devices: 30,
+      running: 40,
       bytes_served: { full: 2_000_000, patch: 12_345, per_file: 4_096 },
     },
   };

@@ -13,6 +13,7 @@ describe('release statistics formulas', () => {
       received_pct: 40,
       adoption: 0.8,
       failure_rate: 0.2,
+      running: 0,
       bytes_served: { full: 0, patch: 0, per_file: 0 },
     });
   });

@@ -61,4 +61,11 @@ describe('the check handed to the recorder', () => {
     updates.resolve({ app_id: APP.toUpperCase(), device_id: 'device-1', client });
     expect(recorded.map((r) => r.appId)).toEqual([APP]);
   });
+
+  it('records the native version the check read, so binary ranges can count eligible devices', () => {
+    const { updates, recorded } = service(true);
+    updates.resolve({ app_id: APP, device_id: 'device-1', client, app_version: '2.1.0' });
+    updates.resolve({ app_id: APP, device_id: 'device-2', client });
+    expect(recorded.map((r) => r.appVersion)).toEqual(['2.1.0', undefined]);
+  });
 });

@@ -130,7 +130,16 @@ export function ReleaseCard(props: {
         <Stat label="Errors" value={formatCount(stats?.errors)} />
         <Stat label="Targeted" value={formatPct(stats?.targeted_pct ?? release.rollout_pct)} />
         <Stat label="Received" value={formatPct(stats?.received_pct)} />
-        <Stat label="Adoption" value={formatRatio(stats?.adoption)} />
+        <Stat
+          label="Adoption"
+          value={formatRatio(stats?.adoption)}
+          title="Activations / downloads over the release's life: it stays after devices leave it"
+        />
+        <Stat
+          label="Running now"
+          value={formatCount(stats?.running)}
+          title="Devices whose latest update check says they run this release"
+        />
         <Stat label="Failure rate" value={formatRatio(stats?.failure_rate)} />
         <Stat label="Served in full" value={formatBytes(stats?.bytes_served?.full)} />
         <Stat label="Served as patches" value={formatBytes(stats?.bytes_served?.patch)} />
@@ -225,10 +234,10 @@ export function ReleaseCard(props: {
   );
 }
 
-function Stat(props: { label: string; value: string }) {
+function Stat(props: { label: string; value: string; title?: string }) {
   return (
     <div>
-      <dt>{props.label}</dt>
+      <dt title={props.title}>{props.label}</dt>
       <dd>{props.value}</dd>
     </div>
   );

@@ -179,7 +179,16 @@ describe('the ota CLI story', () => {
     // Every column with --wide; the default layout fits 100 columns (human-ids.test.ts).
     const table = await ota(['status', '--app', 'Story App', '--wide']);
     expect(table.code).toBe(0);
-    for (const text of ['version', 'targeted', 'received', 'adoption', 'failure rate', '2.0.0', '50 %']) {
+    for (const text of [
+      'version',
+      'targeted',
+      'received',
+      'adoption',
+      'running',
+      'failure rate',
+      '2.0.0',
+      '50 %',
+    ]) {
       expect(table.stdout).toContain(text);
     }
     expect(table.stdout).not.toContain('Hint:');

@@ -172,6 +172,7 @@ describe('reads', () => {
         adoption: 0,
         failure_rate: 0,
         eligible_devices: 0,
+        running: 0,
         bytes_served: { full: 0, patch: 0, per_file: 0 },
       });
       expect(list.next_offset).toBeNull();

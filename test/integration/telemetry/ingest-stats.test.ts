@@ -95,7 +95,8 @@ const refs = () => [
 ];
 
 const expected = {
-  // eligible = 20 production devices × 100 %; received = 8 / 20; adoption = 8 / 10; failure = 2 / 10
+  // eligible = 20 production devices × 100 %; received = 8 / 20; adoption = 8 / 10; failure = 2 / 10;
+  // running: the 20 production devices, whose checks said they run R1
   r1: {
     downloads: 10,
     activations: 8,
@@ -105,6 +106,7 @@ const expected = {
     received_pct: 40,
     adoption: 0.8,
     failure_rate: 0.2,
+    running: 20,
     bytes_served: { full: 0, patch: 0, per_file: 0 },
   },
   // eligible = 20 × 50 %; no activations: received 0, adoption 0 / 4, failure rate 0 / 0
@@ -117,9 +119,10 @@ const expected = {
     received_pct: 0,
     adoption: 0,
     failure_rate: 0,
+    running: 0,
     bytes_served: { full: 0, patch: 0, per_file: 0 },
   },
-  // eligible = 5 beta devices × 20 % = 1; nothing else happened
+  // eligible = 5 beta devices × 20 % = 1; the 5 beta devices run it; nothing else happened
   r3: {
     downloads: 0,
     activations: 0,
@@ -129,6 +132,7 @@ const expected = {
     received_pct: 0,
     adoption: 0,
     failure_rate: 0,
+    running: 5,
     bytes_served: { full: 0, patch: 0, per_file: 0 },
   },
   // no checks on staging and no downloads: every zero denominator gives 0
@@ -141,6 +145,7 @@ const expected = {
     received_pct: 0,
     adoption: 0,
     failure_rate: 0,
+    running: 0,
     bytes_served: { full: 0, patch: 0, per_file: 0 },
   },
 };
