@@ -3,31 +3,23 @@ import { loadConfig } from '../../../src/config/config.js';
 import { createContainer } from '../../../src/container/container.js';
 import { buildApp } from '../../../src/http/app.js';
 import type { App } from '../../../src/http/types.js';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 
 /**
  * SIGNUP: who may make an account by signing in. Accounts are made on an open server first (the shipped
  * default), then the same database is served with the setting under test, as an operator restarts the API
  * with it.
  */
-let ctx: TestContext;
 let owner: SignedIn;
 const servers: Array<{ app: App; close(): Promise<void> }> = [];
 
+const ctx = fileContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   owner = await signUp(ctx.app);
   await ctx.deps.db.query(`UPDATE workspaces SET plan = 'team' WHERE id = $1`, [owner.workspaceId]);
 });
 afterAll(async () => {
   for (const s of servers) await s.close();
-  await ctx?.close();
 });
 
 async function serverWith(signup: string): Promise<App> {
