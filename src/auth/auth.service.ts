@@ -5,10 +5,10 @@ import type { InvitationsStore } from '../invitations/invitations.store.js';
 import type { MembersStore } from '../members/members.store.js';
 import type { PasswordResetsStore } from '../password-reset/password-resets.store.js';
 import { AppError, forbidden, unauthorized } from '../platform/errors.js';
-import { PG_INVALID_TEXT, pgCode, type Transactional } from '../platform/postgres.js';
+import type { Transactional } from '../platform/postgres.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
-import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
 import type { AuthStore, UserRow, WorkspaceMembershipRow } from './auth.store.js';
+import { type Credentials, principalOf } from './credentials.js';
 import type { IdentityTokens } from './identity-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Principal, Role } from './principal.js';
@@ -21,11 +21,6 @@ export interface SigninResult {
   workspace_id: string;
   user: { id: string; email: string };
   created: boolean;
-}
-
-export interface Credentials {
-  authorization?: string | undefined;
-  apiKey?: string | undefined;
 }
 
 /** The stores the auth service works on. */
@@ -259,51 +254,10 @@ export class AuthService {
 
   /**
    * Resolves the caller. Membership and key state are read on every call, so a removed member, a changed
-   * role or a revoked key takes effect at once.
+   * role or a revoked key takes effect at once (credentials.ts).
    */
-  async authenticate(credentials: Credentials): Promise<Principal> {
-    const { authorization, apiKey } = credentials;
-    if (authorization !== undefined) {
-      const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-      if (!match)
-        throw unauthorized('The Authorization header must be "Bearer <token>".', 'invalid_authorization');
-      return this.fromToken(match[1]!);
-    }
-    if (apiKey !== undefined) return this.fromApiKey(apiKey.trim());
-    throw unauthorized();
-  }
-
-  private async fromToken(token: string): Promise<Principal> {
-    const claims = await this.tokens.verify(token);
-    if ('error' in claims) {
-      throw claims.error === 'expired'
-        ? unauthorized('The identity token has expired; sign in again.', 'token_expired')
-        : unauthorized('The identity token is not valid.', 'invalid_token');
-    }
-    const membership = await this.store
-      .membershipByTokenSubject(claims.subject, claims.workspaceId, claims.tokenId)
-      .catch((err: unknown) => {
-        // Ids in a token that Postgres cannot read as ids make the token invalid. Anything else (Postgres
-        // away) is not the caller's fault and must not look like a bad credential: it stays a 503.
-        if (pgCode(err) === PG_INVALID_TEXT)
-          throw unauthorized('The identity token is not valid.', 'invalid_token');
-        throw err;
-      });
-    // A subject no user has: not a token this service issued, or one of a user who signed out everywhere.
-    if (!membership) throw unauthorized('The identity token is not valid.', 'invalid_token');
-    if (membership.revoked) throw unauthorized('This token was signed out; sign in again.', 'token_revoked');
-    if (!membership.role)
-      throw unauthorized('This token no longer grants access to its workspace.', 'membership_revoked');
-    return {
-      kind: 'user',
-      workspaceId: claims.workspaceId,
-      role: membership.role,
-      userId: membership.user_id,
-      email: membership.email,
-      apiKeyId: null,
-      actor: membership.email,
-      token: { id: claims.tokenId, expiresAt: claims.expiresAt },
-    };
+  authenticate(credentials: Credentials): Promise<Principal> {
+    return principalOf({ auth: this.store, apiKeys: this.apiKeys, tokens: this.tokens }, credentials);
   }
 
   /**
@@ -323,28 +277,6 @@ export class AuthService {
       if (options.everywhere) await this.store.rotateTokenSubject(tx, userId);
       else await this.store.revokeToken(tx, token.id, token.expiresAt);
     });
-  }
-
-  private async fromApiKey(key: string): Promise<Principal> {
-    if (!looksLikeApiKey(key)) throw unauthorized('The API key is not valid.', 'invalid_api_key');
-    const row = await this.apiKeys.findLive(hashApiKey(key));
-    if (!row) throw unauthorized('The API key is not valid or was revoked.', 'invalid_api_key');
-    void this.apiKeys.touch(row.id).catch(() => {});
-    return {
-      kind: 'api-key',
-      workspaceId: row.workspace_id,
-      role: row.role,
-      userId: null,
-      email: null,
-      apiKeyId: row.id,
-      actor: 'api-key',
-      apiKey: {
-        id: row.id,
-        name: row.name,
-        created_by:
-          row.created_by && row.creator_email ? { id: row.created_by, email: row.creator_email } : null,
-      },
-    };
   }
 }
 
