@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BytesServedRecorder } from '../analytics/bytes-served.js';
 import type { ReleaseHistories } from '../codepush/release-history.js';
 import type { CapacitorManifestEntry, CapacitorManifests } from '../deltas/capacitor-manifest.js';
+import type { DeviceOffers } from '../devices/device-offers.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { DeviceEventInput, EventIngestService } from '../intake/events.service.js';
 import type { CheckDecision } from '../metrics/tallies.js';
@@ -16,6 +17,7 @@ import type { CapacitorChannelsStore } from './capacitor-channels.store.js';
 import {
   askedChannel,
   COUNTED_ACTIONS,
+  DOWNLOAD_SIDE_ACTIONS,
   fitsKey,
   releasesForKey,
   resetsToBuiltin,
@@ -42,6 +44,8 @@ export interface CapacitorDeps {
   /** Version names of a channel's releases, rolled back ones included (one query per routing load). */
   histories: Pick<ReleaseHistories, 'of'>;
   channels: CapacitorChannelsStore;
+  /** What each device was last offered: download-side failures are credited to it. */
+  offers: Pick<DeviceOffers, 'offered'>;
   manifests?: Pick<CapacitorManifests, 'manifestFor'>;
   bytesServed?: BytesServedRecorder;
 }
@@ -107,8 +111,10 @@ export class CapacitorService {
 
   /**
    * Statistics of one device: one object (plugins before 8.42) or a batch. The counted actions become device
-   * events of the release `version_name` names on the device's channel, each once per device, release and
-   * kind (the event id is made of the three); the others are taken and not counted.
+   * events, each once per device, release and kind (the event id is made of the three); the others are taken
+   * and not counted. Launch results name their release by `version_name` on the device's channel;
+   * download-side failures belong to the release last offered the device, whatever they name, and after an
+   * answer that offered nothing to no release (stored, counted against none).
    */
   async stats(appId: string, stats: readonly CapacitorStat[], client: DeviceClient): Promise<void> {
     const deviceId = stats[0]!.device_id;
@@ -123,26 +129,44 @@ export class CapacitorService {
     }
     const route = await this.route(appId);
     const counted = stats.filter(
-      (s) => COUNTED_ACTIONS.has(s.action) && s.version_name && s.version_name !== 'builtin',
+      (s) =>
+        COUNTED_ACTIONS.has(s.action) &&
+        (DOWNLOAD_SIDE_ACTIONS.has(s.action) || (s.version_name && s.version_name !== 'builtin')),
     );
     if (counted.length === 0) return;
     const asked = await this.asked(route, stats[0]!);
     const channel = servedChannel(route, deviceId, asked.channel);
+    let offered: Promise<string> | undefined;
     const events = new Map<string, DeviceEventInput>();
     for (const stat of counted) {
-      const moduleId = await this.releaseNamed(route, channel, deviceId, stat.version_name!);
-      if (moduleId === undefined) continue;
       const kind = COUNTED_ACTIONS.get(stat.action)!;
+      let moduleId: string | undefined;
+      if (DOWNLOAD_SIDE_ACTIONS.has(stat.action)) {
+        // One read per batch, and only for a batch that reports a download-side failure.
+        offered ??= this.offeredTo(route, deviceId);
+        moduleId = await offered;
+      } else {
+        moduleId = await this.releaseNamed(route, channel, deviceId, stat.version_name!);
+      }
+      if (moduleId === undefined) continue;
       const id = statEventId(kind, moduleId, deviceId);
       events.set(id, {
         id,
         device_id: deviceId,
         module_id: moduleId,
         type: kind,
-        ...(kind === 'error' ? { message: `capacitor-updater: ${stat.action}` } : {}),
+        ...(kind === 'error'
+          ? { message: `capacitor-updater: ${stat.action}${moduleId === '' ? ' (no release offered)' : ''}` }
+          : {}),
       });
     }
     if (events.size > 0) await this.deps.events.accept(route.appId, [...events.values()], client);
+  }
+
+  /** The release last offered the device while the app still knows it, else '' (no release's error). */
+  private async offeredTo(route: AppRoute, deviceId: string): Promise<string> {
+    const offered = await this.deps.offers.offered(route.workspaceId, route.appId, deviceId);
+    return offered !== null && route.modules.has(offered) ? offered : '';
   }
 
   /** The app's routing state; a 404 problem for an unknown app. */
