@@ -75,23 +75,6 @@ export function resetsToBuiltin(pluginVersion: string | undefined): boolean {
   return v.major > 7;
 }
 
-/**
- * Failures of a download (its transfer, checksum or decryption), credited to the release the service last
- * offered the device, never to the version the statistic names: plugin 8 sends `download_fail` naming the
- * bundle it runs after a failed update check (from 8.51.5 also after a 429, once Retry-After has passed:
- * CapacitorUpdaterPlugin.java backgroundDownload -> endBackGroundTaskWithNotif) and after a failed
- * download, decryption or unzip (CapgoUpdater.java finishDownload, `sendStats("download_fail")`); Android's
- * `checksum_fail` names the running bundle (CapgoUpdater.java finishDownload), iOS's the update
- * (CapacitorUpdaterPlugin.swift), iOS's `decrypt_fail` the update (CapgoUpdater.swift). Tag 8.51.14.
- * `update_fail` and `app_launch_timeout` name the bundle that failed to start (checkRevert,
- * reportAppLaunchTimeout): the running release, as the statistic says.
- */
-export const DOWNLOAD_SIDE_ACTIONS: ReadonlySet<string> = new Set([
-  'download_fail',
-  'checksum_fail',
-  'decrypt_fail',
-]);
-
 /** Statistics actions counted (API.md, "Capacitor"), as the kind of device event each one is. */
 export const COUNTED_ACTIONS: ReadonlyMap<string, 'download' | 'activation' | 'error'> = new Map([
   ['download_complete', 'download'],

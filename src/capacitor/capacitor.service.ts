@@ -14,10 +14,10 @@ import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
 import type { UpdateCheckService } from '../updates/updates.service.js';
 import { type CapacitorAnswer, notAnUpdate, RESET, updateAnswer } from './capacitor-answers.js';
 import type { CapacitorChannelsStore } from './capacitor-channels.store.js';
+import { creditable, DOWNLOAD_SIDE_ACTIONS, failureMessage, offeredRelease } from './capacitor-credit.js';
 import {
   askedChannel,
   COUNTED_ACTIONS,
-  DOWNLOAD_SIDE_ACTIONS,
   fitsKey,
   releasesForKey,
   resetsToBuiltin,
@@ -44,7 +44,7 @@ export interface CapacitorDeps {
   /** Version names of a channel's releases, rolled back ones included (one query per routing load). */
   histories: Pick<ReleaseHistories, 'of'>;
   channels: CapacitorChannelsStore;
-  /** What each device was last offered: download-side failures are credited to it. */
+  /** What each device was last offered: download-side failures are credited to it (capacitor-credit.ts). */
   offers: Pick<DeviceOffers, 'offered'>;
   manifests?: Pick<CapacitorManifests, 'manifestFor'>;
   bytesServed?: BytesServedRecorder;
@@ -111,10 +111,9 @@ export class CapacitorService {
 
   /**
    * Statistics of one device: one object (plugins before 8.42) or a batch. The counted actions become device
-   * events, each once per device, release and kind (the event id is made of the three); the others are taken
-   * and not counted. Launch results name their release by `version_name` on the device's channel;
-   * download-side failures belong to the release last offered the device, whatever they name, and after an
-   * answer that offered nothing to no release (stored, counted against none).
+   * events of the release `version_name` names on the device's channel, each once per device, release and
+   * kind (the event id is made of the three); the others are taken and not counted. Download-side failures
+   * count against the release last offered the device instead, whatever they name (capacitor-credit.ts).
    */
   async stats(appId: string, stats: readonly CapacitorStat[], client: DeviceClient): Promise<void> {
     const deviceId = stats[0]!.device_id;
@@ -128,45 +127,28 @@ export class CapacitorService {
       );
     }
     const route = await this.route(appId);
-    const counted = stats.filter(
-      (s) =>
-        COUNTED_ACTIONS.has(s.action) &&
-        (DOWNLOAD_SIDE_ACTIONS.has(s.action) || (s.version_name && s.version_name !== 'builtin')),
-    );
+    const counted = stats.filter((s) => COUNTED_ACTIONS.has(s.action) && creditable(s));
     if (counted.length === 0) return;
     const asked = await this.asked(route, stats[0]!);
     const channel = servedChannel(route, deviceId, asked.channel);
-    let offered: Promise<string> | undefined;
+    const offered = offeredRelease(this.deps.offers, route, deviceId);
     const events = new Map<string, DeviceEventInput>();
     for (const stat of counted) {
-      const kind = COUNTED_ACTIONS.get(stat.action)!;
-      let moduleId: string | undefined;
-      if (DOWNLOAD_SIDE_ACTIONS.has(stat.action)) {
-        // One read per batch, and only for a batch that reports a download-side failure.
-        offered ??= this.offeredTo(route, deviceId);
-        moduleId = await offered;
-      } else {
-        moduleId = await this.releaseNamed(route, channel, deviceId, stat.version_name!);
-      }
+      const moduleId = DOWNLOAD_SIDE_ACTIONS.has(stat.action)
+        ? await offered()
+        : await this.releaseNamed(route, channel, deviceId, stat.version_name!);
       if (moduleId === undefined) continue;
+      const kind = COUNTED_ACTIONS.get(stat.action)!;
       const id = statEventId(kind, moduleId, deviceId);
       events.set(id, {
         id,
         device_id: deviceId,
         module_id: moduleId,
         type: kind,
-        ...(kind === 'error'
-          ? { message: `capacitor-updater: ${stat.action}${moduleId === '' ? ' (no release offered)' : ''}` }
-          : {}),
+        ...(kind === 'error' ? { message: failureMessage(stat.action, moduleId) } : {}),
       });
     }
     if (events.size > 0) await this.deps.events.accept(route.appId, [...events.values()], client);
-  }
-
-  /** The release last offered the device while the app still knows it, else '' (no release's error). */
-  private async offeredTo(route: AppRoute, deviceId: string): Promise<string> {
-    const offered = await this.deps.offers.offered(route.workspaceId, route.appId, deviceId);
-    return offered !== null && route.modules.has(offered) ? offered : '';
   }
 
   /** The app's routing state; a 404 problem for an unknown app. */
