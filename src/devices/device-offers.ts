@@ -18,34 +18,56 @@ export interface DeviceOffers {
 
 export interface DeviceOffersOptions {
   windowDays: number;
-  /** A buffer this large is written at once rather than at the next tick. */
+  /** A buffer of this many devices is written at once rather than at the next tick. */
   maxPending?: number;
   log?: Logger;
 }
+
+/** Devices per script call (see flush): one command's arguments stay small. */
+const SLICE = 500;
+
+/**
+ * Writes the answers of one workspace's devices: KEYS the devices' keys (one hash tag), ARGV[1] the key
+ * lifetime in ms, ARGV[i + 1] the release offered with KEYS[i], or '' for nothing (the key is deleted).
+ */
+const NOTE_SCRIPT = `
+for i, key in ipairs(KEYS) do
+  local release = ARGV[i + 1]
+  if release == '' then redis.call('UNLINK', key) else redis.call('SET', key, release, 'PX', ARGV[1]) end
+end
+return #KEYS
+`;
+
+type NoteRedis = Redis & { otaNoteOffers(...keysThenArgs: Array<string | number>): Promise<number> };
 
 /**
  * Device offers in Redis: one key per device that was offered a release (`{ws:<id>}:offer:<app>:<device>`,
  * its value the release id), expiring a device window after the offer. "Nothing" is no key: an answer that
  * offers nothing deletes the device's key, so a device id that was never offered anything (an invented one,
  * a throttled one, one refused at the cap) never makes a key. A check only sets an entry of an in-memory
- * buffer; `flush()` writes it, run by the distinct-device writer's timer in the same tick as its PFADDs
- * (src/devices/distinct-devices.redis.ts), so the writes share that round trip: one SET or UNLINK per
- * device that checked since the last flush, however often it checked.
+ * buffer (by workspace, app and device, so no string is made per check); `flush()` writes it, run by the
+ * distinct-device writer's timer in the same tick as its PFADDs (src/devices/distinct-devices.redis.ts),
+ * as one script call per workspace (and 500 devices): each device that checked since the last flush costs
+ * one SET or UNLINK inside it, however often it checked.
  */
 export class RedisDeviceOffers implements DeviceOffers {
-  /** Redis key -> release id, or null to delete: the last answer of each device since the last flush. */
-  private pending = new Map<string, string | null>();
+  /** workspace -> app -> device -> release id, or null to delete: each device's last answer since the last flush. */
+  private pending = new Map<string, Map<string, Map<string, string | null>>>();
+  private pendingCount = 0;
   private flushing: Promise<void> | undefined;
+  private readonly redis: NoteRedis;
   private readonly ttlMs: number;
   private readonly maxPending: number;
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly keys: RedisKeys,
     private readonly options: DeviceOffersOptions,
   ) {
     this.ttlMs = options.windowDays * DAY_MS;
     this.maxPending = options.maxPending ?? 50_000;
+    if (!('otaNoteOffers' in redis)) redis.defineCommand('otaNoteOffers', { lua: NOTE_SCRIPT });
+    this.redis = redis as NoteRedis;
   }
 
   key(workspaceId: string, appId: string, deviceId: string): string {
@@ -53,37 +75,63 @@ export class RedisDeviceOffers implements DeviceOffers {
   }
 
   note(workspaceId: string, appId: string, deviceId: string, releaseId: string | null): void {
-    const key = this.key(workspaceId, appId, deviceId);
-    // While Redis is slow or away the buffer may grow to twice its bound; past that, answers go unnoted:
-    // a device's earlier offer stands (or none), which only ever credits a failure to a release the
-    // service did offer that device.
-    if (this.pending.size >= 2 * this.maxPending && !this.pending.has(key)) return;
-    this.pending.set(key, releaseId);
-    if (this.pending.size >= this.maxPending && !this.flushing) void this.flush();
+    let apps = this.pending.get(workspaceId);
+    if (apps === undefined) {
+      apps = new Map();
+      this.pending.set(workspaceId, apps);
+    }
+    let devices = apps.get(appId);
+    if (devices === undefined) {
+      devices = new Map();
+      apps.set(appId, devices);
+    }
+    const size = devices.size;
+    // While Redis is slow or away the buffer may grow to twice its bound; past that, answers of devices not
+    // in it go unnoted: a device's earlier offer stands (or none), which only ever credits a failure to a
+    // release the service did offer that device.
+    if (this.pendingCount >= 2 * this.maxPending && !devices.has(deviceId)) return;
+    devices.set(deviceId, releaseId);
+    if (devices.size !== size) this.pendingCount += 1;
+    if (this.pendingCount >= this.maxPending && !this.flushing) void this.flush();
   }
 
   async offered(workspaceId: string, appId: string, deviceId: string): Promise<string | null> {
-    const key = this.key(workspaceId, appId, deviceId);
     // An answer of this process not yet written is the newest one.
-    const buffered = this.pending.get(key);
+    const buffered = this.pending.get(workspaceId)?.get(appId)?.get(deviceId);
     if (buffered !== undefined) return buffered;
-    return this.redis.get(key);
+    return this.redis.get(this.key(workspaceId, appId, deviceId));
   }
 
   /** Writes the buffered answers; on failure they are dropped (see note()). */
   flush(): Promise<void> {
-    if (this.pending.size === 0) return this.flushing ?? Promise.resolve();
+    if (this.pendingCount === 0) return this.flushing ?? Promise.resolve();
     const batch = this.pending;
     this.pending = new Map();
-    const run = Promise.all(
-      // Issued in one tick: the client pipelines them (per node in a Redis Cluster).
-      [...batch].map(([key, releaseId]) =>
-        releaseId === null ? this.redis.unlink(key) : this.redis.set(key, releaseId, 'PX', this.ttlMs),
-      ),
-    )
+    this.pendingCount = 0;
+    const calls: Array<Promise<number>> = [];
+    const ttl = String(this.ttlMs);
+    // Issued in one tick: the client pipelines them (per node in a Redis Cluster; a workspace's keys share
+    // its hash tag, so each call touches one slot).
+    for (const [workspaceId, apps] of batch) {
+      let keys: string[] = [];
+      let args: string[] = [ttl];
+      for (const [appId, devices] of apps) {
+        for (const [deviceId, releaseId] of devices) {
+          keys.push(this.key(workspaceId, appId, deviceId));
+          args.push(releaseId ?? '');
+          if (keys.length === SLICE) {
+            calls.push(this.redis.otaNoteOffers(keys.length, ...keys, ...args));
+            keys = [];
+            args = [ttl];
+          }
+        }
+      }
+      if (keys.length > 0) calls.push(this.redis.otaNoteOffers(keys.length, ...keys, ...args));
+    }
+    const run = Promise.all(calls)
       .then(() => undefined)
       .catch((err: unknown) => {
-        this.options.log?.warn({ err, devices: batch.size }, 'device offers not written');
+        this.options.log?.warn({ err }, 'device offers not written');
       })
       .finally(() => {
         if (this.flushing === run) this.flushing = undefined;

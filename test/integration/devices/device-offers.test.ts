@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { FakeDeviceOffers } from '../../../src/devices/device-offers.fake-store.js';
+import { type DeviceOffers, RedisDeviceOffers } from '../../../src/devices/device-offers.js';
 import type { RedisDistinctDevices } from '../../../src/devices/distinct-devices.redis.js';
 import { keyspaceNodes } from '../../../src/platform/redis.js';
 import { CapacitorDevice } from '../../helpers/capacitor-device.js';
@@ -71,6 +73,31 @@ describe('device offers', () => {
     }
     await flush();
     expect((await offerKeys()).length).toBe(before);
+  });
+});
+
+describe('the fake device offers', () => {
+  it('answer as the Redis ones do', async () => {
+    const redis = new RedisDeviceOffers(ctx.deps.redis, ctx.deps.keys, { windowDays: 30 });
+    for (const [name, store, written] of [
+      ['fake', new FakeDeviceOffers(), async () => {}],
+      ['redis', redis, () => redis.flush()],
+    ] as Array<[string, DeviceOffers, () => Promise<void>]>) {
+      const ws = crypto.randomUUID();
+      const app = crypto.randomUUID();
+      const release = crypto.randomUUID();
+      expect(await store.offered(ws, app, 'd1'), name).toBeNull();
+      store.note(ws, app, 'd1', release);
+      store.note(ws, app, 'd2', release);
+      store.note(ws, app, 'd2', null);
+      await written();
+      expect(await store.offered(ws, app, 'd1'), name).toBe(release);
+      expect(await store.offered(ws, app, 'd2'), name).toBeNull();
+      expect(await store.offered(ws, crypto.randomUUID(), 'd1'), name).toBeNull();
+      store.note(ws, app, 'd1', null);
+      await written();
+      expect(await store.offered(ws, app, 'd1'), name).toBeNull();
+    }
   });
 });
 
