@@ -81,6 +81,8 @@ export class CapacitorService {
       device_id: deviceId,
       channel: asked.channel,
       client,
+      // Its download-side failures are credited to what it is offered (capacitor-credit.ts).
+      noteOffer: true,
       ...(appVersion !== undefined ? { app_version: appVersion } : {}),
       ...(running !== undefined ? { current_module_id: running } : {}),
       // A device is offered only what it can verify: releases made with its key, or unsigned ones.

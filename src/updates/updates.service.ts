@@ -39,6 +39,12 @@ export interface CheckInput {
    */
   candidates?: (route: AppRoute, channel: string) => readonly RoutedRelease[];
   /**
+   * Note what the device is offered, or that it is offered nothing (src/devices/device-offers.ts): for a
+   * protocol whose clients report download-side failures naming another version than the one they were
+   * downloading (Capacitor). The others' failure reports name their release and need no note.
+   */
+  noteOffer?: boolean;
+  /**
    * The release of this id as the protocol serves it, for a device pinned to it (instead of the bundle
    * release the routing entry holds): null when the protocol cannot serve it.
    */
@@ -75,8 +81,9 @@ export interface UpdateCheckDeps {
   /** Notes what pinned devices were served, for the override listing (never for other devices). */
   overrideChecks?: Pick<OverrideChecks, 'note'>;
   /**
-   * What each device was last offered (a release, or nothing), so a download-side failure it reports is
-   * credited to the release it concerns (src/devices/device-offers.ts). Buffered: no Redis call here.
+   * What each device was last offered (a release, or nothing), for checks that ask for it (`noteOffer`), so
+   * a download-side failure it reports is credited to the release it concerns (src/devices/device-offers.ts).
+   * Buffered: no Redis call here.
    */
   offers?: Pick<DeviceOffers, 'note'>;
   /** Counts the bundle an /updates/check answer hands out (release stats' bytes_served). */
@@ -134,7 +141,8 @@ export class UpdateCheckService {
     const current = knownModule(route.modules, input.current_module_id);
     if (admission !== 'admitted') {
       this.record(route, input, channel, current);
-      if (deviceId !== undefined) this.deps.offers?.note(route.workspaceId, route.appId, deviceId, null);
+      if (input.noteOffer && deviceId !== undefined)
+        this.deps.offers?.note(route.workspaceId, route.appId, deviceId, null);
       return { route, release: null, admitted: false, refused: admission, upToDate: false, channel };
     }
     if (deviceId !== undefined) this.deps.devices.add(route.workspaceId, deviceId);
@@ -150,11 +158,13 @@ export class UpdateCheckService {
     }
     if (release === null || release.id === current) {
       this.record(route, input, channel, current);
-      if (deviceId !== undefined) this.deps.offers?.note(route.workspaceId, route.appId, deviceId, null);
+      if (input.noteOffer && deviceId !== undefined)
+        this.deps.offers?.note(route.workspaceId, route.appId, deviceId, null);
       return { route, release: null, admitted: true, refused: null, upToDate: release !== null, channel };
     }
     this.record(route, input, channel, release.id);
-    if (deviceId !== undefined) this.deps.offers?.note(route.workspaceId, route.appId, deviceId, release.id);
+    if (input.noteOffer && deviceId !== undefined)
+      this.deps.offers?.note(route.workspaceId, route.appId, deviceId, release.id);
     return { route, release, admitted: true, refused: null, upToDate: false, channel };
   }
 

@@ -6,9 +6,9 @@ import { keyspaceNodes } from '../../../src/platform/redis.js';
 import { CapacitorDevice } from '../../helpers/capacitor-device.js';
 import { fileContext } from '../../helpers/context.js';
 import { capacitorRelease, check, send } from '../capacitor/harness.js';
-import { workspaceWithApp } from '../releases/fixtures.js';
+import { setPlan, workspaceWithApp } from '../releases/fixtures.js';
 import { drainIngest } from '../telemetry/fixtures.js';
-import { checkRaw, deviceIds, offered, seedApp, seedRelease, seedWorkspace } from '../updates/seed.js';
+import { deviceIds, offered, seedApp, seedRelease, seedWorkspace } from '../updates/seed.js';
 
 /**
  * What the service last offered each device, in Redis: a key per device offered a release, expiring a device
@@ -35,41 +35,54 @@ async function offerKeys(): Promise<string[]> {
   return found;
 }
 
+/** A Capacitor device of the test (plugin 8, Android), named `name`. */
+const capDevice = (name: string) => new CapacitorDevice({ deviceId: `${name}-${crypto.randomUUID()}` });
+
 describe('device offers', () => {
   it('keep the release offered for a device window, and nothing once an answer offers nothing', async () => {
-    const workspaceId = await seedWorkspace(ctx, 'team');
-    const appId = await seedApp(ctx, workspaceId);
-    const release = await seedRelease(ctx, appId);
-    expect(await offered(ctx, { app_id: appId, device_id: 'phone-1' })).toBe(release.id);
+    const ws = await workspaceWithApp(ctx);
+    const release = await capacitorRelease(ctx, ws, '1.0.1');
+    const device = capDevice('phone');
+    expect(await check(ctx, ws.appId, device)).toMatchObject({ kind: 'update', version: '1.0.1' });
     await flush();
-    const key = offers().key(workspaceId, appId, 'phone-1');
+    const key = offers().key(ws.workspaceId, ws.appId, device.deviceId);
     expect(await ctx.deps.redis.get(key)).toBe(release.id);
     const ttl = await ctx.deps.redis.pttl(key);
     expect(ttl).toBeGreaterThan(ctx.config.devices.windowDays * DAY - 60_000);
     expect(ttl).toBeLessThanOrEqual(ctx.config.devices.windowDays * DAY);
     // It installed the release: up to date, offered nothing.
-    const current = { app_id: appId, device_id: 'phone-1', current_module_id: release.id };
-    expect(await offered(ctx, current)).toBeNull();
+    device.versionName = '1.0.1';
+    expect(await check(ctx, ws.appId, device)).toMatchObject({ kind: 'up_to_date' });
     await flush();
     expect(await ctx.deps.redis.exists(key)).toBe(0);
-    expect(await offers().offered(workspaceId, appId, 'phone-1')).toBeNull();
+    expect(await offers().offered(ws.workspaceId, ws.appId, device.deviceId)).toBeNull();
   });
 
-  it('make no key for devices refused at the cap, throttled, or up to date', async () => {
-    const workspaceId = await seedWorkspace(ctx, 'hobby');
-    const appId = await seedApp(ctx, workspaceId);
-    const release = await seedRelease(ctx, appId);
+  it('make no key for devices refused at the cap, throttled, or up to date, nor for other protocols', async () => {
+    const ws = await workspaceWithApp(ctx);
+    await setPlan(ctx, ws.workspaceId, 'hobby');
+    await capacitorRelease(ctx, ws, '1.0.1');
     const before = (await offerKeys()).length;
-    for (const device of deviceIds(110, 'capped')) await offered(ctx, { app_id: appId, device_id: device });
+    const devices = Array.from({ length: 110 }, () => capDevice('capped'));
+    for (const device of devices) await check(ctx, ws.appId, device);
     await flush();
     // The 100 the hobby cap admits were offered the release; the 10 refused make no key.
     expect((await offerKeys()).length - before).toBe(100);
-    for (const device of deviceIds(100, 'capped')) {
-      await offered(ctx, { app_id: appId, device_id: device, current_module_id: release.id });
+    for (const device of devices.slice(0, 100)) {
+      device.versionName = '1.0.1';
+      expect(await check(ctx, ws.appId, device)).toMatchObject({ kind: 'up_to_date' });
     }
     // Throttled checks (the limit here is 2 a minute) of invented devices: 429, no key either.
-    for (const device of deviceIds(20, 'throttled')) {
-      for (let i = 0; i < 3; i++) await checkRaw(ctx, { app_id: appId, device_id: device });
+    for (let d = 0; d < 20; d++) {
+      const device = capDevice('throttled');
+      for (let i = 0; i < 3; i++) await check(ctx, ws.appId, device);
+    }
+    // The other protocols' failure reports name their release: their checks note nothing.
+    const team = await seedWorkspace(ctx, 'team');
+    const appId = await seedApp(ctx, team);
+    const other = await seedRelease(ctx, appId);
+    for (const device of deviceIds(20, 'sdk')) {
+      expect(await offered(ctx, { app_id: appId, device_id: device })).toBe(other.id);
     }
     await flush();
     expect((await offerKeys()).length).toBe(before);
