@@ -445,7 +445,7 @@ export interface paths {
         put?: never;
         /**
          * Capacitor statistics (statsUrl)
-         * @description One statistic or a batch of up to 200 from one device. `download_complete` counts a download, `set` an activation, `update_fail`, `app_launch_timeout`, `download_fail`, `checksum_fail` and `decrypt_fail` an error of the release `version_name` names on the channel the device is served from; each once per device, release and kind. Other actions are taken and not counted.
+         * @description One statistic or a batch of up to 200 from one device. `download_complete` counts a download, `set` an activation, `update_fail` and `app_launch_timeout` an error of the release `version_name` names on the channel the device is served from; `download_fail`, `checksum_fail` and `decrypt_fail` an error of the release the service last offered the device, whatever `version_name` says (after an answer that offered nothing: stored, no release's error). Each once per device, release and kind. Other actions are taken and not counted.
          */
         post: operations["postCapacitorStats"];
         delete?: never;

@@ -140,6 +140,16 @@ const HEADLINES = {
           ],
         ]
       : []),
+    ...(r.throttled
+      ? [
+          [
+            `throttled fleet: ${r.throttled.devices} devices on ${r.throttled.networks} networks answered 429, reporting download_fail; errors counted, error_spike alerts, releases still active (goal 0; 0; all)`,
+            `${r.throttled.newest.errors + r.throttled.old.errors}; ${r.throttled.error_spike_alerts}; ${r.throttled.newest.active && r.throttled.old.active ? 'all' : 'not all'}`,
+            '',
+            '',
+          ],
+        ]
+      : []),
   ],
   storage: (r) => [
     [

@@ -44,7 +44,7 @@ function firstDevice(body: unknown): unknown {
  * per-device limits (429 with Retry-After in seconds, which plugin 8.51.5 and later wait for).
  */
 export async function capacitorRoutes(app: App): Promise<void> {
-  const { capacitor, capacitorChannelSelf: channelSelf } = app.deps.services;
+  const { capacitor, capacitorChannelSelf: channelSelf, updates } = app.deps.services;
   const checks = app.deps.answers.checks.capacitor;
 
   deviceRoute(app, {
@@ -52,6 +52,12 @@ export async function capacitorRoutes(app: App): Promise<void> {
     url: `${BASE}/updates`,
     answers: checks,
     deviceKey: (request) => keyOf(request, (request.body as { device_id?: unknown } | undefined)?.device_id),
+    // A throttled check offers nothing: the `download_fail` plugin 8 sends for it is no release's error.
+    limited: (request) =>
+      updates.throttled(
+        (request.params as Params).app_id,
+        (request.body as { device_id?: unknown } | undefined)?.device_id,
+      ),
     schema: {
       tags: TAGS,
       summary: 'Capacitor update check (updateUrl)',
@@ -87,9 +93,11 @@ export async function capacitorRoutes(app: App): Promise<void> {
       summary: 'Capacitor statistics (statsUrl)',
       description:
         'One statistic or a batch of up to 200 from one device. `download_complete` counts a download, `set` ' +
-        'an activation, `update_fail`, `app_launch_timeout`, `download_fail`, `checksum_fail` and ' +
-        '`decrypt_fail` an error of the release `version_name` names on the channel the device is served ' +
-        'from; each once per device, release and kind. Other actions are taken and not counted.',
+        'an activation, `update_fail` and `app_launch_timeout` an error of the release `version_name` names ' +
+        'on the channel the device is served from; `download_fail`, `checksum_fail` and `decrypt_fail` an ' +
+        'error of the release the service last offered the device, whatever `version_name` says (after an ' +
+        "answer that offered nothing: stored, no release's error). Each once per device, release and kind. " +
+        'Other actions are taken and not counted.',
       security: [],
       params: CapacitorParams,
       body: StatsBody,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BytesServedRecorder } from '../analytics/bytes-served.js';
 import type { ReleaseHistories } from '../codepush/release-history.js';
 import type { CapacitorManifestEntry, CapacitorManifests } from '../deltas/capacitor-manifest.js';
+import type { DeviceOffers } from '../devices/device-offers.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { DeviceEventInput, EventIngestService } from '../intake/events.service.js';
 import type { CheckDecision } from '../metrics/tallies.js';
@@ -13,6 +14,7 @@ import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
 import type { UpdateCheckService } from '../updates/updates.service.js';
 import { type CapacitorAnswer, notAnUpdate, RESET, updateAnswer } from './capacitor-answers.js';
 import type { CapacitorChannelsStore } from './capacitor-channels.store.js';
+import { creditable, DOWNLOAD_SIDE_ACTIONS, failureMessage, offeredRelease } from './capacitor-credit.js';
 import {
   askedChannel,
   COUNTED_ACTIONS,
@@ -42,6 +44,8 @@ export interface CapacitorDeps {
   /** Version names of a channel's releases, rolled back ones included (one query per routing load). */
   histories: Pick<ReleaseHistories, 'of'>;
   channels: CapacitorChannelsStore;
+  /** What each device was last offered: download-side failures are credited to it (capacitor-credit.ts). */
+  offers: Pick<DeviceOffers, 'offered'>;
   manifests?: Pick<CapacitorManifests, 'manifestFor'>;
   bytesServed?: BytesServedRecorder;
 }
@@ -77,6 +81,8 @@ export class CapacitorService {
       device_id: deviceId,
       channel: asked.channel,
       client,
+      // Its download-side failures are credited to what it is offered (capacitor-credit.ts).
+      noteOffer: true,
       ...(appVersion !== undefined ? { app_version: appVersion } : {}),
       ...(running !== undefined ? { current_module_id: running } : {}),
       // A device is offered only what it can verify: releases made with its key, or unsigned ones.
@@ -108,7 +114,8 @@ export class CapacitorService {
   /**
    * Statistics of one device: one object (plugins before 8.42) or a batch. The counted actions become device
    * events of the release `version_name` names on the device's channel, each once per device, release and
-   * kind (the event id is made of the three); the others are taken and not counted.
+   * kind (the event id is made of the three); the others are taken and not counted. Download-side failures
+   * count against the release last offered the device instead, whatever they name (capacitor-credit.ts).
    */
   async stats(appId: string, stats: readonly CapacitorStat[], client: DeviceClient): Promise<void> {
     const deviceId = stats[0]!.device_id;
@@ -122,15 +129,16 @@ export class CapacitorService {
       );
     }
     const route = await this.route(appId);
-    const counted = stats.filter(
-      (s) => COUNTED_ACTIONS.has(s.action) && s.version_name && s.version_name !== 'builtin',
-    );
+    const counted = stats.filter((s) => COUNTED_ACTIONS.has(s.action) && creditable(s));
     if (counted.length === 0) return;
     const asked = await this.asked(route, stats[0]!);
     const channel = servedChannel(route, deviceId, asked.channel);
+    const offered = offeredRelease(this.deps.offers, route, deviceId);
     const events = new Map<string, DeviceEventInput>();
     for (const stat of counted) {
-      const moduleId = await this.releaseNamed(route, channel, deviceId, stat.version_name!);
+      const moduleId = DOWNLOAD_SIDE_ACTIONS.has(stat.action)
+        ? await offered()
+        : await this.releaseNamed(route, channel, deviceId, stat.version_name!);
       if (moduleId === undefined) continue;
       const kind = COUNTED_ACTIONS.get(stat.action)!;
       const id = statEventId(kind, moduleId, deviceId);
@@ -139,7 +147,7 @@ export class CapacitorService {
         device_id: deviceId,
         module_id: moduleId,
         type: kind,
-        ...(kind === 'error' ? { message: `capacitor-updater: ${stat.action}` } : {}),
+        ...(kind === 'error' ? { message: failureMessage(stat.action, moduleId) } : {}),
       });
     }
     if (events.size > 0) await this.deps.events.accept(route.appId, [...events.values()], client);

@@ -19,6 +19,7 @@ import { ReleaseHistories } from '../codepush/release-history.js';
 import { CapacitorManifests } from '../deltas/capacitor-manifest.js';
 import { SERVED_DELTA_RELEASES } from '../deltas/deltas.store.js';
 import { DeviceCapGate } from '../devices/device-cap.js';
+import { RedisDeviceOffers } from '../devices/device-offers.js';
 import { createDevicesService } from '../devices/devices.service.js';
 import { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { DeviceEdge } from '../edge/device-edge.js';
@@ -126,7 +127,8 @@ export function createApi(
     devicePerMinute: config.rateLimits.devicePerMinute,
     copies: config.rateLimits.apiCopies,
   });
-  const distinctDevices = new RedisDistinctDevices(redis, keys, { windowDays, log });
+  const deviceOffers = new RedisDeviceOffers(redis, keys, { windowDays, log });
+  const distinctDevices = new RedisDistinctDevices(redis, keys, { windowDays, log, alongside: deviceOffers });
   const deviceCap = new DeviceCapGate(redis, keys, {
     windowDays,
     newPerAddressPerHour: config.rateLimits.newDevicesPerAddressPerHour,
@@ -150,6 +152,7 @@ export function createApi(
     devices: distinctDevices,
     recorder: checkRecorder,
     overrideChecks,
+    offers: deviceOffers,
     bytesServed: stores.bytesServed,
   });
   const eventIngest = createEventIngestService(stores, {
@@ -183,6 +186,7 @@ export function createApi(
     events: eventIngest,
     histories: releaseHistories,
     channels: stores.capacitorChannels,
+    offers: deviceOffers,
     // Per-file manifests: each file at the store's URL (CDN or presigned) when it has one, else the API's.
     manifests: new CapacitorManifests(
       c.blobs,
@@ -212,6 +216,7 @@ export function createApi(
     audit: createAuditService(stores),
     releaseStats: stores.stats,
     distinctDevices,
+    deviceOffers,
     devices: createDevicesService(stores, { counted: deviceCap, invalidate, windowDays }),
     apps,
     bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),

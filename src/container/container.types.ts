@@ -28,6 +28,7 @@ import type { DeploymentKeyDirectory } from '../codepush/key-directory.js';
 import type { Config } from '../config/config.js';
 import type { DeltasService } from '../deltas/deltas.service.js';
 import type { DeltasStore } from '../deltas/deltas.store.js';
+import type { RedisDeviceOffers } from '../devices/device-offers.js';
 import type { DevicesService } from '../devices/devices.service.js';
 import type { DistinctDeviceCounter } from '../devices/distinct-devices.js';
 import type { DeviceEdge } from '../edge/device-edge.js';
@@ -165,6 +166,8 @@ export interface Services {
   audit: AuditService;
   releaseStats: ReleaseStatsProvider;
   distinctDevices: DistinctDeviceCounter;
+  /** What each device was last offered (download-side failures are credited to it). */
+  deviceOffers: RedisDeviceOffers;
   devices: DevicesService;
   apps: AppsService;
   bundles: BundlesService;

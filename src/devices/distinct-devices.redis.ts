@@ -14,6 +14,11 @@ export interface DistinctDevicesOptions {
   maxPending?: number;
   now?: () => number;
   log?: Logger;
+  /**
+   * Another per-device writer flushed by the same timer, in the same tick (the device offers): its
+   * commands share the round trip of these.
+   */
+  alongside?: { flush(): Promise<void> };
 }
 
 /**
@@ -33,6 +38,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
   private readonly flushMs: number;
   private readonly maxPending: number;
   private readonly now: () => number;
+  private readonly alongside: { flush(): Promise<void> } | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -44,6 +50,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     this.maxPending = options.maxPending ?? 50_000;
     this.now = options.now ?? Date.now;
     this.log = options.log;
+    this.alongside = options.alongside;
   }
 
   /** Key of a workspace's counter for the UTC day holding `epochMs`. */
@@ -91,14 +98,21 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     return this.redis.pfcount(...days);
   }
 
-  /** Writes the buffer; on failure the devices go back into the buffer (within its bound). */
+  /**
+   * Writes the buffer, and the `alongside` writer's in the same tick; on failure the devices go back into
+   * the buffer (within its bound).
+   */
   async flush(): Promise<void> {
-    if (this.pendingCount === 0) return this.flushing;
+    const alongside = this.alongside?.flush();
+    if (this.pendingCount === 0) {
+      await Promise.all([this.flushing, alongside]);
+      return;
+    }
     const run = this.write().finally(() => {
       if (this.flushing === run) this.flushing = undefined;
     });
     this.flushing = run;
-    return run;
+    await Promise.all([run, alongside]);
   }
 
   private async write(): Promise<void> {

@@ -36,6 +36,11 @@ export interface DeviceEndpoint<S extends FastifySchema> {
    * Absent: the endpoint is limited per client address only (bundle and asset downloads).
    */
   deviceKey?: (request: Request<S>) => string;
+  /**
+   * Told of each request the per-device limit refuses (429), after the answer is sent: an update check
+   * notes that it offered the device nothing.
+   */
+  limited?: (request: Request<S>) => void;
   /** Requests per minute one device may make here; RATE_LIMIT_DEVICE_PER_MINUTE when absent. */
   perMinute?: number;
   /**
@@ -78,11 +83,13 @@ export function deviceRoute<S extends FastifySchema>(app: App, endpoint: DeviceE
   if (keyOf) {
     // One bucket per endpoint, whatever the method (Fastify's HEAD twin of a GET shares the GET's hooks).
     const devices = edge.devices(`${methods[0]} ${app.prefix}${endpoint.url}`, endpoint.perMinute);
+    const limited = endpoint.limited;
     deviceLimit = (request, reply, done) => {
       const retryAfter = devices.take(keyOf(request as Request<S>));
       if (retryAfter === 0) return done();
       reply.header('retry-after', String(retryAfter));
       sendProblem(reply, 429, 'rate_limited', `Rate limit exceeded; retry in ${retryAfter} s.`);
+      limited?.(request as Request<S>);
     };
   }
   app.route({

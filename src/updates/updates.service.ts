@@ -1,6 +1,7 @@
-import { DEFAULT_CHANNEL } from '@ota/shared/ids';
+import { DEFAULT_CHANNEL, isDeviceId } from '@ota/shared/ids';
 import type { BytesServedRecorder } from '../analytics/bytes-served.js';
 import type { Admission, DeviceCapGate, RefusalReason } from '../devices/device-cap.js';
+import type { DeviceOffers } from '../devices/device-offers.js';
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { CheckRecorder } from '../intake/check-recorder.js';
@@ -38,6 +39,12 @@ export interface CheckInput {
    */
   candidates?: (route: AppRoute, channel: string) => readonly RoutedRelease[];
   /**
+   * Note what the device is offered, or that it is offered nothing (src/devices/device-offers.ts): for a
+   * protocol whose clients report download-side failures naming another version than the one they were
+   * downloading (Capacitor). The others' failure reports name their release and need no note.
+   */
+  noteOffer?: boolean;
+  /**
    * The release of this id as the protocol serves it, for a device pinned to it (instead of the bundle
    * release the routing entry holds): null when the protocol cannot serve it.
    */
@@ -73,6 +80,12 @@ export interface UpdateCheckDeps {
   recorder: Pick<CheckRecorder, 'record'>;
   /** Notes what pinned devices were served, for the override listing (never for other devices). */
   overrideChecks?: Pick<OverrideChecks, 'note'>;
+  /**
+   * What each device was last offered (a release, or nothing), for checks that ask for it (`noteOffer`), so
+   * a download-side failure it reports is credited to the release it concerns (src/devices/device-offers.ts).
+   * Buffered: no Redis call here.
+   */
+  offers?: Pick<DeviceOffers, 'note'>;
   /** Counts the bundle an /updates/check answer hands out (release stats' bytes_served). */
   bytesServed?: BytesServedRecorder;
   now?: () => number;
@@ -128,6 +141,8 @@ export class UpdateCheckService {
     const current = knownModule(route.modules, input.current_module_id);
     if (admission !== 'admitted') {
       this.record(route, input, channel, current);
+      if (input.noteOffer && deviceId !== undefined)
+        this.deps.offers?.note(route.workspaceId, route.appId, deviceId, null);
       return { route, release: null, admitted: false, refused: admission, upToDate: false, channel };
     }
     if (deviceId !== undefined) this.deps.devices.add(route.workspaceId, deviceId);
@@ -143,9 +158,13 @@ export class UpdateCheckService {
     }
     if (release === null || release.id === current) {
       this.record(route, input, channel, current);
+      if (input.noteOffer && deviceId !== undefined)
+        this.deps.offers?.note(route.workspaceId, route.appId, deviceId, null);
       return { route, release: null, admitted: true, refused: null, upToDate: release !== null, channel };
     }
     this.record(route, input, channel, release.id);
+    if (input.noteOffer && deviceId !== undefined)
+      this.deps.offers?.note(route.workspaceId, route.appId, deviceId, release.id);
     return { route, release, admitted: true, refused: null, upToDate: false, channel };
   }
 
@@ -180,6 +199,17 @@ export class UpdateCheckService {
     const release = outcome.release;
     if (release === null || deviceId === undefined) return;
     this.deps.bytesServed?.record(outcome.route.appId, release.id, 'full', release.size, deviceId);
+  }
+
+  /**
+   * A check refused before it was answered (429: the device asks too often) offered the device nothing. Noted
+   * without a query: only for an app in the routing cache, and buffered like every other note (deleting a
+   * device's offer makes no key, whatever device id the request made up).
+   */
+  throttled(appId: unknown, deviceId: unknown): void {
+    if (this.deps.offers === undefined || typeof appId !== 'string' || !isDeviceId(deviceId)) return;
+    const route = this.deps.routing.peek(appId);
+    if (route) this.deps.offers.note(route.workspaceId, route.appId, deviceId, null);
   }
 
   /** Subscribes to routing invalidations and starts the background writers (the API calls it once). */

@@ -6,6 +6,7 @@ import { FakeCapacitorChannelsStore } from '../../src/capacitor/capacitor-channe
 import { askedChannel, fitsKey, resetsToBuiltin } from '../../src/capacitor/capacitor-rules.js';
 import { ChannelHistory } from '../../src/codepush/release-history.js';
 import type { DeviceCapGate } from '../../src/devices/device-cap.js';
+import { FakeDeviceOffers } from '../../src/devices/device-offers.fake-store.js';
 import type { DeviceEventInput } from '../../src/intake/events.service.js';
 import { binaryRangeOf } from '../../src/releases/binary-range.js';
 import type { RoutingCache } from '../../src/routing/routing.cache.js';
@@ -61,12 +62,14 @@ function adapter(
     peek: (id: string) => (id === APP ? route : undefined),
     load: async () => null,
   } as unknown as RoutingCache;
+  const offers = new FakeDeviceOffers();
   const updates = new UpdateCheckService({
     routing,
     listener: {} as RoutingInvalidationListener,
     gate: { admit: () => 'admitted' } as unknown as DeviceCapGate,
     devices: { add: () => {}, start: () => {}, stop: async () => {} },
     recorder: { record: () => {} },
+    offers,
   });
   const accepted: DeviceEventInput[] = [];
   const channelsStore = new FakeCapacitorChannelsStore();
@@ -96,9 +99,17 @@ function adapter(
     },
     histories,
     channels: channelsStore,
+    offers,
     bytesServed: bytes,
   });
-  return { service, accepted, channelsStore, bytes, self: new CapacitorChannelSelf(service, channelsStore) };
+  return {
+    service,
+    accepted,
+    channelsStore,
+    bytes,
+    offers,
+    self: new CapacitorChannelSelf(service, channelsStore),
+  };
 }
 
 const answer = async (a: ReturnType<typeof adapter>, info: Record<string, unknown>) =>
@@ -226,6 +237,7 @@ describe('Capacitor unknown apps', () => {
       events: { accept: async () => ({}) as never },
       histories: { of: async () => new ChannelHistory([]) },
       channels: new FakeCapacitorChannelsStore(),
+      offers: new FakeDeviceOffers(),
     });
     await expect(service.route(APP)).rejects.toMatchObject({ status: 404 });
     expect(loads).toBe(0);
@@ -237,6 +249,8 @@ describe('Capacitor statistics on fakes', () => {
     const current = release('1.0.1');
     const gone = release('1.0.0');
     const a = adapter({ production: [current] }, {}, [gone]);
+    // 1.0.0 was the last release offered this device: its checksum failure is 1.0.0's, whatever it names.
+    a.offers.note('ws-1', APP, 'device-1', gone.id);
     const stat = (action: string, version_name: string) => ({ device_id: 'device-1', action, version_name });
     await a.service.stats(
       APP,
@@ -246,7 +260,8 @@ describe('Capacitor statistics on fakes', () => {
         stat('set', '1.0.1'),
         stat('update_fail', '1.0.1'),
         stat('app_launch_timeout', '1.0.1'),
-        stat('checksum_fail', '1.0.0'),
+        stat('checksum_fail', '1.0.1'),
+        stat('update_fail', '1.0.0'),
         stat('app_moved_to_foreground', '1.0.1'),
         stat('set', 'builtin'),
         stat('set', 'made-up'),
@@ -267,5 +282,27 @@ describe('Capacitor statistics on fakes', () => {
         client,
       ),
     ).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('credits download-side failures to the last offer, whatever they name; after no offer to no release', async () => {
+    const current = release('1.0.1');
+    const next = release('1.0.2', { rolloutPct: 100 });
+    const a = adapter({ production: [next, current] });
+    const fail = (action: string, version_name: string) => [{ device_id: 'device-1', action, version_name }];
+    // Offered 1.0.2 while it runs 1.0.1: Android's checksum_fail and every download_fail name 1.0.1.
+    expect(await answer(a, { version_name: '1.0.1' })).toMatchObject({ version: '1.0.2' });
+    await a.service.stats(APP, fail('checksum_fail', '1.0.1'), client);
+    await a.service.stats(APP, fail('decrypt_fail', 'builtin'), client);
+    // Up to date now: a download_fail after a failed check names 1.0.2 and is no release's error.
+    expect(await answer(a, { version_name: '1.0.2' })).toMatchObject({ kind: 'up_to_date' });
+    await a.service.stats(APP, fail('download_fail', '1.0.2'), client);
+    // A launch failure names its release.
+    await a.service.stats(APP, fail('update_fail', '1.0.2'), client);
+    expect(a.accepted.map((e) => [e.type, e.module_id, e.message])).toEqual([
+      ['error', next.id, 'capacitor-updater: checksum_fail'],
+      ['error', next.id, 'capacitor-updater: decrypt_fail'],
+      ['error', '', 'capacitor-updater: download_fail (no release offered)'],
+      ['error', next.id, 'capacitor-updater: update_fail'],
+    ]);
   });
 });

@@ -42,6 +42,10 @@ describe('invented values on the Capacitor URLs', () => {
     // Warm: the keys a known device and app get anyway (device counts, bytes served).
     expect((await send(ctx, ws.appId, 'updates', body)).statusCode).toBe(200);
     expect((await send(ctx, ws.appId, 'stats', batch)).statusCode).toBe(200);
+    // The device's last answer as in the loop below (a key id no release has): it offered nothing, so the
+    // device holds no offer key (src/devices/device-offers.ts) before or after.
+    const unmatched = { ...body, key_id: 'made-up-key' };
+    expect((await send(ctx, ws.appId, 'updates', unmatched)).json()).toMatchObject({ kind: 'up_to_date' });
     // bytes_served and device counts are written every second: written now, so their keys count before.
     await ctx.deps.stores.bytesServed.flush();
     await (ctx.deps.services.distinctDevices as RedisDistinctDevices).flush();
