@@ -63,6 +63,8 @@ const EnvSchema = Type.Object({
   ...BUNDLE_ENV,
   DELTA_BASES: Count('3'),
   DELTA_MIN_SAVING: Type.String({ pattern: '^(0(\\.[0-9]+)?|1(\\.0+)?|\\.[0-9]+)$', default: '0.3' }),
+  DELTA_JOB_TIMEOUT_MS: Count('300000'),
+  DELTA_PATCH_TIMEOUT_MS: Count('120000'),
   DEVICE_WINDOW_DAYS: Count('30'),
   ROUTING_CACHE_TTL_MS: Count('30000'),
   INGEST_BATCH_SIZE: Count('20000'),
@@ -149,9 +151,10 @@ export interface Config {
   bundles: BundleSettings;
   /**
    * Smaller downloads made by the deltas worker (docs/reference/delta-updates.md): from up to `bases`
-   * earlier releases, kept when they save at least `minSaving` (0-1) of the full download.
+   * earlier releases, kept when they save at least `minSaving` (0-1) of the full download. A release's
+   * job stops making deltas after `jobTimeoutMs`, one bsdiff run is killed after `patchTimeoutMs`.
    */
-  deltas: { bases: number; minSaving: number };
+  deltas: { bases: number; minSaving: number; jobTimeoutMs: number; patchTimeoutMs: number };
   devices: { windowDays: number; routingCacheTtlMs: number };
   ingest: {
     batchSize: number;
@@ -305,7 +308,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       trustProxy,
     },
     bundles,
-    deltas: { bases: int(e.DELTA_BASES), minSaving: Number(e.DELTA_MIN_SAVING) },
+    deltas: {
+      bases: int(e.DELTA_BASES),
+      minSaving: Number(e.DELTA_MIN_SAVING),
+      // At least a second: 0 would drop every delta.
+      jobTimeoutMs: Math.max(1000, int(e.DELTA_JOB_TIMEOUT_MS)),
+      patchTimeoutMs: Math.max(1000, int(e.DELTA_PATCH_TIMEOUT_MS)),
+    },
     devices: {
       windowDays: atLeast(1, e.DEVICE_WINDOW_DAYS),
       routingCacheTtlMs: int(e.ROUTING_CACHE_TTL_MS),
