@@ -85,6 +85,7 @@ const EnvSchema = Type.Object({
   API_SURFACES: Type.String({ pattern: '^[a-z, ]+$', default: 'device,control,console' }),
   REQUEST_TIMEOUT_MS: Count('30000'),
   KEEP_ALIVE_TIMEOUT_MS: Count('72000'),
+  CONNECTION_IDLE_TIMEOUT_MS: Count('90000'),
   MAX_CONNECTIONS: Count('10000'),
   OPERATOR_TOKEN: Type.Optional(Type.String()),
   METRICS_PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
@@ -143,6 +144,11 @@ export interface Config {
     requestTimeoutMs: number;
     /** How long an idle keep-alive connection is kept. */
     keepAliveTimeoutMs: number;
+    /**
+     * A connection on which no byte moves either way for this long is closed, whatever it was doing: a
+     * client that stops reading a download lets go of its socket and the file behind it.
+     */
+    connectionIdleTimeoutMs: number;
     /** Open connections one process accepts; more are closed at once (raise `ulimit -n` to match). */
     maxConnections: number;
     /** Which X-Forwarded-For hops are believed for the client address (TRUST_PROXY). */
@@ -304,6 +310,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       shutdownGraceMs: int(e.SHUTDOWN_GRACE_MS),
       requestTimeoutMs: atLeast(1000, e.REQUEST_TIMEOUT_MS),
       keepAliveTimeoutMs: atLeast(1000, e.KEEP_ALIVE_TIMEOUT_MS),
+      connectionIdleTimeoutMs: atLeast(1000, e.CONNECTION_IDLE_TIMEOUT_MS),
       maxConnections: atLeast(1, e.MAX_CONNECTIONS),
       trustProxy,
     },
