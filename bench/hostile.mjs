@@ -25,8 +25,13 @@
 // plus one ingest flush (docs/reference/device-edge.md: other apps' events are delayed by at most one flush);
 // no 5xx and every 4xx problem+json; no dead letter; every normal request answered 200/202 and every
 // accepted normal event visible; the spike phase's two goals.
-// Writes bench/results/hostile.json. Options: --scale <x> (1: the size of every hostile kind but the
-// 100,000 module ids), --modules <n> (100000), --baseline-seconds (20), --settle-seconds (65), --no-build.
+// Then the zip-bomb phase (bench/hostile-zip-bombs.mjs), in two worlds of its own: with
+// BUNDLE_MAX_UNZIPPED_BYTES at 1 GiB (the bombs get in and the deltas worker reads them: its RSS growth
+// stays under 512 MiB and the other app's Capacitor manifest is made) and at the default (the uploads are
+// refused with 400 bundle_too_large_unzipped, the other app's manifest is made).
+// Writes bench/results/hostile.json and bench/results/hostile-zip-bombs.json. Options: --scale <x> (1: the
+// size of every hostile kind but the 100,000 module ids), --modules <n> (100000), --baseline-seconds (20),
+// --settle-seconds (65), --only zip-bombs (that phase alone), --no-build.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -40,6 +45,7 @@ import { localSecrets } from '../scripts/local-secrets.mjs';
 import { LagTracker } from './hostile-lag.mjs';
 import { forgedSpikePhase } from './hostile-spikes.mjs';
 import { hostileRequests, StatusMix, send, startNormal } from './hostile-traffic.mjs';
+import { zipBombPhase } from './hostile-zip-bombs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -290,13 +296,71 @@ async function main(world) {
   }
 }
 
-const world = createWorld(root, env, log, SETTINGS);
+/** The zip-bomb phase in a world of its own per limit; writes bench/results/hostile-zip-bombs.json. */
+async function zipBombRuns() {
+  const runs = {};
+  for (const [label, overrides] of [
+    ['limit_1_gib', { BUNDLE_MAX_UNZIPPED_BYTES: String(1024 ** 3) }],
+    ['limit_default', {}],
+  ]) {
+    const bombWorld = createWorld(root, env, log, { ...SETTINGS, ...overrides });
+    try {
+      await bombWorld.start();
+      const { call, close } = apiClient(bombWorld.apiUrl);
+      try {
+        log(`zip bombs, ${label}`);
+        runs[label] = await zipBombPhase({
+          call,
+          world: bombWorld,
+          rssMb,
+          log,
+          runId: randomBytes(4).toString('hex'),
+        });
+        log(`zip bombs, ${label}: ${JSON.stringify(runs[label])}`);
+      } finally {
+        await close();
+      }
+    } finally {
+      await bombWorld.close();
+    }
+  }
+  const goals = {
+    bombs_let_in_read_by_the_worker: runs.limit_1_gib.uploads.every((u) => u === 'accepted'),
+    worker_rss_growth_below_512_mib: runs.limit_1_gib.worker_rss_mb.growth < 512,
+    other_app_manifest_made_behind_bombs: runs.limit_1_gib.other_app_manifest_ms !== null,
+    bombs_refused_at_default: runs.limit_default.uploads.every((u) => u === 'bundle_too_large_unzipped'),
+    other_app_manifest_made_at_default: runs.limit_default.other_app_manifest_ms !== null,
+  };
+  const result = {
+    measured_at: new Date().toISOString(),
+    runs,
+    goals,
+    pass: Object.values(goals).every(Boolean),
+  };
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(
+    join(root, 'bench', 'results', 'hostile-zip-bombs.json'),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
+  for (const [goal, met] of Object.entries(goals)) if (!met) log(`goal missed: ${goal}`);
+  log(`zip bombs: ${result.pass ? 'pass' : 'FAIL'}; wrote bench/results/hostile-zip-bombs.json`);
+  return result.pass;
+}
+
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
 let passed = false;
 try {
-  passed = await main(world);
+  if (only !== 'zip-bombs') {
+    const world = createWorld(root, env, log, SETTINGS);
+    try {
+      passed = await main(world);
+    } finally {
+      await world.close();
+    }
+  } else passed = true;
+  passed = (await zipBombRuns()) && passed;
 } catch (err) {
+  passed = false;
   log(`failed: ${err?.stack ?? err}`);
-} finally {
-  await world.close();
 }
 process.exit(passed ? 0 : 1);
