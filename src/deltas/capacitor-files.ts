@@ -31,7 +31,7 @@ export interface CapacitorFile {
 }
 
 /**
- * Brotli quality of the manifest's files. Chosen by measurement (BENCHMARKS.md, "Capacitor brotli
+ * Brotli quality of the manifest's files. Chosen by measurement (docs/internals/benchmarks.md, "Capacitor brotli
  * quality"): 11 made files about 4 % smaller than 9 for many times the CPU, paid on every file of every
  * push by a worker all tenants share.
  */
