@@ -3,6 +3,7 @@ import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
 import type { WorkersContainer } from '../src/container/container.types.js';
 import { DeltaBacklog } from '../src/deltas/delta-backlog.js';
 import type { DeltaSummary, DeltasService } from '../src/deltas/deltas.service.js';
+import { sweepJobFolders } from '../src/deltas/job-folders.js';
 import { type DeltaJob, QUEUES } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { Worker } from './worker.js';
@@ -57,6 +58,9 @@ export function createDeltasWorker(
     name: 'deltas',
     service,
     async start() {
+      // What a killed copy left in the temporary folder: older than two job deadlines, no live job's.
+      const swept = await sweepJobFolders(2 * deps.config.deltas.jobTimeoutMs + 600_000);
+      if (swept > 0) log.info({ swept }, 'removed job folders of an earlier process');
       connection = createBlockingRedis(deps.config.redis);
       worker = new BullWorker<DeltaJob, DeltaSummary | null>(QUEUES.deltas, handle, {
         connection,

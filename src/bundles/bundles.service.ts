@@ -1,9 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
+import { jobFolder } from '../deltas/job-folders.js';
 import { isZip, ZipArchiveError, ZipTooLargeError } from '../deltas/zip-archive.js';
 import { spoolBlob, ZipOnDisk } from '../deltas/zip-file.js';
 import { badRequest, notFound, payloadTooLarge } from '../platform/errors.js';
@@ -102,7 +101,7 @@ export class BundlesService {
       head.push(chunk as Buffer);
     if (!isZip(Buffer.concat(head))) return;
     // yauzl reads the central directory at the end first: the zip is read from a file, never from memory.
-    const dir = await mkdtemp(join(tmpdir(), 'ota-upload-'));
+    const dir = await jobFolder('upload');
     try {
       (await ZipOnDisk.open(await spoolBlob(blobs, sha256, dir), { maxBytes: maxUnzippedBytes })).close();
     } catch (err) {

@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { BlobStore } from '../bundles/blob-store.js';
 import type { ExpoPlatform } from '../expo/expo.manifest.js';
@@ -8,6 +6,7 @@ import type { Logger } from '../platform/logger.js';
 import { makeBsdiffPatch } from './bsdiff.js';
 import { type DeltaSummary, Job } from './delta-job.js';
 import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
+import { jobFolder } from './job-folders.js';
 import { ZipDeltas } from './zip-deltas.js';
 
 /** The stores the deltas service works on. */
@@ -104,7 +103,7 @@ export class DeltasService {
     const target = await this.store.release(releaseId);
     if (!target) return undefined;
     const candidates = await this.store.earlier(target.app_id, target.channel, target.seq, CANDIDATES);
-    const dir = await mkdtemp(join(tmpdir(), 'ota-deltas-'));
+    const dir = await jobFolder('deltas');
     const job = new Job(
       target,
       this.options.log.child({ release: target.id }),
