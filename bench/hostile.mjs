@@ -28,7 +28,12 @@
 // Then, on processes of their own with a per-device limit of 2 checks a minute, the throttled-fleet phase
 // (bench/hostile-throttled.mjs: 2,000 devices on 200 networks answered 429 report download_fail; nothing
 // fires, nothing is counted against a release).
-// Writes bench/results/hostile.json (the throttled phase under `throttled`). Options: --phase edge|throttled
+// Then the zip-bomb phase (bench/hostile-zip-bombs.mjs), in two worlds of its own: with
+// BUNDLE_MAX_UNZIPPED_BYTES at 1 GiB (the bombs get in and the deltas worker reads them: its RSS growth
+// stays under 512 MiB and the other app's Capacitor manifest is made) and at the default (the uploads are
+// refused with 400 bundle_too_large_unzipped, the other app's manifest is made).
+// size of every hostile kind but the 100,000 module ids), --modules <n> (100000), --baseline-seconds (20),
+// Writes bench/results/hostile.json (the throttled phase under `throttled`, the zip bombs under `zip_bombs`). Options: --phase edge|throttled|zip-bombs
 // (one phase only; `throttled` also writes bench/results/hostile-throttled.json and adds its figures to an
 // existing hostile.json), --scale <x> (1: the size of every hostile kind but the 100,000 module ids),
 // --modules <n> (100000), --baseline-seconds (20), --settle-seconds (65), --no-build.
@@ -46,6 +51,7 @@ import { LagTracker } from './hostile-lag.mjs';
 import { forgedSpikePhase } from './hostile-spikes.mjs';
 import { THROTTLED_SETTINGS, throttledFleetPhase } from './hostile-throttled.mjs';
 import { hostileRequests, StatusMix, send, startNormal } from './hostile-traffic.mjs';
+import { zipBombPhase } from './hostile-zip-bombs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -60,8 +66,8 @@ const MODULES = option('modules', 100_000);
 const BASELINE_S = option('baseline-seconds', 20);
 const SETTLE_S = option('settle-seconds', 65);
 const PHASE = args.includes('--phase') ? args[args.indexOf('--phase') + 1] : 'all';
-if (!['all', 'edge', 'throttled'].includes(PHASE)) {
-  log(`unknown --phase ${PHASE}: all, edge or throttled`);
+if (!['all', 'edge', 'throttled', 'zip-bombs'].includes(PHASE)) {
+  log(`unknown --phase ${PHASE}: all, edge, throttled or zip-bombs`);
   process.exit(2);
 }
 const HOSTILE_CONNECTIONS = 4;
@@ -335,6 +341,63 @@ async function throttled(world) {
   }
 }
 
+/** The zip-bomb phase in a world of its own per limit; writes bench/results/hostile-zip-bombs.json. */
+async function zipBombRuns() {
+  const runs = {};
+  for (const [label, overrides] of [
+    ['limit_1_gib', { BUNDLE_MAX_UNZIPPED_BYTES: String(1024 ** 3) }],
+    ['limit_default', {}],
+  ]) {
+    const bombWorld = createWorld(root, env, log, { ...SETTINGS, ...overrides });
+    try {
+      await bombWorld.start();
+      const { call, close } = apiClient(bombWorld.apiUrl);
+      try {
+        log(`zip bombs, ${label}`);
+        runs[label] = await zipBombPhase({
+          call,
+          world: bombWorld,
+          rssMb,
+          log,
+          runId: randomBytes(4).toString('hex'),
+        });
+        log(`zip bombs, ${label}: ${JSON.stringify(runs[label])}`);
+      } finally {
+        await close();
+      }
+    } finally {
+      await bombWorld.close();
+    }
+  }
+  const goals = {
+    bombs_let_in_read_by_the_worker: runs.limit_1_gib.uploads.every((u) => u === 'accepted'),
+    worker_rss_growth_below_512_mib: runs.limit_1_gib.worker_rss_mb.growth < 512,
+    other_app_manifest_made_behind_bombs: runs.limit_1_gib.other_app_manifest_ms !== null,
+    bombs_refused_at_default: runs.limit_default.uploads.every((u) => u === 'bundle_too_large_unzipped'),
+    other_app_manifest_made_at_default: runs.limit_default.other_app_manifest_ms !== null,
+  };
+  const result = {
+    measured_at: new Date().toISOString(),
+    runs,
+    goals,
+    pass: Object.values(goals).every(Boolean),
+  };
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(
+    join(root, 'bench', 'results', 'hostile-zip-bombs.json'),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
+  // BENCHMARKS.md's hostile rows read it from hostile.json (scripts/bench-table.mjs).
+  const hostileFile = join(root, 'bench', 'results', 'hostile.json');
+  if (existsSync(hostileFile)) {
+    const hostile = JSON.parse(readFileSync(hostileFile, 'utf8'));
+    writeFileSync(hostileFile, `${JSON.stringify({ ...hostile, zip_bombs: result }, null, 2)}\n`);
+  }
+  for (const [goal, met] of Object.entries(goals)) if (!met) log(`goal missed: ${goal}`);
+  log(`zip bombs: ${result.pass ? 'pass' : 'FAIL'}; wrote bench/results/hostile-zip-bombs.json`);
+  return result.pass;
+}
+
 async function inWorld(settings, run) {
   const world = createWorld(root, env, log, settings);
   try {
@@ -348,6 +411,15 @@ async function inWorld(settings, run) {
 }
 
 let passed = true;
-if (PHASE !== 'throttled') passed = (await inWorld(SETTINGS, main)) && passed;
-if (PHASE !== 'edge') passed = (await inWorld({ ...SETTINGS, ...THROTTLED_SETTINGS }, throttled)) && passed;
+const runs = (phase) => PHASE === 'all' || PHASE === phase;
+if (runs('edge')) passed = (await inWorld(SETTINGS, main)) && passed;
+if (runs('throttled')) passed = (await inWorld({ ...SETTINGS, ...THROTTLED_SETTINGS }, throttled)) && passed;
+if (runs('zip-bombs')) {
+  try {
+    passed = (await zipBombRuns()) && passed;
+  } catch (err) {
+    passed = false;
+    log(`failed: ${err?.stack ?? err}`);
+  }
+}
 process.exit(passed ? 0 : 1);

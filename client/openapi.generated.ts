@@ -68,7 +68,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Upload bundle bytes (application/octet-stream); stored once per content (sha256); developer or above */
+        /**
+         * Upload bundle bytes (application/octet-stream); stored once per content (sha256); developer or above
+         * @description Over BUNDLE_MAX_BYTES: 413. A zip whose files inflate past BUNDLE_MAX_UNZIPPED_BYTES together: 400 `bundle_too_large_unzipped`. An empty body: 400 `empty_bundle`.
+         */
         put: operations["putAppsBundles"];
         post?: never;
         delete?: never;
@@ -1218,7 +1221,7 @@ export interface paths {
         };
         /**
          * Postgres, Redis, ClickHouse and the blob store are reachable
-         * @description To everyone: `{status: "ready"}`, or a 503 `not_ready` problem, and nothing else. With `Authorization: Bearer <OPERATOR_TOKEN>` also `checks` (each service: `ok` or why not) and `details` for operators. Failures are logged either way.
+         * @description To everyone: `{status: "ready"}`, or a 503 `not_ready` problem, and nothing else. With `Authorization: Bearer <OPERATOR_TOKEN>` also `checks` (each service: `ok` or why not) and `details` for operators. Failures are logged either way. Anonymous callers are answered from a probe at most a second old; operators get a fresh one.
          */
         get: operations["getReadyz"];
         put?: never;

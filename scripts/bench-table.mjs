@@ -124,6 +124,22 @@ const HEADLINES = {
       '',
       '',
     ],
+    ...(r.zip_bombs
+      ? [
+          [
+            `zip bombs: worker RSS growth while 3 zips inflating to ${r.zip_bombs.runs.limit_1_gib.bomb_inflated_mib} MiB each are read (unzipped limit 1 GiB), MB (goal < 512)`,
+            r.zip_bombs.runs.limit_1_gib.worker_rss_mb.growth,
+            '',
+            '',
+          ],
+          [
+            "zip bombs: another app's Capacitor manifest after its push, behind them, ms; at the default limit (bombs refused at upload)",
+            `${r.zip_bombs.runs.limit_1_gib.other_app_manifest_ms}; ${r.zip_bombs.runs.limit_default.other_app_manifest_ms}`,
+            '',
+            '',
+          ],
+        ]
+      : []),
     ...(r.spikes
       ? [
           [

@@ -1,7 +1,9 @@
 import { isUuid } from '@ota/shared/ids';
 import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
 import type { WorkersContainer } from '../src/container/container.types.js';
+import { DeltaBacklog } from '../src/deltas/delta-backlog.js';
 import type { DeltaSummary, DeltasService } from '../src/deltas/deltas.service.js';
+import { sweepJobFolders } from '../src/deltas/job-folders.js';
 import { type DeltaJob, QUEUES } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { Worker } from './worker.js';
@@ -14,12 +16,22 @@ export interface DeltasWorker extends Worker {
  * The `deltas` role: makes each pushed release's smaller downloads (`{releaseId}` jobs the releases service
  * enqueues after a push). One job at a time per process: the work is CPU and memory (bsdiff, brotli), and
  * more copies of the role add more. A job that fails is retried, then kept as failed; nothing waits on it.
+ * Workspaces take turns (delta-backlog.ts), and each job has a deadline (DELTA_JOB_TIMEOUT_MS), so no
+ * tenant's pushes hold the role for long. Run it as its own process (`WORKERS=deltas`) with a memory limit:
+ * its work is the one a tenant's bytes can make large.
  */
 export function createDeltasWorker(
   deps: WorkersContainer,
   options: { concurrency?: number } = {},
 ): DeltasWorker {
   const { log, service } = deps.workers.deltas();
+  const backlog = new DeltaBacklog(deps.redis, deps.keys);
+  /** The job ended for good: its workspace has one job fewer waiting. */
+  const settle = (job: Job<DeltaJob> | undefined) => {
+    const workspaceId = job?.data?.workspaceId;
+    if (typeof workspaceId === 'string')
+      backlog.settle(workspaceId).catch((err) => log.warn({ err }, 'deltas backlog not counted down'));
+  };
   let worker: BullWorker | undefined;
   let connection: Redis | undefined;
 
@@ -35,6 +47,7 @@ export function createDeltasWorker(
         made: summary.made.length,
         dropped: summary.dropped,
         zip: summary.package?.is_zip,
+        timedOut: summary.timedOut,
       },
       'deltas made',
     );
@@ -45,6 +58,9 @@ export function createDeltasWorker(
     name: 'deltas',
     service,
     async start() {
+      // What a killed copy left in the temporary folder: older than two job deadlines, no live job's.
+      const swept = await sweepJobFolders(2 * deps.config.deltas.jobTimeoutMs + 600_000);
+      if (swept > 0) log.info({ swept }, 'removed job folders of an earlier process');
       connection = createBlockingRedis(deps.config.redis);
       worker = new BullWorker<DeltaJob, DeltaSummary | null>(QUEUES.deltas, handle, {
         connection,
@@ -55,7 +71,12 @@ export function createDeltasWorker(
         lockDuration: 120_000,
       });
       worker.on('error', (err) => log.warn({ err }, 'deltas queue error'));
-      worker.on('failed', (job, err) => log.warn({ err, jobId: job?.id }, 'deltas job failed'));
+      worker.on('completed', (job) => settle(job));
+      worker.on('failed', (job, err) => {
+        log.warn({ err, jobId: job?.id }, 'deltas job failed');
+        if (!job || err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1))
+          settle(job);
+      });
     },
     async stop() {
       await worker?.close();

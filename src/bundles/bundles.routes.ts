@@ -24,6 +24,9 @@ export async function bundlesRoutes(app: App): Promise<void> {
       schema: {
         tags: ['bundles'],
         summary: `Upload bundle bytes (${OCTET_STREAM}); stored once per content (sha256); developer or above`,
+        description:
+          'Over BUNDLE_MAX_BYTES: 413. A zip whose files inflate past BUNDLE_MAX_UNZIPPED_BYTES together: 400 ' +
+          '`bundle_too_large_unzipped`. An empty body: 400 `empty_bundle`.',
         params: AppParams,
         // Documents the raw body for OpenAPI; an empty schema never rejects the stream.
         consumes: [OCTET_STREAM],

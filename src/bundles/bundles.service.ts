@@ -1,6 +1,10 @@
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { AppsStore } from '../apps/apps.store.js';
 import { type Principal, requireRole } from '../auth/principal.js';
+import { jobFolder } from '../deltas/job-folders.js';
+import { isZip, ZipArchiveError, ZipTooLargeError } from '../deltas/zip-archive.js';
+import { spoolBlob, ZipOnDisk } from '../deltas/zip-file.js';
 import { badRequest, notFound, payloadTooLarge } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';
 import {
@@ -24,6 +28,8 @@ export interface BundlesServiceOptions {
   blobs: BlobStore;
   /** BUNDLE_MAX_BYTES. */
   maxBytes: number;
+  /** BUNDLE_MAX_UNZIPPED_BYTES: what a zip's files may inflate to together. */
+  maxUnzippedBytes: number;
 }
 
 export function createBundlesService(stores: BundlesStores, options: BundlesServiceOptions): BundlesService {
@@ -69,6 +75,7 @@ export class BundlesService {
       throw err;
     }
     if (stored.size === 0) throw emptyBundle();
+    await this.refuseZipBomb(stored.sha256);
     const { bundles } = this.stores;
     await this.stores.transaction(async (tx) => {
       // Under the blob's lock, taken by the retention sweep too: recorded now, the bytes are kept for the
@@ -80,6 +87,33 @@ export class BundlesService {
         throw new BlobStoreUnavailableError(new Error('the bytes were swept while they were uploaded'));
     });
     return stored;
+  }
+
+  /**
+   * A zip whose files inflate past BUNDLE_MAX_UNZIPPED_BYTES is refused before it is recorded, counting the
+   * bytes as they inflate (declared sizes can lie). The stored bytes stay unrecorded, so the retention sweep
+   * removes them. A zip that cannot be read is taken as it is: devices get its bytes, workers skip it.
+   */
+  private async refuseZipBomb(sha256: string): Promise<void> {
+    const { blobs, maxUnzippedBytes } = this.options;
+    const head: Buffer[] = [];
+    for await (const chunk of blobs.createReadStream(sha256, { start: 0, end: 3 }))
+      head.push(chunk as Buffer);
+    if (!isZip(Buffer.concat(head))) return;
+    // yauzl reads the central directory at the end first: the zip is read from a file, never from memory.
+    const dir = await jobFolder('upload');
+    try {
+      (await ZipOnDisk.open(await spoolBlob(blobs, sha256, dir), { maxBytes: maxUnzippedBytes })).close();
+    } catch (err) {
+      if (err instanceof ZipTooLargeError)
+        throw badRequest(
+          `The zip's files inflate to more than ${maxUnzippedBytes} bytes (setting BUNDLE_MAX_UNZIPPED_BYTES).`,
+          'bundle_too_large_unzipped',
+        );
+      if (!(err instanceof ZipArchiveError)) throw err;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   private tooLarge() {

@@ -125,6 +125,9 @@ export class S3BlobStore implements BlobStore {
             CopySource: `${this.bucket}/${encodeURI(temporary)}`,
             MetadataDirective: 'REPLACE',
             ContentType: contentType,
+            // Opened straight from the bucket (BUNDLE_BASE_URL), a browser saves the bytes, never shows
+            // them; nosniff and the sandbox CSP are the CDN's to add (docs/operations/storage.md).
+            ContentDisposition: 'attachment',
             CacheControl: IMMUTABLE,
           }),
         );

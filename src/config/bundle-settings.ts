@@ -11,6 +11,8 @@ const Count = (fallback: string) => Type.String({ pattern: '^[0-9]+$', default: 
 /** The storage variables of the environment schema (config.ts), each checked alone. */
 export const BUNDLE_ENV = {
   BUNDLE_MAX_BYTES: Count('104857600'),
+  // Unset: 4 × BUNDLE_MAX_BYTES.
+  BUNDLE_MAX_UNZIPPED_BYTES: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   BLOB_DIR: Type.String({ default: '.local/blobs' }),
   BLOB_STORE: Type.Union([Type.Literal('disk'), Type.Literal('s3')], { default: 'disk' }),
   S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
@@ -35,6 +37,8 @@ export type BundleEnv = Static<ReturnType<typeof Type.Object<typeof BUNDLE_ENV>>
 /** Where bundle bytes live and the URLs devices fetch them from (API.md "Bundle storage"). */
 export interface BundleSettings {
   maxBytes: number;
+  /** A zip bundle's files may inflate to this many bytes together: refused at upload, never read past by workers. */
+  maxUnzippedBytes: number;
   /** The disk store's folder (BLOB_STORE=disk). */
   blobDir: string;
   store: 'disk' | 's3';
@@ -79,9 +83,16 @@ export function parseBundleSettings(e: BundleEnv): BundleSettings | string[] {
   const maxBytes = int(e.BUNDLE_MAX_BYTES);
   if (s3 && maxBytes > S3_MAX_COPY_BYTES)
     problems.push(`  BUNDLE_MAX_BYTES: at most ${S3_MAX_COPY_BYTES} with BLOB_STORE=s3 (got ${maxBytes})`);
+  const maxUnzippedBytes =
+    e.BUNDLE_MAX_UNZIPPED_BYTES === undefined ? 4 * maxBytes : int(e.BUNDLE_MAX_UNZIPPED_BYTES);
+  if (!Number.isSafeInteger(maxUnzippedBytes) || maxUnzippedBytes < 1)
+    problems.push(
+      `  BUNDLE_MAX_UNZIPPED_BYTES: a whole number of bytes, at least 1 (got ${e.BUNDLE_MAX_UNZIPPED_BYTES})`,
+    );
   if (problems.length > 0) return problems;
   return {
     maxBytes,
+    maxUnzippedBytes,
     blobDir: e.BLOB_DIR,
     store: e.BLOB_STORE,
     s3: s3

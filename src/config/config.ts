@@ -63,6 +63,8 @@ const EnvSchema = Type.Object({
   ...BUNDLE_ENV,
   DELTA_BASES: Count('3'),
   DELTA_MIN_SAVING: Type.String({ pattern: '^(0(\\.[0-9]+)?|1(\\.0+)?|\\.[0-9]+)$', default: '0.3' }),
+  DELTA_JOB_TIMEOUT_MS: Count('300000'),
+  DELTA_PATCH_TIMEOUT_MS: Count('120000'),
   DEVICE_WINDOW_DAYS: Count('30'),
   ROUTING_CACHE_TTL_MS: Count('30000'),
   INGEST_BATCH_SIZE: Count('20000'),
@@ -83,6 +85,7 @@ const EnvSchema = Type.Object({
   API_SURFACES: Type.String({ pattern: '^[a-z, ]+$', default: 'device,control,console' }),
   REQUEST_TIMEOUT_MS: Count('30000'),
   KEEP_ALIVE_TIMEOUT_MS: Count('72000'),
+  CONNECTION_IDLE_TIMEOUT_MS: Count('90000'),
   MAX_CONNECTIONS: Count('10000'),
   OPERATOR_TOKEN: Type.Optional(Type.String()),
   METRICS_PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
@@ -141,6 +144,11 @@ export interface Config {
     requestTimeoutMs: number;
     /** How long an idle keep-alive connection is kept. */
     keepAliveTimeoutMs: number;
+    /**
+     * A connection on which no byte moves either way for this long is closed, whatever it was doing: a
+     * client that stops reading a download lets go of its socket and the file behind it.
+     */
+    connectionIdleTimeoutMs: number;
     /** Open connections one process accepts; more are closed at once (raise `ulimit -n` to match). */
     maxConnections: number;
     /** Which X-Forwarded-For hops are believed for the client address (TRUST_PROXY). */
@@ -149,9 +157,10 @@ export interface Config {
   bundles: BundleSettings;
   /**
    * Smaller downloads made by the deltas worker (docs/reference/delta-updates.md): from up to `bases`
-   * earlier releases, kept when they save at least `minSaving` (0-1) of the full download.
+   * earlier releases, kept when they save at least `minSaving` (0-1) of the full download. A release's
+   * job stops making deltas after `jobTimeoutMs`, one bsdiff run is killed after `patchTimeoutMs`.
    */
-  deltas: { bases: number; minSaving: number };
+  deltas: { bases: number; minSaving: number; jobTimeoutMs: number; patchTimeoutMs: number };
   devices: { windowDays: number; routingCacheTtlMs: number };
   ingest: {
     batchSize: number;
@@ -301,11 +310,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       shutdownGraceMs: int(e.SHUTDOWN_GRACE_MS),
       requestTimeoutMs: atLeast(1000, e.REQUEST_TIMEOUT_MS),
       keepAliveTimeoutMs: atLeast(1000, e.KEEP_ALIVE_TIMEOUT_MS),
+      connectionIdleTimeoutMs: atLeast(1000, e.CONNECTION_IDLE_TIMEOUT_MS),
       maxConnections: atLeast(1, e.MAX_CONNECTIONS),
       trustProxy,
     },
     bundles,
-    deltas: { bases: int(e.DELTA_BASES), minSaving: Number(e.DELTA_MIN_SAVING) },
+    deltas: {
+      bases: int(e.DELTA_BASES),
+      minSaving: Number(e.DELTA_MIN_SAVING),
+      // At least a second: 0 would drop every delta.
+      jobTimeoutMs: Math.max(1000, int(e.DELTA_JOB_TIMEOUT_MS)),
+      patchTimeoutMs: Math.max(1000, int(e.DELTA_PATCH_TIMEOUT_MS)),
+    },
     devices: {
       windowDays: atLeast(1, e.DEVICE_WINDOW_DAYS),
       routingCacheTtlMs: int(e.ROUTING_CACHE_TTL_MS),

@@ -219,7 +219,11 @@ export function createApi(
     deviceOffers,
     devices: createDevicesService(stores, { counted: deviceCap, invalidate, windowDays }),
     apps,
-    bundles: createBundlesService(stores, { blobs: c.blobs, maxBytes: config.bundles.maxBytes }),
+    bundles: createBundlesService(stores, {
+      blobs: c.blobs,
+      maxBytes: config.bundles.maxBytes,
+      maxUnzippedBytes: config.bundles.maxUnzippedBytes,
+    }),
     releases,
     releaseRefs: createReleaseRefsService(stores, { bundleMaxBytes: config.bundles.maxBytes }),
     eventIngest,

@@ -149,6 +149,9 @@ function deltasGraph(c: SharedContainer): DeltasGraph {
     bases: c.config.deltas.bases,
     minSaving: c.config.deltas.minSaving,
     maxBlobBytes: c.config.bundles.maxBytes,
+    maxUnzippedBytes: c.config.bundles.maxUnzippedBytes,
+    jobTimeoutMs: c.config.deltas.jobTimeoutMs,
+    patchTimeoutMs: c.config.deltas.patchTimeoutMs,
     log,
     invalidate: c.invalidate,
   });

@@ -16,8 +16,10 @@ export const BSDIFF40_MAGIC = Buffer.from('BSDIFF40', 'latin1');
 export interface BsdiffOptions {
   /** The program to run (default `bsdiff` on the PATH). */
   command?: string;
-  /** Killed after this long (default 10 minutes). */
+  /** Killed after this long (default 2 minutes; DELTA_PATCH_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** Killed when this aborts (the job's deadline). */
+  signal?: AbortSignal;
   /** Folder for the run's temporary files (default the system's). */
   tmpDir?: string;
 }
@@ -45,7 +47,12 @@ export async function makeBsdiffPatch(
       string,
     ];
     await Promise.all([writeFile(oldPath, base), writeFile(newPath, target)]);
-    await run(options.command ?? 'bsdiff', [oldPath, newPath, patchPath], options.timeoutMs ?? 600_000);
+    await run(
+      options.command ?? 'bsdiff',
+      [oldPath, newPath, patchPath],
+      options.timeoutMs ?? 120_000,
+      options.signal,
+    );
     const patch = await readFile(patchPath);
     if (!isBsdiff40(patch)) throw new BsdiffError('bsdiff wrote something other than a BSDIFF40 patch');
     return patch;
@@ -59,9 +66,10 @@ export function isBsdiff40(patch: Buffer): boolean {
   return patch.length >= 32 && patch.subarray(0, 8).equals(BSDIFF40_MAGIC);
 }
 
-function run(command: string, args: string[], timeoutMs: number): Promise<void> {
+function run(command: string, args: string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: timeoutMs, killSignal: 'SIGKILL' }, (err, _stdout, stderr) => {
+    const options = { timeout: timeoutMs, killSignal: 'SIGKILL' as const, ...(signal ? { signal } : {}) };
+    execFile(command, args, options, (err, _stdout, stderr) => {
       if (!err) return resolve();
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {

@@ -62,28 +62,45 @@ export interface DiffPackage {
   changed: string[];
 }
 
+/** What a diff package holds: the target's new and changed files, and the base's files the target lacks. */
+export interface DiffPlan<T extends PackageEntry> {
+  /** `hotcodepush.json`'s bytes. */
+  manifest: Buffer;
+  deletedFiles: string[];
+  changed: T[];
+}
+
 /**
- * The diff package that turns a device's copy of `base` into `target`: the client copies its current
- * package folder, deletes `deletedFiles`, removes `hotcodepush.json` and lays the zip's files over it.
- * None for a target that holds a `hotcodepush.json` of its own at its root: the client would take its
+ * What the diff package that turns a device's copy of `base` into `target` holds: the client copies its
+ * current package folder, deletes `deletedFiles`, removes `hotcodepush.json` and lays the zip's files over
+ * it. None for a target that holds a `hotcodepush.json` of its own at its root: the client would take its
  * full package for a diff already, and a diff could not carry both.
  */
-export async function makeDiffPackage(
+export function planDiffPackage<T extends PackageEntry>(
   base: Iterable<PackageEntry>,
-  target: readonly ArchiveFile[],
-): Promise<DiffPackage | null> {
+  target: readonly T[],
+): DiffPlan<T> | null {
   if (target.some((f) => f.path === DIFF_MANIFEST_NAME)) return null;
   const before = new Map<string, string>();
   for (const entry of base) if (isPackageFile(entry.path)) before.set(entry.path, entry.sha256);
   const after = new Set<string>();
-  const files: ArchiveFile[] = [];
+  const changed: T[] = [];
   for (const file of target) {
     if (!isPackageFile(file.path)) continue;
     after.add(file.path);
-    if (before.get(file.path) !== file.sha256) files.push(file);
+    if (before.get(file.path) !== file.sha256) changed.push(file);
   }
   const deletedFiles = [...before.keys()].filter((path) => !after.has(path));
-  const manifest = Buffer.from(JSON.stringify({ deletedFiles }), 'utf8');
-  const zip = await writeZip([{ path: DIFF_MANIFEST_NAME, bytes: manifest }, ...files]);
-  return { zip, deletedFiles, changed: files.map((f) => f.path) };
+  return { manifest: Buffer.from(JSON.stringify({ deletedFiles }), 'utf8'), deletedFiles, changed };
+}
+
+/** The diff package of planDiffPackage, made in memory from files at hand. */
+export async function makeDiffPackage(
+  base: Iterable<PackageEntry>,
+  target: readonly ArchiveFile[],
+): Promise<DiffPackage | null> {
+  const plan = planDiffPackage(base, target);
+  if (!plan) return null;
+  const zip = await writeZip([{ path: DIFF_MANIFEST_NAME, bytes: plan.manifest }, ...plan.changed]);
+  return { zip, deletedFiles: plan.deletedFiles, changed: plan.changed.map((f) => f.path) };
 }

@@ -7,11 +7,16 @@ export interface DeltaSummary {
   package: PackageRow | null;
   /** Deltas recorded (kept). */
   made: DeltaRow[];
-  /** Deltas made and dropped because they saved too little, or that failed. */
+  /** Deltas made and dropped because they saved too little, that failed, or that the deadline stopped. */
   dropped: number;
+  /** The job's deadline passed before it was done: the deltas it had not made are served in full. */
+  timedOut: boolean;
 }
 
-/** One job's bookkeeping: what was kept, what was dropped, and its log. */
+/**
+ * One job's bookkeeping: what was kept, what was dropped, its log, its deadline and its own folder of
+ * temporary files (zips and compressed files stay on disk, never whole in memory).
+ */
 export class Job {
   readonly made: DeltaRow[] = [];
   dropped = 0;
@@ -19,19 +24,46 @@ export class Job {
   constructor(
     readonly target: DeltaRelease,
     readonly log: Logger,
+    /** Aborts at the job's deadline (DELTA_JOB_TIMEOUT_MS). */
+    readonly signal: AbortSignal,
+    /** The job's temporary folder, removed when it ends. */
+    readonly dir: string,
   ) {}
 
-  /** Runs one delta; false or a throw counts it dropped (a throw is logged), so the others still run. */
+  /**
+   * Runs one delta; false or a throw counts it dropped (a throw is logged), so the others still run. Past
+   * the deadline nothing more starts, and a running one is given up (what it runs is stopped by the signal).
+   */
   async attempt(what: string, fn: () => Promise<boolean>): Promise<void> {
+    if (this.signal.aborted) {
+      this.dropped += 1;
+      return;
+    }
     try {
-      if (!(await fn())) this.dropped += 1;
+      if (!(await untilAborted(fn(), this.signal))) this.dropped += 1;
     } catch (err) {
       this.dropped += 1;
-      this.log.warn({ err, delta: what }, 'delta not made');
+      if (this.signal.aborted) this.log.warn({ delta: what }, 'delta not made: the job deadline passed');
+      else this.log.warn({ err, delta: what }, 'delta not made');
     }
   }
 
   summary(pkg: PackageRow | null): DeltaSummary {
-    return { release_id: this.target.id, package: pkg, made: this.made, dropped: this.dropped };
+    return {
+      release_id: this.target.id,
+      package: pkg,
+      made: this.made,
+      dropped: this.dropped,
+      timedOut: this.signal.aborted,
+    };
   }
+}
+
+/** The promise, or a rejection as soon as the signal aborts (whichever comes first). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

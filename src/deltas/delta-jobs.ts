@@ -1,11 +1,15 @@
 import { ProducerQueue } from '../platform/producer-queue.js';
 import { type DeltaJob, QUEUES } from '../platform/queues.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
+import { DeltaBacklog } from './delta-backlog.js';
 
 /** Asks the deltas worker to make a pushed release's deltas. */
 export interface DeltaJobs {
-  /** Never throws: a release without deltas is served in full, so a lost request costs bytes, not a push. */
-  request(releaseId: string): Promise<void>;
+  /**
+   * Never throws: a release without deltas is served in full, so a lost request costs bytes, not a push.
+   * Workspaces take turns (delta-backlog.ts): one workspace's backlog never delays another's first job.
+   */
+  request(releaseId: string, workspaceId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -16,12 +20,14 @@ export function deltaJobId(releaseId: string): string {
 
 export class QueueDeltaJobs implements DeltaJobs {
   private readonly queue: ProducerQueue<DeltaJob>;
+  private readonly backlog: DeltaBacklog;
 
   constructor(
     connection: Redis,
     keys: RedisKeys,
     private readonly onError: (err: Error, releaseId?: string) => void = () => {},
   ) {
+    this.backlog = new DeltaBacklog(connection, keys);
     this.queue = new ProducerQueue<DeltaJob>(
       QUEUES.deltas,
       {
@@ -38,9 +44,11 @@ export class QueueDeltaJobs implements DeltaJobs {
     );
   }
 
-  async request(releaseId: string): Promise<void> {
+  async request(releaseId: string, workspaceId: string): Promise<void> {
     try {
-      await (await this.queue.ready()).add('make', { releaseId }, { jobId: deltaJobId(releaseId) });
+      const queue = await this.queue.ready();
+      const priority = await this.backlog.enqueue(workspaceId);
+      await queue.add('make', { releaseId, workspaceId }, { jobId: deltaJobId(releaseId), priority });
     } catch (err) {
       this.onError(err as Error, releaseId);
     }

@@ -1,13 +1,13 @@
+import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { BlobStore } from '../bundles/blob-store.js';
 import type { ExpoPlatform } from '../expo/expo.manifest.js';
 import type { Logger } from '../platform/logger.js';
 import { makeBsdiffPatch } from './bsdiff.js';
-import { bundleFolderFiles, bytesToDownload, capacitorFiles, isCapacitorBundle } from './capacitor-files.js';
-import { codePushFolderHash, makeDiffPackage } from './codepush-package.js';
 import { type DeltaSummary, Job } from './delta-job.js';
 import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
-import { type ArchiveFile, isZip, readZipFiles, ZipArchiveError } from './zip-archive.js';
+import { jobFolder } from './job-folders.js';
+import { ZipDeltas } from './zip-deltas.js';
 
 /** The stores the deltas service works on. */
 export interface DeltasStores {
@@ -23,9 +23,19 @@ export interface DeltasOptions {
   minSaving: number;
   /** BUNDLE_MAX_BYTES: the largest blob stored. */
   maxBlobBytes: number;
+  /** BUNDLE_MAX_UNZIPPED_BYTES: a zip that inflates past it gets no deltas (and is never read past it). */
+  maxUnzippedBytes: number;
+  /** DELTA_JOB_TIMEOUT_MS: a release's job starts no delta after this, and gives up the running one. */
+  jobTimeoutMs: number;
+  /** DELTA_PATCH_TIMEOUT_MS: one bsdiff run is killed after this. */
+  patchTimeoutMs: number;
   log: Logger;
-  /** Makes an Expo patch (Debian's bsdiff by default). */
-  bsdiff?: (base: Buffer, target: Buffer) => Promise<Buffer>;
+  /** Makes an Expo patch (Debian's bsdiff by default); stops when the signal aborts. */
+  bsdiff?: (
+    base: Buffer,
+    target: Buffer,
+    options: { timeoutMs: number; signal: AbortSignal },
+  ) => Promise<Buffer>;
   /**
    * Tells the API processes that the app's served deltas changed (routing invalidation): the device routes
    * hold them with the app's routing-cache entry.
@@ -34,6 +44,17 @@ export interface DeltasOptions {
 }
 
 export type { DeltaSummary };
+
+/** A delta to record. */
+export interface NewDelta {
+  kind: DeltaRow['kind'];
+  platform: DeltaRow['platform'];
+  /** A base release, or an embedded update (no release). */
+  base: DeltaRelease | Pick<Base, 'id' | 'releaseId'>;
+  blob: string;
+  size: number;
+  full: number;
+}
 
 /** A patch base: an earlier release, or an update embedded in app binaries (no release). */
 interface Base {
@@ -59,13 +80,22 @@ export function createDeltasService(stores: DeltasStores, options: DeltasOptions
  * is logged and skipped: devices then get full bytes, as they do until a delta exists.
  */
 export class DeltasService {
-  private readonly bsdiff: (base: Buffer, target: Buffer) => Promise<Buffer>;
+  private readonly bsdiff: NonNullable<DeltasOptions['bsdiff']>;
+  private readonly zips: ZipDeltas;
 
   constructor(
     private readonly store: DeltasStore,
     private readonly options: DeltasOptions,
   ) {
-    this.bsdiff = options.bsdiff ?? ((base, target) => makeBsdiffPatch(base, target));
+    this.bsdiff = options.bsdiff ?? makeBsdiffPatch;
+    this.zips = new ZipDeltas(store, {
+      blobs: options.blobs,
+      bases: options.bases,
+      maxUnzippedBytes: options.maxUnzippedBytes,
+      saves: (size, full) => this.saves(size, full),
+      put: (source, length) => this.put(source, length),
+      record: (job, d) => this.record(job, d),
+    });
   }
 
   /** Makes and records what the release can have; undefined for an unknown release. Safe to run again. */
@@ -73,10 +103,21 @@ export class DeltasService {
     const target = await this.store.release(releaseId);
     if (!target) return undefined;
     const candidates = await this.store.earlier(target.app_id, target.channel, target.seq, CANDIDATES);
-    const job = new Job(target, this.options.log.child({ release: target.id }));
+    const dir = await jobFolder('deltas');
+    const job = new Job(
+      target,
+      this.options.log.child({ release: target.id }),
+      AbortSignal.timeout(this.options.jobTimeoutMs),
+      dir,
+    );
     let pkg: PackageRow | null = null;
-    if (Object.keys(target.launch_assets).length > 0) await this.expo(job, candidates);
-    else pkg = await this.zipPackage(job, candidates);
+    try {
+      if (Object.keys(target.launch_assets).length > 0) await this.expo(job, candidates);
+      else pkg = await this.zips.make(job, candidates);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    if (job.signal.aborted) job.log.warn({ made: job.made.length }, 'the delta job deadline passed');
     // What devices are served changed: a delta to offer, or a folder hash to answer as package_hash.
     if (job.made.length > 0 || pkg?.folder_hash) await this.options.invalidate?.({ appId: target.app_id });
     return job.summary(pkg);
@@ -108,12 +149,14 @@ export class DeltasService {
         await job.attempt(`expo ${platform} patch from ${base.id}`, async () => {
           let patch = patches.get(baseSha);
           if (!patch) {
-            patch = this.read(baseSha).then((old) => this.bsdiff(old, bytes));
+            patch = this.read(baseSha).then((old) =>
+              this.bsdiff(old, bytes, { timeoutMs: this.options.patchTimeoutMs, signal: job.signal }),
+            );
             patches.set(baseSha, patch);
           }
           const made = await patch;
           if (!this.saves(made.length, bytes.length)) return false;
-          const blob = await this.put(made);
+          const blob = await this.put(Readable.from([made]), made.length);
           await this.record(job, {
             kind: 'expo-bsdiff',
             platform,
@@ -128,123 +171,11 @@ export class DeltasService {
     }
   }
 
-  /** Records what the release's bytes are; for a zip, makes its CodePush and Capacitor deltas. */
-  private async zipPackage(job: Job, candidates: DeltaRelease[]): Promise<PackageRow> {
-    const { target } = job;
-    const bytes = await this.read(target.sha256);
-    if (!isZip(bytes))
-      return this.recordPackage({ release_id: target.id, is_zip: false, folder_hash: null, file_count: 0 });
-    let files: ArchiveFile[];
-    try {
-      files = await readZipFiles(bytes);
-    } catch (err) {
-      if (!(err instanceof ZipArchiveError)) throw err;
-      // Served as it is; without a folder hash the CodePush routes answer its sha256.
-      job.log.warn({ err }, 'release bytes start like a zip but cannot be read as one');
-      return this.recordPackage({ release_id: target.id, is_zip: true, folder_hash: null, file_count: 0 });
-    }
-    const pkg = await this.recordPackage({
-      release_id: target.id,
-      is_zip: true,
-      folder_hash: codePushFolderHash(files),
-      file_count: files.length,
-    });
-    const bases: Array<{ base: DeltaRelease; files: ArchiveFile[] }> = [];
-    for (const base of candidates) {
-      if (bases.length >= this.options.bases) break;
-      if (base.sha256 === target.sha256 || Object.keys(base.launch_assets).length > 0) continue;
-      const baseFiles = await this.zipFilesOf(job, base.sha256);
-      if (baseFiles) bases.push({ base, files: baseFiles });
-    }
-    for (const { base, files: baseFiles } of bases) {
-      await job.attempt(`codepush diff from ${base.id}`, async () => {
-        const diff = await makeDiffPackage(baseFiles, files);
-        if (!diff || !this.saves(diff.zip.length, target.size)) return false;
-        const blob = await this.put(diff.zip);
-        await this.record(job, {
-          kind: 'codepush-diff',
-          platform: 'any',
-          base,
-          blob,
-          size: diff.zip.length,
-          full: target.size,
-        });
-        return true;
-      });
-    }
-    if (bases.length > 0 && isCapacitorBundle(files)) await this.capacitor(job, files, bases);
-    return pkg;
-  }
-
-  private async capacitor(
-    job: Job,
-    files: ArchiveFile[],
-    bases: Array<{ base: DeltaRelease; files: ArchiveFile[] }>,
-  ): Promise<void> {
-    const { target } = job;
-    const manifest = await capacitorFiles(files);
-    const worth = bases
-      .map(({ base, files: baseFiles }) => {
-        const held = new Set(bundleFolderFiles(baseFiles).map((f) => f.sha256));
-        return { base, size: bytesToDownload(manifest, held) };
-      })
-      .filter(({ size }) => this.saves(size, target.size));
-    job.dropped += bases.length - worth.length;
-    if (worth.length === 0) return;
-    await job.attempt('capacitor manifest', async () => {
-      for (const file of manifest) await this.put(file.bytes);
-      const listed = manifest.map((f) => ({
-        file_name: f.file_name,
-        file_hash: f.file_hash,
-        sha256: f.sha256,
-        size: f.bytes.length,
-      }));
-      const blob = await this.put(Buffer.from(JSON.stringify(listed), 'utf8'));
-      // Before any row names the manifest: retention keeps its files from then on.
-      await this.store.recordManifestFiles(
-        blob,
-        listed.map((f) => f.sha256),
-      );
-      for (const { base, size } of worth)
-        await this.record(job, {
-          kind: 'capacitor-files',
-          platform: 'any',
-          base,
-          blob,
-          size,
-          full: target.size,
-        });
-      return true;
-    });
-  }
-
-  /** A base's files when its bytes are a readable zip; undefined otherwise (a base is never needed). */
-  private async zipFilesOf(job: Job, sha256: string): Promise<ArchiveFile[] | undefined> {
-    try {
-      const bytes = await this.read(sha256);
-      return isZip(bytes) ? await readZipFiles(bytes) : undefined;
-    } catch (err) {
-      if (!(err instanceof ZipArchiveError)) job.log.warn({ err, base: sha256 }, 'base bytes not read');
-      return undefined;
-    }
-  }
-
   private saves(size: number, full: number): boolean {
     return full > 0 && size <= full * (1 - this.options.minSaving);
   }
 
-  private async record(
-    job: Job,
-    d: {
-      kind: DeltaRow['kind'];
-      platform: DeltaRow['platform'];
-      /** A base release, or an embedded update (no release). */
-      base: DeltaRelease | Pick<Base, 'id' | 'releaseId'>;
-      blob: string;
-      size: number;
-      full: number;
-    },
-  ): Promise<void> {
+  private async record(job: Job, d: NewDelta): Promise<void> {
     const row: DeltaRow = {
       target_release_id: job.target.id,
       kind: d.kind,
@@ -259,19 +190,13 @@ export class DeltasService {
     job.made.push(row);
   }
 
-  private async recordPackage(row: PackageRow): Promise<PackageRow> {
-    await this.store.recordPackage(row);
-    return row;
-  }
-
   private async read(sha256: string): Promise<Buffer> {
     const chunks: Buffer[] = [];
     for await (const chunk of this.options.blobs.createReadStream(sha256)) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
   }
 
-  private async put(bytes: Buffer): Promise<string> {
-    return (await this.options.blobs.put(Readable.from([bytes]), { maxBytes: this.options.maxBlobBytes }))
-      .sha256;
+  private async put(source: Readable, length: number): Promise<string> {
+    return (await this.options.blobs.put(source, { maxBytes: this.options.maxBlobBytes, length })).sha256;
   }
 }

@@ -17,12 +17,22 @@ export interface ZipLimits {
   maxEntries?: number;
   /** Uncompressed bytes at most, all files together (default 1 GiB): a zip bomb stops here. */
   maxBytes?: number;
+  /** Stops the walk (a job's deadline). */
+  signal?: AbortSignal;
 }
 
 export class ZipArchiveError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'ZipArchiveError';
+  }
+}
+
+/** The archive inflates to more than the limit (BUNDLE_MAX_UNZIPPED_BYTES). */
+export class ZipTooLargeError extends ZipArchiveError {
+  constructor(readonly maxBytes: number) {
+    super(`the archive unpacks to more than ${maxBytes} bytes`);
+    this.name = 'ZipTooLargeError';
   }
 }
 
@@ -42,60 +52,141 @@ export function sha256Hex(bytes: Buffer): string {
  * The files of a zip, in archive order. Refused (ZipArchiveError): an archive that cannot be read, a name
  * that leaves the folder (absolute, `..`; yauzl checks), the same path twice, a path that is both a file
  * and a folder, and archives past the limits. Directory entries are skipped, as unzipping makes them anyway.
+ * Holds every file in memory: for archives a test or a client made; the deltas worker reads zips from disk
+ * as streams (zip-file.ts).
  */
 export async function readZipFiles(zip: Buffer, limits: ZipLimits = {}): Promise<ArchiveFile[]> {
-  const maxEntries = limits.maxEntries ?? 50_000;
-  const maxBytes = limits.maxBytes ?? 1024 ** 3;
-  let archive: ZipFile;
+  const archive = await openZip(() =>
+    yauzl.fromBufferPromise(zip, { lazyEntries: true, validateEntrySizes: true }),
+  );
+  const files: ArchiveFile[] = [];
+  await scanZip(archive, limits, async (path, stream) => {
+    const chunks: Buffer[] = [];
+    const hash = createHash('sha256');
+    for await (const chunk of stream) {
+      hash.update(chunk);
+      chunks.push(chunk);
+    }
+    files.push({ path, bytes: Buffer.concat(chunks), sha256: hash.digest('hex') });
+  }).finally(() => archive.close());
+  return files;
+}
+
+/** The zip yauzl opened; a failure to open it is a ZipArchiveError. */
+export async function openZip(open: () => Promise<ZipFile>): Promise<ZipFile> {
   try {
-    archive = await yauzl.fromBufferPromise(zip, { lazyEntries: true, validateEntrySizes: true });
+    return await open();
   } catch (err) {
     throw new ZipArchiveError(`not a readable zip archive: ${(err as Error).message}`, { cause: err });
   }
+}
+
+/**
+ * Walks the archive's files in order, handing each one's inflated bytes to `take` as a stream that counts
+ * them: past `maxBytes` in total (counted as they inflate, not as the entries declare) the walk stops with
+ * ZipTooLargeError, whatever the headers said. The checks of readZipFiles apply; the archive stays open.
+ */
+export async function scanZip(
+  archive: ZipFile,
+  limits: ZipLimits,
+  take: (path: string, bytes: AsyncIterable<Buffer>, entry: Entry) => Promise<void>,
+): Promise<void> {
+  const maxEntries = limits.maxEntries ?? 50_000;
+  const maxBytes = limits.maxBytes ?? 1024 ** 3;
   if (archive.entryCount > maxEntries)
     throw new ZipArchiveError(`the archive has ${archive.entryCount} entries; at most ${maxEntries}`);
-  const files: ArchiveFile[] = [];
   const seen = new Set<string>();
   const folders = new Set<string>();
-  let total = 0;
+  let declared = 0;
+  let inflated = 0;
   try {
     for (;;) {
+      limits.signal?.throwIfAborted();
       const entry = await nextEntry(archive);
       if (!entry) break;
       const path = entry.fileName;
       if (path.endsWith('/')) {
+        if (seen.has(path.slice(0, -1))) throw clash(path.slice(0, -1));
         folders.add(path.slice(0, -1));
         continue;
       }
-      total += entry.uncompressedSize;
-      if (total > maxBytes) throw new ZipArchiveError(`the archive unpacks to more than ${maxBytes} bytes`);
+      // The declared sizes refuse most bombs before a byte is inflated; the count below refuses the rest.
+      declared += entry.uncompressedSize;
+      if (declared > maxBytes) throw new ZipTooLargeError(maxBytes);
       if (seen.has(path)) throw new ZipArchiveError(`the archive holds ${JSON.stringify(path)} twice`);
+      if (folders.has(path)) throw clash(path);
+      for (const folder of parentFolders(path)) {
+        if (seen.has(folder)) throw clash(folder);
+        folders.add(folder);
+      }
       seen.add(path);
-      const bytes = await readEntry(archive, entry);
-      files.push({ path, bytes, sha256: sha256Hex(bytes) });
+      const stream = await new Promise<Readable>((resolve, reject) =>
+        archive.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
+      );
+      const counted = async function* (): AsyncGenerator<Buffer> {
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          inflated += chunk.length;
+          if (inflated > maxBytes) {
+            stream.destroy();
+            throw new ZipTooLargeError(maxBytes);
+          }
+          limits.signal?.throwIfAborted();
+          yield chunk;
+        }
+      };
+      try {
+        await take(path, counted(), entry);
+      } finally {
+        stream.destroy();
+      }
     }
   } catch (err) {
-    if (err instanceof ZipArchiveError) throw err;
+    if (err instanceof ZipArchiveError || limits.signal?.aborted) throw err;
     throw new ZipArchiveError(`the archive could not be read: ${(err as Error).message}`, { cause: err });
-  } finally {
-    archive.close();
   }
-  for (const file of files) {
-    const parts = file.path.split('/');
-    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join('/'));
-  }
-  const clash = files.find((f) => folders.has(f.path));
-  if (clash) throw new ZipArchiveError(`${JSON.stringify(clash.path)} is both a file and a folder`);
-  return files;
 }
 
-/** A zip of the files, in the given order (deflated; entries dated at the epoch so equal input gives equal bytes). */
-export function writeZip(files: ReadonlyArray<{ path: string; bytes: Buffer }>): Promise<Buffer> {
+function parentFolders(path: string): string[] {
+  const parts = path.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+function clash(path: string): ZipArchiveError {
+  return new ZipArchiveError(`${JSON.stringify(path)} is both a file and a folder`);
+}
+
+/** A file to put in a zip: its bytes, or a way to read them when the zip reaches it. */
+export interface ZipSource {
+  path: string;
+  bytes?: Buffer;
+  open?: () => Promise<Readable>;
+}
+
+/**
+ * A zip of the files, in the given order, as a stream (deflated; entries dated at the epoch so equal input
+ * gives equal bytes). A file given by `open` is read only when the zip reaches it, one at a time.
+ */
+export function zipStream(files: readonly ZipSource[]): Readable {
   const zip = new yazl.ZipFile();
-  const fixedTime = new Date(Date.UTC(1980, 0, 1));
-  for (const file of files) zip.addBuffer(file.bytes, file.path, { mtime: fixedTime, mode: 0o100644 });
+  const options = { mtime: new Date(Date.UTC(1980, 0, 1)), mode: 0o100644 };
+  for (const file of files) {
+    const { bytes, open } = file;
+    if (bytes) zip.addBuffer(bytes, file.path, options);
+    else if (open)
+      zip.addReadStreamLazy(file.path, options, (done) => {
+        open().then(
+          (stream) => done(null, stream),
+          (err: Error) => done(err, undefined as unknown as Readable),
+        );
+      });
+  }
   zip.end();
-  return collect(zip.outputStream);
+  return zip.outputStream as Readable;
+}
+
+/** A zip of the files in memory (see zipStream). */
+export function writeZip(files: ReadonlyArray<{ path: string; bytes: Buffer }>): Promise<Buffer> {
+  return collect(zipStream(files));
 }
 
 function nextEntry(archive: ZipFile): Promise<Entry | undefined> {
@@ -122,13 +213,6 @@ function nextEntry(archive: ZipFile): Promise<Entry | undefined> {
     archive.on('error', onError);
     archive.readEntry();
   });
-}
-
-async function readEntry(archive: ZipFile, entry: Entry): Promise<Buffer> {
-  const stream = await new Promise<Readable>((resolve, reject) =>
-    archive.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
-  );
-  return collect(stream);
 }
 
 async function collect(stream: AsyncIterable<unknown>): Promise<Buffer> {

@@ -37,7 +37,12 @@ export function clientNetwork(address: string | undefined): string {
   return `${hexGroups(parsed.v6!.slice(0, 3))}::/48`;
 }
 
-/** The four octets of an IPv4 address (an IPv4-mapped IPv6 one included), else the eight IPv6 groups. */
+/**
+ * The four octets of an IPv4 address, else the eight IPv6 groups. IPv6 forms whose address is an IPv4
+ * address's count as that address: IPv4-mapped (`::ffff:a.b.c.d`), 6to4 (`2002:<IPv4>::/48`, which anyone
+ * holding that IPv4 address has, 65,536 /64s of it) and Teredo (`2001:0::/32`, the client's IPv4 address
+ * in the last 32 bits, inverted).
+ */
 function parseAddress(address: string | undefined): { v4?: number[]; v6?: number[] } | null {
   if (!address) return null;
   const plain = address.startsWith('[') ? address.slice(1, address.indexOf(']')) : address;
@@ -46,8 +51,15 @@ function parseAddress(address: string | undefined): { v4?: number[]; v6?: number
   if (!isIPv6(withoutZone)) return null;
   const groups = expandIPv6(withoutZone);
   const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
-  if (mapped) return { v4: [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff] };
+  if (mapped) return { v4: octets(groups[6]!, groups[7]!) };
+  if (groups[0] === 0x2002) return { v4: octets(groups[1]!, groups[2]!) };
+  if (groups[0] === 0x2001 && groups[1] === 0)
+    return { v4: octets(~groups[6]! & 0xffff, ~groups[7]! & 0xffff) };
   return { v6: groups };
+}
+
+function octets(high: number, low: number): number[] {
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff];
 }
 
 function hexGroups(groups: number[]): string {

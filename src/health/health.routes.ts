@@ -6,7 +6,7 @@ import { ProblemSchema, problemResponse } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { operatorCheck } from '../platform/operator-token.js';
 import { operatorDetails } from './operator-details.js';
-import { checkReadiness } from './readiness.js';
+import { cachedReadiness } from './readiness.js';
 
 const ForOperators = {
   checks: Type.Optional(
@@ -24,6 +24,7 @@ export async function healthRoutes(app: App): Promise<void> {
   const operator = operatorCheck(config.operatorToken);
   const isOperator = (request: FastifyRequest) => operator(request.headers.authorization);
   let lastDown = '';
+  const readiness = cachedReadiness(app.deps);
 
   app.get(
     '/healthz',
@@ -48,7 +49,8 @@ export async function healthRoutes(app: App): Promise<void> {
         description:
           'To everyone: `{status: "ready"}`, or a 503 `not_ready` problem, and nothing else. With ' +
           '`Authorization: Bearer <OPERATOR_TOKEN>` also `checks` (each service: `ok` or why not) and ' +
-          '`details` for operators. Failures are logged either way.',
+          '`details` for operators. Failures are logged either way. Anonymous callers are answered from ' +
+          'a probe at most a second old; operators get a fresh one.',
         security: [],
         response: {
           200: Type.Object({ status: Type.Literal('ready'), ...ForOperators }),
@@ -60,7 +62,8 @@ export async function healthRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const checks = await checkReadiness(app.deps);
+      const operatorAsks = isOperator(request);
+      const checks = await readiness(operatorAsks);
       const down = Object.entries(checks)
         .filter(([, v]) => v !== 'ok')
         .map(([k]) => k);
@@ -71,7 +74,7 @@ export async function healthRoutes(app: App): Promise<void> {
         else log.info('ready again');
         lastDown = key;
       }
-      const extra = isOperator(request) ? { checks, details: await operatorDetails(app.deps) } : {};
+      const extra = operatorAsks ? { checks, details: await operatorDetails(app.deps) } : {};
       if (down.length === 0) return { status: 'ready' as const, ...extra };
       const detail = extra.checks ? `Unreachable: ${down.join(', ')}.` : 'Not ready.';
       return sendProblem(reply, 503, 'not_ready', detail, extra);

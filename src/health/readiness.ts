@@ -42,3 +42,24 @@ export async function checkReadiness(
   ]);
   return { postgres, redis, clickhouse, blobs };
 }
+
+/** How long an anonymous caller is answered from the last probe. */
+export const READINESS_CACHE_MS = 1000;
+
+/**
+ * checkReadiness for callers anyone can be: one probe at a time, its result reused for READINESS_CACHE_MS,
+ * so a flood of anonymous /readyz requests costs the backing services one probe a second. `fresh` (an
+ * operator) always probes again, and that probe refreshes what others are answered.
+ */
+export function cachedReadiness(
+  deps: Pick<SharedContainer, 'db' | 'redis' | 'clickhouse' | 'blobs'>,
+  now: () => number = Date.now,
+): (fresh: boolean) => Promise<Record<string, Check>> {
+  let last: { at: number; checks: Promise<Record<string, Check>> } | undefined;
+  return (fresh) => {
+    if (!fresh && last && now() - last.at < READINESS_CACHE_MS) return last.checks;
+    const checks = checkReadiness(deps);
+    last = { at: now(), checks };
+    return checks;
+  };
+}

@@ -110,6 +110,10 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
     requestTimeout: deps.config.http.requestTimeoutMs,
     http: nodeServerOptions(deps.config.http.requestTimeoutMs),
     keepAliveTimeout: deps.config.http.keepAliveTimeoutMs,
+    // Node's socket inactivity timeout (0, none, by default): a connection on which nothing has moved
+    // either way for CONNECTION_IDLE_TIMEOUT_MS is destroyed, so a client that stops reading a download
+    // gives back its socket and the blob file streaming to it.
+    connectionTimeout: deps.config.http.connectionIdleTimeoutMs,
     // Keep-alive connections idle when the close begins are closed at once; busy ones after their answer.
     forceCloseConnections: 'idle',
     // An over-long path parameter is refused by the router with FST_ERR_MAX_PARAM_LENGTH (414).

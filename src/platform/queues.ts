@@ -19,4 +19,6 @@ export interface SpikeJob {
 
 export interface DeltaJob {
   releaseId: string;
+  /** Whose turn the job takes (absent in jobs queued before turns existed). */
+  workspaceId?: string;
 }

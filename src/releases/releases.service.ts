@@ -125,7 +125,7 @@ export class ReleasesService {
       return row;
     });
     await this.invalidate({ appId: release.app_id });
-    await this.deltas?.request(release.id);
+    await this.deltas?.request(release.id, release.workspace_id);
     return release;
   }
 

@@ -17,7 +17,7 @@ describe('BundlesService on fake stores', () => {
   it('stores the bytes under their sha256 and records them for the app once', async () => {
     const { stores, ws, app } = await withApp();
     const blobs = new FakeBlobStore();
-    const bundles = createBundlesService(stores, { blobs, maxBytes: 10 });
+    const bundles = createBundlesService(stores, { blobs, maxBytes: 10, maxUnzippedBytes: 4 * 10 });
     const dev = principal(ws.id, 'developer');
     const sha256 = createHash('sha256').update('bundle').digest('hex');
     expect(
@@ -36,7 +36,7 @@ describe('BundlesService on fake stores', () => {
     const { stores, ws, app } = await withApp();
     const blobs = new FakeBlobStore();
     const put = vi.spyOn(blobs, 'put');
-    const bundles = createBundlesService(stores, { blobs, maxBytes: 10 });
+    const bundles = createBundlesService(stores, { blobs, maxBytes: 10, maxUnzippedBytes: 4 * 10 });
     const body = () => Readable.from([Buffer.from('x')]);
     await expect(bundles.upload(principal(ws.id, 'viewer'), app.id, body(), 1)).rejects.toMatchObject({
       status: 403,
@@ -52,7 +52,7 @@ describe('BundlesService on fake stores', () => {
   it('refuses an undeclared body past the limit, an empty one, and one cut short', async () => {
     const { stores, ws, app } = await withApp();
     const blobs = new FakeBlobStore();
-    const bundles = createBundlesService(stores, { blobs, maxBytes: 4 });
+    const bundles = createBundlesService(stores, { blobs, maxBytes: 4, maxUnzippedBytes: 4 * 4 });
     const owner = principal(ws.id, 'owner');
     await expect(
       bundles.upload(owner, app.id, Readable.from([Buffer.from('12345')]), undefined),

@@ -50,6 +50,20 @@ describe('client networks (the unit error-spike decisions count)', () => {
     expect(clientNetwork('[2001:db8:ab::1]')).toBe('2001:db8:ab::/48');
   });
 
+  it('counts a 6to4 or Teredo address by the IPv4 /24 inside it: one IPv4 address is not 65,536 networks', () => {
+    // 6to4: 2002:<IPv4>::/48 belongs to whoever holds that IPv4 address (198.51.100.9 = c633:6409).
+    expect(clientNetwork('2002:c633:6409::1')).toBe('198.51.100.0/24');
+    expect(clientNetwork('2002:c633:6409:ffff::2')).toBe('198.51.100.0/24');
+    expect(clientNetwork('2002:c633:64fe:1::1')).toBe('198.51.100.0/24');
+    // Teredo: 2001:0::/32, the client's IPv4 address in the last 32 bits, each bit inverted.
+    expect(clientNetwork('2001:0:4136:e378:8000:63bf:39cc:9bf6')).toBe('198.51.100.0/24');
+    expect(clientNetwork('2001:0:1:2:3:4:39cc:9b00')).toBe('198.51.100.0/24');
+    // And the per-address limits count that IPv4 address, not the /64s the prefix holds.
+    expect(clientBucket('2002:c633:6409:1::1')).toBe('198.51.100.9');
+    expect(clientBucket('2002:c633:6409:2::1')).toBe('198.51.100.9');
+    expect(clientBucket('2001:0:4136:e378:8000:63bf:39cc:9bf6')).toBe('198.51.100.9');
+  });
+
   it('puts what is not an address into one shared network', () => {
     for (const value of [undefined, '', 'unknown', '300.1.1.1']) expect(clientNetwork(value)).toBe('-');
   });

@@ -7,12 +7,14 @@ import { parse } from 'yaml';
 import { WORKER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { DOWNLOAD_HEADERS } from '../../src/bundles/download-policy.js';
 import { ENV_VARIABLES, loadConfig } from '../../src/config/config.js';
+import { WORKER_FACTORIES } from '../../workers/registry.js';
 import { docBlocks, docText } from '../helpers/doc-blocks.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 interface Service {
   image?: string;
+  mem_limit?: string;
   profiles?: string[];
   entrypoint?: string[];
   command?: string[];
@@ -32,7 +34,7 @@ const { services } = compose;
 
 describe('docker-compose.yml', () => {
   it('scales API, edge and worker copies by count: no host port, no fixed name, one load balancer in front', () => {
-    for (const name of ['api', 'edge', 'workers']) {
+    for (const name of ['api', 'edge', 'workers', 'deltas']) {
       expect(services[name]?.ports, name).toBeUndefined();
       expect(services[name]?.container_name, name).toBeUndefined();
     }
@@ -137,7 +139,7 @@ describe('docker-compose.yml', () => {
     expect(services[endpoint.hostname]?.image).toMatch(/seaweedfs|minio|garage/);
     expect(services[endpoint.hostname]?.ports).toBeUndefined();
     const bucket = services['blobs-bucket']!;
-    expect(bucket.command!.join(' ')).toContain("method: 'PUT'");
+    expect(bucket.command!.join(' ')).toContain('CreateBucketCommand');
     expect(bucket.depends_on?.[endpoint.hostname]?.condition).toBe('service_healthy');
     for (const name of ['api', 'workers'])
       expect(services[name]!.depends_on?.['blobs-bucket']?.condition, name).toBe(
@@ -161,6 +163,85 @@ describe('docker-compose.yml', () => {
       BUNDLE_BASE_URL: 'http://localhost:8080/blobs',
     });
     expect(config.bundles.s3).toMatchObject({ bucket: 'ota-blobs', forcePathStyle: true });
+  });
+
+  it('runs the deltas role alone in a memory-capped service, every other role in the workers service', () => {
+    const roles = (name: string) => services[name]!.environment!.WORKERS!.split(',');
+    expect(roles('deltas')).toEqual(['deltas']);
+    expect(services.deltas!.mem_limit).toMatch(/^\d+[mg]$/);
+    expect(services.deltas!.command).toEqual(services.workers!.command);
+    expect([...roles('workers'), ...roles('deltas')].sort()).toEqual(Object.keys(WORKER_FACTORIES).sort());
+  });
+
+  it('lets the balancer read bundles/<sha256> from the bucket and nothing else: no listing, no uploads, no query', () => {
+    const cfg = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
+    const front = cfg.slice(cfg.indexOf('frontend api'), cfg.indexOf('backend edge'));
+    const key = new RegExp(/acl blob_key path_reg (\S+)/.exec(front)![1]!);
+    expect(front).toMatch(/acl has_query url_sub \?/);
+    // Every refusal comes before the request is handed to the bucket.
+    const use = front.indexOf('use_backend blobs if blobs');
+    for (const rule of [
+      'http-request deny deny_status 405 if blobs !METH_GET !METH_HEAD',
+      'http-request deny deny_status 404 if blobs !blob_key',
+      'http-request deny deny_status 404 if blobs has_query',
+    ]) {
+      expect(front, rule).toContain(rule);
+      expect(front.indexOf(rule), rule).toBeLessThan(use);
+    }
+    /** What the rules above let through to the bucket, for a method and a URL (path and query). */
+    const passes = (method: string, url: string) => {
+      const path = url.split('?')[0]!;
+      if (!path.startsWith('/blobs/')) return false;
+      return ['GET', 'HEAD'].includes(method) && key.test(path) && !url.includes('?');
+    };
+    const sha = 'ab'.repeat(32);
+    expect(passes('GET', `/blobs/bundles/${sha}`)).toBe(true);
+    expect(passes('HEAD', `/blobs/bundles/${sha}`)).toBe(true);
+    for (const [method, url] of [
+      ['GET', '/blobs/?list-type=2&prefix=bundles/'],
+      ['GET', '/blobs/'],
+      ['GET', '/blobs/uploads/abc'],
+      ['GET', `/blobs/bundles/${sha}?uploads`],
+      ['GET', `/blobs/bundles/${sha}?acl`],
+      ['GET', `/blobs/bundles/${sha}?`],
+      ['GET', `/blobs/bundles/${sha.toUpperCase()}`],
+      ['GET', `/blobs/bundles/${sha}/x`],
+      ['GET', `/blobs/bundles/../uploads/${sha}`],
+      ['GET', '/blobs/bundles/'],
+      ['PUT', `/blobs/bundles/${sha}`],
+      ['DELETE', `/blobs/bundles/${sha}`],
+      ['POST', '/blobs/?delete'],
+    ])
+      expect(passes(method!, url!), `${method} ${url}`).toBe(false);
+  });
+
+  it('runs the bucket with S3 identities: anonymous reads of bundles/* only, writes with the service key pair', () => {
+    const s3 = services.s3!;
+    const flag = s3.command!.find((a) => a.startsWith('-s3.config='))!;
+    const target = flag.slice('-s3.config='.length);
+    const mount = s3.volumes!.find((v) => v.endsWith(`:${target}:ro`))!;
+    const config = JSON.parse(readFileSync(join(ROOT, mount.split(':')[0]!), 'utf8')) as {
+      identities: Array<{
+        name: string;
+        credentials?: Array<{ accessKey: string; secretKey: string }>;
+        actions: string[];
+      }>;
+    };
+    const env = services.api!.environment!;
+    const anonymous = config.identities.filter((i) => !i.credentials?.length);
+    expect(anonymous.map((i) => i.name)).toEqual(['anonymous']);
+    expect(anonymous[0]!.actions).toEqual([`Read:${env.S3_BUCKET}/bundles/*`]);
+    const service = config.identities.filter((i) => i.credentials?.length);
+    expect(service).toHaveLength(1);
+    expect(service[0]!.credentials).toEqual([
+      { accessKey: env.AWS_ACCESS_KEY_ID, secretKey: env.AWS_SECRET_ACCESS_KEY },
+    ]);
+    // The service's actions stay within its bucket.
+    for (const action of service[0]!.actions)
+      expect(action).toMatch(new RegExp(`^[A-Za-z]+:${env.S3_BUCKET}$`));
+    expect(service[0]!.actions.map((a) => a.split(':')[0])).toEqual(
+      expect.arrayContaining(['Read', 'Write', 'List']),
+    );
   });
 
   it('runs Redis with AOF synced before each answer and noeviction', () => {
@@ -220,7 +301,10 @@ describe('docker-compose.yml', () => {
     const { API_SURFACES: _api, ...shared } = env;
     const { API_SURFACES: _edge, ...edge } = services.edge!.environment!;
     expect(edge).toEqual(shared);
-    expect(services.workers!.environment).toEqual(shared);
+    for (const name of ['workers', 'deltas']) {
+      const { WORKERS: _roles, ...workers } = services[name]!.environment!;
+      expect(workers, name).toEqual(shared);
+    }
   });
 
   it('the documented one command writes every secret compose requires, each one the service accepts', () => {
@@ -290,14 +374,14 @@ describe('docker-compose.yml, profile observability', () => {
     expect(prometheus.command!.join(' ')).toContain(`--config.file=${target}`);
     const port = (service: string) => {
       const env = services[service]!.environment!;
-      return Number(service === 'workers' ? env.METRICS_PORT : env.PORT);
+      return Number(service === 'workers' || service === 'deltas' ? env.METRICS_PORT : env.PORT);
     };
     const scraped = config.scrape_configs.flatMap((job) => {
       expect(job.metrics_path).toBe('/metrics');
       expect(job.authorization.type).toBe('Bearer');
       return job.dns_sd_configs.flatMap((sd) => sd.names.map((name) => [name, sd.port, job] as const));
     });
-    expect(scraped.map(([name]) => name).sort()).toEqual(['api', 'edge', 'workers']);
+    expect(scraped.map(([name]) => name).sort()).toEqual(['api', 'deltas', 'edge', 'workers']);
     for (const [name, scrapePort, job] of scraped) {
       expect(scrapePort, name).toBe(port(name));
       expect(job.authorization.credentials_file).toBe('/tmp/operator-token');

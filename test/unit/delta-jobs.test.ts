@@ -29,7 +29,7 @@ describe('delta jobs', () => {
   it('are asked for by a push once its transaction has committed', async () => {
     const { stores, deltas, committedAt, push } = await world();
     const release = await push('1.0.0');
-    expect(deltas.request).toHaveBeenCalledExactlyOnceWith(release.id);
+    expect(deltas.request).toHaveBeenCalledExactlyOnceWith(release.id, release.workspace_id);
     expect(committedAt).toEqual([stores.transactions.committed]);
   });
 
@@ -52,7 +52,7 @@ describe('delta jobs', () => {
     const onError = vi.fn();
     const jobs = new QueueDeltaJobs(redis, new RedisKeys('test-delta-jobs'), onError);
     try {
-      await expect(jobs.request('00000000-0000-4000-8000-000000000001')).resolves.toBeUndefined();
+      await expect(jobs.request('00000000-0000-4000-8000-000000000001', 'ws')).resolves.toBeUndefined();
       expect(onError).toHaveBeenCalledWith(expect.any(Error), '00000000-0000-4000-8000-000000000001');
     } finally {
       await jobs.close().catch(() => {});

@@ -21,7 +21,13 @@ const bundle = (n: number) =>
   `var release = ${n};\n${'console.log("the same code in every release");\n'.repeat(400)}`;
 
 function world(
-  settings: { bases?: number; minSaving?: number; bsdiff?: (a: Buffer, b: Buffer) => Promise<Buffer> } = {},
+  settings: {
+    bases?: number;
+    minSaving?: number;
+    bsdiff?: (a: Buffer, b: Buffer) => Promise<Buffer>;
+    maxUnzippedBytes?: number;
+    jobTimeoutMs?: number;
+  } = {},
 ) {
   const stores = createFakeStores();
   const blobs = new FakeBlobStore();
@@ -30,6 +36,9 @@ function world(
     bases: settings.bases ?? 3,
     minSaving: settings.minSaving ?? 0.3,
     maxBlobBytes: 100 * 1024 * 1024,
+    maxUnzippedBytes: settings.maxUnzippedBytes ?? 400 * 1024 * 1024,
+    jobTimeoutMs: settings.jobTimeoutMs ?? 300_000,
+    patchTimeoutMs: 120_000,
     log: createLogger('silent', 'test'),
     ...(settings.bsdiff ? { bsdiff: settings.bsdiff } : {}),
   });
@@ -215,6 +224,33 @@ describe('the deltas service', () => {
     // Presigned URLs are renewed once past the time they may be handed out.
     now = 2_000;
     expect(await manifests.manifestFor(served, target.id, base.version)).toEqual(manifest);
+  });
+
+  it('reads no zip past BUNDLE_MAX_UNZIPPED_BYTES: such a release gets no folder hash, and such a base no delta', async () => {
+    const limit = 256 * 1024;
+    const w = world({ minSaving: 0, maxUnzippedBytes: limit });
+    const page = file('www/index.html', '<html></html>');
+    // Zeros deflate a thousandfold: a few kilobytes stored, a megabyte when inflated.
+    const bomb = file('www/bomb.bin', Buffer.alloc(1024 ** 2));
+    const bombBase = await w.push(await writeZip([page, bomb]));
+    const fine = await w.push(await writeZip([page, file('www/app.js', bundle(1))]));
+    const bombed = await w.push(await writeZip([page, bomb, file('www/app.js', bundle(2))]));
+    expect((await w.service.makeFor(bombed.id))!).toMatchObject({
+      package: { is_zip: true, folder_hash: null, file_count: 0 },
+      made: [],
+    });
+    const target = await w.push(await writeZip([page, file('www/app.js', bundle(3))]));
+    const made = (await w.service.makeFor(target.id))!.made;
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.map((d) => d.base_update_id)).not.toContain(bombBase.id);
+    expect(made.map((d) => d.base_update_id)).toContain(fine.id);
+  });
+
+  it('ends a job at its deadline: a patch that never finishes is dropped, and the job still answers', async () => {
+    const w = world({ jobTimeoutMs: 200, bsdiff: () => new Promise<Buffer>(() => {}) });
+    await w.pushExpo({ ios: Buffer.from(bundle(1)) });
+    const target = await w.pushExpo({ ios: Buffer.from(bundle(2)) });
+    expect(await w.service.makeFor(target.id)).toMatchObject({ made: [], dropped: 1, timedOut: true });
   });
 
   it('answers undefined for an unknown release', async () => {

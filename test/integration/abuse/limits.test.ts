@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileContext } from '../../helpers/context.js';
+import { lyingZip, zerosZip } from '../../helpers/zip-bombs.js';
 import { rawRequest } from './raw-http.js';
 import { assertProblem, type Covered, coveredRoutes, send, urlOf } from './routes.js';
 import { Tenant } from './tenant.js';
@@ -84,6 +85,22 @@ describe('oversized bodies', () => {
     const over = await send(ctx.app, route, { params, raw: Buffer.alloc(BUNDLE_LIMIT + 1) }, t.owner.headers);
     assertProblem(over, [413], 'bundle over the limit', { code: 'payload_too_large' });
     const at = await send(ctx.app, route, { params, raw: Buffer.alloc(BUNDLE_LIMIT, 1) }, t.owner.headers);
+    expect(at.statusCode, at.body).toBe(201);
+  });
+
+  it('refuses a zip whose files inflate past BUNDLE_MAX_UNZIPPED_BYTES (4 × BUNDLE_MAX_BYTES) with 400, whatever its headers claim', async () => {
+    const route = { method: 'PUT', path: '/api/v1/apps/{app_id}/bundles' };
+    const params = { app_id: (await t.app()).id };
+    const unzipLimit = 4 * BUNDLE_LIMIT;
+    const put = async (raw: Buffer) => send(ctx.app, route, { params, raw }, t.owner.headers);
+    for (const [what, bomb] of [
+      ['a zip of zeros one byte over', await zerosZip(unzipLimit + 1)],
+      ['a zip claiming 100 bytes that inflates to 1 MiB', await lyingZip(1024 ** 2, 100)],
+    ] as const) {
+      expect(bomb.length).toBeLessThan(BUNDLE_LIMIT);
+      assertProblem(await put(bomb), [400], what, { code: 'bundle_too_large_unzipped' });
+    }
+    const at = await put(await zerosZip(unzipLimit));
     expect(at.statusCode, at.body).toBe(201);
   });
 });

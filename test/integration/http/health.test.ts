@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/config/config.js';
 import { createContainer } from '../../../src/container/container.js';
 import { buildApp } from '../../../src/http/app.js';
@@ -102,6 +102,37 @@ describe('health and readiness', () => {
       await ready.close();
     }
   }, 60_000);
+
+  it('answers anonymous callers from one probe of the backing services at a time, operators with a fresh one', async () => {
+    const app = await halfDown({
+      OPERATOR_TOKEN,
+      REDIS_URL: ctx.env.REDIS_URL!,
+      CLICKHOUSE_URL: ctx.env.CLICKHOUSE_URL!,
+    });
+    try {
+      const pings = vi.spyOn(app.app.deps.blobs, 'ping');
+      const started = Date.now();
+      const anonymous = await Promise.all(
+        Array.from({ length: 20 }, () => app.app.inject({ method: 'GET', url: '/readyz' })),
+      );
+      for (let i = 0; i < 20; i++) anonymous.push(await app.app.inject({ method: 'GET', url: '/readyz' }));
+      for (const res of anonymous) expect(res.json()).toEqual({ status: 'ready' });
+      // One probe per second the 40 answers took (the cached result lives a second), not one per caller.
+      const seconds = Math.ceil((Date.now() - started) / 1000);
+      expect(pings.mock.calls.length).toBeLessThanOrEqual(seconds + 1);
+      expect(pings.mock.calls.length).toBeLessThan(20);
+      const before = pings.mock.calls.length;
+      const operator = await app.app.inject({
+        method: 'GET',
+        url: '/readyz',
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      });
+      expect(operator.json()).toMatchObject({ status: 'ready', checks: { blobs: 'ok' } });
+      expect(pings.mock.calls.length).toBe(before + 1);
+    } finally {
+      await app.close();
+    }
+  });
 
   it('without OPERATOR_TOKEN no credential shows the details', async () => {
     const res = await ctx.app.inject({

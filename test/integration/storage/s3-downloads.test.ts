@@ -27,7 +27,7 @@ async function stored(ctx: TestContext, bytes: Buffer): Promise<string> {
 }
 
 describe('objects in the bucket', () => {
-  it('are written at <prefix>bundles/<sha256> with their type and immutable caching', async () => {
+  it('are written at <prefix>bundles/<sha256> with their type, as attachments, and immutable caching', async () => {
     const store = presigned.deps.blobs as S3BlobStore;
     const stored = await store.put(Readable.from([randomBytes(3000)]), {
       maxBytes: 1e9,
@@ -40,6 +40,8 @@ describe('objects in the bucket', () => {
       .finally(() => client.destroy());
     expect(head.ContentType).toBe('application/javascript');
     expect(head.CacheControl).toBe('public, max-age=31536000, immutable');
+    // Opened straight from the bucket (BUNDLE_BASE_URL), a browser saves the bytes rather than showing them.
+    expect(head.ContentDisposition).toBe('attachment');
     expect(head.ContentLength).toBe(3000);
   });
 });
