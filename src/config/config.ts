@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { RedisTarget } from '../platform/redis.js';
+import { MAX_INGEST_STREAMS, type RedisTarget } from '../platform/redis.js';
 import { BUNDLE_ENV, type BundleSettings, parseBundleSettings } from './bundle-settings.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
@@ -69,6 +69,7 @@ const EnvSchema = Type.Object({
   INGEST_FLUSH_MS: Count('1000'),
   INGEST_CLAIM_IDLE_MS: Count('30000'),
   INGEST_DEAD_LETTER_MAX_ENTRIES: Count('0'),
+  INGEST_STREAMS: Count('1'),
   EVENTS_RETENTION_DAYS: Count('90'),
   RATE_LIMIT_SIGNIN_PER_MINUTE: Count('20'),
   RATE_LIMIT_DEVICE_PER_MINUTE: Count('600'),
@@ -160,6 +161,8 @@ export interface Config {
     retentionDays: number;
     /** The dead-letter stream is trimmed to about this many entries (0: kept whole); counts are kept whole. */
     deadLetterMaxEntries: number;
+    /** Device event batches are spread by app over this many Redis streams (INGEST_STREAMS). */
+    streams: number;
   };
   rateLimits: {
     signinPerMinute: number;
@@ -251,6 +254,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       `Invalid configuration:\n  API_SURFACES: a comma list of ${SURFACES.join(', ')} (got ${JSON.stringify(e.API_SURFACES)})`,
     );
+  const ingestStreams = int(e.INGEST_STREAMS);
+  if (ingestStreams < 1 || ingestStreams > MAX_INGEST_STREAMS)
+    throw new ConfigError(
+      `Invalid configuration:\n  INGEST_STREAMS: must be 1-${MAX_INGEST_STREAMS} (got ${ingestStreams})`,
+    );
   const bundles = bundleSettings(e);
   const publicUrl = (
     e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`
@@ -316,6 +324,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       claimIdleMs: atLeast(1000, e.INGEST_CLAIM_IDLE_MS),
       retentionDays: atLeast(1, e.EVENTS_RETENTION_DAYS),
       deadLetterMaxEntries: int(e.INGEST_DEAD_LETTER_MAX_ENTRIES),
+      streams: ingestStreams,
     },
     rateLimits: {
       signinPerMinute: atLeast(1, e.RATE_LIMIT_SIGNIN_PER_MINUTE),

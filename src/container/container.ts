@@ -87,7 +87,7 @@ export function createContainer(
   const redis = createRedis(config.redis);
   redis.on('error', (err) => log.warn({ err }, 'redis connection error'));
   closers.clients.push(() => redis.quit());
-  const keys = new RedisKeys(config.redisKeyPrefix);
+  const keys = new RedisKeys(config.redisKeyPrefix, config.ingest.streams);
   const webhookScheduler = new BullDeliveryScheduler(config.redis, keys);
   closers.flushes.push(() => webhookScheduler.close());
   const stores = createStores(config, db, clickhouse, redis, keys);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Cluster, type ClusterOptions, type RedisOptions, Redis as Standalone } from 'ioredis';
 
 /** A Redis connection: one server, or a Redis Cluster (REDIS_CLUSTER=true). Both speak the same commands. */
@@ -60,20 +61,51 @@ export function keyspaceNodes(redis: Redis): Standalone[] {
   return redis instanceof Cluster ? redis.nodes('master') : [redis];
 }
 
+/** The most ingest streams a deployment may have (INGEST_STREAMS). */
+export const MAX_INGEST_STREAMS = 64;
+
+/**
+ * Which of `streams` ingest streams an app's events go to: the first four bytes of sha256(app id), modulo
+ * the count. Stable across processes and restarts, so an app's batches stay in one stream, in order.
+ */
+export function ingestStreamOf(appId: string, streams: number): number {
+  if (streams <= 1) return 0;
+  return createHash('sha256').update(appId.toLowerCase()).digest().readUInt32BE(0) % streams;
+}
+
 /**
  * Key names. Every key starts with the deployment prefix and carries a {hash tag} naming the shard it
- * lives on in a Redis Cluster: each workspace's keys together, the ingest keys (event stream and the
- * failure counters its acknowledgement transaction updates) together, and every BullMQ queue together,
- * so each multi-key command, transaction and script touches one shard.
+ * lives on in a Redis Cluster: each workspace's keys together, each ingest stream's keys (the stream, its
+ * dead letters and the failure counters of its apps, which its acknowledgement transaction updates)
+ * together, and every BullMQ queue together, so each multi-key command, transaction and script touches one
+ * shard.
+ *
+ * `ingestStreams` (INGEST_STREAMS) is how many streams device events are spread over, by app. Stream 0
+ * has the tag {ingest}, the name of the one stream before there were several; stream k the tag {ingest:k}.
  */
 export class RedisKeys {
-  constructor(readonly prefix: string) {}
+  constructor(
+    readonly prefix: string,
+    readonly ingestStreams = 1,
+  ) {}
   workspace(workspaceId: string, suffix: string): string {
     return `${this.prefix}:{ws:${workspaceId}}:${suffix}`;
   }
-  /** The device event stream, its dead letters and the per-minute failure counters. */
+  /** A key of ingest stream 0 (the only one when INGEST_STREAMS is 1). */
   ingest(suffix: string): string {
-    return `${this.prefix}:{ingest}:${suffix}`;
+    return this.ingestShard(0, suffix);
+  }
+  /** A key beside ingest stream `index`: the stream itself, its dead letters, their counts. */
+  ingestShard(index: number, suffix: string): string {
+    return index === 0 ? `${this.prefix}:{ingest}:${suffix}` : `${this.prefix}:{ingest:${index}}:${suffix}`;
+  }
+  /** The stream an app's events go to now. */
+  streamOfApp(appId: string): number {
+    return ingestStreamOf(appId, this.ingestStreams);
+  }
+  /** A key of an app beside the stream its events go to now (its failure counters). */
+  ingestApp(appId: string, suffix: string): string {
+    return this.ingestShard(this.streamOfApp(appId), suffix);
   }
   /** Single keys (rate-limit counters) and pub/sub channels, which need no shard of their own. */
   global(suffix: string): string {
