@@ -36,6 +36,7 @@ const EnvSchema = Type.Object({
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$', default: 'ota' }),
   CLICKHOUSE_URL: Type.String({ pattern: '^https?://' }),
   CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', default: 'ota' }),
+  CLICKHOUSE_CLUSTER: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' })),
   // At least 32 bytes (checked below, in bytes rather than characters).
   AUTH_TOKEN_SECRET: Type.String({ minLength: 1 }),
   AUTH_TOKEN_PREVIOUS_SECRETS: Type.Optional(Type.String()),
@@ -106,6 +107,8 @@ export interface Config {
   redisKeyPrefix: string;
   clickhouseUrl: string;
   clickhouseDatabase: string;
+  /** CLICKHOUSE_CLUSTER: the cluster the tables are sharded over (null: one server). */
+  clickhouseCluster: string | null;
   /**
    * Identity tokens: signed with tokenSecret; previousSecrets (a rotation in progress) still verify the
    * tokens they signed.
@@ -274,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     clickhouseUrl: e.CLICKHOUSE_URL,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+    clickhouseCluster: e.CLICKHOUSE_CLUSTER ?? null,
     auth: {
       tokenSecret: e.AUTH_TOKEN_SECRET,
       previousSecrets: listOf(e.AUTH_TOKEN_PREVIOUS_SECRETS),

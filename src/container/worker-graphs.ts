@@ -81,7 +81,12 @@ function upkeepGraph(c: SharedContainer): UpkeepGraph {
     'clickhouse-retention': {
       everyMs: 3_600_000,
       run: () =>
-        dropExpiredPartitions(c.clickhouse, c.config.ingest.retentionDays, log.child({ task: 'retention' })),
+        dropExpiredPartitions(
+          c.clickhouse,
+          c.config.ingest.retentionDays,
+          log.child({ task: 'retention' }),
+          c.config.clickhouseCluster ?? undefined,
+        ),
     },
     // Blobs unneeded for BLOB_RETENTION_DAYS (BLOB_RETENTION_DRY_RUN=true: only logged), in either store.
     'blob-retention': { everyMs: 6 * 3_600_000, run: () => blobRetention.sweep() },
