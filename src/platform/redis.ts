@@ -73,6 +73,53 @@ export function ingestStreamOf(appId: string, streams: number): number {
   return createHash('sha256').update(appId.toLowerCase()).digest().readUInt32BE(0) % streams;
 }
 
+const SLOTS = 16384;
+
+/** The Redis Cluster hash slot of a hash tag: CRC16 (XMODEM) of it, modulo 16,384. */
+export function hashSlot(tag: string): number {
+  let crc = 0;
+  for (const byte of Buffer.from(tag)) {
+    crc ^= byte << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % SLOTS;
+}
+
+/**
+ * Where in the slot space ingest stream `index` should land, as a fraction: stream 0 where {ingest} is,
+ * streams 1-5 a third, two thirds, a sixth, a half and five sixths further on, later ones by the golden
+ * ratio. With masters holding equal slot ranges, as `redis-cli --cluster create` makes them, n streams on n
+ * masters are one on each for n = 2, 3, 4 and 6 (5 puts two on one master).
+ */
+function streamTarget(index: number): number {
+  const first = hashSlot('ingest') / SLOTS;
+  const offsets = [0, 1 / 3, 2 / 3, 1 / 6, 1 / 2, 5 / 6];
+  const offset = index < offsets.length ? offsets[index]! : index * 0.6180339887;
+  return (first + offset) % 1;
+}
+
+const streamTags = new Map<number, string>();
+
+/**
+ * The hash tag of ingest stream `index`: `ingest` for stream 0 (the single stream's tag from before there
+ * were several), `ingest:<index>:<n>` for the others, n the first number that puts the tag within 1/48 of
+ * the slot space of streamTarget. Fixed by the index alone, so every process names the same keys.
+ */
+export function ingestStreamTag(index: number): string {
+  if (index === 0) return 'ingest';
+  const known = streamTags.get(index);
+  if (known) return known;
+  const target = streamTarget(index) * SLOTS;
+  for (let n = 0; ; n++) {
+    const tag = `ingest:${index}:${n}`;
+    const distance = Math.abs(hashSlot(tag) - target);
+    if (Math.min(distance, SLOTS - distance) <= SLOTS / 48) {
+      streamTags.set(index, tag);
+      return tag;
+    }
+  }
+}
+
 /**
  * Key names. Every key starts with the deployment prefix and carries a {hash tag} naming the shard it
  * lives on in a Redis Cluster: each workspace's keys together, each ingest stream's keys (the stream, its
@@ -80,8 +127,8 @@ export function ingestStreamOf(appId: string, streams: number): number {
  * together, and every BullMQ queue together, so each multi-key command, transaction and script touches one
  * shard.
  *
- * `ingestStreams` (INGEST_STREAMS) is how many streams device events are spread over, by app. Stream 0
- * has the tag {ingest}, the name of the one stream before there were several; stream k the tag {ingest:k}.
+ * `ingestStreams` (INGEST_STREAMS) is how many streams device events are spread over, by app, each with
+ * the tag of ingestStreamTag.
  */
 export class RedisKeys {
   constructor(
@@ -97,7 +144,7 @@ export class RedisKeys {
   }
   /** A key beside ingest stream `index`: the stream itself, its dead letters, their counts. */
   ingestShard(index: number, suffix: string): string {
-    return index === 0 ? `${this.prefix}:{ingest}:${suffix}` : `${this.prefix}:{ingest:${index}}:${suffix}`;
+    return `${this.prefix}:{${ingestStreamTag(index)}}:${suffix}`;
   }
   /** The stream an app's events go to now. */
   streamOfApp(appId: string): number {

@@ -4,7 +4,13 @@ import { encodeEvents } from '../../src/intake/event-rows.js';
 import { eventStreamKey } from '../../src/intake/event-stream.js';
 import { RedisEventsStore } from '../../src/intake/events.redis-store.js';
 import { streamCountsKey, streamsToRead } from '../../src/intake/stream-registry.js';
-import { ingestStreamOf, type Redis, RedisKeys } from '../../src/platform/redis.js';
+import {
+  hashSlot,
+  ingestStreamOf,
+  ingestStreamTag,
+  type Redis,
+  RedisKeys,
+} from '../../src/platform/redis.js';
 import { hourCounterKey, minuteCounterKey, windowKeys } from '../../src/spikes/failure-counters.js';
 
 /** The hash tag of a key: what a Redis Cluster places it by. */
@@ -71,6 +77,19 @@ describe('ingest stream routing', () => {
     expect(eventStreamKey(one)).toBe('p:{ingest}:events');
     expect(eventStreamKey(three, 0)).toBe('p:{ingest}:events');
     expect(new Set([0, 1, 2].map((i) => tagOf(eventStreamKey(three, i)))).size).toBe(3);
+  });
+
+  it('puts the first n streams on different masters of a cluster of n masters with equal slot ranges (2, 3, 4, 6)', () => {
+    // Vectors Redis gives for CLUSTER KEYSLOT {ingest} and {ingest:1:0}.
+    expect(hashSlot('ingest')).toBe(6899);
+    expect(hashSlot('ingest:1:0')).toBe(4208);
+    for (const n of [2, 3, 4, 6]) {
+      const masterOf = (slot: number) => Math.floor(slot / Math.ceil(16384 / n));
+      const masters = Array.from({ length: n }, (_, i) => masterOf(hashSlot(ingestStreamTag(i))));
+      expect(new Set(masters).size).toBe(n);
+    }
+    expect(ingestStreamTag(0)).toBe('ingest');
+    expect(new Set(Array.from({ length: 64 }, (_, i) => ingestStreamTag(i))).size).toBe(64);
   });
 
   it("keeps an app's failure counters in its stream's hash tag, so the acknowledgement is one transaction", () => {

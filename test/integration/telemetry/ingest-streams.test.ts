@@ -4,7 +4,7 @@ import { IngestStreams } from '../../../src/ingest/ingest-streams.js';
 import { encodeEvents } from '../../../src/intake/event-rows.js';
 import { eventStreamKey, parseEntry } from '../../../src/intake/event-stream.js';
 import { RedisEventsStore } from '../../../src/intake/events.redis-store.js';
-import { createBlockingRedis, RedisKeys } from '../../../src/platform/redis.js';
+import { createBlockingRedis, ingestStreamTag, RedisKeys } from '../../../src/platform/redis.js';
 import { minuteCounterKey, minuteOf } from '../../../src/spikes/failure-counters.js';
 import { fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import {
@@ -82,7 +82,7 @@ describe('ingest over several streams (INGEST_STREAMS=3)', () => {
     // Each stream holds exactly the batches of its apps, in its own hash tag.
     for (let i = 0; i < 3; i++) {
       const key = eventStreamKey(ctx.deps.keys, i);
-      expect(key).toContain(i === 0 ? '{ingest}' : `{ingest:${i}}`);
+      expect(key).toContain(`{${ingestStreamTag(i)}}`);
       const entries = (await ctx.deps.redis.xrange(key, '-', '+')) as Array<[string, string[]]>;
       const owners = new Set(entries.map(([id, fields]) => parseEntry(id, fields).appId));
       expect([...owners].sort()).toEqual(
@@ -116,7 +116,7 @@ describe('ingest over several streams (INGEST_STREAMS=3)', () => {
     // The failure counters of each app are beside its stream: one PFCOUNT per window on one shard.
     for (const { appId, moduleId, stream } of apps) {
       const key = minuteCounterKey(ctx.deps.keys, appId, moduleId, minuteOf(at), 'errors');
-      expect(key).toContain(stream === 0 ? '{ingest}' : `{ingest:${stream}}`);
+      expect(key).toContain(`{${ingestStreamTag(stream)}}`);
       expect(await ctx.deps.redis.pfcount(key)).toBe(2);
       expect(
         await ctx.deps.redis.pfcount(
