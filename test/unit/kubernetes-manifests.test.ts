@@ -21,12 +21,12 @@ interface Container {
   readinessProbe?: { httpGet: { path: string; port: string } };
   livenessProbe?: { httpGet: { path: string; port: string } };
 }
-// biome-ignore lint/suspicious/noExplicitAny: manifests are free-form YAML
 type Manifest = {
   kind: string;
   metadata: { name: string; annotations?: Record<string, string> };
+  // biome-ignore lint/suspicious/noExplicitAny: a manifest's spec is free-form YAML
   spec: any;
-  data?: any;
+  data?: Record<string, string>;
 };
 
 const manifests: Manifest[] = readdirSync(DIR)
