@@ -45,15 +45,19 @@ function startDetached(cmd, args, { cwd, logFile, pidfile, env }) {
   return () => exited;
 }
 
-/** ZooKeeper's four-letter `ruok`: true when it answers `imok`. */
+/**
+ * ZooKeeper's four-letter `srvr`: true when it serves requests (it names its mode). `ruok` is not enough:
+ * a ZooKeeper still loading its data answers `imok` while refusing sessions, and ClickHouse 18.16 exits
+ * at start-up when its session is refused.
+ */
 function zookeeperOk(port = ZOOKEEPER_PORT) {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     let data = '';
     socket.setTimeout(1000, () => socket.destroy());
-    socket.on('connect', () => socket.write('ruok'));
+    socket.on('connect', () => socket.write('srvr'));
     socket.on('data', (d) => (data += d));
-    socket.on('close', () => resolve(data === 'imok'));
+    socket.on('close', () => resolve(data.includes('Mode: standalone')));
     socket.on('error', () => resolve(false));
   });
 }
@@ -103,7 +107,7 @@ export async function ensureZookeeper() {
       `ZooKeeper on ${ZOOKEEPER_PORT}`,
       async () => {
         if (exited() !== null) throw new BootstrapError(`cluster: ZooKeeper exited (${exited()})`);
-        return (await zookeeperOk()) || 'no imok yet';
+        return (await zookeeperOk()) || 'not serving yet';
       },
       60_000,
     );
@@ -227,7 +231,15 @@ export async function ensureRedisCluster() {
   for (const port of REDIS_CLUSTER_PORTS) await ensureRedisNode(port);
   const infos = await Promise.all(REDIS_CLUSTER_PORTS.map(redisInfo));
   const formed = (info) => info?.includes('cluster_state:ok') && info.includes('cluster_known_nodes:6');
-  if (infos.every(formed)) {
+  const known = (info) => info?.includes('cluster_known_nodes:6');
+  if (infos.every(known)) {
+    // Formed before (each node's nodes.conf knows the others): after a restart it is ready once the nodes
+    // have found each other again and, for a master that did not come back, its replica took over.
+    await waitFor(
+      'the Redis Cluster',
+      async () => (await Promise.all(REDIS_CLUSTER_PORTS.map(redisInfo))).every(formed) || 'forming',
+      60_000,
+    );
     log(`cluster: reusing the Redis Cluster on ${REDIS_CLUSTER_PORTS[0]}-${REDIS_CLUSTER_PORTS.at(-1)}`);
     return;
   }
