@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { aptInstall } from './apt.mjs';
 import { writeClickhouseConfig } from './clickhouse-config.mjs';
 import { BootstrapError, log } from './log.mjs';
@@ -177,6 +176,8 @@ export async function ensureClickhouseShard(index, { zookeeper = true } = {}) {
 }
 
 async function redisInfo(port) {
+  // Loaded here: stop-services.mjs imports this file before node_modules may exist.
+  const { Redis } = await import('ioredis');
   const r = new Redis(port, '127.0.0.1', {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
