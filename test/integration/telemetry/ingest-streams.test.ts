@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readDeadLetterStats } from '../../../src/ingest/dead-letters.js';
 import { readIngestLag } from '../../../src/ingest/ingest-lag.js';
 import { IngestStreams } from '../../../src/ingest/ingest-streams.js';
 import { encodeEvents } from '../../../src/intake/event-rows.js';
-import { eventStreamKey, parseEntry } from '../../../src/intake/event-stream.js';
+import { deadLetterKey, eventStreamKey, parseEntry } from '../../../src/intake/event-stream.js';
 import { RedisEventsStore } from '../../../src/intake/events.redis-store.js';
 import { createBlockingRedis, ingestStreamTag, RedisKeys } from '../../../src/platform/redis.js';
 import { minuteCounterKey, minuteOf } from '../../../src/spikes/failure-counters.js';
@@ -158,6 +159,25 @@ describe('ingest over several streams (INGEST_STREAMS=3)', () => {
       expect(key).toContain('{ingest}');
       expect(await ctx.deps.redis.pfcount(key)).toBe(2);
     }
+  });
+
+  it('sets an entry it cannot store aside beside its own stream, and counts dead letters over every stream', async () => {
+    const before = await readDeadLetterStats(ctx.deps.redis, ctx.deps.keys, []);
+    await ctx.deps.redis.xadd(eventStreamKey(ctx.deps.keys, 2), '*', 'not', 'ours');
+    const worker = readers(ctx.deps.keys);
+    await worker.start();
+    try {
+      await waitFor(
+        'the entry dead-lettered',
+        async () =>
+          (await readDeadLetterStats(ctx.deps.redis, ctx.deps.keys, [])).entries === before.entries + 1,
+      );
+    } finally {
+      await worker.stop();
+    }
+    expect(await ctx.deps.redis.xlen(deadLetterKey(ctx.deps.keys, 2))).toBe(1);
+    expect(deadLetterKey(ctx.deps.keys, 2)).toContain(`{${ingestStreamTag(2)}}`);
+    expect((await readDeadLetterStats(ctx.deps.redis, ctx.deps.keys, [])).held).toBe(before.held + 1);
   });
 
   it('after INGEST_STREAMS is raised, a running worker starts reading the new streams', async () => {
