@@ -98,6 +98,26 @@ export default defineConfig({
           hookTimeout: 90_000,
         },
       },
+      // On the cluster engines (a Redis Cluster with replicas, two ClickHouse shards with ZooKeeper), which
+      // `npm run test:cluster` starts and names in OTA_CLUSTER_*: only then, not in `npm test`.
+      ...(process.env.OTA_CLUSTER_REDIS_URL
+        ? [
+            {
+              ...packages,
+              test: {
+                name: 'cluster',
+                include: ['test/cluster/**/*.test.ts'],
+                environment: 'node',
+                globalSetup: ['test/helpers/global-setup.ts'],
+                pool: 'forks' as const,
+                // One file at a time: the engines are shared, and a failover test stops one of them.
+                poolOptions: { forks: { singleFork: true } },
+                testTimeout: 120_000,
+                hookTimeout: 120_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Stops the Redis, ClickHouse and S3 (s3rver) instances this checkout started (found by their pidfiles under
-// .local/). Never touches anything else: a pidfile whose pid is no longer that program is removed,
+// Stops the Redis, ClickHouse and S3 (s3rver) instances this checkout started, and the engines of the
+// cluster tests when they run (found by their pidfiles under .local/). Never touches anything else: a pidfile whose pid is no longer that program is removed,
 // not acted on. Postgres is Debian's shared cluster and is left running.
 //
 //   node scripts/stop-services.mjs
@@ -20,6 +20,7 @@ import {
   S3_PIDFILE,
   terminate,
 } from './bootstrap.mjs';
+import { stopClusterEngines } from './services/cluster.mjs';
 
 function belongsToThisCheckout(pid, program) {
   if (!pidIsProgram(pid, program)) return false;
@@ -59,6 +60,7 @@ export async function stopServices() {
     // s3rver runs under node; its command line names its data folder under .local/s3.
     stopOne('s3', 'node', S3_PIDFILE),
   ]);
+  await stopClusterEngines();
   return results.every(Boolean);
 }
 

@@ -17,9 +17,14 @@ runProcess({
     const { config } = deps;
     const owner = createPool(config.databaseMigrationUrl, 2);
     try {
-      await ensureClickHouseDatabase(config.clickhouseUrl, config.clickhouseDatabase);
+      const cluster = config.clickhouseCluster;
+      await ensureClickHouseDatabase(config.clickhouseUrl, config.clickhouseDatabase, cluster ?? undefined);
       const pg = await migratePostgres(owner, deps.log, { serviceRole: roleOfUrl(config.databaseUrl) });
-      const ch = await migrateClickHouse(deps.clickhouse, deps.log);
+      const ch = await migrateClickHouse(
+        deps.clickhouse,
+        deps.log,
+        cluster ? { cluster, database: config.clickhouseDatabase } : undefined,
+      );
       deps.log.info({ postgres: pg.length, clickhouse: ch.length }, 'migrations up to date');
     } finally {
       await owner.end();

@@ -4,4 +4,10 @@ export function writeClickhouseConfig(options?: {
   httpPort?: number;
   tcpPort?: number;
   interserverPort?: number;
+  cluster?: {
+    name: string;
+    shards: number[][];
+    macros: Record<string, string>;
+    zookeeperPort?: number;
+  };
 }): string;

@@ -28,14 +28,52 @@ function elements(indent, entries) {
 }
 
 /**
+ * The XML of a server in a cluster: `cluster.name` with one shard per entry of `cluster.shards` (each a
+ * list of replicas' TCP ports on 127.0.0.1), this server's macros, and ZooKeeper (for replicated tables
+ * and `ON CLUSTER` statements) when `cluster.zookeeperPort` is given.
+ */
+function clusterXml(cluster) {
+  const shards = cluster.shards
+    .map(
+      (replicas) => `            <shard>
+                <internal_replication>true</internal_replication>
+${replicas.map((port) => `                <replica><host>127.0.0.1</host><port>${port}</port></replica>`).join('\n')}
+            </shard>`,
+    )
+    .join('\n');
+  const zookeeper = cluster.zookeeperPort
+    ? `
+    <zookeeper>
+        <node><host>127.0.0.1</host><port>${cluster.zookeeperPort}</port></node>
+        <session_timeout_ms>30000</session_timeout_ms>
+    </zookeeper>
+    <distributed_ddl>
+        <path>/clickhouse/task_queue/ddl</path>
+    </distributed_ddl>`
+    : '';
+  return `
+    <remote_servers>
+        <${cluster.name}>
+${shards}
+        </${cluster.name}>
+    </remote_servers>
+    <macros>
+${elements(8, cluster.macros)}
+    </macros>${zookeeper}
+`;
+}
+
+/**
  * Writes config.xml and users.xml into `home` and returns the config file's path. The defaults are the
- * checkout's own instance; the fault tests run private instances with a folder and ports of their own.
+ * checkout's own instance; the fault tests run private instances with a folder and ports of their own, and
+ * the cluster tests (scripts/services/cluster.mjs) servers that are shards of one cluster (`cluster`).
  */
 export function writeClickhouseConfig({
   home = CLICKHOUSE_DIR,
   httpPort = CLICKHOUSE_HTTP_PORT,
   tcpPort = CLICKHOUSE_TCP_PORT,
   interserverPort = CLICKHOUSE_INTERSERVER_PORT,
+  cluster = undefined,
 } = {}) {
   const dir = (...p) => xmlEscape(`${path.join(home, ...p)}/`);
   for (const d of ['data', 'tmp', 'user_files', 'format_schemas', 'log'])
@@ -74,7 +112,7 @@ export function writeClickhouseConfig({
     <logger>
 ${elements(8, logger)}
     </logger>
-${elements(4, server)}
+${elements(4, server)}${cluster ? clusterXml(cluster) : ''}
 </yandex>
 `;
   // Unlimited: every counter 0 over a one-hour interval.

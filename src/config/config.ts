@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { RedisTarget } from '../platform/redis.js';
+import { MAX_INGEST_STREAMS, type RedisTarget } from '../platform/redis.js';
 import { BUNDLE_ENV, type BundleSettings, parseBundleSettings } from './bundle-settings.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
@@ -36,6 +36,7 @@ const EnvSchema = Type.Object({
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$', default: 'ota' }),
   CLICKHOUSE_URL: Type.String({ pattern: '^https?://' }),
   CLICKHOUSE_DATABASE: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', default: 'ota' }),
+  CLICKHOUSE_CLUSTER: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' })),
   // At least 32 bytes (checked below, in bytes rather than characters).
   AUTH_TOKEN_SECRET: Type.String({ minLength: 1 }),
   AUTH_TOKEN_PREVIOUS_SECRETS: Type.Optional(Type.String()),
@@ -71,6 +72,7 @@ const EnvSchema = Type.Object({
   INGEST_FLUSH_MS: Count('1000'),
   INGEST_CLAIM_IDLE_MS: Count('30000'),
   INGEST_DEAD_LETTER_MAX_ENTRIES: Count('0'),
+  INGEST_STREAMS: Count('1'),
   EVENTS_RETENTION_DAYS: Count('90'),
   RATE_LIMIT_SIGNIN_PER_MINUTE: Count('20'),
   RATE_LIMIT_DEVICE_PER_MINUTE: Count('600'),
@@ -108,6 +110,8 @@ export interface Config {
   redisKeyPrefix: string;
   clickhouseUrl: string;
   clickhouseDatabase: string;
+  /** CLICKHOUSE_CLUSTER: the cluster the tables are sharded over (null: one server). */
+  clickhouseCluster: string | null;
   /**
    * Identity tokens: signed with tokenSecret; previousSecrets (a rotation in progress) still verify the
    * tokens they signed.
@@ -169,6 +173,8 @@ export interface Config {
     retentionDays: number;
     /** The dead-letter stream is trimmed to about this many entries (0: kept whole); counts are kept whole. */
     deadLetterMaxEntries: number;
+    /** Device event batches are spread by app over this many Redis streams (INGEST_STREAMS). */
+    streams: number;
   };
   rateLimits: {
     signinPerMinute: number;
@@ -260,6 +266,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       `Invalid configuration:\n  API_SURFACES: a comma list of ${SURFACES.join(', ')} (got ${JSON.stringify(e.API_SURFACES)})`,
     );
+  const ingestStreams = int(e.INGEST_STREAMS);
+  if (ingestStreams < 1 || ingestStreams > MAX_INGEST_STREAMS)
+    throw new ConfigError(
+      `Invalid configuration:\n  INGEST_STREAMS: must be 1-${MAX_INGEST_STREAMS} (got ${ingestStreams})`,
+    );
   const bundles = bundleSettings(e);
   const publicUrl = (
     e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${port}`
@@ -275,6 +286,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     clickhouseUrl: e.CLICKHOUSE_URL,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+    clickhouseCluster: e.CLICKHOUSE_CLUSTER ?? null,
     auth: {
       tokenSecret: e.AUTH_TOKEN_SECRET,
       previousSecrets: listOf(e.AUTH_TOKEN_PREVIOUS_SECRETS),
@@ -332,6 +344,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       claimIdleMs: atLeast(1000, e.INGEST_CLAIM_IDLE_MS),
       retentionDays: atLeast(1, e.EVENTS_RETENTION_DAYS),
       deadLetterMaxEntries: int(e.INGEST_DEAD_LETTER_MAX_ENTRIES),
+      streams: ingestStreams,
     },
     rateLimits: {
       signinPerMinute: atLeast(1, e.RATE_LIMIT_SIGNIN_PER_MINUTE),

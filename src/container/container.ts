@@ -69,7 +69,11 @@ export function createContainer(
   const role = options.role ?? 'all';
   const log = options.logger ?? createLogger(config.logLevel, options.name ?? 'ota');
   const db = createPool(config.databaseUrl, options.poolSize ?? 10);
-  const clickhouse = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase);
+  const clickhouse = createClickHouse(
+    config.clickhouseUrl,
+    config.clickhouseDatabase,
+    config.clickhouseCluster ?? undefined,
+  );
   // Closed in order: first what flushes buffered writes, then the producers, then the clients.
   const closers: Closers = { flushes: [], clients: [() => db.end(), () => clickhouse.close()] };
   let closed: Promise<void> | undefined;
@@ -87,7 +91,7 @@ export function createContainer(
   const redis = createRedis(config.redis);
   redis.on('error', (err) => log.warn({ err }, 'redis connection error'));
   closers.clients.push(() => redis.quit());
-  const keys = new RedisKeys(config.redisKeyPrefix);
+  const keys = new RedisKeys(config.redisKeyPrefix, config.ingest.streams);
   const webhookScheduler = new BullDeliveryScheduler(config.redis, keys);
   closers.flushes.push(() => webhookScheduler.close());
   const stores = createStores(config, db, clickhouse, redis, keys);

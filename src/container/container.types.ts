@@ -36,8 +36,8 @@ import type { ExpoAssetsService } from '../expo/expo.assets.js';
 import type { ExpoReleasesService } from '../expo/expo-releases.service.js';
 import type { ExpoUpdatesService } from '../expo/expo-updates.service.js';
 import type { EventRowsStore } from '../ingest/event-rows.store.js';
-import type { IngestConsumer } from '../ingest/ingest-consumer.js';
 import type { IngestStatusService } from '../ingest/ingest-status.service.js';
+import type { IngestStreams } from '../ingest/ingest-streams.js';
 import type { CheckRecorder } from '../intake/check-recorder.js';
 import type { EventIngestService } from '../intake/events.service.js';
 import type { EventsStore } from '../intake/events.store.js';
@@ -243,7 +243,8 @@ export interface WebhookGraphOptions {
 
 /** Device events: Redis stream to ClickHouse, failure counters, spike evaluation requests. */
 export interface IngestGraph {
-  consumer: IngestConsumer;
+  /** One reader per ingest stream. */
+  consumer: IngestStreams;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { BlobRetention } from '../bundles/blob-retention.js';
 import { createDeltasService } from '../deltas/deltas.service.js';
-import { IngestConsumer } from '../ingest/ingest-consumer.js';
+import { IngestStreams } from '../ingest/ingest-streams.js';
 import { dropExpiredPartitions } from '../ingest/retention.js';
 import { createBlockingRedis } from '../platform/redis.js';
 import { SpikeEvaluator } from '../spikes/spike.evaluator.js';
@@ -45,20 +45,26 @@ export function createWorkerGraphs(c: SharedContainer): WorkerGraphs {
  */
 function ingestGraph(c: SharedContainer): IngestGraph {
   const log = c.log.child({ worker: 'ingest' });
-  // Stream reads block: a connection of their own.
-  const redis = createBlockingRedis(c.config.redis);
-  redis.on('error', (err) => log.warn({ err }, 'ingest redis connection error'));
   const spikes = new QueueSpikeNotifier(c.redis, c.keys, (err) => log.warn({ err }, 'spike queue error'));
   const { batchSize, flushMs, claimIdleMs, deadLetterMaxEntries } = c.config.ingest;
-  const consumer = new IngestConsumer(
-    { redis, keys: c.keys, rows: c.stores.eventRows, spikes, log },
+  const consumer = new IngestStreams(
+    {
+      redis: c.redis,
+      keys: c.keys,
+      rows: c.stores.eventRows,
+      spikes,
+      log,
+      // Stream reads block: a connection of their own for each stream.
+      connect: () => {
+        const redis = createBlockingRedis(c.config.redis);
+        redis.on('error', (err) => log.warn({ err }, 'ingest redis connection error'));
+        return redis;
+      },
+      onConsumer: (counts) => c.metrics.workers.ingest.push(counts),
+    },
     { batchSize, flushMs, claimIdleMs, deadLetterMaxEntries },
   );
-  c.metrics.workers.ingest.push(consumer.counts);
-  const close = async () => {
-    await spikes.close();
-    await redis.quit().catch(() => redis.disconnect());
-  };
+  const close = () => spikes.close();
   return { consumer, close };
 }
 
@@ -75,7 +81,12 @@ function upkeepGraph(c: SharedContainer): UpkeepGraph {
     'clickhouse-retention': {
       everyMs: 3_600_000,
       run: () =>
-        dropExpiredPartitions(c.clickhouse, c.config.ingest.retentionDays, log.child({ task: 'retention' })),
+        dropExpiredPartitions(
+          c.clickhouse,
+          c.config.ingest.retentionDays,
+          log.child({ task: 'retention' }),
+          c.config.clickhouseCluster ?? undefined,
+        ),
     },
     // Blobs unneeded for BLOB_RETENTION_DAYS (BLOB_RETENTION_DRY_RUN=true: only logged), in either store.
     'blob-retention': { everyMs: 6 * 3_600_000, run: () => blobRetention.sweep() },

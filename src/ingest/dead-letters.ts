@@ -1,10 +1,14 @@
 import { isUuid } from '@ota/shared/ids';
 import { deadLetterKey } from '../intake/event-stream.js';
+import { streamsToRead } from '../intake/stream-registry.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 
-/** Counts of dead-lettered stream entries (fields `entries`, `events`, and per app `<app id>:…`). */
-export function deadLetterStatsKey(keys: RedisKeys): string {
-  return keys.ingest('events:dead:stats');
+/**
+ * Counts of dead-lettered entries of stream `index` (fields `entries`, `events`, and per app
+ * `<app id>:…`), beside the stream.
+ */
+export function deadLetterStatsKey(keys: RedisKeys, index = 0): string {
+  return keys.ingestShard(index, 'events:dead:stats');
 }
 
 export interface DeadLetter {
@@ -23,7 +27,7 @@ export interface DeadLetter {
  * moved only by the call whose XACK removes it from the group's pending list, so a crash or a race never
  * moves or counts it twice. Entries are kept until an operator removes them (they can be fixed and added
  * to the event stream again), unless `maxEntries` (> 0) caps the stream, approximately; the counts keep
- * growing either way. Keys share the {ingest} hash tag.
+ * growing either way. Keys share the hash tag of the stream (`streamIndex`).
  *
  * KEYS: stream, dead-letter stream, stats hash. ARGV: group, max entries, now (ms), then per entry: id,
  * fields (JSON), reason, app id or '', events.
@@ -61,6 +65,7 @@ export async function moveToDeadLetters(
   group: string,
   maxEntries: number,
   letters: readonly DeadLetter[],
+  streamIndex = 0,
 ): Promise<number> {
   if (letters.length === 0) return 0;
   const r = redis as WithScript;
@@ -76,7 +81,13 @@ export async function moveToDeadLetters(
       String(Math.max(0, Math.floor(l.events)) || 0),
     );
   }
-  return r.ingestDeadLetter(3, stream, deadLetterKey(keys), deadLetterStatsKey(keys), ...args);
+  return r.ingestDeadLetter(
+    3,
+    stream,
+    deadLetterKey(keys, streamIndex),
+    deadLetterStatsKey(keys, streamIndex),
+    ...args,
+  );
 }
 
 export interface DeadLetterCounts {
@@ -91,18 +102,49 @@ export interface DeadLetterStats extends DeadLetterCounts {
   held: number;
 }
 
-/** The deployment's counts, and those of the given apps, in one round trip. */
+/** The deployment's counts, and those of the given apps: one round trip per stream, summed. */
 export async function readDeadLetterStats(
   redis: Redis,
   keys: RedisKeys,
   appIds: readonly string[],
 ): Promise<DeadLetterStats> {
+  const streams = await streamsToRead(redis, keys);
+  const parts = await Promise.all(
+    Array.from({ length: streams }, (_, i) => readStreamDeadLetters(redis, keys, appIds, i)),
+  );
+  const total: DeadLetterStats = {
+    entries: 0,
+    events: 0,
+    held: 0,
+    apps: appIds.map((appId) => ({ appId, counts: { entries: 0, events: 0 }, lastAt: null })),
+  };
+  for (const part of parts) {
+    total.entries += part.entries;
+    total.events += part.events;
+    total.held += part.held;
+    part.apps.forEach((app, i) => {
+      const sum = total.apps[i]!;
+      sum.counts.entries += app.counts.entries;
+      sum.counts.events += app.counts.events;
+      if (app.lastAt && (!sum.lastAt || app.lastAt > sum.lastAt)) sum.lastAt = app.lastAt;
+    });
+  }
+  return total;
+}
+
+/** One stream's counts (its keys share one hash tag: one pipeline). */
+async function readStreamDeadLetters(
+  redis: Redis,
+  keys: RedisKeys,
+  appIds: readonly string[],
+  index: number,
+): Promise<DeadLetterStats> {
   const fields = ['entries', 'events'];
   for (const app of appIds) fields.push(`${app}:entries`, `${app}:events`, `${app}:last`);
   const replies = (await redis
     .pipeline()
-    .hmget(deadLetterStatsKey(keys), ...fields)
-    .xlen(deadLetterKey(keys))
+    .hmget(deadLetterStatsKey(keys, index), ...fields)
+    .xlen(deadLetterKey(keys, index))
     .exec()) as Array<[Error | null, unknown]> | null;
   const [values, held] = [0, 1].map((i) => {
     const [err, value] = replies?.[i] ?? [new Error('no reply from Redis'), null];

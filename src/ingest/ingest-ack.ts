@@ -1,3 +1,4 @@
+import type { ChainableCommander } from 'ioredis';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import {
   COUNTER_KINDS,
@@ -73,36 +74,11 @@ function gatherCounters(
   return { minutes, hours };
 }
 
-/**
- * Acknowledges stored entries and adds their devices to the failure counters, in one MULTI/EXEC: the
- * counters move exactly when the entries leave the group's pending list, so a worker that dies before it
- * acknowledges has counted nothing, and the worker that takes its entries over counts them.
- *
- * The devices of every entry handed over are added, also of one another worker acknowledged meanwhile
- * (two workers raced on it): both add the same devices to the same HyperLogLogs, which changes nothing.
- * So no script has to decide, entry by entry, whose acknowledgement came first; an earlier version did,
- * in Lua, and copying every device id into the script and back made it Redis's costliest command under
- * load (about 15 ms a flush, during which Redis answered nobody). The devices are gathered per counter
- * across the entries: one PFADD per 1,000 devices and one EXPIRE per counter, not one each per entry; an
- * hour counter that many devices reach is merged from its minute counters (MERGE_FROM_DEVICES).
- *
- * The commands touch the stream and counter keys, which share the {ingest} hash tag: one shard of a Redis
- * Cluster holds them all.
- *
- * Returns how many of the entries this call acknowledged (the others were already handled elsewhere).
- */
-export async function ackEntries(
-  redis: Redis,
-  keys: RedisKeys,
-  stream: string,
-  group: string,
-  entryIds: readonly string[],
-  counters: ReadonlyMap<string, readonly CounterDelta[]>,
-): Promise<number> {
-  if (entryIds.length === 0) return 0;
-  const { minutes, hours } = gatherCounters(keys, entryIds, counters);
-  // One transaction: the counters move with the acknowledgement, never without it.
-  const multi = redis.multi();
+/** Queues the gathered counters' updates: minute counters, then hour counters (merged or added to). */
+function queueCounters(
+  multi: ChainableCommander,
+  { minutes, hours }: ReturnType<typeof gatherCounters>,
+): number {
   let queued = 0;
   // Minute counters first: an hour counter may be merged from them below.
   for (const [key, devices] of minutes)
@@ -122,6 +98,70 @@ export async function ackEntries(
       queued += 1;
     }
   }
+  return queued;
+}
+
+async function execOrThrow(multi: ChainableCommander): Promise<Array<[Error | null, unknown]>> {
+  const results = await multi.exec();
+  if (!results) throw new Error('the acknowledgement transaction was aborted');
+  const failed = results.find(([err]) => err);
+  if (failed) throw failed[0];
+  return results;
+}
+
+/**
+ * Acknowledges stored entries and adds their devices to the failure counters, in one MULTI/EXEC: the
+ * counters move exactly when the entries leave the group's pending list, so a worker that dies before it
+ * acknowledges has counted nothing, and the worker that takes its entries over counts them.
+ *
+ * The devices of every entry handed over are added, also of one another worker acknowledged meanwhile
+ * (two workers raced on it): both add the same devices to the same HyperLogLogs, which changes nothing.
+ * So no script has to decide, entry by entry, whose acknowledgement came first; an earlier version did,
+ * in Lua, and copying every device id into the script and back made it Redis's costliest command under
+ * load (about 15 ms a flush, during which Redis answered nobody). The devices are gathered per counter
+ * across the entries: one PFADD per 1,000 devices and one EXPIRE per counter, not one each per entry; an
+ * hour counter that many devices reach is merged from its minute counters (MERGE_FROM_DEVICES).
+ *
+ * The commands touch stream `streamIndex` and the counters of its apps, which share its hash tag: one
+ * shard of a Redis Cluster holds them all. Entries of an app whose events now go to another stream (a
+ * stream drained after INGEST_STREAMS changed) count beside that other stream, in a transaction of its
+ * own run first: adding devices twice changes nothing, so a worker dying between the two loses nothing.
+ *
+ * Returns how many of the entries this call acknowledged (the others were already handled elsewhere).
+ */
+export async function ackEntries(
+  redis: Redis,
+  keys: RedisKeys,
+  stream: string,
+  group: string,
+  entryIds: readonly string[],
+  counters: ReadonlyMap<string, readonly CounterDelta[]>,
+  streamIndex = 0,
+): Promise<number> {
+  if (entryIds.length === 0) return 0;
+  const here = new Map<string, CounterDelta[]>();
+  const elsewhere = new Map<number, Map<string, CounterDelta[]>>();
+  for (const id of entryIds) {
+    for (const d of counters.get(id) ?? []) {
+      const index = keys.streamOfApp(d.appId);
+      let byEntry = here;
+      if (index !== streamIndex) {
+        byEntry = elsewhere.get(index) ?? new Map<string, CounterDelta[]>();
+        elsewhere.set(index, byEntry);
+      }
+      const list = byEntry.get(id);
+      if (list) list.push(d);
+      else byEntry.set(id, [d]);
+    }
+  }
+  for (const byEntry of elsewhere.values()) {
+    const multi = redis.multi();
+    queueCounters(multi, gatherCounters(keys, [...byEntry.keys()], byEntry));
+    await execOrThrow(multi);
+  }
+  // One transaction: the counters move with the acknowledgement, never without it.
+  const multi = redis.multi();
+  let queued = queueCounters(multi, gatherCounters(keys, entryIds, here));
   const xackAt: number[] = [];
   for (let i = 0; i < entryIds.length; i += IDS_PER_COMMAND) {
     const ids = entryIds.slice(i, i + IDS_PER_COMMAND);
@@ -130,9 +170,6 @@ export async function ackEntries(
     multi.xdel(stream, ...ids);
     queued += 2;
   }
-  const results = await multi.exec();
-  if (!results) throw new Error('the acknowledgement transaction was aborted');
-  const failed = results.find(([err]) => err);
-  if (failed) throw failed[0];
+  const results = await execOrThrow(multi);
   return xackAt.reduce((sum, at) => sum + Number(results[at]![1]), 0);
 }

@@ -20,6 +20,8 @@ export interface IngestOptions {
   retryMaxMs?: number;
   /** The dead-letter stream is trimmed to about this many entries; 0 (the default) keeps every one. */
   deadLetterMaxEntries?: number;
+  /** Which ingest stream this consumer reads (0, the only one with INGEST_STREAMS=1). */
+  stream?: number;
 }
 
 export interface IngestDeps {
@@ -33,7 +35,7 @@ export interface IngestDeps {
 }
 
 /**
- * Reads the event stream through the consumer group and hands batches (batchSize events or flushMs,
+ * Reads one event stream through the consumer group and hands batches (batchSize events or flushMs,
  * whichever comes first) to the BatchWriter: insert into ClickHouse, acknowledge with the failure-counter
  * devices, ask for spike evaluation. Nothing is acknowledged before its insert succeeded: while ClickHouse
  * is down the insert is retried with backoff and the backlog waits in the stream; an entry that cannot be
@@ -67,7 +69,8 @@ export class IngestConsumer {
   ) {
     const consumer =
       opts.consumer ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    this.group = new IngestGroup(deps.redis, eventStreamKey(deps.keys), consumer);
+    const index = opts.stream ?? 0;
+    this.group = new IngestGroup(deps.redis, eventStreamKey(deps.keys, index), consumer, index);
     this.writer = new BatchWriter(
       { ...deps, group: this.group },
       {

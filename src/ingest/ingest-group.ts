@@ -4,12 +4,14 @@ import type { Redis } from '../platform/redis.js';
 /** A stream entry as Redis returns it: id and flat field list. */
 export type RawEntry = [id: string, fields: string[]];
 
-/** The consumer-group commands of one ingest worker (its consumer name and its connection). */
+/** The consumer-group commands of one ingest worker on one stream (its consumer name and its connection). */
 export class IngestGroup {
   constructor(
     private readonly redis: Redis,
     readonly stream: string,
     readonly consumer: string,
+    /** Which ingest stream (eventStreamKey's index): its dead letters and counters live beside it. */
+    readonly index = 0,
   ) {}
 
   async ensure(): Promise<void> {

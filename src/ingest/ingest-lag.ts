@@ -1,4 +1,5 @@
 import { eventStreamKey, INGEST_GROUP } from '../intake/event-stream.js';
+import { streamsToRead } from '../intake/stream-registry.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 
 export interface IngestLag {
@@ -10,14 +11,26 @@ export interface IngestLag {
   oldestUnreadMs: number;
 }
 
-/**
- * How far the ingest workers are behind the event stream, deployment-wide, in three commands. Stored
- * entries are deleted (ingest-ack.ts), so the stream holds only pending and unread ones: when Redis cannot
- * tell the group's lag (before 7.0, or after deletions it cannot account for), the length less the pending
- * entries is the same number.
- */
+/** How far the ingest workers are behind, deployment-wide: summed over the streams, the oldest of them. */
 export async function readIngestLag(redis: Redis, keys: RedisKeys, now = Date.now()): Promise<IngestLag> {
-  const stream = eventStreamKey(keys);
+  const streams = await streamsToRead(redis, keys);
+  const lags = await Promise.all(
+    Array.from({ length: streams }, (_, i) => readStreamLag(redis, eventStreamKey(keys, i), now)),
+  );
+  return lags.reduce((sum, lag) => ({
+    unread: sum.unread + lag.unread,
+    pending: sum.pending + lag.pending,
+    oldestUnreadMs: Math.max(sum.oldestUnreadMs, lag.oldestUnreadMs),
+  }));
+}
+
+/**
+ * How far the ingest workers are behind one stream, in three commands. Stored entries are deleted
+ * (ingest-ack.ts), so the stream holds only pending and unread ones: when Redis cannot tell the group's lag
+ * (before 7.0, or after deletions it cannot account for), the length less the pending entries is the same
+ * number.
+ */
+async function readStreamLag(redis: Redis, stream: string, now: number): Promise<IngestLag> {
   const groups = (await redis.xinfo('GROUPS', stream).catch((err: Error) => {
     // No stream yet (nothing was ever accepted, or no worker ever made the group): nothing waits.
     if (/no such key/i.test(err.message)) return [];

@@ -92,6 +92,7 @@ export class BatchWriter {
         INGEST_GROUP,
         this.opts.deadLetterMaxEntries,
         letters,
+        this.deps.group.index,
       );
       this.counts.deadLettered += moved;
       for (const l of letters) {
@@ -116,6 +117,7 @@ export class BatchWriter {
       INGEST_GROUP,
       ids,
       prepared.counters,
+      this.deps.group.index,
     );
     this.counts.batches += 1;
     this.counts.rows += prepared.rows;

@@ -2,12 +2,14 @@ import type { RedisKeys } from '../platform/redis.js';
 import { countersFromRows, type DeviceCounter } from './event-rows.js';
 
 /**
- * The device event stream: the API appends one entry per accepted request (and per batch of recorded update
- * checks); ingest workers read it through one consumer group and delete entries once they are stored.
+ * The device event streams: the API appends one entry per accepted request (and per batch of recorded update
+ * checks) to the stream of its app; ingest workers read every stream through one consumer group each and
+ * delete entries once they are stored.
  *
- * One stream per deployment: each entry carries a whole batch (up to 1,000 events), so 100k events/s is
- * about 1,000 entries/s, well within one Redis node (in a Redis Cluster, the shard of the {ingest} tag).
- * Sharding would add streams `events:<n>` read together by every worker.
+ * Each entry carries a whole batch (up to 1,000 events), so 100k events/s is about 1,000 entries/s, well
+ * within one Redis node. INGEST_STREAMS (default 1) spreads apps over that many streams, each with its own
+ * hash tag (RedisKeys.ingestShard), so a Redis Cluster spreads them over its masters. An app's batches go
+ * to one stream, in order, for as long as the count stays the same.
  */
 export const EVENT_TYPES = ['download', 'activation', 'error', 'check'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -16,13 +18,17 @@ export const DEVICE_EVENT_TYPES = ['download', 'activation', 'error'] as const;
 
 export const INGEST_GROUP = 'ingest';
 
-export function eventStreamKey(keys: RedisKeys): string {
-  return keys.ingest('events');
+/** Ingest stream `index` (0 when there is one). */
+export function eventStreamKey(keys: RedisKeys, index = 0): string {
+  return keys.ingestShard(index, 'events');
 }
 
-/** Entries that cannot be stored (not ours, or refused by ClickHouse) are moved here, never dropped. */
-export function deadLetterKey(keys: RedisKeys): string {
-  return keys.ingest('events:dead');
+/**
+ * Entries of stream `index` that cannot be stored (not ours, or refused by ClickHouse) are moved here,
+ * beside their stream, never dropped.
+ */
+export function deadLetterKey(keys: RedisKeys, index = 0): string {
+  return keys.ingestShard(index, 'events:dead');
 }
 
 /** How an entry's rows are written: TabSeparated in ROW_COLUMNS order, or JSONEachRow in older entries. */

@@ -2,13 +2,18 @@ import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickh
 
 export type { ClickHouseClient };
 
-export function createClickHouse(url: string, database: string): ClickHouseClient {
+/**
+ * The service's client. With `cluster` (CLICKHOUSE_CLUSTER) inserts into the Distributed tables are
+ * synchronous: an insert answers once every shard it writes to has the rows, so ingest acknowledges an
+ * entry only when it is stored, as on one server (and retries while a shard is away).
+ */
+export function createClickHouse(url: string, database: string, cluster?: string): ClickHouseClient {
   return createClient({
     url,
     database,
     request_timeout: 30_000,
     compression: { request: false, response: false },
-    clickhouse_settings: {},
+    clickhouse_settings: cluster ? { insert_distributed_sync: 1 } : {},
     // Failures reach our code, which logs them through pino with context (or answers 503); the client's
     // own console logging would print each one again, unstructured (a refused row, once per split).
     log: { level: ClickHouseLogLevel.OFF },
@@ -78,11 +83,19 @@ export function chStringList(values: readonly string[]): string {
   return `(${values.map(chString).join(', ')})`;
 }
 
-/** Creates the database if missing (through a client not bound to it, since binding needs it to exist). */
-export async function ensureClickHouseDatabase(url: string, database: string): Promise<void> {
+/**
+ * Creates the database if missing (through a client not bound to it, since binding needs it to exist), on
+ * every server of `cluster` when given.
+ */
+export async function ensureClickHouseDatabase(
+  url: string,
+  database: string,
+  cluster?: string,
+): Promise<void> {
   const admin = createClient({ url, request_timeout: 30_000 });
   try {
-    await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${chIdentifier(database)}` });
+    const on = cluster ? ` ON CLUSTER ${chIdentifier(cluster)}` : '';
+    await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${chIdentifier(database)}${on}` });
   } finally {
     await admin.close();
   }

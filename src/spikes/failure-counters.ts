@@ -12,8 +12,10 @@ import type { Redis, RedisKeys } from '../platform/redis.js';
  * and events too old to fall in any window add to no counter, so a device's clock cannot make keys for
  * arbitrary times: at most about 65 minute and 26 hour counters per release and kind exist at once.
  *
- * The keys share the event stream's hash tag: ingest updates them in the transaction that acknowledges
- * stream entries, and one PFCOUNT of a window reads keys of one Redis Cluster shard.
+ * The keys share the hash tag of the stream the app's events go to (RedisKeys.ingestApp): ingest updates
+ * them in the transaction that acknowledges that stream's entries, and one PFCOUNT of a window reads keys
+ * of one Redis Cluster shard. When INGEST_STREAMS changes, an app's counters start again beside its new
+ * stream: a window spanning the change counts only what arrived since it.
  */
 export const COUNTER_KINDS = ['activations', 'errors', 'networks'] as const;
 export type CounterKind = (typeof COUNTER_KINDS)[number];
@@ -39,7 +41,7 @@ export function minuteCounterKey(
   minute: number,
   kind: CounterKind,
 ): string {
-  return keys.ingest(`devfail:${appId}:${moduleId}:m${minute}:${KIND_SUFFIX[kind]}`);
+  return keys.ingestApp(appId, `devfail:${appId}:${moduleId}:m${minute}:${KIND_SUFFIX[kind]}`);
 }
 
 export function hourCounterKey(
@@ -49,7 +51,7 @@ export function hourCounterKey(
   hour: number,
   kind: CounterKind,
 ): string {
-  return keys.ingest(`devfail:${appId}:${moduleId}:h${hour}:${KIND_SUFFIX[kind]}`);
+  return keys.ingestApp(appId, `devfail:${appId}:${moduleId}:h${hour}:${KIND_SUFFIX[kind]}`);
 }
 
 /** Which counters an event of `minute` feeds, given when the batch was received (null: none). */

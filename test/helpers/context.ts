@@ -100,7 +100,9 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   // A fault test may bring a ClickHouse of its own.
   const clickhouseUrl = options.env?.CLICKHOUSE_URL ?? requireEnv('CLICKHOUSE_URL');
   const chDatabase = `ota_test_${id}`;
-  await ensureClickHouseDatabase(clickhouseUrl, chDatabase);
+  // The cluster tests (test/cluster) bring a ClickHouse cluster: the database on every server of it.
+  const chCluster = options.env?.CLICKHOUSE_CLUSTER;
+  await ensureClickHouseDatabase(clickhouseUrl, chDatabase, chCluster);
   const blobDir = await mkdtemp(join(tmpdir(), `ota-blobs-${id}-`));
   // On S3 (OTA_TEST_BLOB_STORE=s3, or a file asking for it), a bucket of the file's own unless it names one.
   const onS3 = (options.env?.BLOB_STORE ?? testBlobStore()) === 's3';
@@ -122,7 +124,11 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const config = loadConfig(env);
   const deps = createContainer(config, { name: 'test', poolSize: 5, logger: options.logger });
   const ownerDb = createPool(database.owner, 2);
-  await migrateClickHouse(deps.clickhouse);
+  await migrateClickHouse(
+    deps.clickhouse,
+    undefined,
+    chCluster ? { cluster: chCluster, database: chDatabase } : undefined,
+  );
   const app = options.withoutApp ? (undefined as unknown as App) : await buildApp(deps);
   if (app) await app.ready();
   const url = port && app ? await app.listen({ host: '127.0.0.1', port }) : undefined;
@@ -137,7 +143,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     await ownerDb.end();
     await dropTestDatabase(id);
     const admin = createClient({ url: clickhouseUrl });
-    await admin.command({ query: `DROP DATABASE IF EXISTS ${chDatabase}` }).finally(() => admin.close());
+    const on = chCluster ? ` ON CLUSTER ${chCluster}` : '';
+    await admin.command({ query: `DROP DATABASE IF EXISTS ${chDatabase}${on}` }).finally(() => admin.close());
     await rm(blobDir, { recursive: true, force: true });
     await dropBucket?.();
   };

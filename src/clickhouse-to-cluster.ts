@@ -1,0 +1,32 @@
+import { ConfigError, loadConfig } from './config/config.js';
+import { moveToCluster } from './migrations/clickhouse-to-cluster.js';
+import { createClickHouse, ensureClickHouseDatabase } from './platform/clickhouse.js';
+
+/**
+ * `npm run clickhouse:to-cluster`: moves the database of CLICKHOUSE_DATABASE on the server of
+ * CLICKHOUSE_URL, in its single-server form, onto the cluster CLICKHOUSE_CLUSTER that server is now a
+ * member of (docs/operations/processes-and-scaling.md). Prints what it copied.
+ */
+async function main(): Promise<number> {
+  const config = loadConfig();
+  const cluster = config.clickhouseCluster;
+  if (!cluster)
+    throw new ConfigError('clickhouse:to-cluster needs CLICKHOUSE_CLUSTER (the cluster to move onto).');
+  await ensureClickHouseDatabase(config.clickhouseUrl, config.clickhouseDatabase, cluster);
+  const ch = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase, cluster);
+  try {
+    const result = await moveToCluster(ch, { cluster, database: config.clickhouseDatabase });
+    console.log(JSON.stringify(result));
+    return 0;
+  } finally {
+    await ch.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(1);
+  },
+);
