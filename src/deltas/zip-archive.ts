@@ -44,6 +44,37 @@ export function sha256Hex(bytes: Buffer): string {
  * and a folder, and archives past the limits. Directory entries are skipped, as unzipping makes them anyway.
  */
 export async function readZipFiles(zip: Buffer, limits: ZipLimits = {}): Promise<ArchiveFile[]> {
+  const files: ArchiveFile[] = [];
+  await walkZip(zip, limits, async (path, stream) => {
+    const bytes = await collect(stream);
+    files.push({ path, bytes, sha256: sha256Hex(bytes) });
+  });
+  return files;
+}
+
+/**
+ * The path and SHA-256 of each file of a zip, read as readZipFiles reads it (same refusals) but without
+ * keeping any file's bytes: what a folder hash needs, in the memory of one compressed archive.
+ */
+export async function hashZipFiles(
+  zip: Buffer,
+  limits: ZipLimits = {},
+): Promise<Array<{ path: string; sha256: string }>> {
+  const files: Array<{ path: string; sha256: string }> = [];
+  await walkZip(zip, limits, async (path, stream) => {
+    const hash = createHash('sha256');
+    for await (const chunk of stream) hash.update(chunk as Buffer);
+    files.push({ path, sha256: hash.digest('hex') });
+  });
+  return files;
+}
+
+/** Calls `visit` with each file's path and uncompressed bytes, in archive order, checking what readZipFiles says. */
+async function walkZip(
+  zip: Buffer,
+  limits: ZipLimits,
+  visit: (path: string, stream: Readable) => Promise<void>,
+): Promise<void> {
   const maxEntries = limits.maxEntries ?? 50_000;
   const maxBytes = limits.maxBytes ?? 1024 ** 3;
   let archive: ZipFile;
@@ -54,7 +85,6 @@ export async function readZipFiles(zip: Buffer, limits: ZipLimits = {}): Promise
   }
   if (archive.entryCount > maxEntries)
     throw new ZipArchiveError(`the archive has ${archive.entryCount} entries; at most ${maxEntries}`);
-  const files: ArchiveFile[] = [];
   const seen = new Set<string>();
   const folders = new Set<string>();
   let total = 0;
@@ -71,8 +101,7 @@ export async function readZipFiles(zip: Buffer, limits: ZipLimits = {}): Promise
       if (total > maxBytes) throw new ZipArchiveError(`the archive unpacks to more than ${maxBytes} bytes`);
       if (seen.has(path)) throw new ZipArchiveError(`the archive holds ${JSON.stringify(path)} twice`);
       seen.add(path);
-      const bytes = await readEntry(archive, entry);
-      files.push({ path, bytes, sha256: sha256Hex(bytes) });
+      await visit(path, await openEntry(archive, entry));
     }
   } catch (err) {
     if (err instanceof ZipArchiveError) throw err;
@@ -80,13 +109,12 @@ export async function readZipFiles(zip: Buffer, limits: ZipLimits = {}): Promise
   } finally {
     archive.close();
   }
-  for (const file of files) {
-    const parts = file.path.split('/');
+  for (const path of seen) {
+    const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join('/'));
   }
-  const clash = files.find((f) => folders.has(f.path));
-  if (clash) throw new ZipArchiveError(`${JSON.stringify(clash.path)} is both a file and a folder`);
-  return files;
+  const clash = [...seen].find((path) => folders.has(path));
+  if (clash) throw new ZipArchiveError(`${JSON.stringify(clash)} is both a file and a folder`);
 }
 
 /** A zip of the files, in the given order (deflated; entries dated at the epoch so equal input gives equal bytes). */
@@ -124,11 +152,10 @@ function nextEntry(archive: ZipFile): Promise<Entry | undefined> {
   });
 }
 
-async function readEntry(archive: ZipFile, entry: Entry): Promise<Buffer> {
-  const stream = await new Promise<Readable>((resolve, reject) =>
+function openEntry(archive: ZipFile, entry: Entry): Promise<Readable> {
+  return new Promise<Readable>((resolve, reject) =>
     archive.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
   );
-  return collect(stream);
 }
 
 async function collect(stream: AsyncIterable<unknown>): Promise<Buffer> {
