@@ -17,6 +17,7 @@ const S3_FILES = [
   'test/integration/updates/end-to-end.test.ts',
   'test/integration/codepush/acquisition.test.ts',
   'test/integration/codepush/package-hash.test.ts',
+  'test/integration/codepush/react-native-client.test.ts',
   'test/integration/expo/manifest.test.ts',
   'test/integration/deltas/expo-patches.test.ts',
   'test/integration/deltas/codepush-diffs.test.ts',
