@@ -19,6 +19,7 @@ const S3_FILES = [
   'test/integration/codepush/package-hash.test.ts',
   'test/integration/codepush/react-native-client.test.ts',
   'test/integration/expo/manifest.test.ts',
+  'test/integration/expo/client-versions.test.ts',
   'test/integration/deltas/expo-patches.test.ts',
   'test/integration/deltas/codepush-diffs.test.ts',
   'test/integration/capacitor/updates.test.ts',
