@@ -59,6 +59,18 @@ export class AndroidCodePushNative {
     return this.current === null ? null : this.folderOf(this.current);
   }
 
+  /** A package the app installed and confirmed earlier (by an update this test did not watch). */
+  async adopt(zip: Buffer, metadata: Metadata): Promise<void> {
+    const folder = this.folderOf(metadata.packageHash);
+    await layPackage(zip, null, folder, join(this.app.folder, 'unzipped'));
+    await writeFile(join(folder, 'app.json'), JSON.stringify(metadata));
+    this.current = metadata.packageHash;
+    this.lastReported = `${metadata.deploymentKey ?? this.app.deploymentKey}:${metadata.label}`;
+  }
+
+  /** Bytes downloaded by downloadUpdate, for the test to compare with the full package. */
+  downloaded = 0;
+
   /** A cold start of the app (CodePush.initializeUpdateAfterRestart). */
   async start(): Promise<void> {
     this.didUpdate = false;
@@ -112,31 +124,19 @@ export class AndroidCodePushNative {
     const bytes = Buffer.from(await res.arrayBuffer());
     const total = Number(res.headers.get('content-length') ?? -1);
     if (total !== bytes.length) throw new Error(`Received ${bytes.length} bytes, expected ${total}`);
+    this.downloaded += bytes.length;
     const bundleName = this.app.bundleFileName ?? 'index.android.bundle';
     let relativeBundlePath = bundleName;
     if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
-      const unzipped = join(this.app.folder, 'unzipped');
-      await rm(unzipped, { recursive: true, force: true });
-      await unzipTo(bytes, unzipped);
-      const diffManifest = join(unzipped, 'hotcodepush.json');
-      const isDiff = await exists(diffManifest);
-      await mkdir(folder, { recursive: true });
-      if (isDiff) {
-        if (this.current !== null) {
-          await cp(this.folderOf(this.current), folder, { recursive: true });
-          const { deletedFiles } = JSON.parse(await readFile(diffManifest, 'utf8')) as {
-            deletedFiles: string[];
-          };
-          for (const path of deletedFiles) await rm(join(folder, path), { force: true });
-        }
-        await rm(diffManifest);
-      }
-      await cp(unzipped, folder, { recursive: true });
-      await rm(unzipped, { recursive: true, force: true });
+      const { isDiff } = await layPackage(
+        bytes,
+        this.runningFolder,
+        folder,
+        join(this.app.folder, 'unzipped'),
+      );
       const found = await findBundle(folder, bundleName);
       if (found === null) throw new Error(`Update is invalid - no JS bundle named "${bundleName}"`);
       relativeBundlePath = found;
-      await rm(join(folder, 'app.json'), { force: true });
       // CodePushUpdateUtils.getSignatureFilePath: `CodePush/.codepushrelease` in the package folder.
       const signed = await exists(join(folder, 'CodePush', '.codepushrelease'));
       if (this.app.publicKey !== undefined) {
@@ -245,6 +245,37 @@ export class AndroidCodePushNative {
     });
     if (payload.contentHash !== packageHash) throw new Error('The update could not be verified');
   }
+}
+
+/**
+ * The package folder a downloaded zip makes (CodePushUpdateManager.downloadPackage): unzipped into a
+ * scratch folder; when `hotcodepush.json` is at its root it is a diff, so the running package's folder is
+ * copied first, the listed `deletedFiles` removed and the manifest dropped; the unzipped files are laid
+ * over it, and the copied `app.json` (the client's metadata) deleted.
+ */
+export async function layPackage(
+  zip: Buffer,
+  currentFolder: string | null,
+  folder: string,
+  scratch: string,
+): Promise<{ isDiff: boolean }> {
+  await rm(scratch, { recursive: true, force: true });
+  await unzipTo(zip, scratch);
+  const diffManifest = join(scratch, 'hotcodepush.json');
+  const isDiff = await exists(diffManifest);
+  await mkdir(folder, { recursive: true });
+  if (isDiff) {
+    if (currentFolder !== null) {
+      await cp(currentFolder, folder, { recursive: true });
+      const { deletedFiles } = JSON.parse(await readFile(diffManifest, 'utf8')) as { deletedFiles: string[] };
+      for (const path of deletedFiles) await rm(join(folder, path), { force: true });
+    }
+    await rm(diffManifest);
+  }
+  await cp(scratch, folder, { recursive: true });
+  await rm(scratch, { recursive: true, force: true });
+  await rm(join(folder, 'app.json'), { force: true });
+  return { isDiff };
 }
 
 async function exists(path: string): Promise<boolean> {
