@@ -15,6 +15,7 @@ import { PostgresDeploymentKeysStore } from '../codepush/deployment-keys.postgre
 import type { Config } from '../config/config.js';
 import { QueueDeltaJobs } from '../deltas/delta-jobs.js';
 import { PostgresDeltasStore } from '../deltas/deltas.postgres-store.js';
+import { createPushPackages } from '../deltas/package-facts.js';
 import { ClickHouseEventRowsStore } from '../ingest/event-rows.clickhouse-store.js';
 import { RedisEventsStore } from '../intake/events.redis-store.js';
 import { PostgresInvitationsStore } from '../invitations/invitations.postgres-store.js';
@@ -112,7 +113,11 @@ export function createContainer(
     stores,
     webhookScheduler,
     invalidate,
-    releases: createReleasesService(stores, { invalidate, deltas: deltaJobs }),
+    releases: createReleasesService(stores, {
+      invalidate,
+      deltas: deltaJobs,
+      packages: createPushPackages(blobs, stores.deltas),
+    }),
     metrics,
   };
   const api = role === 'workers' ? {} : createApi(shared, closers);

@@ -21,7 +21,10 @@ const RELEASE_COLUMNS = `r.id, r.app_id, r.channel, r.seq, r.sha256, r.size, r.f
   (SELECT json_agg(json_build_object('part', m.part, 'body', encode(m.body, 'hex')))
      FROM release_manifests m WHERE m.release_id = r.id AND m.part IN ('ios', 'android')) AS parts`;
 
-/** release_packages and release_deltas (written by the deltas worker only), and its reads of releases. */
+/**
+ * release_packages (written by a push, then by the deltas worker) and release_deltas (the worker only), and
+ * the worker's reads of releases.
+ */
 export class PostgresDeltasStore implements DeltasStore {
   constructor(private readonly db: Queryable) {}
 
@@ -65,8 +68,8 @@ export class PostgresDeltasStore implements DeltasStore {
     return rows;
   }
 
-  async recordPackage(row: PackageRow): Promise<void> {
-    await this.db.query(
+  async recordPackage(row: PackageRow, q: Queryable = this.db): Promise<void> {
+    await q.query(
       `INSERT INTO release_packages (release_id, is_zip, folder_hash, file_count) VALUES ($1, $2, $3, $4)
        ON CONFLICT (release_id) DO UPDATE
          SET is_zip = EXCLUDED.is_zip, folder_hash = EXCLUDED.folder_hash, file_count = EXCLUDED.file_count`,

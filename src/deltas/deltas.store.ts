@@ -1,4 +1,5 @@
 import type { ExpoPlatform } from '../expo/expo.manifest.js';
+import type { Queryable } from '../platform/postgres.js';
 
 export const DELTA_KINDS = ['expo-bsdiff', 'codepush-diff', 'capacitor-files'] as const;
 export type DeltaKind = (typeof DELTA_KINDS)[number];
@@ -71,8 +72,8 @@ export interface ServedDeltas {
 }
 
 /**
- * Reads of releases for the deltas worker, and the tables only it writes (sql/postgres/030): each
- * release's package facts and its deltas. Writes are idempotent: a job run again writes the same rows.
+ * Reads of releases for the deltas worker, and the tables it writes (sql/postgres/030): each release's
+ * package facts (first recorded by the push, src/deltas/package-facts.ts) and its deltas. Writes are idempotent: a job run again writes the same rows.
  * The device routes read what they serve with `served`, on a routing-cache miss only.
  */
 export interface DeltasStore {
@@ -85,8 +86,8 @@ export interface DeltasStore {
    * per platform.
    */
   embeddedBases(appId: string, fingerprint: string, uptoSeq: number, limit: number): Promise<EmbeddedBase[]>;
-  /** Inserts or replaces the release's row. */
-  recordPackage(row: PackageRow): Promise<void>;
+  /** Inserts or replaces the release's row (in the push's transaction when `q` is given). */
+  recordPackage(row: PackageRow, q?: Queryable): Promise<void>;
   package(releaseId: string): Promise<PackageRow | undefined>;
   /** Records the blobs a Capacitor manifest blob names (kept by blob retention); again is a no-op. */
   recordManifestFiles(manifestSha256: string, fileSha256s: readonly string[]): Promise<void>;

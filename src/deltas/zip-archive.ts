@@ -72,6 +72,26 @@ export async function readZipFiles(zip: Buffer, limits: ZipLimits = {}): Promise
   return files;
 }
 
+/**
+ * The path and SHA-256 of each file of a zip, read as readZipFiles reads it (same refusals) but without
+ * keeping any file's bytes: what a folder hash needs, in the memory of one compressed archive.
+ */
+export async function hashZipFiles(
+  zip: Buffer,
+  limits: ZipLimits = {},
+): Promise<Array<{ path: string; sha256: string }>> {
+  const archive = await openZip(() =>
+    yauzl.fromBufferPromise(zip, { lazyEntries: true, validateEntrySizes: true }),
+  );
+  const files: Array<{ path: string; sha256: string }> = [];
+  await scanZip(archive, limits, async (path, stream) => {
+    const hash = createHash('sha256');
+    for await (const chunk of stream) hash.update(chunk);
+    files.push({ path, sha256: hash.digest('hex') });
+  }).finally(() => archive.close());
+  return files;
+}
+
 /** The zip yauzl opened; a failure to open it is a ZipArchiveError. */
 export async function openZip(open: () => Promise<ZipFile>): Promise<ZipFile> {
   try {

@@ -176,7 +176,8 @@ const PATCH_VARY = 'A-IM, Expo-Current-Update-ID';
 
 /**
  * Answers a launch asset request with a patch (RFC 3229 delta encoding, as expo-updates reads it): 226,
- * `IM: bsdiff`, `expo-base-update-id` (the update the patch applies to), never cached by anyone but the
+ * `IM: bsdiff`, `expo-base-update-id` and `delta-base` (the update the patch applies to), `ETag` (the update
+ * it makes), never cached by anyone but the
  * device, and the patch's bytes with their length. The API sends them itself whatever the blob store:
  * patches are small, and the URL a client negotiates on is this one. False when the patch's bytes are not
  * in the store (the caller then answers the full bytes, as before any patch existed).
@@ -200,7 +201,9 @@ async function sendPatch(
     .header('expo-base-update-id', patch.baseUpdateId)
     // An older expo-updates for Android read the base and the target from these (delta encoding's own).
     .header('delta-base', patch.baseUpdateId)
-    .header('etag', `"${patch.targetUpdateId}"`)
+    // The bare id, not a quoted entity tag: expo-updates for Android (SDK 55, enableBsdiffPatchSupport)
+    // lower-cases this header and compares it with the id it sent in If-Match, discarding the patch otherwise.
+    .header('etag', patch.targetUpdateId)
     .header('cache-control', 'private, no-store')
     .header('vary', PATCH_VARY)
     .header('content-length', String(size));

@@ -14,7 +14,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * byte range (206, or 416 past the end), If-Range and If-None-Match (304), and DOWNLOAD_HEADERS on every
  * answer. Bundle downloads and Expo assets share it; only the content type differs, and only a servable
  * one is kept. When the store has URLs of its own (S3: a CDN or a presigned URL), the answer is a 302
- * there instead, so the API never streams the bytes.
+ * there instead, so the API never streams the bytes, except to a request with a precondition the store
+ * would refuse.
  */
 export async function sendBlob(
   { blobs, blobLinks }: { blobs: BlobStore; blobLinks: BlobLinks },
@@ -28,7 +29,11 @@ export async function sendBlob(
 ) {
   const size = await blobs.size(sha256);
   if (size === undefined) throw missing;
-  const link = await blobLinks.link(sha256, servableType(contentType));
+  // A client following the redirect sends its preconditions to the store, which compares them with its own
+  // entity tag and answers 412 (expo-updates for Android sends `If-Match: <update id>` with a launch asset
+  // request): such a request gets the bytes from here. The bytes behind a sha256 never change, so the
+  // precondition is not evaluated here either.
+  const link = hasPrecondition(request) ? null : await blobLinks.link(sha256, servableType(contentType));
   if (link) {
     // A presigned URL expires: the redirect must not outlive it in a cache.
     const cache = Number.isFinite(link.handOutUntil) ? 'private, max-age=0' : 'public, max-age=86400';
@@ -53,4 +58,9 @@ export async function sendBlob(
   if (request.method === 'HEAD' || size === 0) return reply.send();
   if (!range) onWhole?.(size);
   return reply.send(blobs.createReadStream(sha256, { start, end }));
+}
+
+/** If-Match or If-Unmodified-Since: what a store evaluates against its own object and may answer 412 to. */
+function hasPrecondition(request: FastifyRequest): boolean {
+  return request.headers['if-match'] !== undefined || request.headers['if-unmodified-since'] !== undefined;
 }

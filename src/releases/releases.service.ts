@@ -4,8 +4,10 @@ import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AppRow, AppsStore } from '../apps/apps.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import { auditActor, type Principal, requireRole } from '../auth/principal.js';
+import { BlobStoreUnavailableError } from '../bundles/blob-store.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import type { DeltaJobs } from '../deltas/delta-jobs.js';
+import type { PushPackages } from '../deltas/package-facts.js';
 import type { Plan } from '../plans/plans.js';
 import { conflict, notFound } from '../platform/errors.js';
 import type { Queryable, Transactional } from '../platform/postgres.js';
@@ -55,9 +57,9 @@ export interface ReleasesStores {
 
 export function createReleasesService(
   stores: ReleasesStores,
-  options: { invalidate: PublishInvalidation; deltas?: DeltaJobs },
+  options: { invalidate: PublishInvalidation; deltas?: DeltaJobs; packages?: PushPackages },
 ): ReleasesService {
-  return new ReleasesService(stores, options.invalidate, options.deltas);
+  return new ReleasesService(stores, options.invalidate, options.deltas, options.packages);
 }
 
 /**
@@ -71,6 +73,8 @@ export class ReleasesService {
     private readonly invalidate: PublishInvalidation,
     /** Asked after the commit for the release's deltas (docs/reference/delta-updates.md); never throws. */
     private readonly deltas?: DeltaJobs,
+    /** Reads what the bytes are (a zip's CodePush folder hash) before the release can be offered. */
+    private readonly packages?: PushPackages,
   ) {}
 
   async push(principal: Principal, input: PushInput, hooks: PushHooks = {}): Promise<ReleaseRow> {
@@ -84,12 +88,19 @@ export class ReleasesService {
     const capacitor = input.capacitor ? capacitorFields(input.capacitor, sha256, input.version) : null;
     const fingerprint = input.fingerprint ?? null;
     const { releases, apps, bundles, outbox } = this.stores;
+    // Read before any lock is taken. Bytes never uploaded are refused below as an unknown bundle; known
+    // bytes that cannot be read fail the push (a release is never offered without its package_hash).
+    const facts = await this.packages?.factsOf(sha256).then(
+      (read) => ({ read }),
+      (err: unknown) => ({ err }),
+    );
     const release = await this.stores.transaction(async (tx) => {
       const app = await this.lockApp(tx, principal.workspaceId, input.app_id);
       // The blob's lock: the retention sweep cannot delete the bytes while this push refers to them.
       await bundles.lockBlob(tx, sha256);
       const bundle = await bundles.find(app.id, sha256, tx);
       if (!bundle) throw unknownBundle();
+      if (facts && 'err' in facts) throw new BlobStoreUnavailableError(facts.err);
       if (fingerprint !== null && !(await apps.findFingerprint(app.id, fingerprint, tx)))
         throw unknownFingerprint();
       requirePushAllowed(await this.planOf(principal.workspaceId, tx), {
@@ -119,6 +130,8 @@ export class ReleasesService {
         ...(input.id ? { id: input.id } : {}),
         ...(input.created_at ? { createdAt: input.created_at } : {}),
       });
+      // With the row: no answer offers the release before its package_hash is known.
+      if (facts && 'read' in facts) await this.packages!.record(tx, { release_id: row.id, ...facts.read });
       await hooks.afterInsert?.(tx, row);
       await this.record(tx, actorOf(principal), app, 'module.push', pushAudit(row));
       await outbox.append(tx, principal.workspaceId, 'release.pushed', releasePushedData(app, row));

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readZipFiles } from '../../src/deltas/zip-archive.js';
+import { layPackage } from './react-native-code-push/android-native.js';
 
 /**
- * What react-native-code-push does on the device, written from its sources (CodePushUpdateUtils.java,
- * CodePushUpdateManager.java), apart from the service's code: the folder walk and hash it verifies, and
- * the way it lays a downloaded zip (full or diff) into a new package folder.
+ * What react-native-code-push's native code does on the device, written from its sources
+ * (CodePushUpdateUtils.java, CodePushUpdateManager.java), apart from the service's code: the folder walk and
+ * hash it verifies, and the way it lays a downloaded zip (full or diff) into a new package folder. The
+ * Android native stand-in (react-native-code-push/android-native.ts) that the package's own JavaScript runs
+ * over is built on these.
  */
 
 /** CodePushUpdateUtils.isHashIgnored. */
@@ -55,29 +58,13 @@ export async function unzipTo(zip: Buffer, folder: string): Promise<void> {
 }
 
 /**
- * CodePushUpdateManager.downloadPackage for a zip: unzip; when `hotcodepush.json` is there, copy the
- * current package folder, delete the listed files and the manifest; lay the unzipped files over it; delete
- * the copied `app.json` (the client's metadata). Returns the new package folder.
+ * CodePushUpdateManager.downloadPackage for a zip, as the Android native stand-in that react-native-code-push's
+ * JavaScript runs over lays it (react-native-code-push/android-native.ts, layPackage): a new package folder
+ * from the zip, laid over a copy of `currentPackage` when it is a diff. Returns the new package folder.
  */
 export async function installLikeClient(zip: Buffer, currentPackage: string, work: string): Promise<string> {
-  const unzipped = join(work, 'unzipped');
   const next = join(work, 'next');
-  await rm(unzipped, { recursive: true, force: true });
   await rm(next, { recursive: true, force: true });
-  await unzipTo(zip, unzipped);
-  const diffManifest = join(unzipped, 'hotcodepush.json');
-  const isDiff = await stat(diffManifest).then(
-    () => true,
-    () => false,
-  );
-  await mkdir(next, { recursive: true });
-  if (isDiff) {
-    await cp(currentPackage, next, { recursive: true });
-    const { deletedFiles } = JSON.parse(await readFile(diffManifest, 'utf8')) as { deletedFiles: string[] };
-    for (const path of deletedFiles) await rm(join(next, path), { force: true });
-    await rm(diffManifest);
-  }
-  await cp(unzipped, next, { recursive: true });
-  await rm(join(next, 'app.json'), { force: true });
+  await layPackage(zip, currentPackage, next, join(work, 'unzipped'));
   return next;
 }

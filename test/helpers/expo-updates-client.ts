@@ -78,3 +78,62 @@ function imListsBsdiff(im: string | null): boolean {
 export function hashOf(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('base64url');
 }
+
+/**
+ * Downloads a launch asset the way expo-updates for Android does with `enableBsdiffPatchSupport` (SDK 55,
+ * FileDownloader.kt: createRequestForAsset, parsePatchResponseMetadata, validatePatchResponseMetadata):
+ * the patch request also sends `If-None-Match: <running id>`, `If-Match: <requested id>` and
+ * `Accept: application/vnd.bsdiff,*\/*`; an answer is a patch when its type is application/vnd.bsdiff,
+ * `IM` lists bsdiff or it is a 226, and it is applied only when `IM` lists bsdiff, `delta-base` lower-cased
+ * is the running update's id and `ETag` lower-cased is the requested update's id (no quotes stripped);
+ * otherwise the full asset is downloaded again without those headers. A first answer that is not 2xx fails
+ * the download (no second try), and redirects are followed with every header, as OkHttp follows them.
+ */
+export async function downloadLaunchAssetAndroid(
+  launchAsset: { url: string; hash: string },
+  requestedId: string,
+  running: RunningUpdate | undefined,
+): Promise<LaunchAssetDownload> {
+  const base = { 'expo-platform': 'android', 'expo-protocol-version': '1', 'expo-api-version': '1' };
+  const current = running?.id.toLowerCase();
+  const requested = requestedId.toLowerCase();
+  const full = async (received: number, patchFailure?: string): Promise<LaunchAssetDownload> => {
+    const res = await fetch(launchAsset.url, { headers: { ...base, accept: 'application/javascript' } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (!res.ok) throw new Error(`launch asset download failed: ${res.status}`);
+    if (hashOf(bytes) !== launchAsset.hash) throw new Error('full asset hash mismatch');
+    return {
+      bytes,
+      via: 'full',
+      received: received + bytes.length,
+      ...(patchFailure ? { patchFailure } : {}),
+    };
+  };
+  if (!running || current === requested) return full(0);
+  const res = await fetch(launchAsset.url, {
+    headers: {
+      ...base,
+      'expo-current-update-id': current!,
+      'expo-requested-update-id': requested,
+      'a-im': 'bsdiff',
+      accept: 'application/vnd.bsdiff,*/*',
+      'if-none-match': current!,
+      'if-match': requested,
+    },
+  });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (!res.ok && res.status !== 226) throw new Error(`launch asset download failed: ${res.status}`);
+  const type = res.headers.get('content-type') ?? '';
+  const im = imListsBsdiff(res.headers.get('im'));
+  if (!type.startsWith('application/vnd.bsdiff') && !im && res.status !== 226) {
+    if (hashOf(body) !== launchAsset.hash) throw new Error('full asset hash mismatch');
+    return { bytes: body, via: 'full', received: body.length };
+  }
+  const deltaBase = res.headers.get('delta-base')?.toLowerCase();
+  const etag = res.headers.get('etag')?.toLowerCase();
+  if (!im || deltaBase === undefined || etag === undefined || deltaBase !== current || etag !== requested)
+    return full(body.length, 'patch headers do not name the running and requested updates');
+  const patched = bspatch(running.launchAsset, body);
+  if (hashOf(patched) !== launchAsset.hash) return full(body.length, 'patched asset hash mismatch');
+  return { bytes: patched, via: 'patch', received: body.length };
+}

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { codePushFolderHash, makeDiffPackage } from '../../src/deltas/codepush-package.js';
+import { packageFactsOf } from '../../src/deltas/package-facts.js';
 import {
   type ArchiveFile,
+  hashZipFiles,
   readZipFiles,
   sha256Hex,
   writeZip,
@@ -150,5 +152,33 @@ describe('zip reading', () => {
     const big = await writeZip([file('a.js', 'x'.repeat(1000)), file('b.js', 'y'.repeat(1000))]);
     await expect(readZipFiles(big, { maxBytes: 1500 })).rejects.toThrow(/more than 1500 bytes/);
     await expect(readZipFiles(big, { maxEntries: 1 })).rejects.toThrow(/at most 1/);
+  });
+});
+
+describe('packageFactsOf (a push reads its bytes before the release is offered)', () => {
+  it("gives a zip's folder hash and file count, as the client hashes the unzipped folder", async () => {
+    const zip = await writeZip(target);
+    const folder = join(work, 'facts');
+    await unzipTo(zip, folder);
+    expect(await packageFactsOf(zip)).toEqual({
+      is_zip: true,
+      folder_hash: await clientFolderHash(folder),
+      file_count: target.length,
+    });
+    // hashZipFiles reads what readZipFiles reads, without keeping the bytes.
+    expect(await hashZipFiles(zip)).toEqual(
+      (await readZipFiles(zip)).map(({ path, sha256 }) => ({ path, sha256 })),
+    );
+  });
+
+  it('says a single file is no zip, and keeps an unreadable zip without a folder hash', async () => {
+    expect(await packageFactsOf(Buffer.from('console.log(1);'))).toEqual({
+      is_zip: false,
+      folder_hash: null,
+      file_count: 0,
+    });
+    const broken = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('not really a zip')]);
+    expect(await packageFactsOf(broken)).toEqual({ is_zip: true, folder_hash: null, file_count: 0 });
+    await expect(hashZipFiles(broken)).rejects.toBeInstanceOf(ZipArchiveError);
   });
 });

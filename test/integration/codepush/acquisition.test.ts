@@ -103,6 +103,27 @@ describe('CodePush update check through the acquisition SDK', () => {
     expect(pkg.appVersion).toBe('1.7');
   });
 
+  it('reads app_version as code-push-server does: "1" and "1.0" are 1.0.0, four parts are a 400 problem', async () => {
+    const ws = await workspaceWithApp(ctx);
+    const key = await createKey(ctx, ws.headers, ws.appId);
+    await pushed(ws, 'for-1.0.0', { target_binary_range: '1.0.0' });
+    for (const appVersion of ['1', '1.0', '1.0.0'])
+      expect(await offeredLabel(new Device(url, key, 'd', appVersion)), appVersion).toBe('for-1.0.0');
+    expect(await new Device(url, key, 'd', '1.0.1').check()).toBeNull();
+    // The SDK reports the 400 as an error; the answer is problem+json with a stable code.
+    await expect(new Device(url, key, 'd', '1.0.0.0').check()).rejects.toThrow();
+    const res = await fetch(
+      `${url}/v0.1/public/codepush/update_check?${new URLSearchParams({
+        deployment_key: key,
+        app_version: '1.0.0.0',
+        client_unique_id: 'd',
+      })}`,
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect((await res.json()).code).toBe('invalid_app_version');
+  });
+
   it('tells a device too old for the newest release to update from the store', async () => {
     const ws = await workspaceWithApp(ctx);
     const key = await createKey(ctx, ws.headers, ws.appId);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash, createPublicKey } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,13 +116,15 @@ describe('docs/guides/react-native-codepush.md: Set up and release', () => {
 
     await sh(release!);
     const zip = await readFile(join(dir, 'bundle.zip'));
+    await unzipTo(zip, join(dir, 'unzipped-release'));
     const answer = await iosDevice.check();
     expect(isPackage(answer), JSON.stringify(answer)).toBe(true);
     const pkg = answer as RemotePackage;
+    // From the first check on, package_hash is the folder hash the client computes of the unzipped package.
     expect(pkg).toMatchObject({
       description: 'Fixes the login screen',
       appVersion: '1.2.3',
-      packageHash: createHash('sha256').update(zip).digest('hex'),
+      packageHash: await clientFolderHash(join(dir, 'unzipped-release')),
       packageSize: zip.length,
     });
     const downloaded = Buffer.from(await (await fetch(pkg.downloadUrl)).arrayBuffer());

@@ -1,6 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RemotePackage } from 'code-push/script/acquisition-sdk.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
@@ -8,6 +9,11 @@ import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { clientFolderHash, installLikeClient, unzipTo } from '../../helpers/codepush-client.js';
 import { fileContext } from '../../helpers/context.js';
+import {
+  AndroidCodePushNative,
+  reactNativeStandIn,
+} from '../../helpers/react-native-code-push/android-native.js';
+import { loadCodePushClient } from '../../helpers/react-native-code-push/load-client.js';
 import { waitFor } from '../../helpers/wait.js';
 import { createKey, Device, isPackage } from '../codepush/harness.js';
 import { push, uploadBundle, type Workspace, workspaceWithApp } from '../releases/fixtures.js';
@@ -163,5 +169,40 @@ describe('CodePush diff packages through the acquisition SDK', () => {
     const current = new Device(ctx.url!, key, 'device-current');
     for (const packageHash of [shas[1]!, pkg.packageHash])
       expect(await current.check({ label: '1.0.1', packageHash })).toBeNull();
+  });
+
+  it("installs the diff through react-native-code-push's own JavaScript on the Android stand-in", async () => {
+    const v1 = join(work, 'v1-rn');
+    await unzipTo(zips[0]!, v1);
+    const native = new AndroidCodePushNative({
+      folder: join(work, 'rn-app'),
+      serverUrl: `${ctx.url!}/`,
+      deploymentKey: key,
+      clientUniqueId: 'device-rn-diff',
+      appVersion: '1.0.0',
+      bundleFileName: 'main.jsbundle',
+    });
+    await native.adopt(zips[0]!, {
+      label: '1.0.0',
+      appVersion: '1.0.0',
+      packageHash: await clientFolderHash(v1),
+      deploymentKey: key,
+    });
+    await native.start();
+    const rn = await loadCodePushClient(
+      dirname(createRequire(import.meta.url).resolve('react-native-code-push/package.json')),
+      reactNativeStandIn(native),
+    );
+    // The worker's invalidation has reached the API (the diff is offered), as the tests above waited for.
+    await offer(new Device(ctx.url!, key, 'device-rn-probe'), { label: '1.0.0', packageHash: shas[0]! });
+    expect(await rn.sync({ installMode: rn.InstallMode.ON_NEXT_RESTART })).toBe(
+      rn.SyncStatus.UPDATE_INSTALLED,
+    );
+    expect(native.downloaded).toBeLessThan(zips[1]!.length / 2);
+    await native.start();
+    const installed = native.runningFolder!;
+    expect(await readFile(join(installed, 'CodePush', 'main.jsbundle'), 'utf8')).toBe('console.log("v2");\n');
+    expect(await readFile(join(installed, 'CodePush', 'new.txt'), 'utf8')).toBe('new in v2');
+    await expect(readFile(join(installed, 'CodePush', 'old.txt'))).rejects.toThrow();
   });
 });

@@ -6,7 +6,11 @@ import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { bspatch, debianBspatch } from '../../helpers/bspatch.js';
 import { fileContext } from '../../helpers/context.js';
-import { downloadLaunchAsset, hashOf } from '../../helpers/expo-updates-client.js';
+import {
+  downloadLaunchAsset,
+  downloadLaunchAssetAndroid,
+  hashOf,
+} from '../../helpers/expo-updates-client.js';
 import { waitFor } from '../../helpers/wait.js';
 import {
   type ExpoManifest,
@@ -290,5 +294,92 @@ describe('patches from the update embedded in the binary', () => {
     await expect(
       pushWith('2.1.1', iosV2, { ios: { update_id: EMBEDDED, bundle: 'ab'.repeat(32) } }),
     ).rejects.toMatchObject({ status: 400, code: 'unknown_bundle' });
+  });
+});
+
+describe('expo-updates for Android with enableBsdiffPatchSupport (SDK 55)', () => {
+  const androidV1 = fixtureFile('android');
+  const androidV2 = changed(androidV1, 'OTA fixture, second Android release');
+  let android: ExpoWorld;
+  let a1: string;
+  let a2: string;
+
+  const pushAndroid = async (version: string, bundle: Buffer) => {
+    const sha256 = (await android.client.apps.uploadBundle(android.appId, bundle)).sha256;
+    const release = await android.client.expo.push({
+      app_id: android.appId,
+      version,
+      runtime_version: '1.0.0',
+      platforms: { android: { bundle: sha256, assets: [] } },
+    } as never);
+    return (release as { id: string }).id;
+  };
+  const launchAssetFor = async (current: string) => {
+    const res = await getManifest(
+      ctx,
+      android.appId,
+      expoHeaders('android', { 'eas-client-id': 'android-1', 'expo-current-update-id': current }),
+    );
+    return (await partsOf(res)).manifest!.json.launchAsset;
+  };
+
+  beforeAll(async () => {
+    android = await expoWorld(ctx, 'team');
+    a1 = await pushAndroid('3.0.0', androidV1);
+    a2 = await pushAndroid('3.0.1', androidV2);
+    await waitFor('the Android patch of 3.0.1', async () => {
+      const rows = await ctx.deps.stores.deltas.deltasOf(a2);
+      return rows.length > 0 ? rows : undefined;
+    });
+  });
+
+  it('applies the patch: its ETag is the bare id of the update asked for in If-Match', async () => {
+    const launchAsset = await launchAssetFor(a1);
+    const download = await waitFor('a patch answer', async () => {
+      const d = await downloadLaunchAssetAndroid(launchAsset, a2.toUpperCase(), {
+        id: a1,
+        launchAsset: androidV1,
+      });
+      return d.via === 'patch' || d.patchFailure ? d : undefined;
+    });
+    expect(download.patchFailure).toBeUndefined();
+    expect(download.via).toBe('patch');
+    expect(download.bytes.equals(androidV2)).toBe(true);
+    const res = await fetch(launchAsset.url, {
+      headers: { 'a-im': 'bsdiff', 'expo-current-update-id': a1, 'if-match': a2, 'if-none-match': a1 },
+    });
+    await res.arrayBuffer();
+    expect(res.status).toBe(226);
+    expect(res.headers.get('etag')).toBe(a2);
+    expect(res.headers.get('delta-base')).toBe(a1);
+  });
+
+  it('never redirects a request carrying If-Match to the store: it answers the full bytes itself', async () => {
+    // A device whose running update has no patch to this one: the full bytes, whatever the store.
+    const stranger = '0f0f0f0f-0000-4000-8000-0000000000aa';
+    const launchAsset = await launchAssetFor(stranger);
+    const res = await fetch(launchAsset.url, {
+      headers: {
+        'a-im': 'bsdiff',
+        'expo-current-update-id': stranger,
+        'if-match': a2,
+        'if-none-match': stranger,
+      },
+      redirect: 'manual',
+    });
+    const body = Buffer.from(await res.arrayBuffer());
+    // A bucket compares If-Match with its own ETag (the object's MD5) and answers 412.
+    expect(res.status).toBe(200);
+    expect(body.equals(androidV2)).toBe(true);
+    const download = await downloadLaunchAssetAndroid(launchAsset, a2, {
+      id: stranger,
+      launchAsset: Buffer.from('embedded'),
+    });
+    expect(download).toMatchObject({ via: 'full' });
+    expect(download.bytes.equals(androidV2)).toBe(true);
+    // Without the precondition, the object store still serves the bytes (a 302 there).
+    const plain = await fetch(launchAsset.url, { redirect: 'manual' });
+    await plain.arrayBuffer();
+    expect(plain.status).toBe(ctx.deps.blobs.kind === 's3' ? 302 : 200);
   });
 });
