@@ -312,7 +312,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset link
-         * @description The token of the link sets the new password; every identity token of the account ends (sign in again). Unknown token: 404 `reset_not_found`; used, replaced by a newer link or password change, or expired: 410.
+         * @description The token of the link sets the new password and ends every credential made before it: every identity token of the account (sign in again) and every API key the user made, in any workspace (listed in the answer, each audited `api_key.revoke`), so whoever held the account before keeps nothing. Unknown token: 404 `reset_not_found`; used, replaced by a newer link or password change, or expired: 410.
          */
         post: operations["postAuthPasswordResetConfirm"];
         delete?: never;
@@ -2516,7 +2516,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description only entries of this exact action */
-                action?: "login" | "account.create" | "app.create" | "fingerprint.register" | "module.push" | "rollout.change" | "module.rollback" | "member.invite" | "member.role_change" | "member.remove" | "plan.change" | "device.release" | "device.override" | "device.override_remove" | "channel.change";
+                action?: "login" | "account.create" | "app.create" | "fingerprint.register" | "module.push" | "rollout.change" | "module.rollback" | "member.invite" | "member.role_change" | "member.remove" | "plan.change" | "device.release" | "device.override" | "device.override_remove" | "channel.change" | "api_key.create" | "api_key.revoke";
                 /** @description only entries about this app; it must be an app of the caller's workspace */
                 app_id?: string;
                 /** @description entries per page, 1-200 */
@@ -2643,7 +2643,41 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["Status204"];
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "revoked_api_keys": [
+                     *         {
+                     *           "id": "0d9f6a52-6a0e-4d4b-9b7e-2f1f6d1c3a10",
+                     *           "name": "ci",
+                     *           "workspace_id": "5b3f0c1e-8a54-4d0f-9a3c-6f0b2e4d7c21"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The API keys the user had made, in any workspace, that the reset ended (each audited `api_key.revoke` in its workspace). Make new ones after signing in. */
+                        revoked_api_keys: {
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            id: string;
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            workspace_id: string;
+                        }[];
+                    };
+                };
+            };
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
             410: components["responses"]["Status410"];

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
-import { ResetConfirmBody, ResetRequestBody } from './password-reset.schemas.js';
+import { ResetConfirmBody, ResetConfirmResponse, ResetRequestBody } from './password-reset.schemas.js';
 
 export async function passwordResetRoutes(app: App): Promise<void> {
   const { passwordResets } = app.deps.services;
@@ -45,17 +45,16 @@ export async function passwordResetRoutes(app: App): Promise<void> {
         tags: ['auth'],
         summary: 'Set a new password with a reset link',
         description:
-          'The token of the link sets the new password; every identity token of the account ends (sign in ' +
-          'again). Unknown token: 404 `reset_not_found`; used, replaced by a newer link or password change, ' +
-          'or expired: 410.',
+          'The token of the link sets the new password and ends every credential made before it: every ' +
+          'identity token of the account (sign in again) and every API key the user made, in any ' +
+          'workspace (listed in the answer, each audited `api_key.revoke`), so whoever held the account ' +
+          'before keeps nothing. Unknown token: 404 `reset_not_found`; used, replaced by a newer link or ' +
+          'password change, or expired: 410.',
         security: [],
         body: ResetConfirmBody,
-        response: { 204: Type.Null(), ...problems(400, 404, 410, 429) },
+        response: { 200: ResetConfirmResponse, ...problems(400, 404, 410, 429) },
       },
     },
-    async (request, reply) => {
-      await passwordResets.confirm(request.body.token, request.body.new_password);
-      return reply.status(204).send(null);
-    },
+    async (request) => passwordResets.confirm(request.body.token, request.body.new_password),
   );
 }

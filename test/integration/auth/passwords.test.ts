@@ -106,7 +106,8 @@ describe('password reset by e-mail', () => {
       token,
       new_password: 'reset to something new',
     });
-    expect(confirmed.statusCode).toBe(204);
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toEqual({ revoked_api_keys: [] });
     expectProblem(await me(user.headers), 401);
     expect((await signin(user.email, 'reset to something new')).statusCode).toBe(200);
 

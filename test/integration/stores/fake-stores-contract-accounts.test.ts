@@ -198,14 +198,43 @@ describe.each(subjects)('%s account stores', (_name, make) => {
       makers.id,
     ]);
     expect((await s.apiKeys.list(ws)).find((k) => k.id === makers.id)?.role).toBe('developer');
-    expect(await s.transaction((tx) => s.apiKeys.revokeMadeBy(tx, ws, maker.id))).toEqual([makers.id]);
+    expect(await s.transaction((tx) => s.apiKeys.revokeMadeBy(tx, ws, maker.id))).toEqual([
+      { id: makers.id, name: 'maker key', workspace_id: ws },
+    ]);
     expect((await s.apiKeys.list(ws)).map((k) => k.id)).toEqual([owners.id]);
     expect(await s.apiKeys.findLive(makerHash)).toBeUndefined();
     expect(await s.apiKeys.findLive(ownerHash)).toMatchObject({ id: owners.id, role: 'admin' });
     await s.apiKeys.touch(owners.id);
     expect((await s.apiKeys.list(ws))[0]?.last_used_at).toBeInstanceOf(Date);
-    expect(await s.apiKeys.revoke(await s.newWorkspace(), owners.id)).toBe(false);
-    expect(await s.apiKeys.revoke(ws, owners.id)).toBe(true);
-    expect(await s.apiKeys.revoke(ws, owners.id)).toBe(false);
+    const revoke = (workspaceId: string) =>
+      s.transaction((tx) => s.apiKeys.revoke(tx, workspaceId, owners.id));
+    expect(await revoke(await s.newWorkspace())).toBeUndefined();
+    expect(await revoke(ws)).toEqual({ id: owners.id, name: 'owner key', workspace_id: ws });
+    expect(await revoke(ws)).toBeUndefined();
+
+    // A password reset ends what the user made in every workspace, and nothing of anyone else's.
+    const elsewhere = await s.newWorkspace();
+    const [a, b, other] = [
+      await insert('again', maker.id, `h-${randomUUID()}`),
+      await s.transaction((tx) =>
+        s.apiKeys.insert(tx, {
+          workspaceId: elsewhere,
+          name: 'elsewhere',
+          role: 'viewer',
+          keyHash: `h-${randomUUID()}`,
+          createdBy: maker.id,
+        }),
+      ),
+      await insert('not theirs', user.id, `h-${randomUUID()}`),
+    ];
+    const ended = await s.transaction((tx) => s.apiKeys.revokeAllMadeBy(tx, maker.id));
+    expect(ended).toEqual(
+      [
+        { id: a.id, name: 'again', workspace_id: ws },
+        { id: b.id, name: 'elsewhere', workspace_id: elsewhere },
+      ].sort((x, y) => x.id.localeCompare(y.id)),
+    );
+    expect((await s.apiKeys.list(ws)).map((k) => k.id)).toEqual([other.id]);
+    expect(await s.transaction((tx) => s.apiKeys.revokeAllMadeBy(tx, maker.id))).toEqual([]);
   });
 });
