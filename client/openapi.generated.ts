@@ -292,7 +292,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail a password-reset link
-         * @description Always 202, whether or not an account has the e-mail, so the answer tells nobody which ones do. When one does, a one-time link to the console page that sets a new password is e-mailed (it works for `PASSWORD_RESET_TTL_SECONDS`, 1 hour by default); at most `PASSWORD_RESETS_PER_HOUR` (3) per address and hour are sent. Needs `SMTP_URL`: without a mail server the answer is 403 `password_reset_unavailable`, and the operator makes a link with `npm run admin -- reset-password <email>`.
+         * @description Always 202, whether or not an account has the e-mail, so the answer tells nobody which ones do. When one does, a one-time link to the console page that sets a new password is e-mailed (it works for `PASSWORD_RESET_TTL_SECONDS`, 1 hour by default); at most `PASSWORD_RESETS_PER_HOUR` (3) per e-mail address and client network (IPv4 /24, IPv6 /48) and hour are sent, so nobody elsewhere can use up the owner's allowance. A new link voids open links older than 10 minutes, never a fresher one. Needs `SMTP_URL`: without a mail server the answer is 403 `password_reset_unavailable`, and the operator makes a link with `npm run admin -- reset-password <email>`.
          */
         post: operations["postAuthPasswordReset"];
         delete?: never;
@@ -332,7 +332,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in; the first sign-in creates the account and its personal workspace
-         * @description An unknown e-mail makes an account (and its personal workspace) unless `create` is false (then 404 `account_not_found`) or the server's `SIGNUP` setting refuses it: `invite-only` makes accounts only for e-mails with a pending invitation, `closed` none (403 `signup_closed`). Limited per client address (`RATE_LIMIT_SIGNIN_PER_MINUTE`) and per account: after `RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT` failed attempts within `RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`, every sign-in of that account is a 429 with `Retry-After` until the window ends, the right password included.
+         * @description An unknown e-mail makes an account (and its personal workspace) unless `create` is false (then 404 `account_not_found`) or the server's `SIGNUP` setting refuses it (`invite-only` makes accounts only for e-mails with a pending invitation, `closed` none). Where SIGNUP refuses it, an unknown e-mail is answered exactly as a wrong password (401 `invalid_credentials`, `create: false` included), so the answer tells nobody which e-mails have accounts. Limited per client address (`RATE_LIMIT_SIGNIN_PER_MINUTE`), and failures per client network (IPv4 /24, IPv6 /48: `RATE_LIMIT_SIGNIN_FAILURES_PER_NETWORK`) and per e-mail and network (`RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT`) within `RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`: at a limit, sign-ins from that network (for that account, or for any) are a 429 with `Retry-After` until the window ends, the right password included. Failures from one network never refuse the right password from another network that has not failed.
          */
         post: operations["postAuthSignin"];
         delete?: never;

@@ -169,6 +169,7 @@ export function createApi(
   });
   const signinThrottle = new SigninThrottle(redis, keys, {
     maxFailures: config.rateLimits.signinFailuresPerAccount,
+    maxNetworkFailures: config.rateLimits.signinFailuresPerNetwork,
     windowMs: config.rateLimits.signinFailureWindowMs,
   });
 

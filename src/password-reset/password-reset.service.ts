@@ -37,6 +37,13 @@ export interface PasswordResetOptions {
   log: Logger;
 }
 
+/**
+ * A new link voids the open ones older than this, never a fresher one: anyone may ask for a link to any
+ * address, and a stranger's request must not void the link its owner was sent moments ago. Every link goes
+ * to the owner's inbox, so the ones kept are the owner's too; at most PASSWORD_RESETS_PER_HOUR per network.
+ */
+export const FRESH_LINK_SECONDS = 600;
+
 export interface IssuedReset {
   url: string;
   expires_at: string;
@@ -61,7 +68,7 @@ export class PasswordResetService {
    * whether the hour's allowance is used up), so it tells nobody which e-mails have accounts; the mail is
    * sent after the answer, so its timing tells nothing either.
    */
-  async request(rawEmail: string): Promise<void> {
+  async request(rawEmail: string, network = '-'): Promise<void> {
     const { mailer, limiter, log } = this.options;
     if (!mailer) {
       throw new AppError(
@@ -72,7 +79,7 @@ export class PasswordResetService {
       );
     }
     const email = rawEmail.trim().toLowerCase();
-    if (limiter && !(await limiter.allow(email))) return;
+    if (limiter && !(await limiter.allow(email, network))) return;
     const user = await this.stores.auth.findUserByEmail(email);
     if (!user) return;
     const issued = await this.issueFor(user.id, 'email');
@@ -131,6 +138,7 @@ export class PasswordResetService {
         tokenHash: hash,
         issuedBy,
         ttlSeconds: this.options.ttlSeconds,
+        keepFreshSeconds: FRESH_LINK_SECONDS,
       }),
     );
     return { url: resetUrl(this.options.publicUrl, token), expires_at: expires_at.toISOString() };

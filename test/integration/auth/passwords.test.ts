@@ -134,30 +134,71 @@ describe('password reset by e-mail', () => {
     expect(smtp.messages.slice(before).some((m) => m.to.includes('nobody-here@example.com'))).toBe(false);
   });
 
-  it('sends at most 3 links per address and hour; a newer link voids the older', async () => {
+  it('sends at most 3 links per address, network and hour; a stranger elsewhere cannot use them up', async () => {
     const user = await signUp(ctx.app);
     const before = smtp.messages.length;
+    // A stranger asks five times from one network (every `post` comes from 198.19.9.0/24)...
     for (let i = 0; i < 5; i += 1) {
       expect((await post('/auth/password-reset', { email: user.email })).statusCode).toBe(202);
     }
-    // Links are made only within the allowance (and each made one is mailed): the table says how many.
+    // ...and the owner, from a network of its own, still gets a link.
+    const owners = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/password-reset',
+      payload: { email: user.email },
+      remoteAddress: '203.0.113.77',
+    });
+    expect(owners.statusCode).toBe(202);
+    // Links are made only within each allowance (and each made one is mailed): the table says how many.
     const { rows } = await ctx.deps.db.query(
       'SELECT count(*)::int AS n FROM password_resets r JOIN users u ON u.id = r.user_id WHERE u.email = $1',
       [user.email],
     );
-    expect(rows[0].n).toBe(3);
-    const mailed = await waitFor('three reset e-mails', () => {
+    expect(rows[0].n).toBe(4);
+    const mailed = await waitFor('four reset e-mails', () => {
       const to = smtp.messages.slice(before).filter((m) => m.to.includes(user.email));
-      return to.length >= 3 && to;
+      return to.length >= 4 && to;
     });
-    expect(mailed).toHaveLength(3);
+    expect(mailed).toHaveLength(4);
 
+    // Newer links did not void the first one, sent moments before them.
     const first = mailText(mailed[0]!).match(/token=(ota_pwr_[A-Za-z0-9_-]+)/)![1]!;
+    const used = await post('/auth/password-reset/confirm', {
+      token: first,
+      new_password: 'the first link works',
+    });
+    expect(used.statusCode).toBe(200);
+    // Using one sets the password, which voids the others.
+    const last = mailText(mailed[3]!).match(/token=(ota_pwr_[A-Za-z0-9_-]+)/)![1]!;
     expectProblem(
-      await post('/auth/password-reset/confirm', { token: first, new_password: 'an older link fails' }),
+      await post('/auth/password-reset/confirm', { token: last, new_password: 'a second reset fails' }),
       410,
       'reset_replaced',
     );
+  });
+
+  it('a new link voids open links older than ten minutes', async () => {
+    const user = await signUp(ctx.app);
+    const before = smtp.messages.length;
+    await post('/auth/password-reset', { email: user.email });
+    const old = await linkMailedTo(user.email, before);
+    await ctx.ownerDb.query(
+      `UPDATE password_resets SET created_at = now() - interval '11 minutes'
+        WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
+      [user.email],
+    );
+    const next = smtp.messages.length;
+    await post('/auth/password-reset', { email: user.email });
+    const fresh = await linkMailedTo(user.email, next);
+    expectProblem(
+      await post('/auth/password-reset/confirm', { token: old, new_password: 'an older link fails' }),
+      410,
+      'reset_replaced',
+    );
+    expect(
+      (await post('/auth/password-reset/confirm', { token: fresh, new_password: 'the new one works' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('voids open links when the password is changed', async () => {
