@@ -17,7 +17,9 @@
 // Phases: baseline (normal traffic alone), hostile (until the hostile list is sent), settle (normal alone for
 // longer than the rate-limit window, so the per-device limit counters of the hostile ids expire), spikes
 // (bench/hostile-spikes.mjs: one address forging failures of 10,000 invented devices through every protocol
-// fires nothing; real failures of a fleet on 20 networks fire and roll back within seconds).
+// fires nothing; real failures of a fleet on 20 networks fire and roll back within seconds), lockout
+// (bench/hostile-lockout.mjs: 256 addresses on 64 networks guess an owner's password while the owner signs in
+// once a second from its own network; every one of the owner's sign-ins must get in).
 // Measured: Redis keys under the prefix (SCAN) before the hostile phase, at its end (peak) and after the
 // settle (retained), by family; normal events' lag per phase; every answer's status by kind of request.
 // Goals (exit 1 when one is missed): keys retained that were not there before the hostile phase, fewer than
@@ -27,6 +29,8 @@
 // accepted normal event visible; the spike phase's two goals.
 // Writes bench/results/hostile.json. Options: --scale <x> (1: the size of every hostile kind but the
 // 100,000 module ids), --modules <n> (100000), --baseline-seconds (20), --settle-seconds (65), --no-build.
+// `--phase lockout` runs only the lockout phase (bench/hostile-lockout.mjs: an owner signs in during a
+// distributed guessing run; --lockout-seconds, 20) and writes bench/results/hostile-lockout.json.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -38,6 +42,7 @@ import { ensureDependencies, ensureServices } from '../scripts/bootstrap.mjs';
 import { buildIfStale } from '../scripts/build.mjs';
 import { localSecrets } from '../scripts/local-secrets.mjs';
 import { LagTracker } from './hostile-lag.mjs';
+import { lockoutPhase } from './hostile-lockout.mjs';
 import { forgedSpikePhase } from './hostile-spikes.mjs';
 import { hostileRequests, StatusMix, send, startNormal } from './hostile-traffic.mjs';
 
@@ -199,6 +204,7 @@ async function main(world) {
     rssMbAt.retained = rss();
     const unseen = await lag.drain(60_000);
     const spikes = await forgedSpikePhase(call, hostilePool, runId, log);
+    const lockout = await lockoutPhase(call, hostilePool, { seconds: option('lockout-seconds', 20) }, log);
     const deadLetters = await world.redis.xlen(world.deadLetterKey);
 
     const inventedTotal = Object.values(invented).reduce((a, b) => a + b, 0);
@@ -226,6 +232,7 @@ async function main(world) {
       normal_all_answered: normalOk === normalTotal && normalTotal > 0,
       normal_all_visible: unseen === 0,
       ...spikes.goals,
+      ...lockout.goals,
     };
     const result = {
       measured_at: new Date().toISOString(),
@@ -270,6 +277,7 @@ async function main(world) {
       server_5xx_examples: [...normalMix.server5xx, ...hostileMix.server5xx],
       dead_letters: deadLetters,
       spikes: spikes.result,
+      lockout: lockout.result,
       rss_mb: rssMbAt,
       load_average_1m_at_end: Number(loadavg()[0].toFixed(2)),
       goals,
@@ -290,10 +298,40 @@ async function main(world) {
   }
 }
 
+/** Only the lockout phase, on a world of its own (the full run is long; this one is a few seconds). */
+async function lockoutOnly(world) {
+  await world.start();
+  const { call, close } = apiClient(world.apiUrl);
+  const pool = new Pool(world.apiUrl, { connections: 8 });
+  try {
+    const { result, goals } = await lockoutPhase(call, pool, { seconds: option('lockout-seconds', 20) }, log);
+    const out = {
+      measured_at: new Date().toISOString(),
+      settings: SETTINGS,
+      ...result,
+      load_average_1m_at_end: Number(loadavg()[0].toFixed(2)),
+      goals,
+      pass: Object.values(goals).every(Boolean),
+    };
+    mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+    writeFileSync(
+      join(root, 'bench', 'results', 'hostile-lockout.json'),
+      `${JSON.stringify(out, null, 2)}\n`,
+    );
+    log(`${out.pass ? 'pass' : 'FAIL'}; wrote bench/results/hostile-lockout.json`);
+    return out.pass;
+  } finally {
+    await Promise.all([close(), pool.close()]);
+  }
+}
+
 const world = createWorld(root, env, log, SETTINGS);
 let passed = false;
 try {
-  passed = await main(world);
+  passed =
+    args.includes('--phase') && args[args.indexOf('--phase') + 1] === 'lockout'
+      ? await lockoutOnly(world)
+      : await main(world);
 } catch (err) {
   log(`failed: ${err?.stack ?? err}`);
 } finally {
