@@ -111,6 +111,14 @@ export class OtaClient {
         json: { token, new_password: newPassword },
         anonymous: true,
       }),
+    /** Proves the account's e-mail address with the token of its verification link. */
+    confirmEmail: (token: string) =>
+      this.http.request<{ email: string }>('POST', '/auth/verify-email/confirm', {
+        json: { token },
+        anonymous: true,
+      }),
+    /** E-mails the signed-in user a new verification link (nothing when the address is proven). */
+    requestEmailVerification: () => this.http.request<void>('POST', '/auth/verify-email', { expect: 'none' }),
     /** An identity token for another workspace the signed-in user belongs to. */
     token: (workspaceId: string) =>
       this.http.request<TokenResult>('POST', '/auth/token', { json: { workspace_id: workspaceId } }),

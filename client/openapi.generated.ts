@@ -378,6 +378,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a new link that proves the signed-in account owns its address
+         * @description With `SMTP_URL` set, an account made by a first sign-in is e-mailed a one-time link and cannot create API keys, invite members or push releases until it is opened (403 `email_unverified`); it may sign in, read, make apps and change its password meanwhile. This sends a new link (202; nothing is sent when the address is proven already, as every account is on a server without a mail server). Identity tokens only (an API key: 403 `user_token_required`).
+         */
+        post: operations["postAuthVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/verify-email/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove an e-mail address with the token of its link
+         * @description Unknown token: 404 `verification_not_found`; used or expired (a day): 410. A password reset by an e-mailed link proves the address too.
+         */
+        post: operations["postAuthVerifyEmailConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bundles/{sha256}": {
         parameters: {
             query?: never;
@@ -2801,6 +2841,60 @@ export interface operations {
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
             403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postAuthVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["Status204"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postAuthVerifyEmailConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "ota_vfy_3q2-7wEAAAAbBQ9rS1y0sVq2N5o8Lr6kXn4cJd0"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            410: components["responses"]["Status410"];
+            429: components["responses"]["Status429"];
             503: components["responses"]["Status503"];
         };
     };

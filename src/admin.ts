@@ -2,6 +2,7 @@ import { PostgresApiKeysStore } from './api-keys/api-keys.postgres-store.js';
 import { PostgresAuditStore } from './audit/audit.postgres-store.js';
 import { PostgresAuthStore } from './auth/auth.postgres-store.js';
 import { ConfigError, loadConfig } from './config/config.js';
+import { PostgresEmailVerificationsStore } from './email-verification/email-verifications.postgres-store.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { PostgresPasswordResetsStore } from './password-reset/password-resets.postgres-store.js';
 import { AppError } from './platform/errors.js';
@@ -40,6 +41,7 @@ async function main(args: string[]): Promise<number> {
         passwordResets: new PostgresPasswordResetsStore(),
         apiKeys: new PostgresApiKeysStore(db),
         audit: new PostgresAuditStore(db),
+        emailVerifications: new PostgresEmailVerificationsStore(db),
         transaction: transactional(db),
       },
       {

@@ -1,6 +1,7 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import type { SignupMode } from '../config/config.js';
+import type { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import type { InvitationsStore } from '../invitations/invitations.store.js';
 import type { MembersStore } from '../members/members.store.js';
 import type { PasswordResetsStore } from '../password-reset/password-resets.store.js';
@@ -43,6 +44,8 @@ export interface AuthOptions {
   throttle?: SigninThrottle | undefined;
   /** Who may make an account by signing in (SIGNUP); open when unset. */
   signup?: SignupMode | undefined;
+  /** Asks a new account to prove its e-mail address (when a mail server is set); none asked when unset. */
+  emailVerification?: Pick<EmailVerificationService, 'accountMade' | 'sendLink'> | undefined;
 }
 
 export interface SigninOptions {
@@ -78,7 +81,7 @@ export class AuthService {
 
   constructor(
     private readonly stores: AuthStores,
-    options: AuthOptions,
+    private readonly options: AuthOptions,
   ) {
     this.store = stores.auth;
     this.apiKeys = stores.apiKeys;
@@ -122,6 +125,7 @@ export class AuthService {
         user.id,
       );
       await this.stores.members.insertOwner(tx, workspaceId, user.email, user.id);
+      await this.options.emailVerification?.accountMade(tx, user.id);
       const actor = user.email;
       await this.stores.audit.append(tx, {
         workspaceId,
@@ -138,6 +142,7 @@ export class AuthService {
       return { user, workspaceId };
     });
     if (created === 'refused') return this.refuseUnknown(password, attempt, true);
+    if (created) await this.options.emailVerification?.sendLink(created.user);
     if (!created) {
       const winner = await this.store.findUserByEmail(email);
       if (!winner) throw unauthorized('Sign-in failed; try again.', 'invalid_credentials');

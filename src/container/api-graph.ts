@@ -23,6 +23,7 @@ import { createDevicesService } from '../devices/devices.service.js';
 import { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { DeviceEdge } from '../edge/device-edge.js';
 import { FailureReporters } from '../edge/failure-reporters.js';
+import { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import { createExpoAssetsService } from '../expo/expo.assets.js';
 import { assetPath } from '../expo/expo.manifest.js';
 import { EXPO_ASSET_FILES_HELD } from '../expo/expo.route.js';
@@ -192,8 +193,18 @@ export function createApi(
     bytesServed: stores.bytesServed,
   });
 
+  const emailVerification = new EmailVerificationService(stores, {
+    publicUrl: config.publicUrl,
+    mailer,
+    log,
+  });
   const services: Services = {
-    auth: createAuthService(stores, { tokens, throttle: signinThrottle, signup: config.signup }),
+    auth: createAuthService(stores, {
+      tokens,
+      throttle: signinThrottle,
+      signup: config.signup,
+      emailVerification,
+    }),
     passwordResets: new PasswordResetService(stores, {
       publicUrl: config.publicUrl,
       ttlSeconds: config.passwordResets.ttlSeconds,
@@ -201,6 +212,7 @@ export function createApi(
       limiter: new ResetLimiter(redis, keys, config.passwordResets.perHour),
       log,
     }),
+    emailVerification,
     apiKeys: createApiKeysService(stores),
     workspaces: createWorkspacesService(stores, {
       invalidate,

@@ -15,6 +15,7 @@ import { PostgresDeploymentKeysStore } from '../codepush/deployment-keys.postgre
 import type { Config } from '../config/config.js';
 import { QueueDeltaJobs } from '../deltas/delta-jobs.js';
 import { PostgresDeltasStore } from '../deltas/deltas.postgres-store.js';
+import { PostgresEmailVerificationsStore } from '../email-verification/email-verifications.postgres-store.js';
 import { ClickHouseEventRowsStore } from '../ingest/event-rows.clickhouse-store.js';
 import { RedisEventsStore } from '../intake/events.redis-store.js';
 import { PostgresInvitationsStore } from '../invitations/invitations.postgres-store.js';
@@ -149,6 +150,7 @@ function createStores(
     members: new PostgresMembersStore(db),
     invitations: new PostgresInvitationsStore(),
     passwordResets: new PostgresPasswordResetsStore(),
+    emailVerifications: new PostgresEmailVerificationsStore(db),
     audit: new PostgresAuditStore(db),
     apps: new PostgresAppsStore(db),
     bundles: new PostgresBundlesStore(db),

@@ -4,6 +4,7 @@ import type { AuditStore } from '../audit/audit.store.js';
 import type { AuthStore } from '../auth/auth.store.js';
 import { hashPassword } from '../auth/passwords.js';
 import { replacePassword } from '../auth/replace-password.js';
+import type { EmailVerificationsStore } from '../email-verification/email-verifications.store.js';
 import { AppError, gone, notFound } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { Mailer } from '../platform/mailer.js';
@@ -19,6 +20,8 @@ export interface PasswordResetStores {
   /** A reset ends the API keys the user made, each audited in its workspace. */
   apiKeys: Pick<ApiKeysStore, 'revokeAllMadeBy'>;
   audit: Pick<AuditStore, 'append'>;
+  /** A reset proves the address: the link was e-mailed to it, or the operator handed it over. */
+  emailVerifications: Pick<EmailVerificationsStore, 'markVerified'>;
   transaction: Transactional;
 }
 
@@ -104,6 +107,7 @@ export class PasswordResetService {
     const hash = await hashPassword(password);
     const revoked = await this.stores.transaction(async (tx) => {
       await replacePassword(this.stores, tx, user.id, hash);
+      await this.stores.emailVerifications.markVerified(tx, user.id);
       return revokeKeysOnReset(this.stores, tx, user);
     });
     return { email: user.email, revoked_api_keys: revoked };
@@ -124,6 +128,7 @@ export class PasswordResetService {
       if (reset.expired) throw gone('This reset link has expired; ask for a new one.', 'reset_expired');
       await this.stores.passwordResets.markUsed(tx, reset.id);
       await replacePassword(this.stores, tx, reset.user_id, hash);
+      await this.stores.emailVerifications.markVerified(tx, reset.user_id);
       const user = await this.stores.auth.userById(reset.user_id);
       const revoked = user ? await revokeKeysOnReset(this.stores, tx, user) : [];
       return { revoked_api_keys: revoked };
