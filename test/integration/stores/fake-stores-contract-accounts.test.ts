@@ -163,6 +163,73 @@ describe.each(subjects)('%s account stores', (_name, make) => {
     expect(await s.transaction((tx) => s.invitations.lockByHash(tx, 'unknown'))).toBeUndefined();
   });
 
+  it('e-mail verification: unverified until a link is used once, expiry by the store’s clock', async () => {
+    const s = make();
+    const { user } = await newUser(s);
+    expect(await s.emailVerifications.isUnverified(user.id)).toBe(false);
+    await s.transaction((tx) => s.emailVerifications.markUnverified(tx, user.id));
+    expect(await s.emailVerifications.isUnverified(user.id)).toBe(true);
+    // A rolled-back proof leaves the account unverified.
+    await expect(
+      s.transaction(async (tx) => {
+        await s.emailVerifications.markVerified(tx, user.id);
+        throw new Refused();
+      }),
+    ).rejects.toBeInstanceOf(Refused);
+    expect(await s.emailVerifications.isUnverified(user.id)).toBe(true);
+
+    await s.transaction((tx) =>
+      s.emailVerifications.issue(tx, { userId: user.id, tokenHash: 'vh-open', ttlSeconds: 3600 }),
+    );
+    await s.transaction(async (tx) => {
+      expect(await s.emailVerifications.lockByHash(tx, 'vh-open')).toEqual({
+        user_id: user.id,
+        email: user.email,
+        used: false,
+        expired: false,
+      });
+      await s.emailVerifications.markUsed(tx, 'vh-open');
+      await s.emailVerifications.markVerified(tx, user.id);
+    });
+    expect(await s.transaction((tx) => s.emailVerifications.lockByHash(tx, 'vh-open'))).toMatchObject({
+      used: true,
+    });
+    expect(await s.emailVerifications.isUnverified(user.id)).toBe(false);
+    await s.transaction((tx) =>
+      s.emailVerifications.issue(tx, { userId: user.id, tokenHash: 'vh-spent', ttlSeconds: 0 }),
+    );
+    s.tick();
+    expect(await s.transaction((tx) => s.emailVerifications.lockByHash(tx, 'vh-spent'))).toMatchObject({
+      expired: true,
+    });
+    expect(await s.transaction((tx) => s.emailVerifications.lockByHash(tx, 'unknown'))).toBeUndefined();
+  });
+
+  it('password resets: a new link voids open ones older than the fresh window, never a fresher one', async () => {
+    const s = make();
+    const { user } = await newUser(s);
+    const issue = (tokenHash: string, keepFreshSeconds: number) =>
+      s.transaction((tx) =>
+        s.passwordResets.issue(tx, {
+          userId: user.id,
+          tokenHash,
+          issuedBy: 'email',
+          ttlSeconds: 3600,
+          keepFreshSeconds,
+        }),
+      );
+    const state = (hash: string) => s.transaction((tx) => s.passwordResets.lockByHash(tx, hash));
+    await issue('pr-first', 600);
+    await issue('pr-second', 600);
+    expect((await state('pr-first'))?.voided_at).toBeNull();
+    s.tick();
+    // With no fresh window (every open link older than it), a new link voids the rest.
+    await issue('pr-third', 0);
+    expect((await state('pr-first'))?.voided_at).toBeInstanceOf(Date);
+    expect((await state('pr-second'))?.voided_at).toBeInstanceOf(Date);
+    expect((await state('pr-third'))?.voided_at).toBeNull();
+  });
+
   it('api keys: listed with their maker, capped and revoked with the maker, acting at most as the maker', async () => {
     const s = make();
     const { user, workspaceId: ws } = await newUser(s);
