@@ -68,7 +68,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Upload bundle bytes (application/octet-stream); stored once per content (sha256); developer or above */
+        /**
+         * Upload bundle bytes (application/octet-stream); stored once per content (sha256); developer or above
+         * @description With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
+         */
         put: operations["putAppsBundles"];
         post?: never;
         delete?: never;
@@ -613,7 +616,7 @@ export interface paths {
         put?: never;
         /**
          * Push an `npx expo export` (its uploaded files) as one release; developer or above
-         * @description Without `key_id`: 201, the release. With `key_id`: 202, a draft holding the exact bytes to sign (each platform's manifest and the rollBackToEmbedded directive); the release exists once PUT /modules/{id}/signatures brings every signature.
+         * @description Without `key_id`: 201, the release. With `key_id`: 202, a draft holding the exact bytes to sign (each platform's manifest and the rollBackToEmbedded directive); the release exists once PUT /modules/{id}/signatures brings every signature. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
          */
         post: operations["postExpoReleases"];
         delete?: never;
@@ -668,7 +671,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Push a release of an uploaded bundle to a channel; developer or above. A version the app already has on the channel is a 409 */
+        /**
+         * Push a release of an uploaded bundle to a channel; developer or above. A version the app already has on the channel is a 409
+         * @description With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
+         */
         post: operations["pushRelease"];
         delete?: never;
         options?: never;
@@ -724,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * Promote a release to another channel: a new release with the same bytes and metadata, no upload; developer or above
-         * @description The new release has the same bytes, assets, version, fingerprint or runtime version, `target_binary_range`, `mandatory` and Capacitor fields, its own statistics, and `promoted_from`. As for a push: plan gates (402), a version already on the channel is a 409 `version_exists`, audited `module.push` (with `details.promoted_from`), webhook `release.pushed` (with `promoted_from`). A signed release needs `key_id`: the answer is then a draft (202) to sign on your machine and complete with PUT /modules/{id}/signatures; the service never signs.
+         * @description The new release has the same bytes, assets, version, fingerprint or runtime version, `target_binary_range`, `mandatory` and Capacitor fields, its own statistics, and `promoted_from`. As for a push: plan gates (402), a version already on the channel is a 409 `version_exists`, audited `module.push` (with `details.promoted_from`), webhook `release.pushed` (with `promoted_from`). A signed release needs `key_id`: the answer is then a draft (202) to sign on your machine and complete with PUT /modules/{id}/signatures; the service never signs. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
          */
         post: operations["promoteRelease"];
         delete?: never;
@@ -816,7 +822,7 @@ export interface paths {
         put?: never;
         /**
          * Start a signed push of an uploaded bundle; developer or above
-         * @description The fields of POST /modules plus `key_id`. Answers the canonical manifest to sign (part `check`); the release exists once PUT /modules/{id}/signatures brings the signature, and /updates/check then sends it with the release.
+         * @description The fields of POST /modules plus `key_id`. Answers the canonical manifest to sign (part `check`); the release exists once PUT /modules/{id}/signatures brings the signature, and /updates/check then sends it with the release. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
          */
         post: operations["postModulesDrafts"];
         delete?: never;
@@ -911,7 +917,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key (shown only in this response); owner or admin
-         * @description The key belongs to the member who makes it (made with an API key: to that key's member) and acts as actor `api-key` with `role` (default admin). Removing that member revokes it; a role change lowers it to the new role.
+         * @description The key belongs to the member who makes it (made with an API key: to that key's member) and acts as actor `api-key` with `role` (default admin). Removing that member revokes it; a role change lowers it to the new role. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
          */
         post: operations["postWorkspacesApiKeys"];
         delete?: never;
@@ -1032,7 +1038,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member (owner or admin)
-         * @description The member is `invited` until the invitee, signed in with this e-mail (an account it has, or one it makes), accepts the one-time token of `invitation` (POST /invitations/accept); it then becomes `active` with this member id. Nobody joins by signing in alone. `invitation.url` is the console page that accepts it; with SMTP_URL set it is also e-mailed. The token expires after INVITATION_TTL_SECONDS (7 days). Inviting an e-mail that is still invited issues a new token (and role) and voids the old one; an active member is a 409. The hobby plan allows one member: inviting a second answers 402 with an upgrade message. Audited as `member.invite`.
+         * @description The member is `invited` until the invitee, signed in with this e-mail (an account it has, or one it makes), accepts the one-time token of `invitation` (POST /invitations/accept); it then becomes `active` with this member id. Nobody joins by signing in alone. `invitation.url` is the console page that accepts it; with SMTP_URL set it is also e-mailed. The token expires after INVITATION_TTL_SECONDS (7 days). Inviting an e-mail that is still invited issues a new token (and role) and voids the old one; an active member is a 409. The hobby plan allows one member: inviting a second answers 402 with an upgrade message. Audited as `member.invite`. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
          */
         post: operations["postWorkspacesMembers"];
         delete?: never;

@@ -13,3 +13,8 @@ export const PROVEN_EMAIL_ROUTES: Readonly<Record<string, string>> = {
   'POST /modules/:module_id/promote': 'Promoting releases',
   'POST /expo/releases': 'Pushing releases',
 };
+
+/** What the OpenAPI description of each of those routes adds. */
+export const PROVEN_EMAIL_NOTE =
+  'With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it ' +
+  'was made) gets 403 `email_unverified`.';

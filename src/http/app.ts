@@ -18,7 +18,7 @@ import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { ApiContainer } from '../container/container.types.js';
 import { devicesRoutes } from '../devices/devices.routes.js';
 import { emailVerificationRoutes } from '../email-verification/email-verification.routes.js';
-import { PROVEN_EMAIL_ROUTES } from '../email-verification/proven-email.js';
+import { PROVEN_EMAIL_NOTE, PROVEN_EMAIL_ROUTES } from '../email-verification/proven-email.js';
 import { expoRoutes } from '../expo/expo.routes.js';
 import { expoDeviceRoutes } from '../expo/expo-device.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
@@ -221,7 +221,13 @@ async function registerControlSurface(app: App): Promise<void> {
         const what = methods
           .map((m) => PROVEN_EMAIL_ROUTES[`${m} ${route.url.slice(API_PREFIX.length)}`])
           .find((w) => w !== undefined);
-        if (what) addRouteHook(route, 'onRequest', provenEmail(what), 'first');
+        if (what) {
+          addRouteHook(route, 'onRequest', provenEmail(what), 'first');
+          // Said where the route is documented, so no route file has to repeat it.
+          if (route.schema) {
+            route.schema.description = `${route.schema.description ?? ''} ${PROVEN_EMAIL_NOTE}`.trim();
+          }
+        }
         addRouteHook(route, 'onRequest', authenticate, 'first');
       });
       typed.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
