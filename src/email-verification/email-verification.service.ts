@@ -84,7 +84,8 @@ export class EmailVerificationService {
 
   /** Refuses an unverified user (a 403 that says what to do); API keys and verified users pass. */
   async requireProven(principal: Principal, what: string): Promise<void> {
-    if (principal.kind !== 'user' || !principal.userId) return;
+    // Without a mail server nothing can be proven, so nothing is asked (and no query is spent).
+    if (!this.required || principal.kind !== 'user' || !principal.userId) return;
     if (!(await this.stores.emailVerifications.isUnverified(principal.userId))) return;
     throw forbidden(
       `${what} needs a verified e-mail address. Open the link e-mailed to ${principal.email ?? 'you'} when ` +
