@@ -17,7 +17,9 @@
 // Phases: baseline (normal traffic alone), hostile (until the hostile list is sent), settle (normal alone for
 // longer than the rate-limit window, so the per-device limit counters of the hostile ids expire), spikes
 // (bench/hostile-spikes.mjs: one address forging failures of 10,000 invented devices through every protocol
-// fires nothing; real failures of a fleet on 20 networks fire and roll back within seconds).
+// fires nothing; real failures of a fleet on 20 networks fire and roll back within seconds), lockout
+// (bench/hostile-lockout.mjs: 256 addresses on 64 networks guess an owner's password while the owner signs in
+// once a second from its own network; every one of the owner's sign-ins must get in).
 // Measured: Redis keys under the prefix (SCAN) before the hostile phase, at its end (peak) and after the
 // settle (retained), by family; normal events' lag per phase; every answer's status by kind of request.
 // Goals (exit 1 when one is missed): keys retained that were not there before the hostile phase, fewer than
@@ -32,11 +34,12 @@
 // BUNDLE_MAX_UNZIPPED_BYTES at 1 GiB (the bombs get in and the deltas worker reads them: its RSS growth
 // stays under 512 MiB and the other app's Capacitor manifest is made) and at the default (the uploads are
 // refused with 400 bundle_too_large_unzipped, the other app's manifest is made).
-// size of every hostile kind but the 100,000 module ids), --modules <n> (100000), --baseline-seconds (20),
-// Writes bench/results/hostile.json (the throttled phase under `throttled`, the zip bombs under `zip_bombs`). Options: --phase edge|throttled|zip-bombs
-// (one phase only; `throttled` also writes bench/results/hostile-throttled.json and adds its figures to an
-// existing hostile.json), --scale <x> (1: the size of every hostile kind but the 100,000 module ids),
-// --modules <n> (100000), --baseline-seconds (20), --settle-seconds (65), --no-build.
+// Writes bench/results/hostile.json (the throttled phase under `throttled`, the zip bombs under
+// `zip_bombs`). Options: --phase edge|lockout|throttled|zip-bombs (one phase only: `lockout` runs the lockout
+// phase on a world of its own and writes bench/results/hostile-lockout.json; `throttled` also writes
+// bench/results/hostile-throttled.json and adds its figures to an existing hostile.json), --scale <x> (1:
+// the size of every hostile kind but the 100,000 module ids), --modules <n> (100000), --baseline-seconds
+// (20), --settle-seconds (65), --lockout-seconds (20), --no-build.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -48,6 +51,7 @@ import { ensureDependencies, ensureServices } from '../scripts/bootstrap.mjs';
 import { buildIfStale } from '../scripts/build.mjs';
 import { localSecrets } from '../scripts/local-secrets.mjs';
 import { LagTracker } from './hostile-lag.mjs';
+import { lockoutPhase } from './hostile-lockout.mjs';
 import { forgedSpikePhase } from './hostile-spikes.mjs';
 import { THROTTLED_SETTINGS, throttledFleetPhase } from './hostile-throttled.mjs';
 import { hostileRequests, StatusMix, send, startNormal } from './hostile-traffic.mjs';
@@ -66,8 +70,8 @@ const MODULES = option('modules', 100_000);
 const BASELINE_S = option('baseline-seconds', 20);
 const SETTLE_S = option('settle-seconds', 65);
 const PHASE = args.includes('--phase') ? args[args.indexOf('--phase') + 1] : 'all';
-if (!['all', 'edge', 'throttled', 'zip-bombs'].includes(PHASE)) {
-  log(`unknown --phase ${PHASE}: all, edge, throttled or zip-bombs`);
+if (!['all', 'edge', 'lockout', 'throttled', 'zip-bombs'].includes(PHASE)) {
+  log(`unknown --phase ${PHASE}: all, edge, lockout, throttled or zip-bombs`);
   process.exit(2);
 }
 const HOSTILE_CONNECTIONS = 4;
@@ -216,6 +220,7 @@ async function main(world) {
     rssMbAt.retained = rss();
     const unseen = await lag.drain(60_000);
     const spikes = await forgedSpikePhase(call, hostilePool, runId, log);
+    const lockout = await lockoutPhase(call, hostilePool, { seconds: option('lockout-seconds', 20) }, log);
     const deadLetters = await world.redis.xlen(world.deadLetterKey);
 
     const inventedTotal = Object.values(invented).reduce((a, b) => a + b, 0);
@@ -243,6 +248,7 @@ async function main(world) {
       normal_all_answered: normalOk === normalTotal && normalTotal > 0,
       normal_all_visible: unseen === 0,
       ...spikes.goals,
+      ...lockout.goals,
     };
     const result = {
       measured_at: new Date().toISOString(),
@@ -287,6 +293,7 @@ async function main(world) {
       server_5xx_examples: [...normalMix.server5xx, ...hostileMix.server5xx],
       dead_letters: deadLetters,
       spikes: spikes.result,
+      lockout: lockout.result,
       rss_mb: rssMbAt,
       load_average_1m_at_end: Number(loadavg()[0].toFixed(2)),
       goals,
@@ -336,6 +343,33 @@ async function throttled(world) {
     for (const [goal, met] of Object.entries(goals)) if (!met) log(`goal missed: ${goal}`);
     log(`${measured.pass ? 'pass' : 'FAIL'}; wrote bench/results/hostile-throttled.json`);
     return measured.pass;
+  } finally {
+    await Promise.all([close(), pool.close()]);
+  }
+}
+
+/** Only the lockout phase, on a world of its own (the full run is long; this one is a few seconds). */
+async function lockoutOnly(world) {
+  await world.start();
+  const { call, close } = apiClient(world.apiUrl);
+  const pool = new Pool(world.apiUrl, { connections: 8 });
+  try {
+    const { result, goals } = await lockoutPhase(call, pool, { seconds: option('lockout-seconds', 20) }, log);
+    const out = {
+      measured_at: new Date().toISOString(),
+      settings: SETTINGS,
+      ...result,
+      load_average_1m_at_end: Number(loadavg()[0].toFixed(2)),
+      goals,
+      pass: Object.values(goals).every(Boolean),
+    };
+    mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+    writeFileSync(
+      join(root, 'bench', 'results', 'hostile-lockout.json'),
+      `${JSON.stringify(out, null, 2)}\n`,
+    );
+    log(`${out.pass ? 'pass' : 'FAIL'}; wrote bench/results/hostile-lockout.json`);
+    return out.pass;
   } finally {
     await Promise.all([close(), pool.close()]);
   }
@@ -413,6 +447,7 @@ async function inWorld(settings, run) {
 let passed = true;
 const runs = (phase) => PHASE === 'all' || PHASE === phase;
 if (runs('edge')) passed = (await inWorld(SETTINGS, main)) && passed;
+if (PHASE === 'lockout') passed = (await inWorld(SETTINGS, lockoutOnly)) && passed;
 if (runs('throttled')) passed = (await inWorld({ ...SETTINGS, ...THROTTLED_SETTINGS }, throttled)) && passed;
 if (runs('zip-bombs')) {
   try {

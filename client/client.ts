@@ -27,6 +27,7 @@ import type {
   Me,
   Member,
   PasswordChanged,
+  PasswordResetDone,
   Plan,
   PromoteRelease,
   PushExpoRelease,
@@ -101,13 +102,23 @@ export class OtaClient {
         anonymous: true,
         expect: 'none',
       }),
-    /** Sets a new password with the token of a reset link; every session of the account ends. */
+    /**
+     * Sets a new password with the token of a reset link; every session of the account ends, and every API
+     * key the user made (listed in the answer).
+     */
     confirmPasswordReset: (token: string, newPassword: string) =>
-      this.http.request<void>('POST', '/auth/password-reset/confirm', {
+      this.http.request<PasswordResetDone>('POST', '/auth/password-reset/confirm', {
         json: { token, new_password: newPassword },
         anonymous: true,
-        expect: 'none',
       }),
+    /** Proves the account's e-mail address with the token of its verification link. */
+    confirmEmail: (token: string) =>
+      this.http.request<{ email: string }>('POST', '/auth/verify-email/confirm', {
+        json: { token },
+        anonymous: true,
+      }),
+    /** E-mails the signed-in user a new verification link (nothing when the address is proven). */
+    requestEmailVerification: () => this.http.request<void>('POST', '/auth/verify-email', { expect: 'none' }),
     /** An identity token for another workspace the signed-in user belongs to. */
     token: (workspaceId: string) =>
       this.http.request<TokenResult>('POST', '/auth/token', { json: { workspace_id: workspaceId } }),

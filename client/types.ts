@@ -37,6 +37,7 @@ export type User = NonNullable<Me['user']>;
 export type SigninResult = Answer<'postAuthSignin', 200>;
 export type TokenResult = Answer<'postAuthToken', 200>;
 export type PasswordChanged = Answer<'postAuthPassword', 200>;
+export type PasswordResetDone = Answer<'postAuthPasswordResetConfirm', 200>;
 export type Usage = Answer<'getWorkspacesUsage', 200>;
 
 /** A page of the devices counted against the workspace's device cap. */

@@ -140,6 +140,7 @@ const HEADLINES = {
           ],
         ]
       : []),
+    ...(r.lockout ? lockoutRows(r.lockout) : []),
     ...(r.spikes
       ? [
           [
@@ -262,6 +263,32 @@ const HEADLINES = {
     ],
   ],
 };
+
+/** The lockout phase of bench:hostile (bench/hostile-lockout.mjs): did the owner get in during the guessing? */
+export function lockoutRows(l) {
+  return [
+    [
+      `lockout: owner's sign-ins from its own network that got in, while ${l.guessing.addresses} addresses on ${l.guessing.networks} networks guessed its password for ${l.seconds} s (goal: all)`,
+      `${l.owner.signed_in} of ${l.owner.attempts}`,
+      '',
+      '',
+    ],
+    [
+      'lockout: owner first signed in after, ms (from the start of the guessing); its sign-in p50 / p95 ms (password hashing shares the CPU with the guesses)',
+      `${l.owner.first_success_after_ms}; ${l.owner.latency_ms.p50} / ${l.owner.latency_ms.p95}`,
+      '',
+      '',
+    ],
+    [
+      "lockout: guessers' answers (401 checked, 429 refused by the failure limits)",
+      Object.entries(l.guessing.answers)
+        .map(([status, n]) => `${status}: ${n}`)
+        .join(', '),
+      '',
+      '',
+    ],
+  ];
+}
 
 const COMMANDS = { soak: 'npm run soak' };
 

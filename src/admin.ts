@@ -1,5 +1,8 @@
+import { PostgresApiKeysStore } from './api-keys/api-keys.postgres-store.js';
+import { PostgresAuditStore } from './audit/audit.postgres-store.js';
 import { PostgresAuthStore } from './auth/auth.postgres-store.js';
 import { ConfigError, loadConfig } from './config/config.js';
+import { PostgresEmailVerificationsStore } from './email-verification/email-verifications.postgres-store.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { PostgresPasswordResetsStore } from './password-reset/password-resets.postgres-store.js';
 import { AppError } from './platform/errors.js';
@@ -12,7 +15,8 @@ Commands:
   reset-password <email>                   print a one-time link that sets a new password
   reset-password <email> --password-stdin  set the password read from standard input
 
-Either way every session of the account ends. For servers without SMTP_URL, where users cannot ask for
+Either way every session of the account ends, and every API key the account made in any workspace is
+revoked (the link does it when it is used). For servers without SMTP_URL, where users cannot ask for
 a reset e-mail (docs/operations/security.md). Reads the API's settings (DATABASE_URL, PUBLIC_URL, ...).
 `;
 
@@ -35,6 +39,9 @@ async function main(args: string[]): Promise<number> {
       {
         auth: new PostgresAuthStore(db),
         passwordResets: new PostgresPasswordResetsStore(),
+        apiKeys: new PostgresApiKeysStore(db),
+        audit: new PostgresAuditStore(db),
+        emailVerifications: new PostgresEmailVerificationsStore(db),
         transaction: transactional(db),
       },
       {
@@ -51,6 +58,7 @@ async function main(args: string[]): Promise<number> {
       }
       const done = await resets.setForOperator(email, password);
       process.stdout.write(`Password of ${done.email} set; every session of the account has ended.\n`);
+      process.stdout.write(endedKeysText(done.revoked_api_keys));
       return 0;
     }
     const issued = await resets.issueForOperator(email);
@@ -62,6 +70,13 @@ async function main(args: string[]): Promise<number> {
   } finally {
     await db.end();
   }
+}
+
+/** The API keys a reset ended, one a line, so the operator can tell the owner what to make again. */
+function endedKeysText(keys: ReadonlyArray<{ id: string; name: string; workspace_id: string }>): string {
+  if (keys.length === 0) return 'The account had made no API keys.\n';
+  const lines = keys.map((k) => `  ${k.id}  ${k.name}  (workspace ${k.workspace_id})`);
+  return `API keys it had made, now revoked (audited api_key.revoke):\n${lines.join('\n')}\n`;
 }
 
 function readStdin(): Promise<string> {

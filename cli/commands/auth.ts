@@ -218,6 +218,10 @@ async function login(
     try {
       created = await user.client.apiKeys.create(workspaceId, { name: hostname() || 'ota-cli' });
     } catch (err) {
+      // A new account on a server with a mail server confirms its address before it may make keys.
+      if (err instanceof ApiError && err.code === 'email_unverified') {
+        throw new CliError(`${err.detail} Then run \`ota login\` again.`, 1);
+      }
       if (err instanceof ApiError && err.status === 403) {
         throw new CliError(
           `${err.detail} Ask an owner or admin for an API key and run \`ota login --api-key KEY\`.`,

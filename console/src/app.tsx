@@ -13,6 +13,7 @@ import { ResetPasswordPage } from './pages/reset-password.js';
 import { SignInPage } from './pages/signin.js';
 import { TeamPage } from './pages/team.js';
 import { UsagePage } from './pages/usage.js';
+import { VerifyEmailPage } from './pages/verify-email.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { matchRoute, navigate, usePath } from './router.js';
 import {
@@ -67,6 +68,8 @@ export function App() {
 
   // A reset link works signed in or out; the new password ends every session, this tab's too.
   if (page === 'reset-password') return <ResetPasswordPage onDone={(text) => signOut(text)} />;
+  // A verification link works signed in or out: it proves the address, nothing more.
+  if (page === 'verify-email') return <VerifyEmailPage />;
   if (!session)
     return <SignInPage notice={notice} invitation={page === 'invitation'} onSignedIn={onSignedIn} />;
   if (!me) {

@@ -12,6 +12,7 @@ export interface Route {
     | 'plan'
     | 'account'
     | 'reset-password'
+    | 'verify-email'
     | 'unknown';
   appId?: string;
 }
@@ -38,6 +39,7 @@ export function matchRoute(path: string): Route {
     '/plan': 'plan',
     '/account': 'account',
     '/reset-password': 'reset-password',
+    '/verify-email': 'verify-email',
   };
   return { page: simple[pathname] ?? 'unknown' };
 }

@@ -3,7 +3,14 @@ import type { AuthStore } from '../auth/auth.store.js';
 import type { FakeMembersStore } from '../members/members.fake-store.js';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
-import type { ApiKeyRow, ApiKeysStore, AuthenticatedKey, KeyRole, LiveKey } from './api-keys.store.js';
+import type {
+  ApiKeyRow,
+  ApiKeysStore,
+  AuthenticatedKey,
+  KeyRole,
+  LiveKey,
+  RevokedKey,
+} from './api-keys.store.js';
 import { KEY_ROLES_RANKED } from './api-keys.store.js';
 
 interface Stored extends LiveKey {
@@ -53,17 +60,29 @@ export class FakeApiKeysStore implements ApiKeysStore {
     return Promise.all(live.map((r) => this.listed(r)));
   }
 
-  async revoke(workspaceId: string, keyId: string): Promise<boolean> {
+  async revoke(tx: Queryable, workspaceId: string, keyId: string): Promise<RevokedKey | undefined> {
     const row = this.rows.find((r) => r.workspace_id === workspaceId && r.id === keyId && !r.revoked);
-    if (!row) return false;
-    row.revoked = true;
-    return true;
+    return row ? this.revokeRows(tx, [row])[0] : undefined;
   }
 
-  async revokeMadeBy(tx: Queryable, workspaceId: string, userId: string): Promise<string[]> {
-    return this.change(tx, this.madeBy(workspaceId, userId), (r) => {
+  async revokeMadeBy(tx: Queryable, workspaceId: string, userId: string): Promise<RevokedKey[]> {
+    return this.revokeRows(tx, this.madeBy(workspaceId, userId));
+  }
+
+  async revokeAllMadeBy(tx: Queryable, userId: string): Promise<RevokedKey[]> {
+    return this.revokeRows(
+      tx,
+      this.rows.filter((r) => r.created_by === userId && !r.revoked),
+    );
+  }
+
+  private revokeRows(tx: Queryable, rows: Stored[]): RevokedKey[] {
+    this.change(tx, rows, (r) => {
       r.revoked = true;
     });
+    return rows
+      .map((r) => ({ id: r.id, name: r.name, workspace_id: r.workspace_id }))
+      .sort((a, b) => a.id.localeCompare(b.id));
   }
 
   async capMadeBy(tx: Queryable, workspaceId: string, userId: string, role: KeyRole): Promise<string[]> {

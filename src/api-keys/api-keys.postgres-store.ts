@@ -6,6 +6,7 @@ import {
   KEY_ROLES_RANKED,
   type KeyRole,
   type LiveKey,
+  type RevokedKey,
 } from './api-keys.store.js';
 
 // The ranking as a SQL array literal (fixed words, no input).
@@ -13,6 +14,9 @@ const RANKED = `ARRAY[${KEY_ROLES_RANKED.map((r) => `'${r}'`).join(', ')}]`;
 
 const LISTED = `k.id, k.name, k.role, k.created_at, k.last_used_at,
   CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'email', u.email) END AS created_by`;
+
+const REVOKED = 'id, name, workspace_id';
+const byId = (keys: RevokedKey[]) => keys.sort((a, b) => a.id.localeCompare(b.id));
 
 export class PostgresApiKeysStore implements ApiKeysStore {
   constructor(private readonly db: Queryable) {}
@@ -41,23 +45,30 @@ export class PostgresApiKeysStore implements ApiKeysStore {
     return rows;
   }
 
-  /** True when a live key of the workspace was revoked by this call. */
-  async revoke(workspaceId: string, keyId: string): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `UPDATE api_keys SET revoked_at = now() WHERE workspace_id = $1 AND id = $2 AND revoked_at IS NULL`,
+  async revoke(tx: Queryable, workspaceId: string, keyId: string): Promise<RevokedKey | undefined> {
+    const { rows } = await tx.query<RevokedKey>(
+      `UPDATE api_keys SET revoked_at = now() WHERE workspace_id = $1 AND id = $2 AND revoked_at IS NULL
+       RETURNING ${REVOKED}`,
       [workspaceId, keyId],
     );
-    return rowCount === 1;
+    return rows[0];
   }
 
-  /** Revokes every live key the user made in the workspace (its removal); their ids, sorted. */
-  async revokeMadeBy(tx: Queryable, workspaceId: string, userId: string): Promise<string[]> {
-    const { rows } = await tx.query<{ id: string }>(
+  async revokeMadeBy(tx: Queryable, workspaceId: string, userId: string): Promise<RevokedKey[]> {
+    const { rows } = await tx.query<RevokedKey>(
       `UPDATE api_keys SET revoked_at = now()
-        WHERE workspace_id = $1 AND created_by = $2 AND revoked_at IS NULL RETURNING id`,
+        WHERE workspace_id = $1 AND created_by = $2 AND revoked_at IS NULL RETURNING ${REVOKED}`,
       [workspaceId, userId],
     );
-    return rows.map((r) => r.id).sort();
+    return byId(rows);
+  }
+
+  async revokeAllMadeBy(tx: Queryable, userId: string): Promise<RevokedKey[]> {
+    const { rows } = await tx.query<RevokedKey>(
+      `UPDATE api_keys SET revoked_at = now() WHERE created_by = $1 AND revoked_at IS NULL RETURNING ${REVOKED}`,
+      [userId],
+    );
+    return byId(rows);
   }
 
   /** Lowers the user's live keys that rank above `role` to it (a role change); their ids, sorted. */

@@ -1,14 +1,23 @@
+import type { AuditStore } from '../audit/audit.store.js';
 import { generateApiKey } from '../auth/api-key-secret.js';
-import { type Principal, requireOwnWorkspace, requireRole, roleAtLeast } from '../auth/principal.js';
+import {
+  auditActor,
+  type Principal,
+  requireOwnWorkspace,
+  requireRole,
+  roleAtLeast,
+} from '../auth/principal.js';
 import type { MembersStore } from '../members/members.store.js';
 import { forbidden, notFound, unauthorized } from '../platform/errors.js';
 import type { Queryable, Transactional } from '../platform/postgres.js';
+import { auditKeyCreated, auditKeysRevoked } from './api-key-audit.js';
 import type { ApiKeyRow, ApiKeysStore, KeyRole } from './api-keys.store.js';
 
 /** The stores the API keys service works on. */
 export interface ApiKeysStores {
   apiKeys: ApiKeysStore;
   members: MembersStore;
+  audit: Pick<AuditStore, 'append'>;
   transaction: Transactional;
 }
 
@@ -38,13 +47,18 @@ export class ApiKeysService {
     const { key, hash } = generateApiKey();
     const row = await this.stores.transaction(async (tx) => {
       const maker = await this.lockMaker(tx, principal);
-      return this.store.insert(tx, {
+      const made = await this.store.insert(tx, {
         workspaceId,
         name: input.name,
         role: input.role ?? 'admin',
         keyHash: hash,
         createdBy: maker,
       });
+      await auditKeyCreated(this.stores.audit, tx, auditActor(principal), {
+        ...made,
+        workspace_id: workspaceId,
+      });
+      return made;
     });
     return { ...row, key };
   }
@@ -84,6 +98,10 @@ export class ApiKeysService {
   async revoke(principal: Principal, workspaceId: string, keyId: string): Promise<void> {
     requireOwnWorkspace(principal, workspaceId);
     requireRole(principal, 'admin', 'Revoking API keys');
-    if (!(await this.store.revoke(workspaceId, keyId))) throw notFound('API key');
+    await this.stores.transaction(async (tx) => {
+      const revoked = await this.store.revoke(tx, workspaceId, keyId);
+      if (!revoked) throw notFound('API key');
+      await auditKeysRevoked(this.stores.audit, tx, auditActor(principal), [revoked], 'revoked');
+    });
   }
 }

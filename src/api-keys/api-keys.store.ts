@@ -29,6 +29,13 @@ export interface AuthenticatedKey extends LiveKey {
   creator_email: string | null;
 }
 
+/** A key a revocation ended: what its audit entry and a reset's answer name. */
+export interface RevokedKey {
+  id: string;
+  name: string;
+  workspace_id: string;
+}
+
 /** API keys (their hashes), scoped to a workspace, revoked rather than deleted. */
 export interface ApiKeysStore {
   insert(
@@ -37,10 +44,12 @@ export interface ApiKeysStore {
   ): Promise<ApiKeyRow>;
   /** The workspace's live keys, newest first. */
   list(workspaceId: string): Promise<ApiKeyRow[]>;
-  /** True when a live key of the workspace was revoked by this call. */
-  revoke(workspaceId: string, keyId: string): Promise<boolean>;
-  /** Revokes every live key the user made in the workspace (its removal); their ids, sorted. */
-  revokeMadeBy(tx: Queryable, workspaceId: string, userId: string): Promise<string[]>;
+  /** The live key of the workspace this call revoked; undefined when there was none. */
+  revoke(tx: Queryable, workspaceId: string, keyId: string): Promise<RevokedKey | undefined>;
+  /** Revokes every live key the user made in the workspace (its removal); sorted by id. */
+  revokeMadeBy(tx: Queryable, workspaceId: string, userId: string): Promise<RevokedKey[]>;
+  /** Revokes every live key the user made, in every workspace (a password reset); sorted by id. */
+  revokeAllMadeBy(tx: Queryable, userId: string): Promise<RevokedKey[]>;
   /** Lowers the user's live keys that rank above `role` to it (a role change); their ids, sorted. */
   capMadeBy(tx: Queryable, workspaceId: string, userId: string, role: KeyRole): Promise<string[]>;
   /** The live key, locked against revocation and role changes until the transaction ends. */

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { clientNetwork } from '../edge/client-address.js';
 import { problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import {
@@ -19,7 +20,7 @@ export async function authRoutes(app: App): Promise<void> {
     '/auth/signin',
     {
       // Per client address (the real one behind a proxy: TRUST_PROXY); failures are also limited per
-      // account, in the service, so guessing from many addresses stops too.
+      // client network and per account and network, in the service (signin-throttle.ts).
       config: {
         public: true,
         rateLimit: { max: app.deps.config.rateLimits.signinPerMinute, timeWindow: 60_000 },
@@ -29,19 +30,26 @@ export async function authRoutes(app: App): Promise<void> {
         summary: 'Sign in; the first sign-in creates the account and its personal workspace',
         description:
           'An unknown e-mail makes an account (and its personal workspace) unless `create` is false (then ' +
-          "404 `account_not_found`) or the server's `SIGNUP` setting refuses it: `invite-only` makes " +
-          'accounts only for e-mails with a pending invitation, `closed` none (403 `signup_closed`). ' +
-          'Limited per client address (`RATE_LIMIT_SIGNIN_PER_MINUTE`) and per account: after ' +
-          '`RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT` failed attempts within ' +
-          '`RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`, every sign-in of that account is a 429 with ' +
-          '`Retry-After` until the window ends, the right password included.',
+          "404 `account_not_found`) or the server's `SIGNUP` setting refuses it (`invite-only` makes " +
+          'accounts only for e-mails with a pending invitation, `closed` none). Where SIGNUP refuses it, an ' +
+          'unknown e-mail is answered exactly as a wrong password (401 `invalid_credentials`, `create: ' +
+          'false` included), so the answer tells nobody which e-mails have accounts. Limited per client ' +
+          'address (`RATE_LIMIT_SIGNIN_PER_MINUTE`), and failures per client network (IPv4 /24, IPv6 /48: ' +
+          '`RATE_LIMIT_SIGNIN_FAILURES_PER_NETWORK`) and per e-mail and network ' +
+          '(`RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT`) within `RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`: at ' +
+          'a limit, sign-ins from that network (for that account, or for any) are a 429 with `Retry-After` ' +
+          'until the window ends, the right password included. Failures from one network never refuse ' +
+          'the right password from another network that has not failed.',
         security: [],
         body: SigninBody,
         response: { 200: SigninResponse, ...problems(400, 401, 403, 404, 429) },
       },
     },
     async (request) =>
-      auth.signin(request.body.email, request.body.password, { create: request.body.create }),
+      auth.signin(request.body.email, request.body.password, {
+        create: request.body.create,
+        network: clientNetwork(request.ip),
+      }),
   );
 
   app.post(
@@ -62,7 +70,12 @@ export async function authRoutes(app: App): Promise<void> {
       },
     },
     async (request) =>
-      auth.changePassword(principalOf(request), request.body.current_password, request.body.new_password),
+      auth.changePassword(
+        principalOf(request),
+        request.body.current_password,
+        request.body.new_password,
+        clientNetwork(request.ip),
+      ),
   );
 
   app.post(

@@ -1,6 +1,7 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import type { SignupMode } from '../config/config.js';
+import type { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import type { InvitationsStore } from '../invitations/invitations.store.js';
 import type { MembersStore } from '../members/members.store.js';
 import type { PasswordResetsStore } from '../password-reset/password-resets.store.js';
@@ -13,7 +14,7 @@ import type { IdentityTokens } from './identity-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Principal, Role } from './principal.js';
 import { replacePassword } from './replace-password.js';
-import type { SigninThrottle } from './signin-throttle.js';
+import type { SigninAttempt, SigninThrottle } from './signin-throttle.js';
 
 export interface SigninResult {
   token: string;
@@ -39,19 +40,24 @@ export interface AuthStores {
 
 export interface AuthOptions {
   tokens: IdentityTokens;
-  /** Failed sign-ins per account; without it, only the per-address limit of the route applies. */
+  /** Failed sign-ins per network and per account and network; without it, only the route's per-address rate. */
   throttle?: SigninThrottle | undefined;
   /** Who may make an account by signing in (SIGNUP); open when unset. */
   signup?: SignupMode | undefined;
+  /** Asks a new account to prove its e-mail address (when a mail server is set); none asked when unset. */
+  emailVerification?: Pick<EmailVerificationService, 'accountMade' | 'sendLink'> | undefined;
 }
 
 export interface SigninOptions {
   /**
    * Whether an unknown e-mail makes an account: unset, it does (the specification's first sign-in); false,
-   * an unknown e-mail is a 404 `account_not_found`, so a typo does not make a second account (`ota login`
-   * asks first); true, it does. SIGNUP can refuse it either way.
+   * an unknown e-mail is a 404 `account_not_found` on an open server, so a typo does not make a second
+   * account (`ota login` asks first); true, it does. Where SIGNUP refuses it, an unknown e-mail is a 401 as
+   * a wrong password is.
    */
   create?: boolean | undefined;
+  /** The caller's client network (IPv4 /24, IPv6 /48), what failures are counted against. */
+  network?: string | undefined;
 }
 
 export interface PasswordChanged {
@@ -70,10 +76,12 @@ export class AuthService {
   private readonly tokens: IdentityTokens;
   private readonly throttle: SigninThrottle | undefined;
   private readonly signup: SignupMode;
+  /** A hash no password matches, checked for unknown e-mails so they cost what a wrong password costs. */
+  private decoy: Promise<string> | undefined;
 
   constructor(
     private readonly stores: AuthStores,
-    options: AuthOptions,
+    private readonly options: AuthOptions,
   ) {
     this.store = stores.auth;
     this.apiKeys = stores.apiKeys;
@@ -82,28 +90,32 @@ export class AuthService {
     this.signup = options.signup ?? 'open';
   }
 
-  /** Sign-in; the first one for an e-mail creates the account and its personal workspace (plan hobby). */
+  /**
+   * Sign-in; the first one for an e-mail creates the account and its personal workspace (plan hobby) where
+   * SIGNUP lets it. Where it does not (closed, invite-only without an invitation), an unknown e-mail is
+   * answered exactly as a wrong password, counted as one and after the same work, so the answer tells
+   * nobody which e-mails have accounts. On an open server that is moot (signing in makes the account), and
+   * `create: false` keeps its 404 `account_not_found`, which `ota login` asks on.
+   */
   async signin(rawEmail: string, password: string, options: SigninOptions = {}): Promise<SigninResult> {
     const email = rawEmail.trim().toLowerCase();
+    const attempt: SigninAttempt = { email, network: options.network ?? '-' };
     const existing = await this.store.findUserByEmail(email);
-    if (existing) return this.signinExisting(existing, password);
-    if (options.create === false) {
+    if (existing) return this.signinExisting(existing, password, attempt);
+    if (this.signup === 'open' && options.create === false) {
       throw new AppError(
         404,
         'account_not_found',
         'No account has this e-mail. Check it, or sign up (create: true; `ota login --create`).',
       );
     }
-    if (this.signup === 'closed') throw signupClosed('This server makes no new accounts (SIGNUP=closed).');
+    if (this.signup === 'closed' || options.create === false) return this.refuseUnknown(password, attempt);
 
     const passwordHash = await hashPassword(password);
     const created = await this.stores.transaction(async (tx) => {
       // Checked in the transaction that makes the account, so it reads the invitation as of then.
-      if (this.signup === 'invite-only' && !(await this.stores.invitations.hasOpen(tx, email))) {
-        throw signupClosed(
-          'This server makes accounts only for invited e-mails (SIGNUP=invite-only); ask for an invitation.',
-        );
-      }
+      if (this.signup === 'invite-only' && !(await this.stores.invitations.hasOpen(tx, email)))
+        return 'refused';
       const user = await this.store.insertUser(tx, email, passwordHash);
       if (!user) return undefined; // another first sign-in for this e-mail won the race
       // Invitations are not claimed here: signing in proves nothing about the address (invitations/).
@@ -113,6 +125,7 @@ export class AuthService {
         user.id,
       );
       await this.stores.members.insertOwner(tx, workspaceId, user.email, user.id);
+      await this.options.emailVerification?.accountMade(tx, user.id);
       const actor = user.email;
       await this.stores.audit.append(tx, {
         workspaceId,
@@ -128,10 +141,12 @@ export class AuthService {
       });
       return { user, workspaceId };
     });
+    if (created === 'refused') return this.refuseUnknown(password, attempt, true);
+    if (created) await this.options.emailVerification?.sendLink(created.user);
     if (!created) {
       const winner = await this.store.findUserByEmail(email);
       if (!winner) throw unauthorized('Sign-in failed; try again.', 'invalid_credentials');
-      return this.signinExisting(winner, password);
+      return this.signinExisting(winner, password, attempt);
     }
     const { token, expiresAt } = await this.tokens.issue({
       subject: created.user.token_subject,
@@ -146,15 +161,19 @@ export class AuthService {
     };
   }
 
-  private async signinExisting(user: UserRow, password: string): Promise<SigninResult> {
+  private async signinExisting(
+    user: UserRow,
+    password: string,
+    attempt: SigninAttempt,
+  ): Promise<SigninResult> {
     const { id: userId, email } = user;
-    // Before the password is checked: an account at its limit of failures answers 429 to any password.
-    const failures = (await this.throttle?.check(userId)) ?? 0;
+    // Before the password is checked: a network at its limit of failures answers 429 to any password.
+    const failures = (await this.throttle?.check(attempt)) ?? 0;
     if (!(await verifyPassword(password, user.password_hash))) {
-      await this.throttle?.failed(userId);
-      throw unauthorized('The e-mail or password is wrong.', 'invalid_credentials');
+      await this.throttle?.failed(attempt);
+      throw wrongCredentials();
     }
-    await this.throttle?.succeeded(userId, failures);
+    await this.throttle?.succeeded(attempt, failures);
     const workspaceId = await this.store.defaultWorkspace(userId);
     if (!workspaceId) throw forbidden('This account belongs to no workspace.', 'no_workspace');
     await this.stores.transaction((tx) =>
@@ -176,12 +195,32 @@ export class AuthService {
   }
 
   /**
+   * An e-mail no account has, where none may be made: the wrong-password answer, after a password check of
+   * the same cost and counted in the same limits, so neither the answer, its timing nor a 429 tells it from
+   * a wrong password. `hashed` when the attempt already spent a hash (the invite-only path).
+   */
+  private async refuseUnknown(password: string, attempt: SigninAttempt, hashed = false): Promise<never> {
+    await this.throttle?.check(attempt);
+    if (!hashed) {
+      this.decoy ??= hashPassword('a password no account has');
+      await verifyPassword(password, await this.decoy);
+    }
+    await this.throttle?.failed(attempt);
+    throw wrongCredentials();
+  }
+
+  /**
    * Changes the caller's password (current one required) and ends every earlier identity token of the user,
    * in every workspace: the answer carries a new token for the caller's workspace, the one session that
-   * goes on. Failures count toward the sign-in limit of the account, as a wrong sign-in does. Open reset
+   * goes on. Failures count toward the sign-in limits of the account and network, as a wrong sign-in does. Open reset
    * links stop working. API keys are not sessions and stay.
    */
-  async changePassword(principal: Principal, current: string, next: string): Promise<PasswordChanged> {
+  async changePassword(
+    principal: Principal,
+    current: string,
+    next: string,
+    network = '-',
+  ): Promise<PasswordChanged> {
     if (principal.kind !== 'user' || !principal.userId || !principal.email) {
       throw forbidden(
         'Only a signed-in user can change a password; an API key has none.',
@@ -191,12 +230,13 @@ export class AuthService {
     const user = await this.store.findUserByEmail(principal.email);
     if (!user || user.id !== principal.userId)
       throw unauthorized('This account no longer exists.', 'membership_revoked');
-    const failures = (await this.throttle?.check(user.id)) ?? 0;
+    const attempt = { email: user.email, network };
+    const failures = (await this.throttle?.check(attempt)) ?? 0;
     if (!(await verifyPassword(current, user.password_hash))) {
-      await this.throttle?.failed(user.id);
+      await this.throttle?.failed(attempt);
       throw forbidden('The current password is wrong.', 'wrong_password');
     }
-    await this.throttle?.succeeded(user.id, failures);
+    await this.throttle?.succeeded(attempt, failures);
     await this.setPassword(user.id, next);
     const subject = await this.store.tokenSubject(user.id);
     if (!subject) throw unauthorized('This account no longer exists.', 'membership_revoked');
@@ -280,4 +320,5 @@ export class AuthService {
   }
 }
 
-const signupClosed = (detail: string) => forbidden(detail, 'signup_closed');
+/** The one answer for a wrong password and, where no account may be made, for an unknown e-mail. */
+const wrongCredentials = () => unauthorized('The e-mail or password is wrong.', 'invalid_credentials');

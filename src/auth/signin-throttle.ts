@@ -1,5 +1,6 @@
 import { AppError } from '../platform/errors.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
+import { sha256Hex } from '../platform/secret-tokens.js';
 
 /** Counts one failure; the first one of a window starts the window (atomic, so a count never outlives it). */
 const FAIL_SCRIPT = `
@@ -11,18 +12,32 @@ return n
 type ThrottleRedis = Redis & { otaSigninFailed(key: string, windowMs: number): Promise<number> };
 
 export interface SigninThrottleOptions {
-  /** Failed sign-ins of one account within the window, after which its sign-ins wait; 0 = no limit. */
+  /** Failed sign-ins of one account from one client network within the window; 0 = no limit. */
   maxFailures: number;
+  /** Failed sign-ins from one client network within the window, whatever the accounts; 0 = no limit. */
+  maxNetworkFailures: number;
   windowMs: number;
 }
 
+/** One sign-in attempt as the limits see it: the e-mail asked for (known or not) and the client network. */
+export interface SigninAttempt {
+  email: string;
+  /** IPv4 /24 or IPv6 /48 (edge/client-address.ts clientNetwork). */
+  network: string;
+}
+
 /**
- * Failed sign-ins per account (RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT), beside the per-address limit, so
- * guessing one account's password from many addresses stops too. Counted in Redis under the account's
- * id (only accounts that exist can fail: a first sign-in creates the account), so every API copy shares
- * the count. At the limit, every sign-in of the account is a 429 until the window ends, the right
- * password included (else the answer would tell a guesser when it hit). A successful sign-in clears the
- * count. While Redis is away the limit is skipped, like the per-address one.
+ * Failed sign-ins, limited per client network (RATE_LIMIT_SIGNIN_FAILURES_PER_NETWORK) and per account and
+ * network (RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT), beside the per-address rate of the route. Never per
+ * account alone: a limit anyone may spend on an account is a lock anyone may put on its owner. So guesses
+ * from one network never refuse the right password from a network that has not failed, and a guesser
+ * needs another network for every few guesses. At a limit the network's sign-ins (of that account, or of
+ * any) are a 429 until the window ends, the right password included (else the answer would tell a guesser
+ * when it hit). E-mails are counted whether or not an account has them, so the count tells nobody which
+ * do; the key holds the e-mail's hash, and a network makes at most its own limit of keys per window.
+ * Counted in Redis, shared by every API copy. A successful sign-in clears its account-and-network count,
+ * never the network's (else one account of one's own would wash a network clean). While Redis is away the
+ * limits are skipped, like the per-address one.
  */
 export class SigninThrottle {
   private readonly redis: ThrottleRedis;
@@ -38,41 +53,55 @@ export class SigninThrottle {
     this.redis = redis as ThrottleRedis;
   }
 
-  /** Throws a 429 when the account is at its limit; otherwise returns its failures so far. */
-  async check(userId: string): Promise<number> {
-    if (this.options.maxFailures <= 0) return 0;
-    let failures: number;
-    let ttlMs: number;
+  /** Throws a 429 when the network or the account from this network is at its limit; else the failures so far. */
+  async check(attempt: SigninAttempt): Promise<number> {
+    const { maxFailures, maxNetworkFailures } = this.options;
+    if (maxFailures <= 0 && maxNetworkFailures <= 0) return 0;
+    let counts: Array<{ n: number; ttl: number }>;
     try {
-      const [count, ttl] = await Promise.all([
-        this.redis.get(this.key(userId)),
-        this.redis.pttl(this.key(userId)),
-      ]);
-      failures = Number(count ?? 0);
-      ttlMs = ttl;
+      counts = await Promise.all(
+        [this.networkKey(attempt), this.accountKey(attempt)].map(async (key) => {
+          const [n, ttl] = await Promise.all([this.redis.get(key), this.redis.pttl(key)]);
+          return { n: Number(n ?? 0), ttl };
+        }),
+      );
     } catch {
       return 0;
     }
-    if (failures < this.options.maxFailures) return failures;
+    const [network, account] = counts as [{ n: number; ttl: number }, { n: number; ttl: number }];
+    if (maxNetworkFailures > 0 && network.n >= maxNetworkFailures) {
+      throw this.limited(network.ttl, 'Too many failed sign-ins from your network');
+    }
+    if (maxFailures > 0 && account.n >= maxFailures) {
+      throw this.limited(account.ttl, 'Too many failed sign-ins for this account from your network');
+    }
+    return account.n;
+  }
+
+  async failed(attempt: SigninAttempt): Promise<void> {
+    const { windowMs, maxFailures, maxNetworkFailures } = this.options;
+    const counted = [
+      maxNetworkFailures > 0 ? this.networkKey(attempt) : undefined,
+      maxFailures > 0 ? this.accountKey(attempt) : undefined,
+    ].filter((k): k is string => k !== undefined);
+    // One key per call: on a Redis Cluster the two keys may live on different nodes.
+    await Promise.all(counted.map((key) => this.redis.otaSigninFailed(key, windowMs).catch(() => 0)));
+  }
+
+  async succeeded(attempt: SigninAttempt, failures: number): Promise<void> {
+    if (failures > 0) await this.redis.del(this.accountKey(attempt)).catch(() => 0);
+  }
+
+  private limited(ttlMs: number, what: string): AppError {
     const seconds = Math.max(1, Math.ceil((ttlMs > 0 ? ttlMs : this.options.windowMs) / 1000));
-    throw new AppError(
-      429,
-      'rate_limited',
-      `Too many failed sign-ins for this account; retry in ${seconds} s.`,
-      { retry_after: seconds },
-    );
+    return new AppError(429, 'rate_limited', `${what}; retry in ${seconds} s.`, { retry_after: seconds });
   }
 
-  async failed(userId: string): Promise<void> {
-    if (this.options.maxFailures <= 0) return;
-    await this.redis.otaSigninFailed(this.key(userId), this.options.windowMs).catch(() => 0);
+  private networkKey(attempt: SigninAttempt): string {
+    return this.keys.global(`signin-failures:net:${attempt.network}`);
   }
 
-  async succeeded(userId: string, failures: number): Promise<void> {
-    if (failures > 0) await this.redis.del(this.key(userId)).catch(() => 0);
-  }
-
-  private key(userId: string): string {
-    return this.keys.global(`signin-failures:${userId}`);
+  private accountKey(attempt: SigninAttempt): string {
+    return this.keys.global(`signin-failures:acct:${sha256Hex(attempt.email)}:${attempt.network}`);
   }
 }

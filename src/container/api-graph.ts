@@ -24,6 +24,7 @@ import { createDevicesService } from '../devices/devices.service.js';
 import { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import { DeviceEdge } from '../edge/device-edge.js';
 import { FailureReporters } from '../edge/failure-reporters.js';
+import { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import { createExpoAssetsService } from '../expo/expo.assets.js';
 import { assetPath } from '../expo/expo.manifest.js';
 import { EXPO_ASSET_FILES_HELD } from '../expo/expo.route.js';
@@ -172,6 +173,7 @@ export function createApi(
   });
   const signinThrottle = new SigninThrottle(redis, keys, {
     maxFailures: config.rateLimits.signinFailuresPerAccount,
+    maxNetworkFailures: config.rateLimits.signinFailuresPerNetwork,
     windowMs: config.rateLimits.signinFailureWindowMs,
   });
 
@@ -195,8 +197,18 @@ export function createApi(
     bytesServed: stores.bytesServed,
   });
 
+  const emailVerification = new EmailVerificationService(stores, {
+    publicUrl: config.publicUrl,
+    mailer,
+    log,
+  });
   const services: Services = {
-    auth: createAuthService(stores, { tokens, throttle: signinThrottle, signup: config.signup }),
+    auth: createAuthService(stores, {
+      tokens,
+      throttle: signinThrottle,
+      signup: config.signup,
+      emailVerification,
+    }),
     passwordResets: new PasswordResetService(stores, {
       publicUrl: config.publicUrl,
       ttlSeconds: config.passwordResets.ttlSeconds,
@@ -204,6 +216,7 @@ export function createApi(
       limiter: new ResetLimiter(redis, keys, config.passwordResets.perHour),
       log,
     }),
+    emailVerification,
     apiKeys: createApiKeysService(stores),
     workspaces: createWorkspacesService(stores, {
       invalidate,

@@ -16,6 +16,7 @@ import type { Config } from '../config/config.js';
 import { QueueDeltaJobs } from '../deltas/delta-jobs.js';
 import { PostgresDeltasStore } from '../deltas/deltas.postgres-store.js';
 import { createPushPackages } from '../deltas/package-facts.js';
+import { PostgresEmailVerificationsStore } from '../email-verification/email-verifications.postgres-store.js';
 import { ClickHouseEventRowsStore } from '../ingest/event-rows.clickhouse-store.js';
 import { RedisEventsStore } from '../intake/events.redis-store.js';
 import { PostgresInvitationsStore } from '../invitations/invitations.postgres-store.js';
@@ -158,6 +159,7 @@ function createStores(
     members: new PostgresMembersStore(db),
     invitations: new PostgresInvitationsStore(),
     passwordResets: new PostgresPasswordResetsStore(),
+    emailVerifications: new PostgresEmailVerificationsStore(db),
     audit: new PostgresAuditStore(db),
     apps: new PostgresAppsStore(db),
     bundles: new PostgresBundlesStore(db),

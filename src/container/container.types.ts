@@ -32,6 +32,8 @@ import type { RedisDeviceOffers } from '../devices/device-offers.js';
 import type { DevicesService } from '../devices/devices.service.js';
 import type { DistinctDeviceCounter } from '../devices/distinct-devices.js';
 import type { DeviceEdge } from '../edge/device-edge.js';
+import type { EmailVerificationService } from '../email-verification/email-verification.service.js';
+import type { EmailVerificationsStore } from '../email-verification/email-verifications.store.js';
 import type { ExpoAssetsService } from '../expo/expo.assets.js';
 import type { ExpoReleasesService } from '../expo/expo-releases.service.js';
 import type { ExpoUpdatesService } from '../expo/expo-updates.service.js';
@@ -110,6 +112,8 @@ export interface Stores {
   invitations: InvitationsStore;
   /** One-time password-reset tokens. */
   passwordResets: PasswordResetsStore;
+  /** Whether accounts have proven their e-mail address, and the links that prove it. */
+  emailVerifications: EmailVerificationsStore;
   audit: AuditStore;
   apps: AppsStore;
   bundles: BundlesStore;
@@ -163,6 +167,7 @@ export interface Services {
   members: MembersService;
   invitations: InvitationsService;
   passwordResets: PasswordResetService;
+  emailVerification: EmailVerificationService;
   audit: AuditService;
   releaseStats: ReleaseStatsProvider;
   distinctDevices: DistinctDeviceCounter;

@@ -17,6 +17,8 @@ import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { ApiContainer } from '../container/container.types.js';
 import { devicesRoutes } from '../devices/devices.routes.js';
+import { emailVerificationRoutes } from '../email-verification/email-verification.routes.js';
+import { PROVEN_EMAIL_NOTE, PROVEN_EMAIL_ROUTES } from '../email-verification/proven-email.js';
 import { expoRoutes } from '../expo/expo.routes.js';
 import { expoDeviceRoutes } from '../expo/expo-device.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
@@ -43,7 +45,7 @@ import { ServiceLogController } from './log-controller.js';
 import { swaggerOptions } from './openapi.js';
 import { addRouteHook, type CallbackHook } from './route-hooks.js';
 import { installStringSafety } from './safe-strings.js';
-import type { App } from './types.js';
+import { type App, principalOf } from './types.js';
 import { validatorCompiler } from './validation.js';
 
 export const API_PREFIX = '/api/v1';
@@ -71,6 +73,7 @@ const CONTROL_ROUTES: Routes[] = [
   membersRoutes,
   invitationsRoutes,
   passwordResetRoutes,
+  emailVerificationRoutes,
   auditRoutes,
   appsRoutes,
   bundlesRoutes,
@@ -208,9 +211,28 @@ async function registerControlSurface(app: App): Promise<void> {
             done();
           }, done);
       };
+      // An account that has not proven its e-mail may not use the routes PROVEN_EMAIL_ROUTES names: checked
+      // right after the credential, before the body of an upload is read.
+      const provenEmail =
+        (what: string): CallbackHook =>
+        (request, _reply, done) => {
+          deps.services.emailVerification.requireProven(principalOf(request), what).then(() => done(), done);
+        };
       // The credential check is attached to each route that needs one, ahead of the route's own hooks.
       typed.addHook('onRoute', (route) => {
-        if (!route.config?.public) addRouteHook(route, 'onRequest', authenticate, 'first');
+        if (route.config?.public) return;
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        const what = methods
+          .map((m) => PROVEN_EMAIL_ROUTES[`${m} ${route.url.slice(API_PREFIX.length)}`])
+          .find((w) => w !== undefined);
+        if (what) {
+          addRouteHook(route, 'onRequest', provenEmail(what), 'first');
+          // Said where the route is documented, so no route file has to repeat it.
+          if (route.schema) {
+            route.schema.description = `${route.schema.description ?? ''} ${PROVEN_EMAIL_NOTE}`.trim();
+          }
+        }
+        addRouteHook(route, 'onRequest', authenticate, 'first');
       });
       typed.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),

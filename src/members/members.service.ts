@@ -1,3 +1,4 @@
+import { auditKeysRevoked } from '../api-keys/api-key-audit.js';
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import { auditActor, type Principal, type Role, requireOwnWorkspace } from '../auth/principal.js';
@@ -175,6 +176,7 @@ export class MembersService {
       const revoked = member.user_id
         ? await this.stores.apiKeys.revokeMadeBy(tx, workspaceId, member.user_id)
         : [];
+      await auditKeysRevoked(this.stores.audit, tx, auditActor(principal), revoked, 'member_removed');
       await this.stores.audit.append(tx, {
         workspaceId,
         ...auditActor(principal),
@@ -183,7 +185,7 @@ export class MembersService {
           member_id: memberId,
           email: member.email,
           old: { role: member.role, status: member.status },
-          revoked_api_keys: revoked,
+          revoked_api_keys: revoked.map((k) => k.id),
         },
       });
     });

@@ -1,6 +1,10 @@
+import { revokeKeysOnReset } from '../api-keys/api-key-audit.js';
+import type { ApiKeysStore, RevokedKey } from '../api-keys/api-keys.store.js';
+import type { AuditStore } from '../audit/audit.store.js';
 import type { AuthStore } from '../auth/auth.store.js';
 import { hashPassword } from '../auth/passwords.js';
 import { replacePassword } from '../auth/replace-password.js';
+import type { EmailVerificationsStore } from '../email-verification/email-verifications.store.js';
 import { AppError, gone, notFound } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { Mailer } from '../platform/mailer.js';
@@ -11,9 +15,19 @@ import { resetMail } from './reset-mail.js';
 import { generateResetToken, hashResetToken, resetUrl } from './reset-token.js';
 
 export interface PasswordResetStores {
-  auth: Pick<AuthStore, 'findUserByEmail' | 'setPassword' | 'rotateTokenSubject'>;
+  auth: Pick<AuthStore, 'findUserByEmail' | 'userById' | 'setPassword' | 'rotateTokenSubject'>;
   passwordResets: PasswordResetsStore;
+  /** A reset ends the API keys the user made, each audited in its workspace. */
+  apiKeys: Pick<ApiKeysStore, 'revokeAllMadeBy'>;
+  audit: Pick<AuditStore, 'append'>;
+  /** A reset proves the address: the link was e-mailed to it, or the operator handed it over. */
+  emailVerifications: Pick<EmailVerificationsStore, 'markVerified'>;
   transaction: Transactional;
+}
+
+/** What a reset ended besides the sessions: the API keys the user had made, in any workspace. */
+export interface ResetDone {
+  revoked_api_keys: RevokedKey[];
 }
 
 export interface PasswordResetOptions {
@@ -26,6 +40,13 @@ export interface PasswordResetOptions {
   log: Logger;
 }
 
+/**
+ * A new link voids the open ones older than this, never a fresher one: anyone may ask for a link to any
+ * address, and a stranger's request must not void the link its owner was sent moments ago. Every link goes
+ * to the owner's inbox, so the ones kept are the owner's too; at most PASSWORD_RESETS_PER_HOUR per network.
+ */
+export const FRESH_LINK_SECONDS = 600;
+
 export interface IssuedReset {
   url: string;
   expires_at: string;
@@ -34,7 +55,10 @@ export interface IssuedReset {
 /**
  * Resetting a forgotten password: a one-time link, e-mailed to the account's address when a mail server
  * is configured (POST /auth/password-reset), or printed for the operator (`npm run admin -- reset-password`)
- * on a server without one. Following it sets a new password and ends every session of the account.
+ * on a server without one. Following it sets a new password and ends every credential made before it:
+ * every session and every API key the user made, in every workspace. A reset is how an account is taken
+ * back, from someone who signed up first with the owner's address or stole the password, so nothing that
+ * person made may outlive it.
  */
 export class PasswordResetService {
   constructor(
@@ -47,7 +71,7 @@ export class PasswordResetService {
    * whether the hour's allowance is used up), so it tells nobody which e-mails have accounts; the mail is
    * sent after the answer, so its timing tells nothing either.
    */
-  async request(rawEmail: string): Promise<void> {
+  async request(rawEmail: string, network = '-'): Promise<void> {
     const { mailer, limiter, log } = this.options;
     if (!mailer) {
       throw new AppError(
@@ -58,7 +82,7 @@ export class PasswordResetService {
       );
     }
     const email = rawEmail.trim().toLowerCase();
-    if (limiter && !(await limiter.allow(email))) return;
+    if (limiter && !(await limiter.allow(email, network))) return;
     const user = await this.stores.auth.findUserByEmail(email);
     if (!user) return;
     const issued = await this.issueFor(user.id, 'email');
@@ -75,23 +99,27 @@ export class PasswordResetService {
     return { email: user.email, ...(await this.issueFor(user.id, 'operator')) };
   }
 
-  /** Sets a password directly (the admin command with --password-stdin), ending every session too. */
-  async setForOperator(rawEmail: string, password: string): Promise<{ email: string }> {
+  /** Sets a password directly (the admin command with --password-stdin), ending every credential too. */
+  async setForOperator(rawEmail: string, password: string): Promise<ResetDone & { email: string }> {
     const email = rawEmail.trim().toLowerCase();
     const user = await this.stores.auth.findUserByEmail(email);
     if (!user) throw notFound(`An account with the e-mail ${email}`, 'account_not_found');
     const hash = await hashPassword(password);
-    await this.stores.transaction((tx) => replacePassword(this.stores, tx, user.id, hash));
-    return { email: user.email };
+    const revoked = await this.stores.transaction(async (tx) => {
+      await replacePassword(this.stores, tx, user.id, hash);
+      await this.stores.emailVerifications.markVerified(tx, user.id);
+      return revokeKeysOnReset(this.stores, tx, user);
+    });
+    return { email: user.email, revoked_api_keys: revoked };
   }
 
   /**
-   * Uses a reset token: the new password is set and every identity token of the user ends, in one
+   * Uses a reset token: the new password is set, every identity token and API key of the user ends, in one
    * transaction with the token marked used. Unknown token 404; used, replaced or expired 410.
    */
-  async confirm(token: string, password: string): Promise<void> {
+  async confirm(token: string, password: string): Promise<ResetDone> {
     const hash = await hashPassword(password);
-    await this.stores.transaction(async (tx) => {
+    return this.stores.transaction(async (tx) => {
       const reset = await this.stores.passwordResets.lockByHash(tx, hashResetToken(token));
       if (!reset) throw notFound('Reset link', 'reset_not_found');
       if (reset.used_at) throw gone('This reset link was already used; ask for a new one.', 'reset_used');
@@ -100,6 +128,10 @@ export class PasswordResetService {
       if (reset.expired) throw gone('This reset link has expired; ask for a new one.', 'reset_expired');
       await this.stores.passwordResets.markUsed(tx, reset.id);
       await replacePassword(this.stores, tx, reset.user_id, hash);
+      await this.stores.emailVerifications.markVerified(tx, reset.user_id);
+      const user = await this.stores.auth.userById(reset.user_id);
+      const revoked = user ? await revokeKeysOnReset(this.stores, tx, user) : [];
+      return { revoked_api_keys: revoked };
     });
   }
 
@@ -111,6 +143,7 @@ export class PasswordResetService {
         tokenHash: hash,
         issuedBy,
         ttlSeconds: this.options.ttlSeconds,
+        keepFreshSeconds: FRESH_LINK_SECONDS,
       }),
     );
     return { url: resetUrl(this.options.publicUrl, token), expires_at: expires_at.toISOString() };

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
-import type { PasswordResetRow, PasswordResetsStore, ResetIssuer } from './password-resets.store.js';
+import type { IssueInput, PasswordResetRow, PasswordResetsStore } from './password-resets.store.js';
 
 interface Stored extends Omit<PasswordResetRow, 'expired'> {
   token_hash: string;
+  created_at: Date;
   expires_at: Date;
 }
 
@@ -14,13 +15,15 @@ export class FakePasswordResetsStore implements PasswordResetsStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async issue(
-    tx: Queryable,
-    input: { userId: string; tokenHash: string; issuedBy: ResetIssuer; ttlSeconds: number },
-  ): Promise<{ expires_at: Date }> {
-    await this.voidOpen(tx, input.userId);
+  async issue(tx: Queryable, input: IssueInput): Promise<{ expires_at: Date }> {
+    const before = this.now() - input.keepFreshSeconds * 1000;
+    this.voidRows(
+      tx,
+      this.open(input.userId).filter((r) => r.created_at.getTime() < before),
+    );
     const row: Stored = {
       id: randomUUID(),
+      created_at: new Date(this.now()),
       user_id: input.userId,
       token_hash: input.tokenHash,
       expires_at: new Date(this.now() + input.ttlSeconds * 1000),
@@ -35,7 +38,7 @@ export class FakePasswordResetsStore implements PasswordResetsStore {
   async lockByHash(_tx: Queryable, tokenHash: string): Promise<PasswordResetRow | undefined> {
     const row = this.rows.find((r) => r.token_hash === tokenHash);
     if (!row) return undefined;
-    const { token_hash: _hash, expires_at, ...rest } = row;
+    const { token_hash: _hash, created_at: _at, expires_at, ...rest } = row;
     return { ...rest, expired: expires_at.getTime() <= this.now() };
   }
 
@@ -49,7 +52,15 @@ export class FakePasswordResetsStore implements PasswordResetsStore {
   }
 
   async voidOpen(tx: Queryable, userId: string): Promise<void> {
-    for (const open of this.rows.filter((r) => r.user_id === userId && !r.used_at && !r.voided_at)) {
+    this.voidRows(tx, this.open(userId));
+  }
+
+  private open(userId: string): Stored[] {
+    return this.rows.filter((r) => r.user_id === userId && !r.used_at && !r.voided_at);
+  }
+
+  private voidRows(tx: Queryable, rows: Stored[]): void {
+    for (const open of rows) {
       open.voided_at = new Date(this.now());
       onRollback(tx, () => {
         open.voided_at = null;

@@ -1,12 +1,14 @@
 import type { Queryable } from '../platform/postgres.js';
-import type { PasswordResetRow, PasswordResetsStore, ResetIssuer } from './password-resets.store.js';
+import type { IssueInput, PasswordResetRow, PasswordResetsStore } from './password-resets.store.js';
 
 export class PostgresPasswordResetsStore implements PasswordResetsStore {
-  async issue(
-    tx: Queryable,
-    input: { userId: string; tokenHash: string; issuedBy: ResetIssuer; ttlSeconds: number },
-  ): Promise<{ expires_at: Date }> {
-    await this.voidOpen(tx, input.userId);
+  async issue(tx: Queryable, input: IssueInput): Promise<{ expires_at: Date }> {
+    await tx.query(
+      `UPDATE password_resets SET voided_at = now()
+        WHERE user_id = $1 AND used_at IS NULL AND voided_at IS NULL
+          AND created_at < now() - make_interval(secs => $2)`,
+      [input.userId, input.keepFreshSeconds],
+    );
     const { rows } = await tx.query<{ expires_at: Date }>(
       `INSERT INTO password_resets (user_id, token_hash, issued_by, expires_at)
        VALUES ($1, $2, $3, now() + make_interval(secs => $4))

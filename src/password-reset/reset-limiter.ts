@@ -12,10 +12,12 @@ type LimiterRedis = Redis & { otaResetAsked(key: string, windowMs: number): Prom
 const HOUR_MS = 3_600_000;
 
 /**
- * Reset e-mails per address per hour (PASSWORD_RESETS_PER_HOUR), counted in Redis so every API copy shares
- * the count: asking again and again cannot flood someone's inbox. The e-mail is hashed into the key, so
- * Redis holds no addresses. While Redis is away nothing is counted and the mail is sent (like the sign-in
- * limits, the service stays usable).
+ * Reset e-mails per e-mail address and client network per hour (PASSWORD_RESETS_PER_HOUR), counted in Redis
+ * so every API copy shares the count: asking again and again from one network cannot flood someone's inbox.
+ * Never per e-mail alone: a stranger could then use up the owner's allowance and the owner would get no
+ * link. From the owner's own network the allowance is the owner's. The e-mail is hashed into the key, so
+ * Redis holds no addresses; the route's per-address rate bounds how many keys a network makes. While Redis
+ * is away nothing is counted and the mail is sent (like the sign-in limits, the service stays usable).
  */
 export class ResetLimiter {
   private readonly redis: LimiterRedis;
@@ -31,9 +33,9 @@ export class ResetLimiter {
     this.redis = redis as LimiterRedis;
   }
 
-  /** Counts one request for the e-mail; true while it is within the hour's allowance. */
-  async allow(email: string): Promise<boolean> {
-    const key = this.keys.global(`password-resets:${sha256Hex(email)}`);
+  /** Counts one request for the e-mail from the network; true while it is within the hour's allowance. */
+  async allow(email: string, network: string): Promise<boolean> {
+    const key = this.keys.global(`password-resets:${sha256Hex(email)}:${network}`);
     const n = await this.redis.otaResetAsked(key, HOUR_MS).catch(() => 0);
     return n <= this.perHour;
   }

@@ -12,6 +12,7 @@ import { FakeChannelsStore } from '../../src/channels/channels.fake-store.js';
 import { FakeDeploymentKeysStore } from '../../src/codepush/deployment-keys.fake-store.js';
 import { FakeDeltasStore } from '../../src/deltas/deltas.fake-store.js';
 import { FakeCountedDevicesStore } from '../../src/devices/devices.fake-store.js';
+import { FakeEmailVerificationsStore } from '../../src/email-verification/email-verifications.fake-store.js';
 import { FakeEventRowsStore } from '../../src/ingest/event-rows.fake-store.js';
 import { FakeEventsStore } from '../../src/intake/events.fake-store.js';
 import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-store.js';
@@ -60,6 +61,7 @@ export function createFakeStores() {
     apiKeys: new FakeApiKeysStore(members, auth, now),
     invitations: new FakeInvitationsStore(now),
     passwordResets: new FakePasswordResetsStore(now),
+    emailVerifications: new FakeEmailVerificationsStore(auth, now),
     bundles: new FakeBundlesStore(
       () => new Date(now()),
       () => releases.rows.map((r) => r.sha256),

@@ -5,7 +5,8 @@ import { FAILED, useAction } from '../hooks.js';
 import { useSession } from '../session.js';
 
 /**
- * The signed-in person's own account: changing the password. Every other session of the account (other
+ * The signed-in person's own account: changing the password, and asking for a new link that confirms the
+ * e-mail address. Every other session of the account (other
  * browsers, other tabs) ends with it; this tab goes on with the new token the answer carries.
  */
 export function AccountPage() {
@@ -16,6 +17,8 @@ export function AccountPage() {
   const [done, setDone] = useState(false);
   const [mismatch, setMismatch] = useState(false);
   const change = useAction();
+  const resend = useAction();
+  const [sent, setSent] = useState(false);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -81,6 +84,30 @@ export function AccountPage() {
             Change password
           </SubmitButton>
         </form>
+      </Panel>
+      <Panel id="verify-email" title="E-mail address">
+        <p class="muted">
+          On a server that sends e-mail, a new account confirms its address with the link it was sent before
+          it may create API keys, invite members or push releases. Lost the link? Ask for a new one.
+        </p>
+        <ActionError error={resend.error} />
+        {sent && (
+          <p class="notice" role="status">
+            If the address still needs confirming, a new link is on its way to{' '}
+            {me.user?.email ?? session.email}.
+          </p>
+        )}
+        <button
+          type="button"
+          data-testid="resend-verification"
+          disabled={resend.busy}
+          onClick={async () => {
+            setSent(false);
+            if ((await resend.run(() => client.auth.requestEmailVerification())) !== FAILED) setSent(true);
+          }}
+        >
+          Send a new confirmation link
+        </button>
       </Panel>
     </section>
   );

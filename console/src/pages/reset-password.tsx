@@ -6,8 +6,9 @@ import { linkToken, navigate } from '../router.js';
 
 /**
  * The page a reset link opens (`/reset-password#token=…`, e-mailed or printed by the operator's command):
- * a new password, twice. Setting it ends every session of the account, this tab's included; the token
- * leaves the address bar and the history once used.
+ * a new password, twice. Setting it ends every session of the account, this tab's included, and every API
+ * key the account made (named in the notice the sign-in page shows); the token leaves the address bar and
+ * the history once used.
  */
 export function ResetPasswordPage(props: { onDone: (notice: string) => void }) {
   const token = linkToken(window.location.hash);
@@ -26,9 +27,9 @@ export function ResetPasswordPage(props: { onDone: (notice: string) => void }) {
     setBusy(true);
     setError(null);
     try {
-      await createClient(undefined).auth.confirmPasswordReset(token, next);
+      const done = await createClient(undefined).auth.confirmPasswordReset(token, next);
       window.history.replaceState(null, '', '/reset-password');
-      props.onDone('Your password was set, and every session of the account ended. Sign in with it.');
+      props.onDone(resetNotice(done.revoked_api_keys));
       navigate('/signin', true);
     } catch (err) {
       setError(errorText(err));
@@ -76,4 +77,15 @@ export function ResetPasswordPage(props: { onDone: (notice: string) => void }) {
       </form>
     </main>
   );
+}
+
+/** What the reset ended, for the sign-in page: sessions always, and the API keys by name. */
+export function resetNotice(keys: ReadonlyArray<{ name: string }>): string {
+  const base = 'Your password was set, and every session of the account ended.';
+  const ended =
+    keys.length === 0
+      ? ''
+      : ` ${keys.length === 1 ? 'The API key' : `${keys.length} API keys`} the account had made ` +
+        `${keys.length === 1 ? 'was' : 'were'} revoked: ${keys.map((k) => k.name).join(', ')}.`;
+  return `${base}${ended} Sign in with the new password.`;
 }

@@ -209,6 +209,12 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
     async () => ({ body: { token: 'ota_pwr_unknown', new_password: 'staple gun turnip 42' } }),
     { refusedWith: 404 },
   ),
+  // Without SMTP_URL no account is asked to prove its address: a 202 that sends nothing.
+  'POST /api/v1/auth/verify-email': control('viewer', 'credential', async () => ({}), { usersOnly: true }),
+  // A token nobody was sent: refused (auth/email-verification.test.ts confirms a real one).
+  'POST /api/v1/auth/verify-email/confirm': open(async () => ({ body: { token: 'ota_vfy_unknown' } }), {
+    refusedWith: 404,
+  }),
   // The password every test account signs up with (helpers/context.ts signUp), changed.
   'POST /api/v1/auth/password': control(
     'viewer',

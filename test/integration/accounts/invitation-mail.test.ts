@@ -6,7 +6,7 @@ import {
   signUp,
   type TestContext,
 } from '../../helpers/context.js';
-import { startSmtp } from '../../helpers/smtp.js';
+import { proveEmail, startSmtp } from '../../helpers/smtp.js';
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let ctx: TestContext;
@@ -27,6 +27,7 @@ afterAll(async () => {
 async function inviteIn(c: TestContext, email: string, inviter?: SignedIn) {
   const by = inviter ?? (await signUp(c.app));
   await c.deps.db.query(`UPDATE workspaces SET plan = 'team' WHERE id = $1`, [by.workspaceId]);
+  await proveEmail(c.deps.db, by.userId);
   return c.app.inject({
     method: 'POST',
     url: `/api/v1/workspaces/${by.workspaceId}/members`,
@@ -42,8 +43,15 @@ describe('invitation e-mail (SMTP_URL set)', () => {
     const { invitation } = res.json();
     expect(invitation.emailed).toBe(true);
     expect(invitation.url).toMatch(/^https:\/\/ota\.example\.com\/invitation#token=ota_inv_/);
-    expect(smtp.messages).toHaveLength(1);
-    const [message] = smtp.messages;
+    // The owner's own sign-up was mailed a verification link; the invitation is the one message to the invitee.
+    const toInvitee = smtp.messages.filter((m) => m.to.includes('mailed@example.com'));
+    expect(toInvitee).toHaveLength(1);
+    expect(
+      smtp.messages
+        .filter((m) => !m.to.includes('mailed@example.com'))
+        .every((m) => m.to.includes(owner.email)),
+    ).toBe(true);
+    const [message] = toInvitee;
     expect(message!.from).toBe('ota@example.com');
     expect(message!.to).toEqual(['mailed@example.com']);
     expect(message!.data).toMatch(/^Subject: You are invited to /m);

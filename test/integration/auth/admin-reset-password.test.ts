@@ -57,16 +57,30 @@ describe('npm run admin -- reset-password', () => {
       url: '/api/v1/auth/password-reset/confirm',
       payload: { token, new_password: 'chosen by its owner' },
     });
-    expect(res.statusCode).toBe(204);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ revoked_api_keys: [] });
     expectProblem(await ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: user.headers }), 401);
     expect((await signin(user.email, 'chosen by its owner')).statusCode).toBe(200);
   });
 
-  it('sets a password from standard input', async () => {
+  it('sets a password from standard input, revoking and listing the API keys the account made', async () => {
     const user = await signUp(ctx.app);
+    const made = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${user.workspaceId}/api-keys`,
+      headers: user.headers,
+      payload: { name: 'left by a squatter' },
+    });
+    expect(made.statusCode).toBe(201);
     const out = await admin(['reset-password', user.email, '--password-stdin'], 'set by the operator\n');
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain(`Password of ${user.email} set`);
+    expect(out.stdout).toContain(`${made.json().id}  left by a squatter  (workspace ${user.workspaceId})`);
+    expectProblem(
+      await ctx.app.inject({ method: 'GET', url: '/api/v1/apps', headers: { 'x-api-key': made.json().key } }),
+      401,
+      'invalid_api_key',
+    );
     expectProblem(await ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: user.headers }), 401);
     expect((await signin(user.email, 'set by the operator')).statusCode).toBe(200);
   });

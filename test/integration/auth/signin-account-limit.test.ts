@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { expectProblem, fileContext, signUp } from '../../helpers/context.js';
 
 /**
- * Failed sign-ins are limited per account as well as per client address: guessing one account's
- * password from many addresses is stopped after RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT failures.
+ * Failed sign-ins are limited per account and network as well as per client address: guessing one
+ * account's password from many addresses of one network (here 198.18.0.0/24) is stopped after
+ * RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT failures (signin-networks.test.ts: other networks are not).
  */
 const LIMIT = 3;
 let address = 0;

@@ -53,10 +53,10 @@ describe('SIGNUP', () => {
     expect(res.json().created).toBe(true);
   });
 
-  it('closed: existing accounts sign in, new e-mails get 403 signup_closed and no account', async () => {
+  it('closed: existing accounts sign in, new e-mails get the wrong-password answer and no account', async () => {
     const app = await serverWith('closed');
     const res = await signin(app, { email: 'stranger@example.com' });
-    expectProblem(res, 403, 'signup_closed');
+    expectProblem(res, 401, 'invalid_credentials');
     const { rows } = await ctx.deps.db.query('SELECT 1 FROM users WHERE email = $1', [
       'stranger@example.com',
     ]);
@@ -68,7 +68,7 @@ describe('SIGNUP', () => {
 
   it('invite-only: only an e-mail with a pending invitation makes an account', async () => {
     const app = await serverWith('invite-only');
-    expectProblem(await signin(app, { email: 'uninvited@example.com' }), 403, 'signup_closed');
+    expectProblem(await signin(app, { email: 'uninvited@example.com' }), 401, 'invalid_credentials');
 
     const invited = await ctx.app.inject({
       method: 'POST',
@@ -95,7 +95,21 @@ describe('SIGNUP', () => {
       headers: owner.headers,
     });
     expect(removed.statusCode).toBe(204);
-    expectProblem(await signin(app, { email: 'withdrawn@example.com' }), 403, 'signup_closed');
+    expectProblem(await signin(app, { email: 'withdrawn@example.com' }), 401, 'invalid_credentials');
+  });
+
+  it('closed and invite-only: an unknown e-mail is answered as a wrong password, byte for byte', async () => {
+    for (const mode of ['closed', 'invite-only']) {
+      const app = await serverWith(mode);
+      for (const create of [undefined, false, true]) {
+        const extra = create === undefined ? {} : { create };
+        const unknown = await signin(app, { email: `nobody-${mode}@example.com`, ...extra });
+        const wrong = await signin(app, { email: owner.email, password: 'not the password', ...extra });
+        expect(unknown.statusCode, `${mode} ${create}`).toBe(401);
+        expect(unknown.headers['content-type']).toBe(wrong.headers['content-type']);
+        expect(unknown.body, `${mode} ${create}`).toBe(wrong.body);
+      }
+    }
   });
 
   it('rejects an unknown value at start-up', () => {

@@ -163,6 +163,73 @@ describe.each(subjects)('%s account stores', (_name, make) => {
     expect(await s.transaction((tx) => s.invitations.lockByHash(tx, 'unknown'))).toBeUndefined();
   });
 
+  it('e-mail verification: unverified until a link is used once, expiry by the store’s clock', async () => {
+    const s = make();
+    const { user } = await newUser(s);
+    expect(await s.emailVerifications.isUnverified(user.id)).toBe(false);
+    await s.transaction((tx) => s.emailVerifications.markUnverified(tx, user.id));
+    expect(await s.emailVerifications.isUnverified(user.id)).toBe(true);
+    // A rolled-back proof leaves the account unverified.
+    await expect(
+      s.transaction(async (tx) => {
+        await s.emailVerifications.markVerified(tx, user.id);
+        throw new Refused();
+      }),
+    ).rejects.toBeInstanceOf(Refused);
+    expect(await s.emailVerifications.isUnverified(user.id)).toBe(true);
+
+    await s.transaction((tx) =>
+      s.emailVerifications.issue(tx, { userId: user.id, tokenHash: 'vh-open', ttlSeconds: 3600 }),
+    );
+    await s.transaction(async (tx) => {
+      expect(await s.emailVerifications.lockByHash(tx, 'vh-open')).toEqual({
+        user_id: user.id,
+        email: user.email,
+        used: false,
+        expired: false,
+      });
+      await s.emailVerifications.markUsed(tx, 'vh-open');
+      await s.emailVerifications.markVerified(tx, user.id);
+    });
+    expect(await s.transaction((tx) => s.emailVerifications.lockByHash(tx, 'vh-open'))).toMatchObject({
+      used: true,
+    });
+    expect(await s.emailVerifications.isUnverified(user.id)).toBe(false);
+    await s.transaction((tx) =>
+      s.emailVerifications.issue(tx, { userId: user.id, tokenHash: 'vh-spent', ttlSeconds: 0 }),
+    );
+    s.tick();
+    expect(await s.transaction((tx) => s.emailVerifications.lockByHash(tx, 'vh-spent'))).toMatchObject({
+      expired: true,
+    });
+    expect(await s.transaction((tx) => s.emailVerifications.lockByHash(tx, 'unknown'))).toBeUndefined();
+  });
+
+  it('password resets: a new link voids open ones older than the fresh window, never a fresher one', async () => {
+    const s = make();
+    const { user } = await newUser(s);
+    const issue = (tokenHash: string, keepFreshSeconds: number) =>
+      s.transaction((tx) =>
+        s.passwordResets.issue(tx, {
+          userId: user.id,
+          tokenHash,
+          issuedBy: 'email',
+          ttlSeconds: 3600,
+          keepFreshSeconds,
+        }),
+      );
+    const state = (hash: string) => s.transaction((tx) => s.passwordResets.lockByHash(tx, hash));
+    await issue('pr-first', 600);
+    await issue('pr-second', 600);
+    expect((await state('pr-first'))?.voided_at).toBeNull();
+    s.tick();
+    // With no fresh window (every open link older than it), a new link voids the rest.
+    await issue('pr-third', 0);
+    expect((await state('pr-first'))?.voided_at).toBeInstanceOf(Date);
+    expect((await state('pr-second'))?.voided_at).toBeInstanceOf(Date);
+    expect((await state('pr-third'))?.voided_at).toBeNull();
+  });
+
   it('api keys: listed with their maker, capped and revoked with the maker, acting at most as the maker', async () => {
     const s = make();
     const { user, workspaceId: ws } = await newUser(s);
@@ -198,14 +265,43 @@ describe.each(subjects)('%s account stores', (_name, make) => {
       makers.id,
     ]);
     expect((await s.apiKeys.list(ws)).find((k) => k.id === makers.id)?.role).toBe('developer');
-    expect(await s.transaction((tx) => s.apiKeys.revokeMadeBy(tx, ws, maker.id))).toEqual([makers.id]);
+    expect(await s.transaction((tx) => s.apiKeys.revokeMadeBy(tx, ws, maker.id))).toEqual([
+      { id: makers.id, name: 'maker key', workspace_id: ws },
+    ]);
     expect((await s.apiKeys.list(ws)).map((k) => k.id)).toEqual([owners.id]);
     expect(await s.apiKeys.findLive(makerHash)).toBeUndefined();
     expect(await s.apiKeys.findLive(ownerHash)).toMatchObject({ id: owners.id, role: 'admin' });
     await s.apiKeys.touch(owners.id);
     expect((await s.apiKeys.list(ws))[0]?.last_used_at).toBeInstanceOf(Date);
-    expect(await s.apiKeys.revoke(await s.newWorkspace(), owners.id)).toBe(false);
-    expect(await s.apiKeys.revoke(ws, owners.id)).toBe(true);
-    expect(await s.apiKeys.revoke(ws, owners.id)).toBe(false);
+    const revoke = (workspaceId: string) =>
+      s.transaction((tx) => s.apiKeys.revoke(tx, workspaceId, owners.id));
+    expect(await revoke(await s.newWorkspace())).toBeUndefined();
+    expect(await revoke(ws)).toEqual({ id: owners.id, name: 'owner key', workspace_id: ws });
+    expect(await revoke(ws)).toBeUndefined();
+
+    // A password reset ends what the user made in every workspace, and nothing of anyone else's.
+    const elsewhere = await s.newWorkspace();
+    const [a, b, other] = [
+      await insert('again', maker.id, `h-${randomUUID()}`),
+      await s.transaction((tx) =>
+        s.apiKeys.insert(tx, {
+          workspaceId: elsewhere,
+          name: 'elsewhere',
+          role: 'viewer',
+          keyHash: `h-${randomUUID()}`,
+          createdBy: maker.id,
+        }),
+      ),
+      await insert('not theirs', user.id, `h-${randomUUID()}`),
+    ];
+    const ended = await s.transaction((tx) => s.apiKeys.revokeAllMadeBy(tx, maker.id));
+    expect(ended).toEqual(
+      [
+        { id: a.id, name: 'again', workspace_id: ws },
+        { id: b.id, name: 'elsewhere', workspace_id: elsewhere },
+      ].sort((x, y) => x.id.localeCompare(y.id)),
+    );
+    expect((await s.apiKeys.list(ws)).map((k) => k.id)).toEqual([other.id]);
+    expect(await s.transaction((tx) => s.apiKeys.revokeAllMadeBy(tx, maker.id))).toEqual([]);
   });
 });
