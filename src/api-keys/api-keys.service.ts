@@ -4,6 +4,7 @@ import type { MembersStore } from '../members/members.store.js';
 import { forbidden, notFound, unauthorized } from '../platform/errors.js';
 import type { Queryable, Transactional } from '../platform/postgres.js';
 import type { ApiKeyRow, ApiKeysStore, KeyRole } from './api-keys.store.js';
+import { applyKeyScope, type KeyScopeInput } from './key-scope.js';
 
 /** The stores the API keys service works on. */
 export interface ApiKeysStores {
@@ -31,22 +32,34 @@ export class ApiKeysService {
   async create(
     principal: Principal,
     workspaceId: string,
-    input: { name: string; role?: KeyRole },
+    input: { name: string; role?: KeyRole } & KeyScopeInput,
   ): Promise<ApiKeyRow & { key: string }> {
     requireOwnWorkspace(principal, workspaceId);
     requireRole(principal, 'admin', 'Creating API keys');
     const { key, hash } = generateApiKey();
     const row = await this.stores.transaction(async (tx) => {
       const maker = await this.lockMaker(tx, principal);
-      return this.store.insert(tx, {
+      const made = await this.store.insert(tx, {
         workspaceId,
         name: input.name,
         role: input.role ?? 'admin',
         keyHash: hash,
         createdBy: maker,
       });
+      return this.limited(tx, workspaceId, made, input);
     });
     return { ...row, key };
+  }
+
+  /** The new key limited to the apps and the expiry asked for (key-scope.ts). */
+  private async limited(
+    tx: Queryable,
+    workspaceId: string,
+    row: ApiKeyRow,
+    input: KeyScopeInput,
+  ): Promise<ApiKeyRow> {
+    const scope = await applyKeyScope(this.store, tx, workspaceId, row.id, input);
+    return { ...row, app_ids: scope.appIds, expires_at: scope.expiresAt };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { appInScope } from '../api-keys/app-scope.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import { auditActor, type Principal, requireRole } from '../auth/principal.js';
 import { conflict, notFound } from '../platform/errors.js';
@@ -60,7 +61,8 @@ export class AppsService {
 
   async list(principal: Principal): Promise<AppRow[]> {
     requireRole(principal, 'viewer', 'Listing apps');
-    return this.stores.apps.list(principal.workspaceId);
+    const apps = await this.stores.apps.list(principal.workspaceId);
+    return principal.appIds ? apps.filter((a) => appInScope(principal, a.id)) : apps;
   }
 
   async get(principal: Principal, appId: string): Promise<AppDetails> {

@@ -17,6 +17,11 @@ export interface Principal {
   apiKey?: ApiKeyRef;
   /** The identity token a `user` principal called with: what signing out ends. */
   token?: { id: string; expiresAt: Date };
+  /**
+   * The apps an app-scoped API key is limited to: it acts on those only and never on workspace-wide
+   * resources (src/api-keys/app-scope.ts). Absent: every app of the workspace.
+   */
+  appIds?: readonly string[];
 }
 
 /** Which key made a change and whose it is: `details.api_key` of an entry whose actor is `api-key`. */

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { statsRoutes } from '../analytics/stats.routes.js';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
+import { addAppScopeCheck } from '../api-keys/app-scope.js';
 import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
@@ -206,7 +207,9 @@ async function registerControlSurface(app: App): Promise<void> {
       };
       // The credential check is attached to each route that needs one, ahead of the route's own hooks.
       typed.addHook('onRoute', (route) => {
-        if (!route.config?.public) addRouteHook(route, 'onRequest', authenticate, 'first');
+        if (route.config?.public) return;
+        addRouteHook(route, 'onRequest', authenticate, 'first');
+        addAppScopeCheck(route, deps.stores);
       });
       typed.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),
