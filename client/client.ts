@@ -137,7 +137,10 @@ export class OtaClient {
   };
 
   readonly apiKeys = {
-    create: (workspaceId: string, input: { name: string; role?: KeyRole }) =>
+    create: (
+      workspaceId: string,
+      input: { name: string; role?: KeyRole; app_ids?: string[]; expires_at?: string },
+    ) =>
       this.http.request<CreatedApiKey>('POST', `/workspaces/${seg(workspaceId)}/api-keys`, { json: input }),
     list: (workspaceId: string) =>
       this.http.request<{ api_keys: ApiKey[] }>('GET', `/workspaces/${seg(workspaceId)}/api-keys`),

@@ -3752,6 +3752,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description With an API key limited to some apps: those apps. */
+                        app_ids?: string[];
                         role: "viewer" | "developer" | "admin" | "owner";
                         user: {
                             email: string;
@@ -4507,6 +4509,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         api_keys: {
+                            /** @description The apps the key is limited to: it sees and acts on those only (other apps 404) and never on workspace-wide resources (members, invitations, webhooks, keys, plan, new apps: 403). Null: every app. */
+                            app_ids: string[] | null;
                             /** Format: date-time */
                             created_at: string;
                             /** @description The member the key belongs to: who made it, or made the key it was made with. Removing that member revokes the key; a role change caps it at the new role. Null for keys made before this was recorded. */
@@ -4518,6 +4522,8 @@ export interface operations {
                                  */
                                 id: string;
                             } | null;
+                            /** @description When the key stops working (401 `api_key_expired` from then on); null: never. */
+                            expires_at: string | null;
                             /**
                              * Format: uuid
                              * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
@@ -4548,6 +4554,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Limits the key to these apps of the workspace (at most 100). */
+                    app_ids?: string[];
+                    /**
+                     * Format: date-time
+                     * @description When the key stops working: in the future, at most a year away. The week before, the workspace gets an `api_key.expiring` webhook event naming it.
+                     */
+                    expires_at?: string;
                     name: string;
                     role?: "admin" | "developer" | "viewer";
                 };
@@ -4561,6 +4574,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The apps the key is limited to: it sees and acts on those only (other apps 404) and never on workspace-wide resources (members, invitations, webhooks, keys, plan, new apps: 403). Null: every app. */
+                        app_ids: string[] | null;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The member the key belongs to: who made it, or made the key it was made with. Removing that member revokes the key; a role change caps it at the new role. Null for keys made before this was recorded. */
@@ -4572,6 +4587,8 @@ export interface operations {
                              */
                             id: string;
                         } | null;
+                        /** @description When the key stops working (401 `api_key_expired` from then on); null: never. */
+                        expires_at: string | null;
                         /**
                          * Format: uuid
                          * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
@@ -5119,7 +5136,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events: ("release.pushed" | "rollout.changed" | "rollback" | "error_spike")[];
+                    events: ("release.pushed" | "rollout.changed" | "rollback" | "error_spike" | "api_key.expiring")[];
                     url: string;
                 };
             };

@@ -43,6 +43,12 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** The events a webhook may subscribe to. */
-export const WEBHOOK_EVENTS = ['release.pushed', 'rollout.changed', 'rollback', 'error_spike'] as const;
+/** The events a webhook may subscribe to (`api_key.expiring`: weekly, keys expiring within 14 days). */
+export const WEBHOOK_EVENTS = [
+  'release.pushed',
+  'rollout.changed',
+  'rollback',
+  'error_spike',
+  'api_key.expiring',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
