@@ -211,6 +211,9 @@ export class OtaClient {
       this.http.request<{ channels: Channel[] }>('GET', `/apps/${seg(appId)}/channels`),
     setChannel: (appId: string, name: string, settings: { allow_device_self_assign: boolean }) =>
       this.http.request<Channel>('PATCH', `/apps/${seg(appId)}/channels/${seg(name)}`, { json: settings }),
+    /** Withdraws the channel's releases and removes it (production cannot be deleted). */
+    deleteChannel: (appId: string, name: string) =>
+      this.removeAt(`/apps/${seg(appId)}/channels/${seg(name)}`),
   };
 
   /** Devices pinned to a channel or a release of an app (testers, support cases). */

@@ -104,7 +104,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a channel and withdraw its releases (a pull request's preview); developer or above
+         * @description Withdraws every release of the channel (they stay in the history, inactive) and removes the channel with its setting, the devices pinned or self-assigned to it and its CodePush deployment keys. production cannot be deleted (400); a channel with no release is a 404. Audited `channel.delete` (details: the channel, the withdrawn releases, how many devices and keys went).
+         */
+        delete: operations["deleteChannel"];
         options?: never;
         head?: never;
         /**
@@ -2097,6 +2101,28 @@ export interface operations {
             503: components["responses"]["Status503"];
         };
     };
+    deleteChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case */
+                app_id: string;
+                /** @description 1-64 of [a-z0-9._-] */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Status204"];
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
+        };
+    };
     updateChannel: {
         parameters: {
             query?: never;
@@ -2516,7 +2542,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description only entries of this exact action */
-                action?: "login" | "account.create" | "app.create" | "fingerprint.register" | "module.push" | "rollout.change" | "module.rollback" | "member.invite" | "member.role_change" | "member.remove" | "plan.change" | "device.release" | "device.override" | "device.override_remove" | "channel.change";
+                action?: "login" | "account.create" | "app.create" | "fingerprint.register" | "module.push" | "rollout.change" | "module.rollback" | "member.invite" | "member.role_change" | "member.remove" | "plan.change" | "device.release" | "device.override" | "device.override_remove" | "channel.change" | "channel.delete";
                 /** @description only entries about this app; it must be an app of the caller's workspace */
                 app_id?: string;
                 /** @description entries per page, 1-200 */

@@ -22,7 +22,8 @@ export type Role = (typeof ROLES)[number];
  * The audit actions: those of the specification (section 6), then the service's own
  * (docs/guides/workspaces.md, "The audit log"): `device.release`, an owner or admin freeing a counted
  * device's place under the device cap; `device.override` and `device.override_remove`, a device pinned to a
- * channel or a release and unpinned; `channel.change`, a channel's setting changed.
+ * channel or a release and unpinned; `channel.change`, a channel's setting changed; `channel.delete`, a
+ * channel removed and its releases withdrawn.
  */
 export const AUDIT_ACTIONS = [
   'login',
@@ -40,6 +41,7 @@ export const AUDIT_ACTIONS = [
   'device.override',
   'device.override_remove',
   'channel.change',
+  'channel.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

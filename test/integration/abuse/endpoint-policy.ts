@@ -405,6 +405,23 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
     apps: 'app',
   }),
 
+  // A fresh preview channel each time (a release pushed onto it), deleted with its releases.
+  'DELETE /api/v1/apps/{app_id}/channels/{name}': control(
+    'developer',
+    'ids',
+    async (t) => {
+      const name = `pr-${randomBytes(4).toString('hex')}`;
+      await t.ok('POST', '/modules', {
+        app_id: await appId(t),
+        version: '1.0.0',
+        sha256: await t.bundle(),
+        channel: name,
+      });
+      return { params: { app_id: await appId(t), name } };
+    },
+    { apps: 'app' },
+  ),
+
   'POST /api/v1/updates/check': open(async (t) => ({
     body: { app_id: await appId(t), device_id: 'device-1', channel: 'production' },
   })),
