@@ -11,6 +11,8 @@ import type {
   AvailableUpdate,
   Bundle,
   Channel,
+  CompatibilityAnswer,
+  CompatibilityQuestion,
   CreatedApiKey,
   CreatedWebhook,
   Delivery,
@@ -239,6 +241,9 @@ export class OtaClient {
   };
 
   readonly modules = {
+    /** Whether any device seen lately could run a release with these requirements (nothing is written). */
+    compatibility: (input: CompatibilityQuestion) =>
+      this.http.request<CompatibilityAnswer>('POST', '/modules/compatibility', { json: input }),
     push: (input: PushRelease) => this.http.request<Release>('POST', '/modules', { json: input }),
     /** Whether a push would be taken, asked before its bundle is uploaded (a 402 or 409 comes first). */
     preflight: (input: PushPreflight) =>

@@ -769,6 +769,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/modules/compatibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether any device seen lately could run a release with these requirements (nothing is written)
+         * @description Counts the devices whose latest update check in the last DEVICE_WINDOW_DAYS was on `channel` (default production), and of those the ones a release with this `fingerprint` (or Expo `runtime_version`) and `target_binary_range` could reach: the range must admit the native version the device sent, the fingerprint must be that of the release the device runs (a device running the binary's own bundle has none known). `ota release --fail-if-incompatible` asks this before a push and stops (exit 3) when `compatible` is false. Any role.
+         */
+        post: operations["postModulesCompatibility"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/modules/drafts": {
         parameters: {
             query?: never;
@@ -4270,6 +4290,57 @@ export interface operations {
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
             402: components["responses"]["Status402"];
+            403: components["responses"]["Status403"];
+            404: components["responses"]["Status404"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postModulesCompatibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                     */
+                    app_id: string;
+                    /** @description 1-64 of [a-z0-9._-] */
+                    channel?: string;
+                    fingerprint?: string;
+                    /** @description an Expo runtime version (as fingerprint) */
+                    runtime_version?: string;
+                    target_binary_range?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channel: string;
+                        /** @description true when at least one device seen could run the release */
+                        compatible: boolean;
+                        /** @description of those, the devices the requirements admit */
+                        compatible_devices: number;
+                        /** @description devices whose latest check in the window was on the channel */
+                        devices_seen: number;
+                        /** @description DEVICE_WINDOW_DAYS */
+                        window_days: number;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            401: components["responses"]["Status401"];
             403: components["responses"]["Status403"];
             404: components["responses"]["Status404"];
             503: components["responses"]["Status503"];

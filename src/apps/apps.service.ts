@@ -1,6 +1,5 @@
-import { appInScope } from '../api-keys/app-scope.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { auditActor, type Principal, requireRole } from '../auth/principal.js';
+import { appInScope, auditActor, type Principal, requireRole } from '../auth/principal.js';
 import { conflict, notFound } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';
 import type { Invalidation } from '../routing/invalidation.js';

@@ -19,7 +19,7 @@ export interface Principal {
   token?: { id: string; expiresAt: Date };
   /**
    * The apps an app-scoped API key is limited to: it acts on those only and never on workspace-wide
-   * resources (src/api-keys/app-scope.ts). Absent: every app of the workspace.
+   * resources (src/http/app-scope.ts). Absent: every app of the workspace.
    */
   appIds?: readonly string[];
 }
@@ -61,4 +61,9 @@ export function requireOwnWorkspace(principal: Principal, workspaceId: string): 
   if (principal.workspaceId !== workspaceId) {
     throw forbidden('Your credential is not for this workspace.', 'wrong_workspace');
   }
+}
+
+/** Whether the caller may see this app: any app of its workspace unless it is a key limited to some apps. */
+export function appInScope(principal: Principal, appId: string): boolean {
+  return !principal.appIds || principal.appIds.includes(appId.toLowerCase());
 }

@@ -15,7 +15,7 @@ export async function expoRoutes(app: App): Promise<void> {
   app.post(
     '/expo/releases',
     {
-      // An API key limited to some apps acts on the app the request names (src/api-keys/app-scope.ts).
+      // An API key limited to some apps acts on the app the request names (src/http/app-scope.ts).
       config: { appScope: 'app' },
       schema: {
         tags: ['releases'],

@@ -6,7 +6,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { statsRoutes } from '../analytics/stats.routes.js';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
-import { addAppScopeCheck } from '../api-keys/app-scope.js';
 import { appsRoutes } from '../apps/apps.routes.js';
 import { auditRoutes } from '../audit/audit.routes.js';
 import { authRoutes } from '../auth/auth.routes.js';
@@ -15,6 +14,7 @@ import { capacitorRoutes } from '../capacitor/capacitor.routes.js';
 import { channelsRoutes } from '../channels/channels.routes.js';
 import { codePushRoutes } from '../codepush/codepush.routes.js';
 import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
+import { compatibilityRoutes } from '../compatibility/compatibility.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { ApiContainer } from '../container/container.types.js';
 import { devicesRoutes } from '../devices/devices.routes.js';
@@ -36,6 +36,7 @@ import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
 import { updatesRoutes } from '../updates/updates.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
+import { addAppScopeCheck } from './app-scope.js';
 import { clientErrorHandler } from './client-errors.js';
 import { registerComponents } from './components.js';
 import { errorHandler, sendProblem } from './error-handler.js';
@@ -86,6 +87,7 @@ const CONTROL_ROUTES: Routes[] = [
   promotionRoutes,
   deviceOverridesRoutes,
   channelsRoutes,
+  compatibilityRoutes,
 ];
 
 /**

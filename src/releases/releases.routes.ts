@@ -58,7 +58,7 @@ export async function releasesRoutes(app: App): Promise<void> {
   app.post(
     '/modules/preflight',
     {
-      // An API key limited to some apps acts on the app the request names (src/api-keys/app-scope.ts).
+      // An API key limited to some apps acts on the app the request names (src/http/app-scope.ts).
       config: { appScope: 'app' },
       schema: {
         tags: ['releases'],
@@ -76,7 +76,7 @@ export async function releasesRoutes(app: App): Promise<void> {
   app.get(
     '/modules/lookup',
     {
-      // An API key limited to some apps acts on the app the request names (src/api-keys/app-scope.ts).
+      // An API key limited to some apps acts on the app the request names (src/http/app-scope.ts).
       config: { appScope: 'app' },
       schema: {
         tags: ['releases'],
@@ -99,7 +99,7 @@ export async function releasesRoutes(app: App): Promise<void> {
   app.post(
     '/modules',
     {
-      // An API key limited to some apps acts on the app the request names (src/api-keys/app-scope.ts).
+      // An API key limited to some apps acts on the app the request names (src/http/app-scope.ts).
       config: { appScope: 'app' },
       schema: {
         tags: ['releases'],

@@ -60,7 +60,7 @@ export interface ControlPolicy {
    */
   gate?: { plan: Plan; request?: Build };
   /**
-   * How an API key limited to some apps meets it (src/api-keys/app-scope.ts): `app`, the request names one
+   * How an API key limited to some apps meets it (src/http/app-scope.ts): `app`, the request names one
    * app (by its id, a release or a draft of it): a key limited to that app is served, one limited to
    * another app gets 404; `any`, served to such keys (what they see is theirs). Absent: workspace-wide,
    * 403 to every key limited to apps.
@@ -327,6 +327,13 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
       gate: { plan: 'pro', request: async (t) => ({ body: { app_id: await appId(t), rollout_pct: 50 } }) },
       apps: 'app',
     },
+  ),
+  // A question about the devices seen: nothing is written, any role may ask.
+  'POST /api/v1/modules/compatibility': control(
+    'viewer',
+    'ids',
+    async (t) => ({ body: { app_id: await appId(t), target_binary_range: '^1.0.0' } }),
+    { apps: 'app' },
   ),
   'GET /api/v1/modules/lookup': control(
     'viewer',

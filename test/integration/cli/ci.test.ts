@@ -93,3 +93,45 @@ describe('keys for machines', () => {
     expect(far.stderr).toMatch(/at most a year/);
   });
 });
+
+describe('the compatibility gate', () => {
+  it('refuses with exit 3 a release no device seen could run, and uploads nothing', async () => {
+    const before = await ctx.deps.db.query('SELECT count(*)::int AS n FROM releases WHERE app_id = $1', [
+      appId,
+    ]);
+    const res = await run([
+      'release',
+      await bundle(),
+      '--app',
+      appId,
+      '--target-binary-range',
+      '^9.0.0',
+      '--fail-if-incompatible',
+    ]);
+    expect(res.code).toBe(3);
+    expect(res.stderr).toMatch(/Incompatible: no device seen on production in the last 30 days/);
+    expect(res.stderr).toMatch(/binary range \^9\.0\.0/);
+    const after = await ctx.deps.db.query('SELECT count(*)::int AS n FROM releases WHERE app_id = $1', [
+      appId,
+    ]);
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+});
+
+describe('preview channels', () => {
+  it('makes pr-123 with a release onto it and deletes it with ota channels delete', async () => {
+    const released = await run(['release', await bundle(), '--app', appId, '--channel', 'pr-123', '--json']);
+    expect(released.code, released.stderr).toBe(0);
+    const listed = await run(['channels', 'list', '--app', appId, '--json']);
+    expect(jsonOf<{ channels: Array<{ name: string }> }>(listed).channels.map((c) => c.name)).toContain(
+      'pr-123',
+    );
+    const deleted = await run(['channels', 'delete', 'pr-123', '--app', appId]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toMatch(/Deleted channel pr-123/);
+    const again = await run(['channels', 'delete', 'pr-123', '--app', appId]);
+    expect(again.code).toBe(1);
+    const quiet = await run(['channels', 'delete', 'pr-123', '--app', appId, '--if-exists']);
+    expect(quiet.code, quiet.stderr).toBe(0);
+  });
+});

@@ -1,9 +1,7 @@
 import type { RouteOptions } from 'fastify';
-import type { Principal } from '../auth/principal.js';
-import { addRouteHook, type CallbackHook } from '../http/route-hooks.js';
+import { appInScope, type Principal } from '../auth/principal.js';
 import { forbidden, notFound } from '../platform/errors.js';
-import type { ReleasesStore } from '../releases/releases.store.js';
-import type { ManifestsStore } from '../signing/manifests.store.js';
+import { addRouteHook, type CallbackHook } from './route-hooks.js';
 
 /**
  * How a control route meets an API key limited to some apps (`config.appScope`, or from its path: under
@@ -16,14 +14,10 @@ import type { ManifestsStore } from '../signing/manifests.store.js';
  */
 export type AppScopeRule = 'app' | 'release' | 'draft' | 'any';
 
+/** Where a release's or a draft's app is read (the releases and manifests stores fit). */
 export interface AppScopeLookups {
-  releases: Pick<ReleasesStore, 'find'>;
-  manifests: Pick<ManifestsStore, 'findDraft'>;
-}
-
-/** Whether the caller may see this app: any app for an unscoped credential. */
-export function appInScope(principal: Principal, appId: string): boolean {
-  return !principal.appIds || principal.appIds.includes(appId.toLowerCase());
+  releases: { find(workspaceId: string, id: string): Promise<{ app_id: string } | undefined> };
+  manifests: { findDraft(workspaceId: string, id: string): Promise<{ app_id: string } | undefined> };
 }
 
 /** Adds the check of app-scoped keys to a control route (from the control surface's `onRoute` hook). */
