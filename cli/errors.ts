@@ -20,6 +20,8 @@ export const EXIT = {
   usage: 2,
   /** No answer from the server. */
   unreachable: 3,
+  /** --fail-if-incompatible: no device seen lately could run the release; nothing was released. */
+  incompatible: 3,
 } as const;
 
 export interface ErrorReport {

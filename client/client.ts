@@ -11,6 +11,8 @@ import type {
   AvailableUpdate,
   Bundle,
   Channel,
+  CompatibilityAnswer,
+  CompatibilityQuestion,
   CreatedApiKey,
   CreatedWebhook,
   Delivery,
@@ -148,7 +150,10 @@ export class OtaClient {
   };
 
   readonly apiKeys = {
-    create: (workspaceId: string, input: { name: string; role?: KeyRole }) =>
+    create: (
+      workspaceId: string,
+      input: { name: string; role?: KeyRole; app_ids?: string[]; expires_at?: string },
+    ) =>
       this.http.request<CreatedApiKey>('POST', `/workspaces/${seg(workspaceId)}/api-keys`, { json: input }),
     list: (workspaceId: string) =>
       this.http.request<{ api_keys: ApiKey[] }>('GET', `/workspaces/${seg(workspaceId)}/api-keys`),
@@ -219,6 +224,9 @@ export class OtaClient {
       this.http.request<{ channels: Channel[] }>('GET', `/apps/${seg(appId)}/channels`),
     setChannel: (appId: string, name: string, settings: { allow_device_self_assign: boolean }) =>
       this.http.request<Channel>('PATCH', `/apps/${seg(appId)}/channels/${seg(name)}`, { json: settings }),
+    /** Withdraws the channel's releases and removes it (production cannot be deleted). */
+    deleteChannel: (appId: string, name: string) =>
+      this.removeAt(`/apps/${seg(appId)}/channels/${seg(name)}`),
   };
 
   /** Devices pinned to a channel or a release of an app (testers, support cases). */
@@ -244,6 +252,9 @@ export class OtaClient {
   };
 
   readonly modules = {
+    /** Whether any device seen lately could run a release with these requirements (nothing is written). */
+    compatibility: (input: CompatibilityQuestion) =>
+      this.http.request<CompatibilityAnswer>('POST', '/modules/compatibility', { json: input }),
     push: (input: PushRelease) => this.http.request<Release>('POST', '/modules', { json: input }),
     /** Whether a push would be taken, asked before its bundle is uploaded (a 402 or 409 comes first). */
     preflight: (input: PushPreflight) =>

@@ -109,3 +109,6 @@ export type { WebhookEvent } from '@ota/shared/contracts';
 export type CreatedWebhook = Answer<'createWebhook', 201>;
 export type Delivery = Schemas['WebhookDelivery'];
 export type DeliveryDetail = Answer<'getWebhookDelivery', 200>;
+
+export type CompatibilityQuestion = Body<'postModulesCompatibility'>;
+export type CompatibilityAnswer = Answer<'postModulesCompatibility', 200>;

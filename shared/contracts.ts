@@ -22,8 +22,9 @@ export type Role = (typeof ROLES)[number];
  * The audit actions: those of the specification (section 6), then the service's own
  * (docs/guides/workspaces.md, "The audit log"): `device.release`, an owner or admin freeing a counted
  * device's place under the device cap; `device.override` and `device.override_remove`, a device pinned to a
- * channel or a release and unpinned; `channel.change`, a channel's setting changed; `api_key.create` and `api_key.revoke`, a key made or ended (by the API,
- * its maker's removal or its maker's password reset).
+ * channel or a release and unpinned; `channel.change`, a channel's setting changed; `channel.delete`, a
+ * channel removed and its releases withdrawn; `api_key.create` and `api_key.revoke`, a key made or ended
+ * (by the API, its maker's removal or its maker's password reset).
  */
 export const AUDIT_ACTIONS = [
   'login',
@@ -43,9 +44,16 @@ export const AUDIT_ACTIONS = [
   'channel.change',
   'api_key.create',
   'api_key.revoke',
+  'channel.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** The events a webhook may subscribe to. */
-export const WEBHOOK_EVENTS = ['release.pushed', 'rollout.changed', 'rollback', 'error_spike'] as const;
+/** The events a webhook may subscribe to (`api_key.expiring`: weekly, keys expiring within 14 days). */
+export const WEBHOOK_EVENTS = [
+  'release.pushed',
+  'rollout.changed',
+  'rollback',
+  'error_spike',
+  'api_key.expiring',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

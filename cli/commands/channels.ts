@@ -1,3 +1,4 @@
+import { ApiError } from '@ota/client/errors';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
@@ -7,7 +8,9 @@ const CHANNELS_HELP = `
 A channel exists once it has a release; production always exists. allow-self-assign says whether a device
 may move itself onto the channel at run time (Capacitor's channel_self and defaultChannel); production
 always allows it. The channel an app is built for (the update check's channel, expo-channel-name, a
-CodePush deployment key) is served whatever this says.`;
+CodePush deployment key) is served whatever this says.
+A pull request's preview: \`ota release --channel pr-123\` makes the channel (plans with channels), and
+\`ota channels delete pr-123\` withdraws its releases and removes it when the pull request closes.`;
 
 /** `ota channels`: an app's channels and whether devices may move themselves onto them. */
 export function registerChannelCommands(program: Command): void {
@@ -48,6 +51,32 @@ export function registerChannelCommands(program: Command): void {
           ctx.out.line(
             `Devices ${channel.allow_device_self_assign ? 'may now move' : 'may no longer move'} themselves onto ${channel.name}.`,
           ),
+        );
+      }),
+    );
+
+  channels
+    .command('delete <channel>')
+    .description(
+      "Delete a channel (a pull request's preview): withdraw its releases and remove it, with the devices " +
+        'pinned to it and its CodePush deployment keys; production cannot be deleted',
+    )
+    .option('--app <app>', 'app id or name (default: the app of .ota.json)')
+    .option('--if-exists', 'succeed when the channel does not exist (a preview that never got a release)')
+    .action(
+      act(async (ctx: CliContext, name: string, options: { app?: string; ifExists?: boolean }) => {
+        const appId = await resolveApp(ctx, options.app);
+        try {
+          await ctx.client.apps.deleteChannel(appId, name);
+        } catch (err) {
+          if (!(options.ifExists && err instanceof ApiError && err.code === 'channel_not_found')) throw err;
+          ctx.out.result({ app_id: appId, channel: name, deleted: false }, () =>
+            ctx.out.line(`No channel ${name}: nothing to delete.`),
+          );
+          return;
+        }
+        ctx.out.result({ app_id: appId, channel: name, deleted: true }, () =>
+          ctx.out.line(`Deleted channel ${name}; its releases are withdrawn.`),
         );
       }),
     );

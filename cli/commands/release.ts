@@ -6,6 +6,7 @@ import type { PushPreflight, PushRelease } from '@ota/client/types';
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Command } from 'commander';
 import { isZipBytes, signCodePushZip } from '../codepush-signature.js';
+import { requireCompatible } from '../compatibility-gate.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { embeddedUpdates } from '../expo-export.js';
@@ -33,6 +34,7 @@ interface ReleaseOptions {
   encrypt?: boolean;
   embeddedBundle?: string[];
   embeddedUpdateId?: string[];
+  failIfIncompatible?: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -97,6 +99,11 @@ export function registerReleaseCommands(program: Command): void {
       '--encrypt',
       'with --capacitor and --private-key: encrypt the bundle (AES-128-CBC) as the plugin expects',
     )
+    .option(
+      '--fail-if-incompatible',
+      'refuse (exit 3) when no device seen in the last DEVICE_WINDOW_DAYS could run the release (its ' +
+        'runtime version, fingerprint or binary range), before anything is uploaded',
+    )
     .action(act(release));
 
   program
@@ -156,6 +163,7 @@ async function release(
       throw new CliError('An Expo release is matched by --runtime-version, not --fingerprint.');
     if (!options.runtimeVersion) throw new CliError('--expo-export needs --runtime-version <version>.');
     const appId = await resolveApp(ctx, options.app);
+    await gate(ctx, options, appId, channel);
     const version = await preflight(ctx, { app_id: appId, channel, rollout_pct: rollout }, options.version);
     const embedded = embeddedUpdates(options.embeddedBundle ?? [], options.embeddedUpdateId ?? []);
     return releaseExpoExport(ctx, {
@@ -177,6 +185,7 @@ async function release(
     throw new CliError('Give the bundle file to release (or --expo-export <dir>).');
   if (options.runtimeVersion) throw new CliError('--runtime-version goes with --expo-export.');
   const appId = await resolveApp(ctx, options.app);
+  await gate(ctx, options, appId, channel);
   const size = await bundleSize(bundlePath);
   const version = await preflight(
     ctx,
@@ -248,6 +257,7 @@ async function capacitor(
   if (bundlePath === undefined)
     throw new CliError('Give the web build to release: its folder (index.html at the top) or a zip of it.');
   const appId = await resolveApp(ctx, options.app);
+  await gate(ctx, options, appId, channel);
   return releaseCapacitor(ctx, {
     appId,
     path: bundlePath,
@@ -291,4 +301,16 @@ async function preflight(
 async function pushSigned(ctx: CliContext, input: PushRelease, key: SigningKey) {
   const draft = await ctx.client.modules.draft({ ...input, key_id: key.keyId });
   return ctx.client.modules.sign(draft.id, signDraft(draft, key));
+}
+
+/** With --fail-if-incompatible, stops before any upload when no device seen could run the release. */
+async function gate(ctx: CliContext, options: ReleaseOptions, appId: string, channel: string): Promise<void> {
+  if (!options.failIfIncompatible) return;
+  await requireCompatible(ctx, {
+    appId,
+    channel,
+    fingerprint: options.fingerprint,
+    runtimeVersion: options.runtimeVersion,
+    targetBinaryRange: options.targetBinaryRange,
+  });
 }

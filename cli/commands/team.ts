@@ -4,7 +4,7 @@ import { isUuid } from '@ota/shared/ids';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
-import { act, actInWorkspace } from '../helpers.js';
+import { act, actInWorkspace, resolveApp } from '../helpers.js';
 import { shortTime } from '../output.js';
 import { asUser } from './auth.js';
 
@@ -140,22 +140,51 @@ export function registerTeamCommands(program: Command): void {
     .command('create <name>')
     .description('Create an API key (shown only once)')
     .option('--role <role>', 'admin, developer or viewer', 'admin')
+    .option(
+      '--app <app>',
+      'limit the key to this app (id or name; repeat for more): it then acts on those apps only, never on ' +
+        'members, keys, webhooks or the plan',
+      (value: string, all: string[] = []) => [...all, value],
+    )
+    .option(
+      '--expires <when>',
+      'when the key stops working: 30d, 12w, 6m, 1y (at most a year) or an ISO date',
+    )
+    .addHelpText('after', KEYS_HELP)
     .action(
-      act(async (ctx: CliContext, name: string, options: { role: string }) => {
-        const role = oneOf(options.role, KEY_ROLES, 'The role');
-        const ws = await ctx.workspaceId();
-        const created = await ctx.client.apiKeys.create(ws, { name, role });
-        ctx.out.result(created, () => {
-          ctx.out.line(`API key "${created.name}" (${created.role}, id ${created.id}):`);
-          ctx.out.line(created.key);
-          ctx.out.note('The key is shown only now; store it safely.');
-        });
-      }),
+      act(
+        async (
+          ctx: CliContext,
+          name: string,
+          options: { role: string; app?: string[]; expires?: string },
+        ) => {
+          const role = oneOf(options.role, KEY_ROLES, 'The role');
+          const ws = await ctx.workspaceId();
+          const appIds = options.app
+            ? await Promise.all(options.app.map((a) => resolveApp(ctx, a)))
+            : undefined;
+          const expiresAt = options.expires === undefined ? undefined : expiryOf(options.expires);
+          const created = await ctx.client.apiKeys.create(ws, {
+            name,
+            role,
+            ...(appIds ? { app_ids: appIds } : {}),
+            ...(expiresAt ? { expires_at: expiresAt } : {}),
+          });
+          ctx.out.result(created, () => {
+            ctx.out.line(`API key "${created.name}" (${created.role}, id ${created.id}):`);
+            ctx.out.line(created.key);
+            if (created.app_ids) ctx.out.note(`Limited to the apps ${created.app_ids.join(', ')}.`);
+            if (created.expires_at) ctx.out.note(`Expires ${created.expires_at}.`);
+            ctx.out.note('The key is shown only now; store it safely.');
+          });
+        },
+      ),
     );
   keys
     .command('list')
     .description(
-      'List live API keys (never the keys themselves) and whose each is: removing that member revokes it',
+      'List live API keys (never the keys themselves): their apps, expiry, last use, and whose each is ' +
+        '(removing that member revokes it)',
     )
     .action(
       actInWorkspace(async (ctx: CliContext, ws: string) => {
@@ -163,11 +192,13 @@ export function registerTeamCommands(program: Command): void {
         const mine = ctx.keySource === 'config' ? ctx.config.key_id : undefined;
         ctx.out.result({ api_keys }, () =>
           ctx.out.table(
-            ['id', 'name', 'role', 'created by', 'created', 'last used'],
+            ['id', 'name', 'role', 'apps', 'expires', 'created by', 'created', 'last used'],
             api_keys.map((k) => [
               k.id + (k.id === mine ? ' (this machine)' : ''),
               k.name,
               k.role,
+              k.app_ids ? k.app_ids.join('\n') : 'all',
+              k.expires_at ? shortTime(k.expires_at) : 'never',
               k.created_by?.email ?? '-',
               shortTime(k.created_at),
               shortTime(k.last_used_at),
@@ -188,4 +219,25 @@ export function registerTeamCommands(program: Command): void {
         }
       }),
     );
+}
+
+const KEYS_HELP = `
+A key for a CI pipeline: limited to the apps it ships, with the role it needs, expiring.
+  ota keys create "github actions" --app Shop --role developer --expires 90d
+A week or two before a key expires the workspace's webhooks get an api_key.expiring event.`;
+
+const EXPIRY_UNITS: Record<string, number> = { d: 1, w: 7, m: 30, y: 365 };
+
+/** `90d`, `12w`, `6m`, `1y` from now, or an ISO date: the ISO time the server is sent. */
+export function expiryOf(value: string, now: number = Date.now()): string {
+  const relative = /^(\d{1,4})([dwmy])$/.exec(value.trim());
+  if (relative) {
+    const days = Number(relative[1]) * EXPIRY_UNITS[relative[2]!]!;
+    if (days < 1) throw new CliError('--expires must be at least a day away.');
+    return new Date(now + days * 24 * 3600_000).toISOString();
+  }
+  const at = Date.parse(value);
+  if (!Number.isFinite(at))
+    throw new CliError(`--expires takes 90d, 12w, 6m, 1y or an ISO date, not "${value}".`);
+  return new Date(at).toISOString();
 }

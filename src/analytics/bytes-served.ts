@@ -114,6 +114,7 @@ export class RedisBytesServed implements BytesServedStore {
 export function withBytesServed(stats: StatsStore, bytes: BytesServedReader): StatsStore {
   return {
     series: (appId, from, to, interval) => stats.series(appId, from, to, interval),
+    latestChecks: (appId, since) => stats.latestChecks(appId, since),
     async statsFor(releases: readonly ReleaseRef[]): Promise<Map<string, ReleaseStats>> {
       const [counts, served] = await Promise.all([stats.statsFor(releases), bytes.read(releases)]);
       for (const [id, s] of counts) {

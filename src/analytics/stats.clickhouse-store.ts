@@ -120,4 +120,9 @@ export class ClickHouseStatsStore implements StatsStore {
     }
     return out;
   }
+
+  async latestChecks(appId: string, since: Date): Promise<LatestCheckGroup[]> {
+    const rs = await this.ch.query({ query: latestChecksQuery([appId], since), format: 'JSONEachRow' });
+    return (await rs.json<LatestCheckRow>()).map((g) => ({ ...g, devices: Number(g.devices) }));
+  }
 }

@@ -1,3 +1,4 @@
+import type { LatestCheckGroup } from './device-checks.js';
 import type { ReleaseRef, ReleaseStats } from './release-stats.js';
 import { deriveStats, type ReleaseCounts } from './stats.formulas.js';
 import { floorTo, type Interval, type SeriesPoint } from './stats.series.js';
@@ -22,5 +23,12 @@ export class FakeStatsStore implements StatsStore {
   async statsFor(releases: readonly ReleaseRef[]): Promise<Map<string, ReleaseStats>> {
     const none: ReleaseCounts = { downloads: 0, activations: 0, errors: 0, channelDevices: 0, running: 0 };
     return new Map(releases.map((r) => [r.id, deriveStats(this.counts.get(r.id) ?? none, r.rollout_pct)]));
+  }
+
+  /** Groups a test sets (`checks`), as ClickHouse would answer them. */
+  readonly checks: LatestCheckGroup[] = [];
+
+  async latestChecks(appId: string): Promise<LatestCheckGroup[]> {
+    return this.checks.filter((g) => g.app_id === appId);
   }
 }

@@ -1,3 +1,4 @@
+import type { LatestCheckGroup } from './device-checks.js';
 import type { ReleaseStatsProvider } from './release-stats.js';
 import type { Interval, SeriesPoint } from './stats.series.js';
 
@@ -5,4 +6,6 @@ import type { Interval, SeriesPoint } from './stats.series.js';
 export interface StatsStore extends ReleaseStatsProvider {
   /** Buckets of `interval` from `from` (floored to the interval) to `to` (exclusive), by module. */
   series(appId: string, from: Date, to: Date, interval: Interval): Promise<SeriesPoint[]>;
+  /** The app's devices by what their latest update check since `since` said (device-checks.ts). */
+  latestChecks(appId: string, since: Date): Promise<LatestCheckGroup[]>;
 }

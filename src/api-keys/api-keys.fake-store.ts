@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AppsStore } from '../apps/apps.store.js';
 import type { AuthStore } from '../auth/auth.store.js';
 import type { FakeMembersStore } from '../members/members.fake-store.js';
 import { onRollback } from '../platform/fake-transaction.js';
@@ -7,7 +8,9 @@ import type {
   ApiKeyRow,
   ApiKeysStore,
   AuthenticatedKey,
+  ExpiringKey,
   KeyRole,
+  KeyScope,
   LiveKey,
   RevokedKey,
 } from './api-keys.store.js';
@@ -19,6 +22,9 @@ interface Stored extends LiveKey {
   created_at: Date;
   last_used_at: Date | null;
   revoked: boolean;
+  app_ids: string[] | null;
+  expires_at: Date | null;
+  expiry_notified: boolean;
 }
 
 const rank = (role: string) => KEY_ROLES_RANKED.indexOf(role as KeyRole);
@@ -31,6 +37,8 @@ export class FakeApiKeysStore implements ApiKeysStore {
     private readonly members: FakeMembersStore,
     private readonly users: Pick<AuthStore, 'userById'>,
     private readonly now: () => number = Date.now,
+    /** The apps a key may be limited to; without it no app id is known. */
+    private readonly apps?: Pick<AppsStore, 'find'>,
   ) {}
 
   async insert(
@@ -47,6 +55,9 @@ export class FakeApiKeysStore implements ApiKeysStore {
       created_at: new Date(this.now()),
       last_used_at: null,
       revoked: false,
+      app_ids: null,
+      expires_at: null,
+      expiry_notified: false,
     };
     this.rows.push(row);
     onRollback(tx, () => this.rows.splice(this.rows.indexOf(row), 1));
@@ -100,17 +111,59 @@ export class FakeApiKeysStore implements ApiKeysStore {
   async findLive(keyHash: string): Promise<AuthenticatedKey | undefined> {
     const row = this.rows.find((r) => r.key_hash === keyHash && !r.revoked);
     if (!row) return undefined;
-    if (!row.created_by) return { ...live(row, row.role), name: row.name, creator_email: null };
+    const scope = { app_ids: row.app_ids, expires_at: row.expires_at };
+    if (!row.created_by) return { ...live(row, row.role), name: row.name, creator_email: null, ...scope };
     const makerRole = this.members.roleOf(row.workspace_id, row.created_by);
     if (!makerRole) return undefined;
     const capped = makerRole === 'owner' || rank(row.role) <= rank(makerRole) ? row.role : makerRole;
     const maker = await this.users.userById(row.created_by);
-    return { ...live(row, capped as KeyRole), name: row.name, creator_email: maker?.email ?? null };
+    return { ...live(row, capped as KeyRole), name: row.name, creator_email: maker?.email ?? null, ...scope };
   }
 
   async touch(keyId: string): Promise<void> {
     const row = this.rows.find((r) => r.id === keyId);
     if (row) row.last_used_at = new Date(this.now());
+  }
+
+  async setScope(tx: Queryable, keyId: string, scope: KeyScope): Promise<void> {
+    const row = this.rows.find((r) => r.id === keyId);
+    if (!row) return;
+    this.change(tx, [row], (r) => {
+      r.app_ids = scope.appIds;
+      r.expires_at = scope.expiresAt;
+    });
+  }
+
+  async appsOfWorkspace(_tx: Queryable, workspaceId: string, appIds: string[]): Promise<string[]> {
+    const own = await Promise.all(
+      appIds.map(async (id) => ((await this.apps?.find(workspaceId, id)) ? id : null)),
+    );
+    return own.filter((id): id is string => id !== null);
+  }
+
+  async takeExpiring(tx: Queryable, before: Date, limit: number): Promise<ExpiringKey[]> {
+    const now = this.now();
+    const due = this.rows
+      .filter(
+        (r) =>
+          !r.revoked &&
+          !r.expiry_notified &&
+          r.expires_at &&
+          r.expires_at.getTime() > now &&
+          r.expires_at.getTime() <= before.getTime(),
+      )
+      .sort((a, b) => a.expires_at!.getTime() - b.expires_at!.getTime() || a.id.localeCompare(b.id))
+      .slice(0, limit);
+    this.change(tx, due, (r) => {
+      r.expiry_notified = true;
+    });
+    return due.map((r) => ({
+      id: r.id,
+      workspace_id: r.workspace_id,
+      name: r.name,
+      expires_at: r.expires_at!,
+      app_ids: r.app_ids,
+    }));
   }
 
   private madeBy(workspaceId: string, userId: string): Stored[] {
@@ -135,6 +188,8 @@ export class FakeApiKeysStore implements ApiKeysStore {
       created_at: r.created_at,
       last_used_at: r.last_used_at,
       created_by: maker ? { id: maker.id, email: maker.email } : null,
+      app_ids: r.app_ids,
+      expires_at: r.expires_at,
     };
   }
 }

@@ -3,8 +3,10 @@ import {
   type ApiKeyRow,
   type ApiKeysStore,
   type AuthenticatedKey,
+  type ExpiringKey,
   KEY_ROLES_RANKED,
   type KeyRole,
+  type KeyScope,
   type LiveKey,
   type RevokedKey,
 } from './api-keys.store.js';
@@ -12,7 +14,7 @@ import {
 // The ranking as a SQL array literal (fixed words, no input).
 const RANKED = `ARRAY[${KEY_ROLES_RANKED.map((r) => `'${r}'`).join(', ')}]`;
 
-const LISTED = `k.id, k.name, k.role, k.created_at, k.last_used_at,
+const LISTED = `k.id, k.name, k.role, k.created_at, k.last_used_at, k.app_ids::text[] AS app_ids, k.expires_at,
   CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'email', u.email) END AS created_by`;
 
 const REVOKED = 'id, name, workspace_id';
@@ -28,7 +30,7 @@ export class PostgresApiKeysStore implements ApiKeysStore {
     const { rows } = await tx.query<ApiKeyRow>(
       `WITH k AS (
          INSERT INTO api_keys (workspace_id, name, role, key_hash, created_by) VALUES ($1, $2, $3, $4, $5)
-         RETURNING id, name, role, created_at, last_used_at, created_by
+         RETURNING id, name, role, created_at, last_used_at, created_by, app_ids, expires_at
        )
        SELECT ${LISTED} FROM k LEFT JOIN users u ON u.id = k.created_by`,
       [input.workspaceId, input.name, input.role, input.keyHash, input.createdBy],
@@ -100,6 +102,7 @@ export class PostgresApiKeysStore implements ApiKeysStore {
   async findLive(keyHash: string): Promise<AuthenticatedKey | undefined> {
     const { rows } = await this.db.query<AuthenticatedKey>(
       `SELECT k.id, k.workspace_id, k.created_by, k.name, u.email AS creator_email,
+              k.app_ids::text[] AS app_ids, k.expires_at,
               CASE WHEN m.role IS NULL OR m.role = 'owner'
                      OR array_position(${RANKED}, k.role) <= array_position(${RANKED}, m.role)
                    THEN k.role ELSE m.role END AS role
@@ -119,5 +122,34 @@ export class PostgresApiKeysStore implements ApiKeysStore {
         WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
       [keyId],
     );
+  }
+
+  async setScope(tx: Queryable, keyId: string, scope: KeyScope): Promise<void> {
+    await tx.query(`UPDATE api_keys SET app_ids = $2::uuid[], expires_at = $3 WHERE id = $1`, [
+      keyId,
+      scope.appIds,
+      scope.expiresAt,
+    ]);
+  }
+
+  async appsOfWorkspace(tx: Queryable, workspaceId: string, appIds: string[]): Promise<string[]> {
+    const { rows } = await tx.query<{ id: string }>(
+      `SELECT id FROM apps WHERE workspace_id = $1 AND id = ANY($2::uuid[])`,
+      [workspaceId, appIds],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async takeExpiring(tx: Queryable, before: Date, limit: number): Promise<ExpiringKey[]> {
+    const { rows } = await tx.query<ExpiringKey>(
+      `UPDATE api_keys SET expiry_notified_at = now()
+        WHERE id IN (SELECT id FROM api_keys
+                      WHERE revoked_at IS NULL AND expiry_notified_at IS NULL
+                        AND expires_at IS NOT NULL AND expires_at > now() AND expires_at <= $1
+                      ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id, workspace_id, name, expires_at, app_ids::text[] AS app_ids`,
+      [before, limit],
+    );
+    return rows;
   }
 }

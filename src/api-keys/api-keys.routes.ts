@@ -15,6 +15,14 @@ const ApiKey = Type.Object({
       'The member the key belongs to: who made it, or made the key it was made with. Removing that member ' +
       'revokes the key; a role change caps it at the new role. Null for keys made before this was recorded.',
   }),
+  app_ids: Type.Union([Type.Array(Uuid), Type.Null()], {
+    description:
+      'The apps the key is limited to: it sees and acts on those only (other apps 404) and never on ' +
+      'workspace-wide resources (members, invitations, webhooks, keys, plan, new apps: 403). Null: every app.',
+  }),
+  expires_at: Type.Union([Timestamp, Type.Null()], {
+    description: 'When the key stops working (401 `api_key_expired` from then on); null: never.',
+  }),
 });
 
 export async function apiKeysRoutes(app: App): Promise<void> {
@@ -26,6 +34,8 @@ export async function apiKeysRoutes(app: App): Promise<void> {
     created_at: iso(k.created_at)!,
     last_used_at: iso(k.last_used_at),
     created_by: k.created_by,
+    app_ids: k.app_ids,
+    expires_at: iso(k.expires_at),
   });
 
   app.post(
@@ -44,6 +54,21 @@ export async function apiKeysRoutes(app: App): Promise<void> {
             // No control characters: Postgres text cannot hold NUL, and a name is shown on one line.
             name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\x00-\\x1f\\x7f]+$' }),
             role: Type.Optional(KeyRole),
+            app_ids: Type.Optional(
+              Type.Array(Uuid, {
+                minItems: 1,
+                maxItems: 100,
+                description: 'Limits the key to these apps of the workspace (at most 100).',
+              }),
+            ),
+            expires_at: Type.Optional(
+              Type.String({
+                format: 'date-time',
+                description:
+                  'When the key stops working: in the future, at most a year away. The week before, the ' +
+                  'workspace gets an `api_key.expiring` webhook event naming it.',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),

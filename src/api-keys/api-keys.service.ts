@@ -12,6 +12,7 @@ import { forbidden, notFound, unauthorized } from '../platform/errors.js';
 import type { Queryable, Transactional } from '../platform/postgres.js';
 import { auditKeyCreated, auditKeysRevoked } from './api-key-audit.js';
 import type { ApiKeyRow, ApiKeysStore, KeyRole } from './api-keys.store.js';
+import { applyKeyScope, type KeyScopeInput } from './key-scope.js';
 
 /** The stores the API keys service works on. */
 export interface ApiKeysStores {
@@ -40,7 +41,7 @@ export class ApiKeysService {
   async create(
     principal: Principal,
     workspaceId: string,
-    input: { name: string; role?: KeyRole },
+    input: { name: string; role?: KeyRole } & KeyScopeInput,
   ): Promise<ApiKeyRow & { key: string }> {
     requireOwnWorkspace(principal, workspaceId);
     requireRole(principal, 'admin', 'Creating API keys');
@@ -54,13 +55,25 @@ export class ApiKeysService {
         keyHash: hash,
         createdBy: maker,
       });
+      const scoped = await this.limited(tx, workspaceId, made, input);
       await auditKeyCreated(this.stores.audit, tx, auditActor(principal), {
-        ...made,
+        ...scoped,
         workspace_id: workspaceId,
       });
-      return made;
+      return scoped;
     });
     return { ...row, key };
+  }
+
+  /** The new key limited to the apps and the expiry asked for (key-scope.ts). */
+  private async limited(
+    tx: Queryable,
+    workspaceId: string,
+    row: ApiKeyRow,
+    input: KeyScopeInput,
+  ): Promise<ApiKeyRow> {
+    const scope = await applyKeyScope(this.store, tx, workspaceId, row.id, input);
+    return { ...row, app_ids: scope.appIds, expires_at: scope.expiresAt };
   }
 
   /**

@@ -14,6 +14,25 @@ export interface ApiKeyRow {
   last_used_at: Date | null;
   /** The member whose key it is (the user who made it, or made the key it was made with). */
   created_by: { id: string; email: string } | null;
+  /** The apps the key is limited to; null: every app and the workspace-wide resources. */
+  app_ids: string[] | null;
+  /** When the key stops working; null: never. */
+  expires_at: Date | null;
+}
+
+/** What a key is limited to (key-scope.ts): some apps, and a time it stops working. */
+export interface KeyScope {
+  appIds: string[] | null;
+  expiresAt: Date | null;
+}
+
+/** A live key about to expire, named in the weekly `api_key.expiring` event. */
+export interface ExpiringKey {
+  id: string;
+  workspace_id: string;
+  name: string;
+  expires_at: Date;
+  app_ids: string[] | null;
 }
 
 export interface LiveKey {
@@ -27,6 +46,8 @@ export interface LiveKey {
 export interface AuthenticatedKey extends LiveKey {
   name: string;
   creator_email: string | null;
+  app_ids: string[] | null;
+  expires_at: Date | null;
 }
 
 /** A key a revocation ended: what its audit entry and a reset's answer name. */
@@ -62,4 +83,13 @@ export interface ApiKeysStore {
   findLive(keyHash: string): Promise<AuthenticatedKey | undefined>;
   /** Records use at most once a minute per key, so authentication is not a write per request. */
   touch(keyId: string): Promise<void>;
+  /** Limits a key just made (in the transaction that made it) to apps and an expiry. */
+  setScope(tx: Queryable, keyId: string, scope: KeyScope): Promise<void>;
+  /** Which of `appIds` are apps of the workspace. */
+  appsOfWorkspace(tx: Queryable, workspaceId: string, appIds: string[]): Promise<string[]>;
+  /**
+   * Live keys expiring before `before` that no expiry event named yet, marked as named in `tx` (the
+   * events are written in the same transaction), at most `limit`.
+   */
+  takeExpiring(tx: Queryable, before: Date, limit: number): Promise<ExpiringKey[]>;
 }

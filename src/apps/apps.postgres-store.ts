@@ -44,7 +44,8 @@ export class PostgresAppsStore implements AppsStore {
 
   async channels(appId: string): Promise<string[]> {
     const { rows } = await this.db.query<{ channel: string }>(
-      'SELECT DISTINCT channel FROM releases WHERE app_id = $1 AND channel <> $2 ORDER BY channel',
+      `SELECT DISTINCT channel FROM releases
+        WHERE app_id = $1 AND channel <> $2 AND withdrawn_at IS NULL ORDER BY channel`,
       [appId, DEFAULT_CHANNEL],
     );
     return [DEFAULT_CHANNEL, ...rows.map((r) => r.channel)];

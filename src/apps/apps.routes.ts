@@ -43,6 +43,8 @@ export async function appsRoutes(app: App): Promise<void> {
   app.get(
     '/apps',
     {
+      // An API key limited to some apps lists those (AppsService.list).
+      config: { appScope: 'any' },
       schema: {
         tags: ['apps'],
         summary: 'The apps of the caller’s workspace, newest first',

@@ -1,5 +1,5 @@
 import type { AuditStore } from '../audit/audit.store.js';
-import { auditActor, type Principal, requireRole } from '../auth/principal.js';
+import { appInScope, auditActor, type Principal, requireRole } from '../auth/principal.js';
 import { conflict, notFound } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';
 import type { Invalidation } from '../routing/invalidation.js';
@@ -60,7 +60,8 @@ export class AppsService {
 
   async list(principal: Principal): Promise<AppRow[]> {
     requireRole(principal, 'viewer', 'Listing apps');
-    return this.stores.apps.list(principal.workspaceId);
+    const apps = await this.stores.apps.list(principal.workspaceId);
+    return principal.appIds ? apps.filter((a) => appInScope(principal, a.id)) : apps;
   }
 
   async get(principal: Principal, appId: string): Promise<AppDetails> {

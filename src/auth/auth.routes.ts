@@ -114,6 +114,7 @@ export async function authRoutes(app: App): Promise<void> {
   app.get(
     '/me',
     {
+      config: { appScope: 'any' },
       schema: {
         tags: ['auth'],
         summary: 'The caller, its workspace and role',

@@ -58,6 +58,9 @@ export const MeResponse = Type.Object({
   workspace_id: Uuid,
   role: RoleSchema,
   workspaces: Type.Array(Type.Object({ id: Uuid, name: Type.String(), plan: PlanSchema, role: RoleSchema })),
+  app_ids: Type.Optional(
+    Type.Array(Uuid, { description: 'With an API key limited to some apps: those apps.' }),
+  ),
 });
 
 export const SignoutBody = Type.Union(

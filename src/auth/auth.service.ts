@@ -277,6 +277,7 @@ export class AuthService {
     workspace_id: string;
     role: Role;
     workspaces: WorkspaceMembershipRow[];
+    app_ids?: string[];
   }> {
     if (principal.kind === 'user' && principal.userId) {
       return {
@@ -289,7 +290,8 @@ export class AuthService {
     // An API key belongs to its one workspace and acts with its own role there.
     const workspace = await this.stores.workspaces.find(principal.workspaceId);
     const workspaces = workspace ? [{ ...workspace, role: principal.role }] : [];
-    return { user: null, workspace_id: principal.workspaceId, role: principal.role, workspaces };
+    const scope = principal.appIds ? { app_ids: [...principal.appIds] } : {};
+    return { user: null, workspace_id: principal.workspaceId, role: principal.role, workspaces, ...scope };
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
+import { keyExpired } from '../api-keys/key-scope.js';
 import { unauthorized } from '../platform/errors.js';
 import { PG_INVALID_TEXT, pgCode } from '../platform/postgres.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
@@ -72,8 +73,11 @@ async function fromApiKey(deps: CredentialDeps, key: string): Promise<Principal>
   if (!looksLikeApiKey(key)) throw unauthorized('The API key is not valid.', 'invalid_api_key');
   const row = await deps.apiKeys.findLive(hashApiKey(key));
   if (!row) throw unauthorized('The API key is not valid or was revoked.', 'invalid_api_key');
+  if (keyExpired(row.expires_at))
+    throw unauthorized(`The API key expired at ${row.expires_at!.toISOString()}.`, 'api_key_expired');
   void deps.apiKeys.touch(row.id).catch(() => {});
   return {
+    ...(row.app_ids ? { appIds: row.app_ids } : {}),
     kind: 'api-key',
     workspaceId: row.workspace_id,
     role: row.role,

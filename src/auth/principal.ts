@@ -17,6 +17,11 @@ export interface Principal {
   apiKey?: ApiKeyRef;
   /** The identity token a `user` principal called with: what signing out ends. */
   token?: { id: string; expiresAt: Date };
+  /**
+   * The apps an app-scoped API key is limited to: it acts on those only and never on workspace-wide
+   * resources (src/http/app-scope.ts). Absent: every app of the workspace.
+   */
+  appIds?: readonly string[];
 }
 
 /** Which key made a change and whose it is: `details.api_key` of an entry whose actor is `api-key`. */
@@ -56,4 +61,9 @@ export function requireOwnWorkspace(principal: Principal, workspaceId: string): 
   if (principal.workspaceId !== workspaceId) {
     throw forbidden('Your credential is not for this workspace.', 'wrong_workspace');
   }
+}
+
+/** Whether the caller may see this app: any app of its workspace unless it is a key limited to some apps. */
+export function appInScope(principal: Principal, appId: string): boolean {
+  return !principal.appIds || principal.appIds.includes(appId.toLowerCase());
 }

@@ -1,6 +1,6 @@
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
-import type { ChannelSettingRow, ChannelsStore } from './channels.store.js';
+import type { ChannelSettingRow, ChannelsStore, RemovedChannel } from './channels.store.js';
 
 /** Channel settings in memory. */
 export class FakeChannelsStore implements ChannelsStore {
@@ -27,5 +27,15 @@ export class FakeChannelsStore implements ChannelsStore {
     this.rows.push(added);
     onRollback(tx, () => this.rows.splice(this.rows.indexOf(added), 1));
     return { ...added };
+  }
+
+  /** The settings row only: the fakes of releases, overrides and keys keep theirs (tests on Postgres). */
+  async remove(tx: Queryable, appId: string, name: string): Promise<RemovedChannel> {
+    const row = this.rows.find((r) => r.app_id === appId && r.name === name);
+    if (row) {
+      this.rows.splice(this.rows.indexOf(row), 1);
+      onRollback(tx, () => this.rows.push(row));
+    }
+    return { releases: [], devices: 0, deployment_keys: 0 };
   }
 }

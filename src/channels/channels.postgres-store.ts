@@ -1,5 +1,5 @@
 import type { Queryable } from '../platform/postgres.js';
-import type { ChannelSettingRow, ChannelsStore } from './channels.store.js';
+import type { ChannelSettingRow, ChannelsStore, RemovedChannel } from './channels.store.js';
 
 const COLUMNS = 'app_id, name, allow_device_self_assign, updated_at';
 
@@ -23,5 +23,31 @@ export class PostgresChannelsStore implements ChannelsStore {
       [appId, name, allow],
     );
     return rows[0]!;
+  }
+
+  async remove(tx: Queryable, appId: string, name: string): Promise<RemovedChannel> {
+    const { rows: releases } = await tx.query<{ id: string; version: string }>(
+      `UPDATE releases SET active = false, withdrawn_at = now()
+        WHERE app_id = $1 AND channel = $2 AND withdrawn_at IS NULL RETURNING id, version`,
+      [appId, name],
+    );
+    await tx.query('DELETE FROM app_channels WHERE app_id = $1 AND name = $2', [appId, name]);
+    const pinned = await tx.query('DELETE FROM device_overrides WHERE app_id = $1 AND channel = $2', [
+      appId,
+      name,
+    ]);
+    const joined = await tx.query('DELETE FROM capacitor_channels WHERE app_id = $1 AND channel = $2', [
+      appId,
+      name,
+    ]);
+    const keys = await tx.query('DELETE FROM deployment_keys WHERE app_id = $1 AND channel = $2', [
+      appId,
+      name,
+    ]);
+    return {
+      releases: releases.sort((a, b) => a.version.localeCompare(b.version)),
+      devices: (pinned.rowCount ?? 0) + (joined.rowCount ?? 0),
+      deployment_keys: keys.rowCount ?? 0,
+    };
   }
 }

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { AppParams } from '../apps/apps.schemas.js';
 import { channelsExample } from '../http/examples.js';
 import { answer, ref, withExample } from '../http/openapi.js';
@@ -54,5 +55,26 @@ export async function channelsRoutes(app: App): Promise<void> {
         request.params.name,
         request.body.allow_device_self_assign,
       ),
+  );
+  app.delete(
+    '/apps/:app_id/channels/:name',
+    {
+      schema: {
+        tags: ['releases'],
+        summary: "Delete a channel and withdraw its releases (a pull request's preview); developer or above",
+        description:
+          'Withdraws every release of the channel (they stay in the history, inactive) and removes the ' +
+          'channel with its setting, the devices pinned or self-assigned to it and its CodePush deployment ' +
+          'keys. production cannot be deleted (400); a channel with no release is a 404. Audited ' +
+          '`channel.delete` (details: the channel, the withdrawn releases, how many devices and keys went).',
+        operationId: 'deleteChannel',
+        params: ChannelParams,
+        response: { 204: Type.Null(), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await channels.remove(principalOf(request), request.params.app_id, request.params.name);
+      return reply.status(204).send(null);
+    },
   );
 }

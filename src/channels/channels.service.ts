@@ -93,6 +93,36 @@ export class ChannelsService {
     return { name, allow_device_self_assign: allow };
   }
 
+  /**
+   * Removes a channel (a pull request's preview closing): its releases are withdrawn, devices pinned or
+   * self-assigned to it lose that, its deployment keys go. No plan gate: a workspace that dropped to a plan
+   * without channels can still clean up. Audited `channel.delete` with what went.
+   */
+  async remove(principal: Principal, appId: string, name: string): Promise<void> {
+    requireRole(principal, 'developer', 'Deleting channels');
+    if (name === DEFAULT_CHANNEL)
+      throw badRequest(
+        'production cannot be deleted: it is where a device without a channel goes.',
+        'production_not_deletable',
+      );
+    const removed = await this.stores.transaction(async (tx) => {
+      const app = await this.stores.apps.lock(tx, principal.workspaceId, appId);
+      if (!app) throw notFound('App', 'app_not_found');
+      if (!(await this.stores.apps.channels(app.id)).includes(name))
+        throw notFound('Channel', 'channel_not_found');
+      const gone = await this.stores.channels.remove(tx, app.id, name);
+      await this.stores.audit.append(tx, {
+        workspaceId: principal.workspaceId,
+        appId: app.id,
+        ...auditActor(principal),
+        action: 'channel.delete',
+        details: { channel: name, ...gone },
+      });
+      return app.id;
+    });
+    await this.invalidate({ appId: removed });
+  }
+
   private allows(name: string, allowed: ReadonlyMap<string, boolean>): boolean {
     return name === DEFAULT_CHANNEL || (allowed.get(name) ?? false);
   }

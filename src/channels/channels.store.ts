@@ -13,4 +13,16 @@ export interface ChannelsStore {
   /** The app's changed settings, by name. */
   list(appId: string, q?: Queryable): Promise<ChannelSettingRow[]>;
   set(tx: Queryable, appId: string, name: string, allowDeviceSelfAssign: boolean): Promise<ChannelSettingRow>;
+  /**
+   * Removes a channel: withdraws its releases (inactive, no longer making the channel exist), and drops its
+   * setting, the devices pinned or self-assigned to it and its CodePush deployment keys.
+   */
+  remove(tx: Queryable, appId: string, name: string): Promise<RemovedChannel>;
+}
+
+/** What removing a channel took away. */
+export interface RemovedChannel {
+  releases: Array<{ id: string; version: string }>;
+  devices: number;
+  deployment_keys: number;
 }

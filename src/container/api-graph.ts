@@ -16,6 +16,7 @@ import { codePushPackages } from '../codepush/codepush-packages.js';
 import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from '../codepush/key-directory.js';
 import { ReleaseHistories } from '../codepush/release-history.js';
+import { CompatibilityService } from '../compatibility/compatibility.service.js';
 import { CapacitorManifests } from '../deltas/capacitor-manifest.js';
 import { SERVED_DELTA_RELEASES } from '../deltas/deltas.store.js';
 import { DeviceCapGate } from '../devices/device-cap.js';
@@ -279,6 +280,7 @@ export function createApi(
     promotion: createPromotionService(stores, { releases, drafts }),
     deviceOverrides: createDeviceOverridesService(stores, { invalidate, checks: overrideChecks, log }),
     channels: createChannelsService(stores, { invalidate }),
+    compatibility: new CompatibilityService(stores, { windowDays: config.devices.windowDays }),
   };
   // What /metrics shows of the API: counted in plain numbers on the request paths, read at each scrape.
   const answers: DeviceAnswers = { checks: createCheckTallies(), events: new StatusTally() };

@@ -25,6 +25,7 @@ import type { CodePushService } from '../codepush/codepush.service.js';
 import type { DeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import type { DeploymentKeysStore } from '../codepush/deployment-keys.store.js';
 import type { DeploymentKeyDirectory } from '../codepush/key-directory.js';
+import type { CompatibilityService } from '../compatibility/compatibility.service.js';
 import type { Config } from '../config/config.js';
 import type { DeltasService } from '../deltas/deltas.service.js';
 import type { DeltasStore } from '../deltas/deltas.store.js';
@@ -205,6 +206,8 @@ export interface Services {
   promotion: PromotionService;
   deviceOverrides: DeviceOverridesService;
   channels: ChannelsService;
+  /** Whether any device seen lately could run a release (`ota release --fail-if-incompatible`). */
+  compatibility: CompatibilityService;
 }
 
 export interface ApiContainer extends SharedContainer {

@@ -1,3 +1,4 @@
+import { announceExpiringKeys, EXPIRY_NOTICE_EVERY_MS } from '../api-keys/key-expiry.js';
 import { BlobRetention } from '../bundles/blob-retention.js';
 import { createDeltasService } from '../deltas/deltas.service.js';
 import { IngestStreams } from '../ingest/ingest-streams.js';
@@ -90,6 +91,8 @@ function upkeepGraph(c: SharedContainer): UpkeepGraph {
     },
     // Blobs unneeded for BLOB_RETENTION_DAYS (BLOB_RETENTION_DRY_RUN=true: only logged), in either store.
     'blob-retention': { everyMs: 6 * 3_600_000, run: () => blobRetention.sweep() },
+    // Weekly: one `api_key.expiring` webhook event per key expiring within 14 days.
+    'api-key-expiry': { everyMs: EXPIRY_NOTICE_EVERY_MS, run: () => announceExpiringKeys(c.stores) },
   };
   return { log, tasks, blobRetention };
 }

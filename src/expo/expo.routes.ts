@@ -15,6 +15,8 @@ export async function expoRoutes(app: App): Promise<void> {
   app.post(
     '/expo/releases',
     {
+      // An API key limited to some apps acts on the app the request names (src/http/app-scope.ts).
+      config: { appScope: 'app' },
       schema: {
         tags: ['releases'],
         summary: 'Push an `npx expo export` (its uploaded files) as one release; developer or above',

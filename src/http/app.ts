@@ -14,6 +14,7 @@ import { capacitorRoutes } from '../capacitor/capacitor.routes.js';
 import { channelsRoutes } from '../channels/channels.routes.js';
 import { codePushRoutes } from '../codepush/codepush.routes.js';
 import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
+import { compatibilityRoutes } from '../compatibility/compatibility.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { ApiContainer } from '../container/container.types.js';
 import { devicesRoutes } from '../devices/devices.routes.js';
@@ -37,6 +38,7 @@ import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
 import { updatesRoutes } from '../updates/updates.routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
 import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
+import { addAppScopeCheck } from './app-scope.js';
 import { clientErrorHandler } from './client-errors.js';
 import { registerComponents } from './components.js';
 import { errorHandler, sendProblem } from './error-handler.js';
@@ -88,6 +90,7 @@ const CONTROL_ROUTES: Routes[] = [
   promotionRoutes,
   deviceOverridesRoutes,
   channelsRoutes,
+  compatibilityRoutes,
 ];
 
 /**
@@ -233,6 +236,7 @@ async function registerControlSurface(app: App): Promise<void> {
           }
         }
         addRouteHook(route, 'onRequest', authenticate, 'first');
+        addAppScopeCheck(route, deps.stores);
       });
       typed.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),

@@ -33,6 +33,11 @@ declare module 'fastify' {
     device?: boolean;
     /** What a NUL or lone surrogate in a JSON body string becomes (string-safety.ts); default `refuse`. */
     strings?: StringPolicy;
+    /**
+     * How the route names its app, for API keys limited to some apps (src/http/app-scope.ts); a route
+     * without it is workspace-wide and refuses such keys.
+     */
+    appScope?: 'app' | 'release' | 'draft' | 'any';
   }
 }
 

@@ -69,7 +69,8 @@ export class PostgresReleasesStore implements ReleasesStore {
     q: Queryable = this.db,
   ): Promise<ReleaseRow | undefined> {
     const { rows } = await q.query<ReleaseRow>(
-      `SELECT ${COLUMNS} FROM releases WHERE app_id = $1 AND channel = $2 AND version = $3
+      `SELECT ${COLUMNS} FROM releases
+        WHERE app_id = $1 AND channel = $2 AND version = $3 AND withdrawn_at IS NULL
         ORDER BY seq DESC LIMIT 1`,
       [appId, channel, version],
     );

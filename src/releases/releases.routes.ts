@@ -58,6 +58,8 @@ export async function releasesRoutes(app: App): Promise<void> {
   app.post(
     '/modules/preflight',
     {
+      // An API key limited to some apps acts on the app the request names (src/http/app-scope.ts).
+      config: { appScope: 'app' },
       schema: {
         tags: ['releases'],
         summary:
@@ -74,6 +76,8 @@ export async function releasesRoutes(app: App): Promise<void> {
   app.get(
     '/modules/lookup',
     {
+      // An API key limited to some apps acts on the app the request names (src/http/app-scope.ts).
+      config: { appScope: 'app' },
       schema: {
         tags: ['releases'],
         summary:
@@ -95,6 +99,8 @@ export async function releasesRoutes(app: App): Promise<void> {
   app.post(
     '/modules',
     {
+      // An API key limited to some apps acts on the app the request names (src/http/app-scope.ts).
+      config: { appScope: 'app' },
       schema: {
         tags: ['releases'],
         summary:

@@ -39,6 +39,8 @@ export async function manifestsRoutes(app: App): Promise<void> {
   app.post(
     '/modules/drafts',
     {
+      // An API key limited to some apps acts on the app the request names (src/http/app-scope.ts).
+      config: { appScope: 'app' },
       schema: {
         tags: ['releases'],
         summary: 'Start a signed push of an uploaded bundle; developer or above',

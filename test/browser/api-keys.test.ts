@@ -87,4 +87,30 @@ describe('console: API keys', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(401);
   });
+
+  it('makes a key limited to one app that expires in 90 days, and lists its apps and expiry', async () => {
+    const { page } = h;
+    const stored = await page.evaluate(() => sessionStorage.getItem('ota.console.session'));
+    const { token } = JSON.parse(stored ?? '{}') as { token: string };
+    const app = await h.client({ token }).apps.create('Shop for CI');
+    await page.reload();
+    const panel = page.getByRole('region', { name: 'API keys' });
+    await panel.getByLabel('Key name').fill('github actions');
+    await panel.getByLabel('Role').selectOption('developer');
+    await panel.getByLabel('Apps').selectOption(app.id);
+    await panel.getByLabel('Expires').selectOption('90');
+    await panel.getByRole('button', { name: 'Create key' }).click();
+    const secret = page.getByTestId('secret-value');
+    await secret.waitFor();
+    const key = (await secret.textContent()) ?? '';
+    const row = page.getByTestId('api-keys').getByRole('row', { name: /github actions/ });
+    await row.waitFor();
+    expect(await row.getByTestId('key-apps').textContent()).toBe('Shop for CI');
+    expect(await row.getByTestId('key-expiry').textContent()).not.toBe('never');
+    await h.screenshot('api-key-limited');
+    const me = await h.client({ apiKey: key }).auth.me();
+    expect(me.app_ids).toEqual([app.id]);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(h.problems).toEqual([]);
+  });
 });

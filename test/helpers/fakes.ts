@@ -58,7 +58,7 @@ export function createFakeStores() {
     workspaces,
     members,
     auth,
-    apiKeys: new FakeApiKeysStore(members, auth, now),
+    apiKeys: new FakeApiKeysStore(members, auth, now, apps),
     invitations: new FakeInvitationsStore(now),
     passwordResets: new FakePasswordResetsStore(now),
     emailVerifications: new FakeEmailVerificationsStore(auth, now),

@@ -8,6 +8,14 @@ import { FAILED, useAction, useConfirmedRemoval, useResource } from '../hooks.js
 import { canManage, useSession } from '../session.js';
 
 const KEY_ROLES: KeyRole[] = ['admin', 'developer', 'viewer'];
+/** How long a new key lives: a key for a CI pipeline should expire (at most a year). */
+const EXPIRIES = [
+  { value: 'never', label: 'Never expires' },
+  { value: '30', label: '30 days' },
+  { value: '90', label: '90 days' },
+  { value: '365', label: '1 year' },
+];
+const ALL_APPS = { value: '', label: 'All apps and the workspace' };
 
 /**
  * API keys for the CLI and SDKs: a new key is shown once, then only its name, role and the member it
@@ -18,14 +26,26 @@ export function ApiKeysPanel() {
   const keys = useResource(() => client.apiKeys.list(workspace.id), [client, workspace.id]);
   const [name, setName] = useState('');
   const [role, setRole] = useState<KeyRole>('developer');
+  const [appId, setAppId] = useState('');
+  const [expiry, setExpiry] = useState('never');
+  const apps = useResource(() => client.apps.list(), [client]);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const create = useAction();
   const revoke = useAction();
   const manage = canManage(workspace.role);
+  const appName = (id: string) => apps.data?.apps.find((a) => a.id === id)?.name ?? id;
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const result = await create.run(() => client.apiKeys.create(workspace.id, { name: name.trim(), role }));
+    const scope = {
+      ...(appId ? { app_ids: [appId] } : {}),
+      ...(expiry === 'never'
+        ? {}
+        : { expires_at: new Date(Date.now() + Number(expiry) * 86_400_000).toISOString() }),
+    };
+    const result = await create.run(() =>
+      client.apiKeys.create(workspace.id, { name: name.trim(), role, ...scope }),
+    );
     if (result === FAILED) return;
     setName('');
     setCreated(result);
@@ -36,6 +56,8 @@ export function ApiKeysPanel() {
       created_at: new Date().toISOString(),
       last_used_at: null,
       created_by: me.user ? { id: me.user.id, email: me.user.email } : null,
+      app_ids: result.app_ids,
+      expires_at: result.expires_at,
     };
     keys.mutate((current) => ({ api_keys: [listed, ...(current?.api_keys ?? [])] }));
   };
@@ -53,6 +75,21 @@ export function ApiKeysPanel() {
         <form class="inline-form" onSubmit={submit} aria-label="Create an API key">
           <TextField label="Key name" name="key-name" maxLength={100} value={name} onValue={setName} />
           <SelectField label="Role" name="key-role" value={role} onValue={setRole} choices={KEY_ROLES} />
+          <SelectField
+            label="Apps"
+            name="key-apps"
+            value={appId}
+            onValue={setAppId}
+            first={ALL_APPS}
+            choices={(apps.data?.apps ?? []).map((a) => ({ value: a.id, label: a.name }))}
+          />
+          <SelectField
+            label="Expires"
+            name="key-expiry"
+            value={expiry}
+            onValue={setExpiry}
+            choices={EXPIRIES}
+          />
           <SubmitButton busy={create.busy} busyLabel="Creating…">
             Create key
           </SubmitButton>
@@ -75,6 +112,17 @@ export function ApiKeysPanel() {
               columns={[
                 { label: 'Name', wrap: true, cell: (k) => k.name },
                 { label: 'Role', cell: (k) => k.role },
+                {
+                  label: 'Apps',
+                  wrap: true,
+                  testId: 'key-apps',
+                  cell: (k) => (k.app_ids ? k.app_ids.map((id) => appName(id)).join(', ') : 'all'),
+                },
+                {
+                  label: 'Expires',
+                  testId: 'key-expiry',
+                  cell: (k) => (k.expires_at ? formatTime(k.expires_at) : 'never'),
+                },
                 {
                   label: 'Created by',
                   wrap: true,

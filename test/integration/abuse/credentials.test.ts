@@ -59,6 +59,8 @@ describe('refused credentials on every control endpoint', () => {
     expect(await code('token naming the user id')).toBe('invalid_token');
     expect(await code('token with alg none')).toBe('invalid_token');
     expect(await code('revoked API key')).toBe('invalid_api_key');
+    expect(await code('expired API key')).toBe('api_key_expired');
+    expect(await code('expired API key limited to the app')).toBe('api_key_expired');
     expect(await code("a removed member's token")).toBe('membership_revoked');
     expect(await code('signed-out token')).toBe('token_revoked');
     expect(await code('token without an id')).toBe('invalid_token');

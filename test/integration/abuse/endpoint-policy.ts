@@ -59,6 +59,13 @@ export interface ControlPolicy {
    * role check comes first: a role below the minimum gets 403 on any plan (tested).
    */
   gate?: { plan: Plan; request?: Build };
+  /**
+   * How an API key limited to some apps meets it (src/http/app-scope.ts): `app`, the request names one
+   * app (by its id, a release or a draft of it): a key limited to that app is served, one limited to
+   * another app gets 404; `any`, served to such keys (what they see is theirs). Absent: workspace-wide,
+   * 403 to every key limited to apps.
+   */
+  apps?: 'app' | 'any';
 }
 
 /**
@@ -231,7 +238,7 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
     async (t) => ({ body: { workspace_id: t.workspaceId } }),
     { usersOnly: true },
   ),
-  'GET /api/v1/me': control('viewer', 'credential', none),
+  'GET /api/v1/me': control('viewer', 'credential', none, { apps: 'any' }),
   // Ends the token of the request ({everywhere: true}, every token of the user: auth/signout.test.ts).
   'POST /api/v1/auth/signout': control('viewer', 'credential', async () => ({ body: {} }), {
     usersOnly: true,
@@ -293,39 +300,74 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
     // App names are unique per workspace.
     body: { name: `Another app ${randomBytes(4).toString('hex')}` },
   })),
-  'GET /api/v1/apps': control('viewer', 'credential', none),
-  'GET /api/v1/apps/{app_id}': control('viewer', 'ids', inApp),
-  'POST /api/v1/apps/{app_id}/fingerprints': control('developer', 'ids', async (t) => ({
-    ...(await inApp(t)),
-    body: { fingerprint: 'ios-2.3.1+45' },
-  })),
-  'PUT /api/v1/apps/{app_id}/bundles': control('developer', 'ids', async (t) => ({
-    ...(await inApp(t)),
-    raw: randomBytes(256),
-  })),
+  'GET /api/v1/apps': control('viewer', 'credential', none, { apps: 'any' }),
+  'GET /api/v1/apps/{app_id}': control('viewer', 'ids', inApp, { apps: 'app' }),
+  'POST /api/v1/apps/{app_id}/fingerprints': control(
+    'developer',
+    'ids',
+    async (t) => ({
+      ...(await inApp(t)),
+      body: { fingerprint: 'ios-2.3.1+45' },
+    }),
+    { apps: 'app' },
+  ),
+  'PUT /api/v1/apps/{app_id}/bundles': control(
+    'developer',
+    'ids',
+    async (t) => ({
+      ...(await inApp(t)),
+      raw: randomBytes(256),
+    }),
+    { apps: 'app' },
+  ),
 
   'POST /api/v1/modules': control('developer', 'ids', push({}), {
     gate: { plan: 'pro', request: push({ rollout_pct: 50 }) },
+    apps: 'app',
   }),
   'POST /api/v1/modules/preflight': control(
     'developer',
     'ids',
     async (t) => ({ body: { app_id: await appId(t), version: `pre-${randomBytes(4).toString('hex')}` } }),
-    { gate: { plan: 'pro', request: async (t) => ({ body: { app_id: await appId(t), rollout_pct: 50 } }) } },
+    {
+      gate: { plan: 'pro', request: async (t) => ({ body: { app_id: await appId(t), rollout_pct: 50 } }) },
+      apps: 'app',
+    },
   ),
-  'GET /api/v1/modules/lookup': control('viewer', 'ids', async (t) => ({
-    query: { ref: (await t.release()).id.slice(0, 8), app_id: await appId(t) },
-  })),
-  'GET /api/v1/apps/{app_id}/modules': control('viewer', 'ids', inApp),
-  'GET /api/v1/modules/{module_id}': control('viewer', 'ids', inRelease),
-  'PUT /api/v1/modules/{module_id}/rollout': control('developer', 'ids', rollout, { gate: { plan: 'pro' } }),
+  // A question about the devices seen: nothing is written, any role may ask.
+  'POST /api/v1/modules/compatibility': control(
+    'viewer',
+    'ids',
+    async (t) => ({ body: { app_id: await appId(t), target_binary_range: '^1.0.0' } }),
+    { apps: 'app' },
+  ),
+  'GET /api/v1/modules/lookup': control(
+    'viewer',
+    'ids',
+    async (t) => ({
+      query: { ref: (await t.release()).id.slice(0, 8), app_id: await appId(t) },
+    }),
+    { apps: 'app' },
+  ),
+  'GET /api/v1/apps/{app_id}/modules': control('viewer', 'ids', inApp, { apps: 'app' }),
+  'GET /api/v1/modules/{module_id}': control('viewer', 'ids', inRelease, { apps: 'app' }),
+  'PUT /api/v1/modules/{module_id}/rollout': control('developer', 'ids', rollout, {
+    gate: { plan: 'pro' },
+    apps: 'app',
+  }),
   'PATCH /api/v1/modules/{module_id}/rollout': control('developer', 'ids', rollout, {
     gate: { plan: 'pro' },
+    apps: 'app',
   }),
-  'GET /api/v1/apps/{app_id}/stats': control('viewer', 'ids', async (t) => ({
-    ...(await inApp(t)),
-    query: { interval: 'minute', from: new Date(Date.now() - 3_600_000).toISOString() },
-  })),
+  'GET /api/v1/apps/{app_id}/stats': control(
+    'viewer',
+    'ids',
+    async (t) => ({
+      ...(await inApp(t)),
+      query: { interval: 'minute', from: new Date(Date.now() - 3_600_000).toISOString() },
+    }),
+    { apps: 'app' },
+  ),
 
   'POST /api/v1/devices/events': open(async (t) => ({
     body: {
@@ -341,27 +383,57 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
     },
   })),
 
-  'POST /api/v1/modules/{module_id}/rollback': control('developer', 'ids', async (t) => ({
-    params: { module_id: await t.rollbackable() },
-  })),
+  'POST /api/v1/modules/{module_id}/rollback': control(
+    'developer',
+    'ids',
+    async (t) => ({
+      params: { module_id: await t.rollbackable() },
+    }),
+    { apps: 'app' },
+  ),
   // Release workflows: each request acts on a fresh release, so every allowed call succeeds.
   'POST /api/v1/modules/{module_id}/promote': control('developer', 'ids', promote('staging'), {
     gate: { plan: 'pro', request: promote('beta') },
+    apps: 'app',
   }),
-  'POST /api/v1/modules/{module_id}/pause': control('developer', 'ids', fresh),
-  'POST /api/v1/modules/{module_id}/resume': control('developer', 'ids', fresh),
-  'GET /api/v1/apps/{app_id}/device-overrides': control('viewer', 'ids', inApp),
+  'POST /api/v1/modules/{module_id}/pause': control('developer', 'ids', fresh, { apps: 'app' }),
+  'POST /api/v1/modules/{module_id}/resume': control('developer', 'ids', fresh, { apps: 'app' }),
+  'GET /api/v1/apps/{app_id}/device-overrides': control('viewer', 'ids', inApp, { apps: 'app' }),
   'PUT /api/v1/apps/{app_id}/device-overrides/{device_id}': control('developer', 'ids', pin('production'), {
     gate: { plan: 'pro', request: pin('beta') },
+    apps: 'app',
   }),
-  'DELETE /api/v1/apps/{app_id}/device-overrides/{device_id}': control('developer', 'ids', async (t) => ({
-    params: { app_id: await appId(t), device_id: await t.pinnedDevice() },
-  })),
-  'GET /api/v1/apps/{app_id}/channels': control('viewer', 'ids', inApp),
+  'DELETE /api/v1/apps/{app_id}/device-overrides/{device_id}': control(
+    'developer',
+    'ids',
+    async (t) => ({
+      params: { app_id: await appId(t), device_id: await t.pinnedDevice() },
+    }),
+    { apps: 'app' },
+  ),
+  'GET /api/v1/apps/{app_id}/channels': control('viewer', 'ids', inApp, { apps: 'app' }),
   // production always allows self-assignment: setting it again changes nothing. Another channel is paid.
   'PATCH /api/v1/apps/{app_id}/channels/{name}': control('developer', 'ids', channel('production'), {
     gate: { plan: 'pro', request: channel('beta') },
+    apps: 'app',
   }),
+
+  // A fresh preview channel each time (a release pushed onto it), deleted with its releases.
+  'DELETE /api/v1/apps/{app_id}/channels/{name}': control(
+    'developer',
+    'ids',
+    async (t) => {
+      const name = `pr-${randomBytes(4).toString('hex')}`;
+      await t.ok('POST', '/modules', {
+        app_id: await appId(t),
+        version: '1.0.0',
+        sha256: await t.bundle(),
+        channel: name,
+      });
+      return { params: { app_id: await appId(t), name } };
+    },
+    { apps: 'app' },
+  ),
 
   'POST /api/v1/updates/check': open(async (t) => ({
     body: { app_id: await appId(t), device_id: 'device-1', channel: 'production' },
@@ -399,12 +471,20 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
     'developer',
     'ids',
     async (t) => ({ ...(await inApp(t)), body: { channel: 'production' } }),
-    { gate: { plan: 'pro', request: async (t) => ({ ...(await inApp(t)), body: { channel: 'beta' } }) } },
+    {
+      gate: { plan: 'pro', request: async (t) => ({ ...(await inApp(t)), body: { channel: 'beta' } }) },
+      apps: 'app',
+    },
   ),
-  'GET /api/v1/apps/{app_id}/deployment-keys': control('viewer', 'ids', inApp),
-  'DELETE /api/v1/apps/{app_id}/deployment-keys/{key}': control('developer', 'ids', async (t) => ({
-    params: { app_id: await appId(t), key: await t.newDeploymentKey() },
-  })),
+  'GET /api/v1/apps/{app_id}/deployment-keys': control('viewer', 'ids', inApp, { apps: 'app' }),
+  'DELETE /api/v1/apps/{app_id}/deployment-keys/{key}': control(
+    'developer',
+    'ids',
+    async (t) => ({
+      params: { app_id: await appId(t), key: await t.newDeploymentKey() },
+    }),
+    { apps: 'app' },
+  ),
 
   // The CodePush acquisition API, at the root of the service (both spellings of each path).
   'GET /v0.1/public/codepush/update_check': open(async (t) => ({
@@ -467,18 +547,25 @@ export const ENDPOINT_POLICY: Record<string, Policy> = {
   'HEAD /api/v1/expo/assets/{file}': open(async (t) => ({ params: { file: await t.expoAsset() } })),
   'POST /api/v1/expo/releases': control('developer', 'ids', expoPush({}), {
     gate: { plan: 'pro', request: expoPush({ rollout_pct: 50 }) },
+    apps: 'app',
   }),
   'POST /api/v1/modules/drafts': control('developer', 'ids', push({ key_id: 'main' }), {
     gate: { plan: 'pro', request: push({ key_id: 'main', channel: 'beta' }) },
+    apps: 'app',
   }),
-  'PUT /api/v1/modules/{module_id}/signatures': control('developer', 'ids', signatures),
+  'PUT /api/v1/modules/{module_id}/signatures': control('developer', 'ids', signatures, { apps: 'app' }),
 
-  'GET /api/v1/apps/{app_id}/alerts': control('viewer', 'ids', inApp),
+  'GET /api/v1/apps/{app_id}/alerts': control('viewer', 'ids', inApp, { apps: 'app' }),
   // Pause and rollback are open to every plan, and so are the alert actions that take them.
-  'PUT /api/v1/apps/{app_id}/alerts': control('developer', 'ids', async (t) => ({
-    ...(await inApp(t)),
-    body: { threshold: 0.05, action: 'pause' },
-  })),
+  'PUT /api/v1/apps/{app_id}/alerts': control(
+    'developer',
+    'ids',
+    async (t) => ({
+      ...(await inApp(t)),
+      body: { threshold: 0.05, action: 'pause' },
+    }),
+    { apps: 'app' },
+  ),
 };
 
 async function planOf(t: Tenant): Promise<string> {

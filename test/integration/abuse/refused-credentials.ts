@@ -16,6 +16,15 @@ export async function refusedCredentials(t: Tenant): Promise<Record<string, Head
   const byUserId = (await sameKey.issue({ subject: userId, workspaceId })).token;
   const revoked = await t.apiKey('admin');
   await t.ok('DELETE', `/workspaces/${workspaceId}/api-keys/${revoked.id}`);
+  // A key that was valid until a second ago (made expiring, then moved past its expiry).
+  const expiredKey = await t.scopedKey([(await t.app()).id], 3600_000);
+  await t.ctx.deps.db.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+    expiredKey.id,
+  ]);
+  const expiredWide = await t.apiKey('admin');
+  await t.ctx.deps.db.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+    expiredWide.id,
+  ]);
   const removed = await t.addMember('admin');
   await t.ok('DELETE', `/workspaces/${workspaceId}/members/${removed.memberId}`);
   // Right key, subject and workspace, but no token id: as tokens were before they could be signed out.
@@ -46,6 +55,8 @@ export async function refusedCredentials(t: Tenant): Promise<Record<string, Head
     'expired token': { authorization: `Bearer ${expired}` },
     'revoked API key': revoked.headers,
     'garbage API key': { 'x-api-key': 'ota_not-a-key' },
+    'expired API key': expiredWide.headers,
+    'expired API key limited to the app': expiredKey.headers,
     "a removed member's token": removed.headers,
     'signed-out token': signedOut,
     'token without an id': { authorization: `Bearer ${withoutId}` },

@@ -148,6 +148,23 @@ export class Tenant {
   }
 
   /**
+   * A key limited to `appIds` (admin role, so only the scope refuses), expiring in `expiresInMs` when given;
+   * its id counts as this workspace's data.
+   */
+  async scopedKey(appIds: string[], expiresInMs?: number): Promise<{ id: string; headers: Headers }> {
+    const expiry =
+      expiresInMs === undefined ? {} : { expires_at: new Date(Date.now() + expiresInMs).toISOString() };
+    const key = await this.ok('POST', `/workspaces/${this.workspaceId}/api-keys`, {
+      name: `scoped key ${this.tag}`,
+      role: 'admin',
+      app_ids: appIds,
+      ...expiry,
+    });
+    this.secrets.add(key.id);
+    return { id: key.id, headers: { 'x-api-key': key.key } };
+  }
+
+  /**
    * A fresh invitation token addressed to the e-mail of `caller` (an API key has none: the owner's), from a
    * new pro workspace of its own, so it can be accepted every time. The token counts as this workspace's
    * data.

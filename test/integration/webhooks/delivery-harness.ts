@@ -120,4 +120,10 @@ export const SAMPLES: Record<WebhookEvent, Record<string, unknown>> = {
     window_minutes: 15,
     threshold: 0.05,
   },
+  'api_key.expiring': {
+    key_id: 'k1',
+    name: 'ci',
+    expires_at: '2026-12-01T00:00:00.000Z',
+    app_ids: ['a1'],
+  },
 };
