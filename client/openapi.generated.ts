@@ -68,7 +68,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Upload bundle bytes (application/octet-stream); stored once per content (sha256); developer or above */
+        /**
+         * Upload bundle bytes (application/octet-stream); stored once per content (sha256); developer or above
+         * @description Over BUNDLE_MAX_BYTES: 413. A zip whose files inflate past BUNDLE_MAX_UNZIPPED_BYTES together: 400 `bundle_too_large_unzipped`. An empty body: 400 `empty_bundle`. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
+         */
         put: operations["putAppsBundles"];
         post?: never;
         delete?: never;
@@ -296,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail a password-reset link
-         * @description Always 202, whether or not an account has the e-mail, so the answer tells nobody which ones do. When one does, a one-time link to the console page that sets a new password is e-mailed (it works for `PASSWORD_RESET_TTL_SECONDS`, 1 hour by default); at most `PASSWORD_RESETS_PER_HOUR` (3) per address and hour are sent. Needs `SMTP_URL`: without a mail server the answer is 403 `password_reset_unavailable`, and the operator makes a link with `npm run admin -- reset-password <email>`.
+         * @description Always 202, whether or not an account has the e-mail, so the answer tells nobody which ones do. When one does, a one-time link to the console page that sets a new password is e-mailed (it works for `PASSWORD_RESET_TTL_SECONDS`, 1 hour by default); at most `PASSWORD_RESETS_PER_HOUR` (3) per e-mail address and client network (IPv4 /24, IPv6 /48) and hour are sent, so nobody elsewhere can use up the owner's allowance. A new link voids open links older than 10 minutes, never a fresher one. Needs `SMTP_URL`: without a mail server the answer is 403 `password_reset_unavailable`, and the operator makes a link with `npm run admin -- reset-password <email>`.
          */
         post: operations["postAuthPasswordReset"];
         delete?: never;
@@ -316,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset link
-         * @description The token of the link sets the new password; every identity token of the account ends (sign in again). Unknown token: 404 `reset_not_found`; used, replaced by a newer link or password change, or expired: 410.
+         * @description The token of the link sets the new password and ends every credential made before it: every identity token of the account (sign in again) and every API key the user made, in any workspace (listed in the answer, each audited `api_key.revoke`), so whoever held the account before keeps nothing. Unknown token: 404 `reset_not_found`; used, replaced by a newer link or password change, or expired: 410.
          */
         post: operations["postAuthPasswordResetConfirm"];
         delete?: never;
@@ -336,7 +339,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in; the first sign-in creates the account and its personal workspace
-         * @description An unknown e-mail makes an account (and its personal workspace) unless `create` is false (then 404 `account_not_found`) or the server's `SIGNUP` setting refuses it: `invite-only` makes accounts only for e-mails with a pending invitation, `closed` none (403 `signup_closed`). Limited per client address (`RATE_LIMIT_SIGNIN_PER_MINUTE`) and per account: after `RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT` failed attempts within `RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`, every sign-in of that account is a 429 with `Retry-After` until the window ends, the right password included.
+         * @description An unknown e-mail makes an account (and its personal workspace) unless `create` is false (then 404 `account_not_found`) or the server's `SIGNUP` setting refuses it (`invite-only` makes accounts only for e-mails with a pending invitation, `closed` none). Where SIGNUP refuses it, an unknown e-mail is answered exactly as a wrong password (401 `invalid_credentials`, `create: false` included), so the answer tells nobody which e-mails have accounts. Limited per client address (`RATE_LIMIT_SIGNIN_PER_MINUTE`), and failures per client network (IPv4 /24, IPv6 /48: `RATE_LIMIT_SIGNIN_FAILURES_PER_NETWORK`) and per e-mail and network (`RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT`) within `RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES`: at a limit, sign-ins from that network (for that account, or for any) are a 429 with `Retry-After` until the window ends, the right password included. Failures from one network never refuse the right password from another network that has not failed.
          */
         post: operations["postAuthSignin"];
         delete?: never;
@@ -376,6 +379,46 @@ export interface paths {
         put?: never;
         /** An identity token for another workspace the user belongs to */
         post: operations["postAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a new link that proves the signed-in account owns its address
+         * @description With `SMTP_URL` set, an account made by a first sign-in is e-mailed a one-time link and cannot create API keys, invite members or push releases until it is opened (403 `email_unverified`); it may sign in, read, make apps and change its password meanwhile. This sends a new link (202; nothing is sent when the address is proven already, as every account is on a server without a mail server). Identity tokens only (an API key: 403 `user_token_required`).
+         */
+        post: operations["postAuthVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/verify-email/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove an e-mail address with the token of its link
+         * @description Unknown token: 404 `verification_not_found`; used or expired (a day): 410. A password reset by an e-mailed link proves the address too.
+         */
+        post: operations["postAuthVerifyEmailConfirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -449,7 +492,7 @@ export interface paths {
         put?: never;
         /**
          * Capacitor statistics (statsUrl)
-         * @description One statistic or a batch of up to 200 from one device. `download_complete` counts a download, `set` an activation, `update_fail`, `app_launch_timeout`, `download_fail`, `checksum_fail` and `decrypt_fail` an error of the release `version_name` names on the channel the device is served from; each once per device, release and kind. Other actions are taken and not counted.
+         * @description One statistic or a batch of up to 200 from one device. `download_complete` counts a download, `set` an activation, `update_fail` and `app_launch_timeout` an error of the release `version_name` names on the channel the device is served from; `download_fail`, `checksum_fail` and `decrypt_fail` an error of the release the service last offered the device, whatever `version_name` says (after an answer that offered nothing: stored, no release's error). Each once per device, release and kind. Other actions are taken and not counted.
          */
         post: operations["postCapacitorStats"];
         delete?: never;
@@ -577,7 +620,7 @@ export interface paths {
         put?: never;
         /**
          * Push an `npx expo export` (its uploaded files) as one release; developer or above
-         * @description Without `key_id`: 201, the release. With `key_id`: 202, a draft holding the exact bytes to sign (each platform's manifest and the rollBackToEmbedded directive); the release exists once PUT /modules/{id}/signatures brings every signature.
+         * @description Without `key_id`: 201, the release. With `key_id`: 202, a draft holding the exact bytes to sign (each platform's manifest and the rollBackToEmbedded directive); the release exists once PUT /modules/{id}/signatures brings every signature. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
          */
         post: operations["postExpoReleases"];
         delete?: never;
@@ -632,7 +675,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Push a release of an uploaded bundle to a channel; developer or above. A version the app already has on the channel is a 409 */
+        /**
+         * Push a release of an uploaded bundle to a channel; developer or above. A version the app already has on the channel is a 409
+         * @description With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
+         */
         post: operations["pushRelease"];
         delete?: never;
         options?: never;
@@ -688,7 +734,7 @@ export interface paths {
         put?: never;
         /**
          * Promote a release to another channel: a new release with the same bytes and metadata, no upload; developer or above
-         * @description The new release has the same bytes, assets, version, fingerprint or runtime version, `target_binary_range`, `mandatory` and Capacitor fields, its own statistics, and `promoted_from`. As for a push: plan gates (402), a version already on the channel is a 409 `version_exists`, audited `module.push` (with `details.promoted_from`), webhook `release.pushed` (with `promoted_from`). A signed release needs `key_id`: the answer is then a draft (202) to sign on your machine and complete with PUT /modules/{id}/signatures; the service never signs.
+         * @description The new release has the same bytes, assets, version, fingerprint or runtime version, `target_binary_range`, `mandatory` and Capacitor fields, its own statistics, and `promoted_from`. As for a push: plan gates (402), a version already on the channel is a 409 `version_exists`, audited `module.push` (with `details.promoted_from`), webhook `release.pushed` (with `promoted_from`). A signed release needs `key_id`: the answer is then a draft (202) to sign on your machine and complete with PUT /modules/{id}/signatures; the service never signs. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
          */
         post: operations["promoteRelease"];
         delete?: never;
@@ -800,7 +846,7 @@ export interface paths {
         put?: never;
         /**
          * Start a signed push of an uploaded bundle; developer or above
-         * @description The fields of POST /modules plus `key_id`. Answers the canonical manifest to sign (part `check`); the release exists once PUT /modules/{id}/signatures brings the signature, and /updates/check then sends it with the release.
+         * @description The fields of POST /modules plus `key_id`. Answers the canonical manifest to sign (part `check`); the release exists once PUT /modules/{id}/signatures brings the signature, and /updates/check then sends it with the release. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
          */
         post: operations["postModulesDrafts"];
         delete?: never;
@@ -895,7 +941,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key (shown only in this response); owner or admin
-         * @description The key belongs to the member who makes it (made with an API key: to that key's member) and acts as actor `api-key` with `role` (default admin). Removing that member revokes it; a role change lowers it to the new role.
+         * @description The key belongs to the member who makes it (made with an API key: to that key's member) and acts as actor `api-key` with `role` (default admin). Removing that member revokes it; a role change lowers it to the new role. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
          */
         post: operations["postWorkspacesApiKeys"];
         delete?: never;
@@ -1016,7 +1062,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member (owner or admin)
-         * @description The member is `invited` until the invitee, signed in with this e-mail (an account it has, or one it makes), accepts the one-time token of `invitation` (POST /invitations/accept); it then becomes `active` with this member id. Nobody joins by signing in alone. `invitation.url` is the console page that accepts it; with SMTP_URL set it is also e-mailed. The token expires after INVITATION_TTL_SECONDS (7 days). Inviting an e-mail that is still invited issues a new token (and role) and voids the old one; an active member is a 409. The hobby plan allows one member: inviting a second answers 402 with an upgrade message. Audited as `member.invite`.
+         * @description The member is `invited` until the invitee, signed in with this e-mail (an account it has, or one it makes), accepts the one-time token of `invitation` (POST /invitations/accept); it then becomes `active` with this member id. Nobody joins by signing in alone. `invitation.url` is the console page that accepts it; with SMTP_URL set it is also e-mailed. The token expires after INVITATION_TTL_SECONDS (7 days). Inviting an e-mail that is still invited issues a new token (and role) and voids the old one; an active member is a 409. The hobby plan allows one member: inviting a second answers 402 with an upgrade message. Audited as `member.invite`. With `SMTP_URL` set, an account that has not yet confirmed its e-mail address (the link e-mailed when it was made) gets 403 `email_unverified`.
          */
         post: operations["postWorkspacesMembers"];
         delete?: never;
@@ -1242,7 +1288,7 @@ export interface paths {
         };
         /**
          * Postgres, Redis, ClickHouse and the blob store are reachable
-         * @description To everyone: `{status: "ready"}`, or a 503 `not_ready` problem, and nothing else. With `Authorization: Bearer <OPERATOR_TOKEN>` also `checks` (each service: `ok` or why not) and `details` for operators. Failures are logged either way.
+         * @description To everyone: `{status: "ready"}`, or a 503 `not_ready` problem, and nothing else. With `Authorization: Bearer <OPERATOR_TOKEN>` also `checks` (each service: `ok` or why not) and `details` for operators. Failures are logged either way. Anonymous callers are answered from a probe at most a second old; operators get a fresh one.
          */
         get: operations["getReadyz"];
         put?: never;
@@ -2562,7 +2608,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description only entries of this exact action */
-                action?: "login" | "account.create" | "app.create" | "fingerprint.register" | "module.push" | "rollout.change" | "module.rollback" | "member.invite" | "member.role_change" | "member.remove" | "plan.change" | "device.release" | "device.override" | "device.override_remove" | "channel.change" | "channel.delete";
+                action?: "login" | "account.create" | "app.create" | "fingerprint.register" | "module.push" | "rollout.change" | "module.rollback" | "member.invite" | "member.role_change" | "member.remove" | "plan.change" | "device.release" | "device.override" | "device.override_remove" | "channel.change" | "api_key.create" | "api_key.revoke" | "channel.delete";
                 /** @description only entries about this app; it must be an app of the caller's workspace */
                 app_id?: string;
                 /** @description entries per page, 1-200 */
@@ -2689,7 +2735,41 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["Status204"];
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "revoked_api_keys": [
+                     *         {
+                     *           "id": "0d9f6a52-6a0e-4d4b-9b7e-2f1f6d1c3a10",
+                     *           "name": "ci",
+                     *           "workspace_id": "5b3f0c1e-8a54-4d0f-9a3c-6f0b2e4d7c21"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The API keys the user had made, in any workspace, that the reset ended (each audited `api_key.revoke` in its workspace). Make new ones after signing in. */
+                        revoked_api_keys: {
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            id: string;
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID, 8-4-4-4-12 hex digits; upper case is read as lower case
+                             */
+                            workspace_id: string;
+                        }[];
+                    };
+                };
+            };
             400: components["responses"]["Status400"];
             404: components["responses"]["Status404"];
             410: components["responses"]["Status410"];
@@ -2813,6 +2893,60 @@ export interface operations {
             400: components["responses"]["Status400"];
             401: components["responses"]["Status401"];
             403: components["responses"]["Status403"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postAuthVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["Status204"];
+            401: components["responses"]["Status401"];
+            403: components["responses"]["Status403"];
+            429: components["responses"]["Status429"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postAuthVerifyEmailConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "ota_vfy_3q2-7wEAAAAbBQ9rS1y0sVq2N5o8Lr6kXn4cJd0"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            404: components["responses"]["Status404"];
+            410: components["responses"]["Status410"];
+            429: components["responses"]["Status429"];
             503: components["responses"]["Status503"];
         };
     };
