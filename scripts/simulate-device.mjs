@@ -8,7 +8,8 @@
 //                                    [--api-url <url>] [--state <file>] [--json]
 //
 // --app defaults to the app of .ota.json (`ota init`) in this folder or one above; --api-url to
-// OTA_API_URL, else the server `ota login` saved, else http://127.0.0.1:8080. Exit 0 when the check was
+// OTA_API_URL, else the server `npm start` runs in the checkout it runs in (.local/server.json), else the
+// server `ota login` saved, else http://127.0.0.1:8080. Exit 0 when the check was
 // answered, 1 otherwise.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -26,8 +27,8 @@ verifies it, and reports the download and the activation (an error with --fail).
   --app       the app (default: the app of .ota.json, written by \`ota init\`, here or above)
   --device    the device id (default demo-device-1); its state is kept in .local/
   --channel   the channel (default: the one of .ota.json, else production)
-  --api-url   the service (default: OTA_API_URL, else the server \`ota login\` saved, else
-              http://127.0.0.1:8080)
+  --api-url   the service (default: OTA_API_URL, else the one \`npm start\` runs in this checkout,
+              else the server \`ota login\` saved, else http://127.0.0.1:8080)
   --json      print one JSON summary
 `;
 let args;
@@ -52,6 +53,17 @@ try {
 if (args.help) {
   process.stdout.write(USAGE);
   process.exit(0);
+}
+
+/** The server `npm start` runs in the checkout this folder is in (.local/server.json), as the CLI finds it. */
+function checkoutApiUrl(start) {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    try {
+      const { api_url: url } = JSON.parse(readFileSync(join(dir, '.local', 'server.json'), 'utf8'));
+      if (typeof url === 'string' && /^https?:\/\//.test(url)) return url;
+    } catch {}
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 /**
@@ -96,6 +108,7 @@ if (!appId) {
 const apiUrl = (
   args['api-url'] ??
   process.env.OTA_API_URL ??
+  checkoutApiUrl(process.cwd()) ??
   savedApiUrl() ??
   'http://127.0.0.1:8080'
 ).replace(/\/+$/, '');
