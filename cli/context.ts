@@ -18,8 +18,8 @@ export interface GlobalOptions {
 export type KeySource = 'OTA_API_KEY' | 'config' | 'none';
 
 /**
- * Everything a command needs: settings resolved once (flag > environment > the server of the checkout it
- * runs in > config file > default).
+ * Everything a command needs: settings resolved once (flag > environment > config file > the server of
+ * the checkout it runs in > default).
  */
 export class CliContext {
   readonly client: OtaClient;
@@ -87,8 +87,10 @@ function makeClient(apiUrl: string, apiKey?: string): OtaClient {
 export async function createContext(command: Command, env: Env = process.env): Promise<CliContext> {
   const opts = command.optsWithGlobals<GlobalOptions>();
   const config = await loadCliConfig(env);
+  // In a checkout whose `npm start` runs, the config is that checkout's own (configDir()): its first
+  // `ota login` goes to that server, and every command after it where the login went.
   const apiUrl = normaliseUrl(
-    opts.apiUrl ?? env.OTA_API_URL ?? findLocalServer()?.apiUrl ?? config.api_url ?? DEFAULT_API_URL,
+    opts.apiUrl ?? env.OTA_API_URL ?? config.api_url ?? findLocalServer()?.apiUrl ?? DEFAULT_API_URL,
   );
   const fromEnv = env.OTA_API_KEY?.trim();
   const apiKey = fromEnv || config.api_key;

@@ -8,8 +8,8 @@
 //                                    [--api-url <url>] [--state <file>] [--json]
 //
 // --app defaults to the app of .ota.json (`ota init`) in this folder or one above; --api-url to
-// OTA_API_URL, else the server `npm start` runs in the checkout it runs in (.local/server.json), else the
-// server `ota login` saved, else http://127.0.0.1:8080. Exit 0 when the check was
+// OTA_API_URL, else the server `ota login` saved, else the server `npm start` runs in the checkout it runs
+// in (.local/server.json), else http://127.0.0.1:8080. Exit 0 when the check was
 // answered, 1 otherwise.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -27,8 +27,8 @@ verifies it, and reports the download and the activation (an error with --fail).
   --app       the app (default: the app of .ota.json, written by \`ota init\`, here or above)
   --device    the device id (default demo-device-1); its state is kept in .local/
   --channel   the channel (default: the one of .ota.json, else production)
-  --api-url   the service (default: OTA_API_URL, else the one \`npm start\` runs in this checkout,
-              else the server \`ota login\` saved, else http://127.0.0.1:8080)
+  --api-url   the service (default: OTA_API_URL, else the server \`ota login\` saved, else the one
+              \`npm start\` runs in this checkout, else http://127.0.0.1:8080)
   --json      print one JSON summary
 `;
 let args;
@@ -60,19 +60,22 @@ function checkoutApiUrl(start) {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
     try {
       const { api_url: url } = JSON.parse(readFileSync(join(dir, '.local', 'server.json'), 'utf8'));
-      if (typeof url === 'string' && /^https?:\/\//.test(url)) return url;
+      if (typeof url === 'string' && /^https?:\/\//.test(url)) return { url, root: dir };
     } catch {}
     if (dirname(dir) === dir) return undefined;
   }
 }
 
 /**
- * The server `ota login` saved (its config file, where the CLI looks: OTA_CONFIG_DIR, XDG_CONFIG_HOME/ota
- * or ~/.config/ota), so the device asks the server the CLI released to.
+ * The server `ota login` saved (its config file, where the CLI looks: OTA_CONFIG_DIR, the checkout's
+ * .local/cli, XDG_CONFIG_HOME/ota or ~/.config/ota), so the device asks the server the CLI released to.
  */
 function savedApiUrl() {
+  const checkout = checkoutApiUrl(process.cwd());
   const dir =
-    process.env.OTA_CONFIG_DIR || join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'ota');
+    process.env.OTA_CONFIG_DIR ||
+    (checkout && join(checkout.root, '.local', 'cli')) ||
+    join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'ota');
   try {
     const { api_url: url } = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     return typeof url === 'string' && url !== '' ? url : undefined;
@@ -108,8 +111,8 @@ if (!appId) {
 const apiUrl = (
   args['api-url'] ??
   process.env.OTA_API_URL ??
-  checkoutApiUrl(process.cwd()) ??
   savedApiUrl() ??
+  checkoutApiUrl(process.cwd())?.url ??
   'http://127.0.0.1:8080'
 ).replace(/\/+$/, '');
 const channel = args.channel ?? project?.channel ?? 'production';
