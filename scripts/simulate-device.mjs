@@ -129,7 +129,10 @@ const REFUSALS = {
     'No update: this address added too many new devices this hour (RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR on the server).',
 };
 try {
-  say(`Device ${args.device} runs ${state.version ?? 'the bundle it shipped with'}; checking ${channel}…`);
+  // The channel is what the device asks for; a pin (`ota devices pin`) serves it from another one.
+  say(
+    `Device ${args.device} runs ${state.version ?? 'the bundle it shipped with'}; checking for an update (asking for ${channel}, unless the device is pinned)…`,
+  );
   const { update, reason } = await updates.check(state.running);
   if (reason) {
     summary.reason = reason;

@@ -18,6 +18,18 @@ describe('the documentation a newcomer reads', () => {
     expect(citing).toEqual([]);
   });
 
+  it('calls a release id a release id in the console, as the CLI and the guides do', () => {
+    const card = readFileSync(join(ROOT, 'console/src/pages/release-card.tsx'), 'utf8');
+    expect(card).not.toContain('>Module id<');
+    expect(card).toContain('>Release id<');
+  });
+
+  it('has the simulated device ask for its channel without claiming a pinned device is checked there', () => {
+    const script = readFileSync(join(ROOT, 'scripts/simulate-device.mjs'), 'utf8');
+    expect(script).not.toMatch(/checking \$\{channel\}…/);
+    expect(script).toContain('unless the device is pinned');
+  });
+
   it("lists every client's guide in the README's Ship updates table", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const table = readme.slice(readme.indexOf('**Ship updates**'), readme.indexOf('**Look something up**'));
