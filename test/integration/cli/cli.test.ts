@@ -195,6 +195,33 @@ describe('ota login, whoami, logout', () => {
     expect(badKey.stderr).toContain('invalid_api_key');
   });
 
+  it("replaces the machine key even when the config that named it is gone, and no one else's", async () => {
+    const user = await signUp(ctx.app);
+    const login = (configDir: string) =>
+      runCli(['login', '--email', user.email, '--password-stdin'], {
+        configDir,
+        apiUrl,
+        input: user.password,
+      });
+    expect((await login(machine())).code).toBe(0);
+    // Another member's key of the same name stays.
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${user.workspaceId}/api-keys`,
+      headers: user.headers,
+      payload: { name: 'ci', role: 'developer' },
+    });
+    expect(res.statusCode).toBe(201);
+    // The same host again, its config lost (a new folder): still one key of the machine's name.
+    const again = machine();
+    expect((await login(again)).code).toBe(0);
+    const keys = await liveKeys(user.workspaceId);
+    expect(keys.filter((k) => k.name === hostname()).map((k) => k.id)).toEqual([
+      (await readConfig(again)).key_id,
+    ]);
+    expect(keys.map((k) => k.name)).toContain('ci');
+  });
+
   it('names an unreachable server and exits with 3', async () => {
     const configDir = machine();
     const port = await closedPort();
