@@ -2,6 +2,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from './errors.js';
+import { findLocalServer } from './local-server.js';
 
 /** What `ota login` keeps between runs. Only the API key is stored, never a password or identity token. */
 export interface CliConfig {
@@ -16,9 +17,14 @@ export interface CliConfig {
 
 export type Env = Record<string, string | undefined>;
 
-/** `$OTA_CONFIG_DIR`, else `$XDG_CONFIG_HOME/ota`, else `~/.config/ota`. */
-export function configDir(env: Env = process.env): string {
+/**
+ * `$OTA_CONFIG_DIR`; else, in a checkout whose `npm start` runs a server, that checkout's `.local/cli`;
+ * else `$XDG_CONFIG_HOME/ota`, else `~/.config/ota`.
+ */
+export function configDir(env: Env = process.env, cwd: string = process.cwd()): string {
   if (env.OTA_CONFIG_DIR) return env.OTA_CONFIG_DIR;
+  const local = findLocalServer(cwd);
+  if (local) return join(local.root, '.local', 'cli');
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
   return join(base, 'ota');
 }

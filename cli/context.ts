@@ -3,6 +3,7 @@ import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { Command } from 'commander';
 import { type CliConfig, type Env, loadCliConfig } from './config.js';
 import { CliError } from './errors.js';
+import { findLocalServer } from './local-server.js';
 import { Output } from './output.js';
 import { findProject, type ProjectFile } from './project.js';
 
@@ -16,7 +17,10 @@ export interface GlobalOptions {
 /** Where the API key came from, shown by `ota whoami`. */
 export type KeySource = 'OTA_API_KEY' | 'config' | 'none';
 
-/** Everything a command needs: settings resolved once (flag > environment > config file > default). */
+/**
+ * Everything a command needs: settings resolved once (flag > environment > config file > the server of
+ * the checkout it runs in > default).
+ */
 export class CliContext {
   readonly client: OtaClient;
   readonly out: Output;
@@ -83,7 +87,11 @@ function makeClient(apiUrl: string, apiKey?: string): OtaClient {
 export async function createContext(command: Command, env: Env = process.env): Promise<CliContext> {
   const opts = command.optsWithGlobals<GlobalOptions>();
   const config = await loadCliConfig(env);
-  const apiUrl = normaliseUrl(opts.apiUrl ?? env.OTA_API_URL ?? config.api_url ?? DEFAULT_API_URL);
+  // In a checkout whose `npm start` runs, the config is that checkout's own (configDir()): its first
+  // `ota login` goes to that server, and every command after it where the login went.
+  const apiUrl = normaliseUrl(
+    opts.apiUrl ?? env.OTA_API_URL ?? config.api_url ?? findLocalServer()?.apiUrl ?? DEFAULT_API_URL,
+  );
   const fromEnv = env.OTA_API_KEY?.trim();
   const apiKey = fromEnv || config.api_key;
   const keySource: KeySource = fromEnv ? 'OTA_API_KEY' : config.api_key ? 'config' : 'none';

@@ -37,7 +37,9 @@ export function describeError(err: unknown): ErrorReport {
     // A plan gate's message is written for people already ("... Upgrade with `ota plan set pro` …"): as is.
     if (err.status === 402) return { exitCode: EXIT.refused, text: err.detail, json };
     let text = `Error: ${err.detail} (HTTP ${err.status}, ${err.code})`;
-    if (err.status === 401) text += '\nRun `ota login` to sign in again.';
+    // A wrong e-mail or password is answered as such; "sign in again" is for a key that stopped working.
+    if (err.status === 401 && err.code !== 'invalid_credentials')
+      text += '\nRun `ota login` to sign in again.';
     return { exitCode: EXIT.refused, text, json };
   }
   if (err instanceof NetworkError) {

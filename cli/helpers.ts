@@ -1,4 +1,4 @@
-import { isUuid } from '@ota/shared/ids';
+import { isUuid, RELEASE_VERSION_PATTERN } from '@ota/shared/ids';
 import type { Command } from 'commander';
 import { type CliContext, createContext } from './context.js';
 import { CliError } from './errors.js';
@@ -53,6 +53,18 @@ export function parsePercent(value: string, what = 'The rollout percentage'): nu
 export function parseNonNegativeInt(value: string, what: string): number {
   if (!/^\d+$/.test(value.trim())) throw new CliError(`${what} must be a whole number, not "${value}".`);
   return Number(value);
+}
+
+const RELEASE_VERSION = new RegExp(RELEASE_VERSION_PATTERN);
+
+/** A --version the service would refuse, refused here first, saying what a version may be. */
+export function checkVersionOption(version: string): string {
+  if (RELEASE_VERSION.test(version)) return version;
+  const what =
+    version.length > 64 ? `is ${version.length} characters long` : `${JSON.stringify(version)} is not one`;
+  throw new CliError(
+    `--version ${what}: a version is 1-64 ASCII letters, digits and . _ + ~ -, starting with a letter or a digit (1.4.2, 2.0.0-beta.1, 2026.11.22.0613).`,
+  );
 }
 
 /**

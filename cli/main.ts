@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { describeError, EXIT } from './errors.js';
+import { notAnOtaServer } from './foreign-server.js';
 import { asksVersion, buildProgram, CLI_VERSION } from './program.js';
 import { exitOnInterrupt, restoreTerminal } from './terminal.js';
 
@@ -18,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
     // Commander already printed usage errors and help; map its exit codes onto ours.
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     restoreTerminal();
-    const report = describeError(err);
+    const report = describeError((await notAnOtaServer(err)) ?? err);
     const json = argv.includes('--json');
     process.stderr.write(json ? `${JSON.stringify(report.json)}\n` : `${report.text}\n`);
     return report.exitCode;

@@ -31,7 +31,10 @@ export function buildProgram(): Command {
     )
     .addHelpText('after', '\nota -V, --version prints the version of the CLI.')
     .option('--json', 'print one JSON document (for scripts)')
-    .option('--api-url <url>', 'service address (env OTA_API_URL; default http://127.0.0.1:8080)')
+    .option(
+      '--api-url <url>',
+      'service address (env OTA_API_URL; in a checkout, the one its `npm start` listens on; default http://127.0.0.1:8080)',
+    )
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError()
     .exitOverride();

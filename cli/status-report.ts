@@ -22,19 +22,56 @@ export const STATUS_COLUMNS = [
   'served per file',
 ];
 
-/** active, paused (kept by the devices that run it, offered to no other) or rolled back. */
-export function stateOf(release: Pick<ReleaseWithStats, 'active' | 'paused'>): string {
+/**
+ * active, paused (kept by the devices that run it, offered to no other) or rolled back; an active release
+ * that a newer one replaces for every device (same channel, native versions and fingerprint, both at
+ * 100 %) is `superseded`: devices still run it until they check, none is offered it.
+ */
+export function stateOf(release: Pick<ReleaseWithStats, 'active' | 'paused'>, superseded = false): string {
   if (!release.active) return 'rolled back';
-  return release.paused ? 'paused' : 'active';
+  if (release.paused) return 'paused';
+  return superseded ? 'superseded' : 'active';
 }
 
-export function statusRow(release: ReleaseWithStats): Array<string | number> {
+type Comparable = Pick<
+  ReleaseWithStats,
+  | 'id'
+  | 'active'
+  | 'paused'
+  | 'rollout_pct'
+  | 'channel'
+  | 'target_binary_range'
+  | 'fingerprint'
+  | 'created_at'
+>;
+
+/** The ids of the releases `stateOf` calls superseded, among those listed. */
+export function supersededIds(releases: readonly Comparable[]): Set<string> {
+  const full = (r: Comparable) => r.active && !r.paused && r.rollout_pct === 100;
+  const out = new Set<string>();
+  for (const r of releases) {
+    if (!full(r)) continue;
+    const newer = releases.some(
+      (o) =>
+        o.id !== r.id &&
+        full(o) &&
+        o.channel === r.channel &&
+        (o.target_binary_range ?? null) === (r.target_binary_range ?? null) &&
+        (o.fingerprint ?? null) === (r.fingerprint ?? null) &&
+        o.created_at > r.created_at,
+    );
+    if (newer) out.add(r.id);
+  }
+  return out;
+}
+
+export function statusRow(release: ReleaseWithStats, superseded = false): Array<string | number> {
   const s = release.stats;
   return [
     release.id,
     release.version,
     release.channel,
-    stateOf(release),
+    stateOf(release, superseded),
     percent(s.targeted_pct, 0),
     `${percent(s.received_pct)}${aboveTarget(release) ? '*' : ''}`,
     ratio(s.adoption),
@@ -49,7 +86,11 @@ export function statusRow(release: ReleaseWithStats): Array<string | number> {
   ];
 }
 
-/** The columns that fit a 100-column terminal: short id, clipped version and channel, no raw counts. */
+/**
+ * The columns that fit a 100-column terminal: short id, clipped version and channel, and what devices run
+ * now (`running`: devices whose latest check is on the release); lifetime adoption and raw counts are in
+ * --wide.
+ */
 export const STATUS_COLUMNS_NARROW = [
   'release',
   'version',
@@ -57,24 +98,24 @@ export const STATUS_COLUMNS_NARROW = [
   'state',
   'rollout',
   'received',
-  'adoption',
+  'running',
   'failing',
 ];
 
 /** A terminal at least this wide gets every column (`--wide` asks for them anywhere). */
 export const WIDE_STATUS_WIDTH = 180;
 
-export function statusRowNarrow(release: ReleaseWithStats): string[] {
+export function statusRowNarrow(release: ReleaseWithStats, superseded = false): string[] {
   const s = release.stats;
   return [
     release.id.slice(0, 8),
     // 15 holds the default version (2026.11.22.0613); with the widest other cells the table is 100 wide.
     clip(release.version, 15),
     clip(release.channel, 10),
-    stateOf(release),
+    stateOf(release, superseded),
     percent(s.targeted_pct, 0),
     `${percent(s.received_pct)}${aboveTarget(release) ? '*' : ''}`,
-    ratio(s.adoption),
+    String(s.running),
     ratio(s.failure_rate, 2),
   ];
 }

@@ -186,7 +186,7 @@ export interface paths {
         get?: never;
         /**
          * Pin a device to a channel or to a release of the app; developer or above
-         * @description Every device protocol honours it by its device id (`device_id`, `client_unique_id`, `eas-client-id`, Capacitor `device_id`). A channel other than production needs a plan with channels (402; for `module_id`, the release's channel). At most 1,000 per app (409 `too_many_overrides`); a device pinned again is replaced. Audited `device.override`.
+         * @description Every device protocol honours it by its device id (`device_id`, `client_unique_id`, `eas-client-id`, Capacitor `device_id`). A channel other than production needs a plan with channels (402; for `module_id`, the release's channel); a channel no release was pushed to is 404 `channel_not_found`, naming the app's channels in `channels`. At most 1,000 per app (409 `too_many_overrides`); a device pinned again is replaced. Audited `device.override`.
          */
         put: operations["putDeviceOverride"];
         post?: never;
@@ -3848,7 +3848,7 @@ export interface operations {
                     rollout_pct?: number;
                     /** @description the app's runtime version (it becomes the release's fingerprint) */
                     runtime_version: string;
-                    /** @description free text, 1-64 characters */
+                    /** @description 1-64 ASCII letters, digits and . _ + ~ -, starting with a letter or a digit (1.4.2, 2.0.0-beta.1+45, 2026.11.22.0613): no spaces, no control characters */
                     version: string;
                 };
             };
@@ -4009,7 +4009,7 @@ export interface operations {
                     /** @description an uploaded bundle of the app */
                     sha256: string;
                     target_binary_range?: string | null;
-                    /** @description free text, 1-64 characters */
+                    /** @description 1-64 ASCII letters, digits and . _ + ~ -, starting with a letter or a digit (1.4.2, 2.0.0-beta.1+45, 2026.11.22.0613): no spaces, no control characters */
                     version: string;
                 };
             };
@@ -4514,7 +4514,7 @@ export interface operations {
                     /** @description an uploaded bundle of the app */
                     sha256: string;
                     target_binary_range?: string | null;
-                    /** @description free text, 1-64 characters */
+                    /** @description 1-64 ASCII letters, digits and . _ + ~ -, starting with a letter or a digit (1.4.2, 2.0.0-beta.1+45, 2026.11.22.0613): no spaces, no control characters */
                     version: string;
                 };
             };

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureDependencies, ensureServices } from './bootstrap.mjs';
+import { ensureCheckoutServices, ensureDependencies } from './bootstrap.mjs';
 import { buildIfStale } from './build.mjs';
 import { localSecrets } from './local-secrets.mjs';
 
@@ -15,7 +15,9 @@ const asksHelp = args.length === 0 || ['--help', '-h', 'help'].includes(args[0])
 process.chdir(root);
 ensureDependencies();
 // Help needs no database: print it without starting anything.
-const env = asksHelp ? process.env : { ...process.env, ...(await ensureServices()), ...localSecrets(root) };
+const env = asksHelp
+  ? process.env
+  : { ...process.env, ...(await ensureCheckoutServices()), ...localSecrets(root) };
 buildIfStale(root);
 const run = spawnSync(process.execPath, ['dist/src/admin.js', ...args], { cwd: root, env, stdio: 'inherit' });
 process.exit(run.status ?? 1);

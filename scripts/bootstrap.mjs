@@ -19,7 +19,10 @@
 // test/unit/bootstrap-stages.test.ts keeps the first stage free of packages.
 // Every step logs one line to stderr; stdout carries only the env lines of `services`.
 //
-// Services (unless DATABASE_URL / REDIS_URL / CLICKHOUSE_URL are set, which are used as given):
+// Services (unless DATABASE_URL / REDIS_URL / CLICKHOUSE_URL are set, which are used as given). Every
+// checkout on the machine shares them; `npm start`, `migrate` and `admin` keep a checkout's data under its
+// own names on them (services/checkout.mjs: database `ota_<hash of its path>`, the same ClickHouse database
+// and Redis key prefix):
 //   Postgres   Debian's cluster (`ls /etc/postgresql`, cluster main) on 5432; database `ota` owned by role
 //              `ota` (migrations: DATABASE_MIGRATION_URL), service role `ota_service` (DATABASE_URL).
 //   Redis      project-owned instance on 127.0.0.1:6390, AOF on, noeviction, data in .local/redis.
@@ -44,6 +47,12 @@ export async function ensureServices() {
   return ensure();
 }
 
+/** ensureServices() with this checkout's own database names and Redis key prefix (services/checkout.mjs). */
+export async function ensureCheckoutServices() {
+  const { ensureCheckoutServices: ensure } = await import('./services/ensure-services.mjs');
+  return ensure(PROJECT_ROOT);
+}
+
 const USAGE = `usage: node scripts/bootstrap.mjs <command>
   deps       install node_modules when missing or package-lock.json changed
   services   deps, then ensure Postgres, Redis, ClickHouse; print DATABASE_URL=, DATABASE_MIGRATION_URL=,
@@ -61,7 +70,7 @@ async function main(argv) {
   } else if (cmd === 'migrate') {
     // `npm run migrate`: the same set-up as `npm start`, then only the migration runner.
     ensureDependencies();
-    const env = { ...process.env, ...(await ensureServices()) };
+    const env = { ...process.env, ...(await ensureCheckoutServices()) };
     const { localSecrets } = await import('./local-secrets.mjs');
     const { buildIfStale } = await import('./build.mjs');
     Object.assign(env, localSecrets(PROJECT_ROOT));

@@ -8,7 +8,8 @@
 //                                    [--api-url <url>] [--state <file>] [--json]
 //
 // --app defaults to the app of .ota.json (`ota init`) in this folder or one above; --api-url to
-// OTA_API_URL, else the server `ota login` saved, else http://127.0.0.1:8080. Exit 0 when the check was
+// OTA_API_URL, else the server `ota login` saved, else the server `npm start` runs in the checkout it runs
+// in (.local/server.json), else http://127.0.0.1:8080. Exit 0 when the check was
 // answered, 1 otherwise.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -26,8 +27,8 @@ verifies it, and reports the download and the activation (an error with --fail).
   --app       the app (default: the app of .ota.json, written by \`ota init\`, here or above)
   --device    the device id (default demo-device-1); its state is kept in .local/
   --channel   the channel (default: the one of .ota.json, else production)
-  --api-url   the service (default: OTA_API_URL, else the server \`ota login\` saved, else
-              http://127.0.0.1:8080)
+  --api-url   the service (default: OTA_API_URL, else the server \`ota login\` saved, else the one
+              \`npm start\` runs in this checkout, else http://127.0.0.1:8080)
   --json      print one JSON summary
 `;
 let args;
@@ -54,13 +55,27 @@ if (args.help) {
   process.exit(0);
 }
 
+/** The server `npm start` runs in the checkout this folder is in (.local/server.json), as the CLI finds it. */
+function checkoutApiUrl(start) {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    try {
+      const { api_url: url } = JSON.parse(readFileSync(join(dir, '.local', 'server.json'), 'utf8'));
+      if (typeof url === 'string' && /^https?:\/\//.test(url)) return { url, root: dir };
+    } catch {}
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 /**
- * The server `ota login` saved (its config file, where the CLI looks: OTA_CONFIG_DIR, XDG_CONFIG_HOME/ota
- * or ~/.config/ota), so the device asks the server the CLI released to.
+ * The server `ota login` saved (its config file, where the CLI looks: OTA_CONFIG_DIR, the checkout's
+ * .local/cli, XDG_CONFIG_HOME/ota or ~/.config/ota), so the device asks the server the CLI released to.
  */
 function savedApiUrl() {
+  const checkout = checkoutApiUrl(process.cwd());
   const dir =
-    process.env.OTA_CONFIG_DIR || join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'ota');
+    process.env.OTA_CONFIG_DIR ||
+    (checkout && join(checkout.root, '.local', 'cli')) ||
+    join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'ota');
   try {
     const { api_url: url } = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     return typeof url === 'string' && url !== '' ? url : undefined;
@@ -97,6 +112,7 @@ const apiUrl = (
   args['api-url'] ??
   process.env.OTA_API_URL ??
   savedApiUrl() ??
+  checkoutApiUrl(process.cwd())?.url ??
   'http://127.0.0.1:8080'
 ).replace(/\/+$/, '');
 const channel = args.channel ?? project?.channel ?? 'production';
@@ -113,7 +129,10 @@ const REFUSALS = {
     'No update: this address added too many new devices this hour (RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR on the server).',
 };
 try {
-  say(`Device ${args.device} runs ${state.version ?? 'the bundle it shipped with'}; checking ${channel}…`);
+  // The channel is what the device asks for; a pin (`ota devices pin`) serves it from another one.
+  say(
+    `Device ${args.device} runs ${state.version ?? 'the bundle it shipped with'}; checking for an update (asking for ${channel}, unless the device is pinned)…`,
+  );
   const { update, reason } = await updates.check(state.running);
   if (reason) {
     summary.reason = reason;

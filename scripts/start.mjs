@@ -3,10 +3,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureDependencies, ensureServices } from './bootstrap.mjs';
+import { ensureCheckoutServices, ensureDependencies } from './bootstrap.mjs';
 import { buildIfStale } from './build.mjs';
 import { localSecrets } from './local-secrets.mjs';
+import { localApiUrl, reachableHost, startBanner, writeLocalServer } from './local-server.mjs';
 import { WORKER_NODE_FLAGS } from './node-flags.mjs';
+import { tcpOpen } from './services/net.mjs';
+import { sleep } from './services/process.mjs';
 import { ensureS3 } from './services/s3.mjs';
 import { ensureTools } from './services/tools.mjs';
 
@@ -14,7 +17,19 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 ensureDependencies();
-const services = await ensureServices();
+const host = process.env.HOST ?? '127.0.0.1';
+const port = process.env.PORT ?? '8080';
+const apiUrl = localApiUrl(host, port);
+// Another checkout's `npm start` (or anything else) on the port: say so now, not after the API fails.
+if (await tcpOpen(reachableHost(host), Number(port), 500)) {
+  console.error(
+    `[start] ${apiUrl} is taken (another checkout's \`npm start\`?); start this one on another port, e.g. PORT=${Number(port) + 1} npm start`,
+  );
+  process.exit(1);
+}
+
+// The servers are shared with any other checkout on the machine; the data is this checkout's own.
+const services = await ensureCheckoutServices();
 await ensureTools();
 // The disk store is the default; BLOB_STORE=s3 without S3_ENDPOINT gets the project's local S3 server.
 const s3 = process.env.BLOB_STORE === 's3' ? await ensureS3() : {};
@@ -40,11 +55,6 @@ const children = [
     }),
   ],
 ];
-const host = env.HOST ?? '127.0.0.1';
-const port = env.PORT ?? '8080';
-console.error(
-  `[start] API on http://${host}:${port} (OpenAPI: http://${host}:${port}/api/v1/openapi.json); workers running`,
-);
 
 let stopping = false;
 function stopAll(code) {
@@ -66,3 +76,15 @@ for (const [name, child] of children) {
 }
 process.once('SIGINT', () => stopAll(0));
 process.once('SIGTERM', () => stopAll(0));
+
+// Said once the API accepts connections (it migrates, connects and warms up first), with the address
+// written for the CLI in this checkout.
+const api = children[0][1];
+while (!stopping && api.exitCode === null) {
+  if (await tcpOpen(reachableHost(host), Number(port), 500)) {
+    writeLocalServer(root, apiUrl);
+    console.error(startBanner(apiUrl));
+    break;
+  }
+  await sleep(200);
+}

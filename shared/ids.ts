@@ -27,6 +27,14 @@ export function isDeviceId(value: unknown): value is string {
   return typeof value === 'string' && DEVICE_ID.test(value);
 }
 
+/**
+ * A new release's version: 1-64 characters of ASCII letters, digits, dot, underscore, plus, tilde and
+ * hyphen, starting with a letter or a digit. Semantic versions ("1.4.2-beta.1+45") and dotted dates and
+ * times ("2026.11.22.0613") both fit; what a person would not mean or a device protocol cannot carry
+ * as it is (spaces, control characters, quotes, slashes, non-ASCII in a header) does not.
+ */
+export const RELEASE_VERSION_PATTERN = '^[0-9A-Za-z][0-9A-Za-z._+~-]{0,63}$';
+
 /** Channel names: 1-64 characters of lowercase letters, digits, dot, underscore and hyphen. */
 export const CHANNEL_PATTERN = '^[a-z0-9._-]{1,64}$';
 export const CHANNEL_MAX_LENGTH = 64;

@@ -6,6 +6,7 @@ import { configPath, saveCliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { act } from '../helpers.js';
+import { findLocalServer } from '../local-server.js';
 import { promptHidden, promptLine, promptYesNo, readStdin } from '../prompt.js';
 
 interface SigninOptions {
@@ -216,7 +217,7 @@ async function login(
     const workspaceId = user.workspaceId;
     let created: Awaited<ReturnType<OtaClient['apiKeys']['create']>>;
     try {
-      created = await user.client.apiKeys.create(workspaceId, { name: hostname() || 'ota-cli' });
+      created = await user.client.apiKeys.create(workspaceId, { name: machineKeyName(ctx) });
     } catch (err) {
       // A new account on a server with a mail server confirms its address before it may make keys.
       if (err instanceof ApiError && err.code === 'email_unverified') {
@@ -230,11 +231,13 @@ async function login(
       }
       throw err;
     }
-    // A second login on the same machine replaces its key rather than piling up keys.
+    // A second login on the same machine replaces its key rather than piling up keys: the one its config
+    // names, and any other of this user's keys with this machine's name (a config lost or rewritten).
     const previous = ctx.config;
     if (previous.key_id && previous.workspace_id === workspaceId && previous.api_url === ctx.apiUrl) {
       await user.client.apiKeys.revoke(workspaceId, previous.key_id).catch(() => undefined);
     }
+    await revokeSameName(user.client, workspaceId, user.email, created).catch(() => undefined);
     return { user, workspaceId, created };
   });
   const path = await saveCliConfig(
@@ -328,4 +331,31 @@ async function whoami(ctx: CliContext): Promise<void> {
     ctx.out.line(`Credential: ${data.credential}; actions are audited as "api-key"`);
     if (data.email) ctx.out.line(`Signed in:  ${data.email}`);
   });
+}
+
+/**
+ * The name of the key `ota login` makes: the machine's; in a checkout that keeps its own login
+ * (`.local/cli`, see configDir()), the machine's and the checkout's folder, so logins of two checkouts on
+ * one machine never replace each other's keys.
+ */
+function machineKeyName(ctx: CliContext): string {
+  const host = hostname() || 'ota-cli';
+  const checkout = ctx.env.OTA_CONFIG_DIR ? undefined : findLocalServer();
+  const name = checkout ? `${host} ${checkout.root}` : host;
+  return name.length <= 100 ? name : `${name.slice(0, 99)}…`;
+}
+
+/** Revokes this user's other keys of the same name as `kept` (the machine's earlier logins). */
+async function revokeSameName(
+  client: OtaClient,
+  workspaceId: string,
+  email: string,
+  kept: { id: string; name: string },
+): Promise<void> {
+  const { api_keys: keys } = await client.apiKeys.list(workspaceId);
+  for (const key of keys) {
+    if (key.id === kept.id || key.name !== kept.name) continue;
+    if (key.created_by?.email.toLowerCase() !== email.toLowerCase()) continue;
+    await client.apiKeys.revoke(workspaceId, key.id).catch(() => undefined);
+  }
 }

@@ -10,7 +10,7 @@ import { requireCompatible } from '../compatibility-gate.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { embeddedUpdates } from '../expo-export.js';
-import { act, defaultVersion, parsePercent, resolveApp } from '../helpers.js';
+import { act, checkVersionOption, defaultVersion, parsePercent, resolveApp } from '../helpers.js';
 import { resolveModule } from '../refs.js';
 import { loadSigningKey, type SigningKey, signDraft } from '../signing.js';
 import { bundleSize, uploadBundle } from '../upload.js';
@@ -284,7 +284,7 @@ async function preflight(
   push: Omit<PushPreflight, 'version'>,
   given: string | undefined,
 ): Promise<string> {
-  const base = given ?? defaultVersion();
+  const base = given === undefined ? defaultVersion() : checkVersionOption(given);
   for (let n = 1; ; n++) {
     const version = n === 1 ? base : `${base}.${n}`;
     try {

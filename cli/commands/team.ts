@@ -1,4 +1,4 @@
-import { type KeyRole, PLANS, type Role } from '@ota/client/types';
+import { type KeyRole, PLANS, type Plan, type Role } from '@ota/client/types';
 import { PLAN_LABELS } from '@ota/shared/contracts';
 import { isUuid } from '@ota/shared/ids';
 import type { Command } from 'commander';
@@ -16,6 +16,12 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], what: str
     throw new CliError(`${what} must be one of ${allowed.join(', ')}, not "${value}".`);
   }
   return value as T;
+}
+
+/** A plan by its value (`team`) or by the name people see (`Enterprise`): one plan, one name. */
+function planOf(value: string): Plan {
+  const byName = PLANS.find((p) => PLAN_LABELS[p].toLowerCase() === value.toLowerCase());
+  return byName ?? oneOf(value, PLANS, 'The plan');
 }
 
 /** A member given as its id or its e-mail. */
@@ -56,12 +62,14 @@ export function registerTeamCommands(program: Command): void {
     );
   plan
     .command('set <plan>')
-    .description('Change the plan (hobby, pro, team); the owner signs in for this (API keys cannot)')
+    .description(
+      'Change the plan: hobby (Hobby), pro (Startup) or team (Enterprise), by either name; the owner signs in for this (API keys cannot)',
+    )
     .option('--email <email>', "owner's e-mail (default: the one used at login)")
     .option('--password-stdin', 'read the password from standard input')
     .action(
       act(async (ctx: CliContext, value: string, options: { email?: string; passwordStdin?: boolean }) => {
-        const target = oneOf(value, PLANS, 'The plan');
+        const target = planOf(value);
         const ws = await ctx.workspaceId();
         // The specification reserves plan changes to the owner; an API key never has the owner role. The
         // owner's sign-in lasts for this change only.
@@ -70,7 +78,9 @@ export function registerTeamCommands(program: Command): void {
           return owner.client.workspaces.setPlan(ws, target);
         });
         ctx.out.result(result, () =>
-          ctx.out.line(`Workspace ${result.id} is now on the ${result.plan} plan.`),
+          ctx.out.line(
+            `Workspace ${result.id} is now on the ${PLAN_LABELS[result.plan]} plan (${result.plan}).`,
+          ),
         );
       }),
     );

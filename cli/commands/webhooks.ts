@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENTS, type WebhookEvent } from '@ota/client/types';
+import { type Delivery, WEBHOOK_EVENTS, type WebhookEvent } from '@ota/client/types';
 import { isUuid } from '@ota/shared/ids';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
@@ -108,16 +108,8 @@ export function registerWebhookCommands(program: Command): void {
         const { deliveries } = await ctx.client.webhooks.deliveries(ws, id);
         ctx.out.result({ deliveries }, () =>
           ctx.out.table(
-            ['id', 'event', 'status', 'attempts', 'last response', 'next attempt', 'created'],
-            deliveries.map((d) => [
-              d.id,
-              d.event,
-              d.status,
-              d.attempts,
-              d.response_status ?? '-',
-              shortTime(d.next_attempt_at),
-              shortTime(d.created_at),
-            ]),
+            ['id', 'event', 'status', 'attempts', 'last response or error', 'next attempt', 'created'],
+            deliveries.map(deliveryRow),
           ),
         );
       }),
@@ -139,4 +131,14 @@ export function registerWebhookCommands(program: Command): void {
         );
       }),
     );
+}
+
+/**
+ * A delivery as a table row. A failure without an HTTP answer (refused connection, a secret that cannot be
+ * decrypted) has only its error: shown, shortened, instead of a bare "-", so the table says why.
+ */
+export function deliveryRow(d: Delivery): Array<string | number> {
+  const error = d.last_error && d.last_error.length > 60 ? `${d.last_error.slice(0, 59)}…` : d.last_error;
+  const last = d.response_status !== null ? `HTTP ${d.response_status}` : (error ?? '-');
+  return [d.id, d.event, d.status, d.attempts, last, shortTime(d.next_attempt_at), shortTime(d.created_at)];
 }

@@ -3,9 +3,10 @@
 // ensureDependencies() (bootstrap.mjs does).
 import fs from 'node:fs';
 import { aptInstall } from './apt.mjs';
+import { checkoutEnv } from './checkout.mjs';
 import { clickhouseDatabase, ensureClickhouse, probeClickhouse, waitClickhouseUrl } from './clickhouse.mjs';
 import { BootstrapError, log } from './log.mjs';
-import { ensurePostgres, pgInstalled, waitPostgresUrl } from './postgres.mjs';
+import { ensureCheckoutDatabase, ensurePostgres, pgInstalled, waitPostgresUrl } from './postgres.mjs';
 import { which, withLock } from './process.mjs';
 import { ensureRedis, probeRedis, waitRedisUrl } from './redis.mjs';
 import { clickhouseBinary } from './server-binaries.mjs';
@@ -70,6 +71,26 @@ export async function ensureServices() {
   };
   log(`services: ready in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   return env;
+}
+
+/**
+ * ensureServices(), then this checkout's own names on them (scripts/services/checkout.mjs): its Postgres
+ * database (made when missing), ClickHouse database and Redis key prefix, so that two checkouts on one
+ * machine share the servers and nothing else. What `npm start`, `npm run migrate` and `npm run admin` use;
+ * the tests name a database and a prefix per test file themselves.
+ */
+export async function ensureCheckoutServices(root) {
+  const services = await ensureServices();
+  const { name, env } = checkoutEnv(root, services);
+  if (env.DATABASE_MIGRATION_URL) await ensureCheckoutDatabase(env.DATABASE_MIGRATION_URL);
+  log(
+    `checkout: Postgres database ${dbName(env.DATABASE_URL ?? services.DATABASE_URL)}, ClickHouse database ${env.CLICKHOUSE_DATABASE ?? process.env.CLICKHOUSE_DATABASE}, Redis key prefix ${env.REDIS_KEY_PREFIX ?? process.env.REDIS_KEY_PREFIX} (this checkout's: ${name})`,
+  );
+  return { ...services, ...env };
+}
+
+function dbName(url) {
+  return new URL(url).pathname.slice(1);
 }
 
 /** Like Promise.all, but waits for every promise and then fails naming every failure. */

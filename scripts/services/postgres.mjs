@@ -193,3 +193,30 @@ export async function ensurePostgres() {
 
   return ensurePostgresRoles();
 }
+
+/**
+ * The checkout's own database (scripts/services/checkout.mjs) at `ownerUrl`'s cluster, made by the schema
+ * owner (it has CREATEDB, so a checkout that did not start the cluster needs no root for it).
+ */
+export async function ensureCheckoutDatabase(ownerUrl) {
+  const name = new URL(ownerUrl).pathname.slice(1);
+  const maintenance = new URL(ownerUrl);
+  maintenance.pathname = `/${DB_NAME}`;
+  const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 5000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      // Two starts of one checkout at once: the second one's CREATE meets the first one's database.
+      await client.query(`CREATE DATABASE "${name.replaceAll('"', '')}"`).catch((e) => {
+        if (e.code !== '42P04' && e.code !== '23505') throw e;
+      });
+      log(`postgres: database ${name} created (this checkout's)`);
+    }
+  } catch (e) {
+    throw new BootstrapError(`postgres: creating this checkout's database ${name} failed: ${e.message}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

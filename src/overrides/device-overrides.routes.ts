@@ -40,7 +40,8 @@ export async function deviceOverridesRoutes(app: App): Promise<void> {
         description:
           'Every device protocol honours it by its device id (`device_id`, `client_unique_id`, ' +
           '`eas-client-id`, Capacitor `device_id`). A channel other than production needs a plan with ' +
-          "channels (402; for `module_id`, the release's channel). At most 1,000 per app (409 " +
+          "channels (402; for `module_id`, the release's channel); a channel no release was pushed to is " +
+          "404 `channel_not_found`, naming the app's channels in `channels`. At most 1,000 per app (409 " +
           '`too_many_overrides`); a device pinned again is replaced. Audited `device.override`.',
         operationId: 'putDeviceOverride',
         params: OverrideParams,

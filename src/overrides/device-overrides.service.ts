@@ -4,7 +4,7 @@ import type { AppRow, AppsStore } from '../apps/apps.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import { auditActor, type Principal, requireRole } from '../auth/principal.js';
 import { requireFeature } from '../plans/plans.js';
-import { conflict, notFound } from '../platform/errors.js';
+import { AppError, conflict, notFound } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { Transactional } from '../platform/postgres.js';
 import type { ReleasesStore } from '../releases/releases.store.js';
@@ -91,6 +91,7 @@ export class DeviceOverridesService {
       if (channel !== DEFAULT_CHANNEL) {
         requireFeature((await this.stores.workspaces.find(principal.workspaceId, tx))!.plan, 'extraChannels');
       }
+      if ('channel' in set) await this.requireChannel(app.id, channel);
       const before = await deviceOverrides.find(app.id, deviceId, tx);
       if (!before && (await deviceOverrides.count(tx, app.id)) >= MAX_OVERRIDES_PER_APP) {
         throw conflict(
@@ -114,6 +115,21 @@ export class DeviceOverridesService {
     });
     await this.options.invalidate({ appId: row.app_id });
     return row;
+  }
+
+  /**
+   * A device pinned to a channel nobody released to would get nothing, silently: refused, naming the
+   * channels there are (a channel exists once a release was pushed to it).
+   */
+  private async requireChannel(appId: string, channel: string): Promise<void> {
+    const channels = await this.stores.apps.channels(appId);
+    if (channels.includes(channel)) return;
+    throw new AppError(
+      404,
+      'channel_not_found',
+      `The app has no channel "${channel}"; its channels: ${channels.join(', ')}. A channel exists once a release is pushed to it (--channel on the release).`,
+      { channels },
+    );
   }
 
   /** The app's overrides, newest first, each saying whether its pinned release reaches the device. */

@@ -1,10 +1,9 @@
-import { CHANNEL_PATTERN } from '@ota/shared/ids';
+import { CHANNEL_PATTERN, RELEASE_VERSION_PATTERN } from '@ota/shared/ids';
 import { Type } from '@sinclair/typebox';
 import { Fingerprint } from '../apps/apps.schemas.js';
 import { ref } from '../http/openapi.js';
 import { Timestamp, Uuid } from '../http/schemas.js';
 import { BINARY_RANGE_PATTERN } from './binary-range.js';
-import { VERSION_PATTERN } from './releases.rules.js';
 
 export const Channel = Type.String({
   maxLength: 64,
@@ -55,8 +54,10 @@ export const PushBody = Type.Object(
     app_id: Uuid,
     version: Type.String({
       maxLength: 64,
-      pattern: VERSION_PATTERN,
-      description: 'free text, 1-64 characters',
+      pattern: RELEASE_VERSION_PATTERN,
+      description:
+        '1-64 ASCII letters, digits and . _ + ~ -, starting with a letter or a digit (1.4.2, 2.0.0-beta.1+45, ' +
+        '2026.11.22.0613): no spaces, no control characters',
     }),
     sha256: Type.String({
       maxLength: 64,
@@ -90,7 +91,11 @@ export const PreflightBody = Type.Object(
   {
     app_id: Uuid,
     version: Type.Optional(
-      Type.String({ maxLength: 64, pattern: VERSION_PATTERN, description: 'the version the push will use' }),
+      Type.String({
+        maxLength: 64,
+        pattern: RELEASE_VERSION_PATTERN,
+        description: 'the version the push will use',
+      }),
     ),
     channel: Type.Optional(Channel),
     rollout_pct: Type.Optional(RolloutPct),

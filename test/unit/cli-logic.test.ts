@@ -7,7 +7,7 @@ import { configDir, loadCliConfig, saveCliConfig } from '../../cli/config.js';
 import { normaliseUrl } from '../../cli/context.js';
 import { CliError, describeError, EXIT } from '../../cli/errors.js';
 import { embeddedUpdates } from '../../cli/expo-export.js';
-import { defaultVersion, parsePercent } from '../../cli/helpers.js';
+import { checkVersionOption, defaultVersion, parsePercent } from '../../cli/helpers.js';
 import { rollbackHints, statusRow } from '../../cli/status-report.js';
 import { ApiError, NetworkError } from '../../client/errors.js';
 import type { ReleaseWithStats } from '../../client/types.js';
@@ -50,6 +50,27 @@ describe('CLI logic', () => {
   it('makes the default version from the UTC date and time, dotted', () => {
     expect(defaultVersion(new Date('2026-11-22T06:13:59.999Z'))).toBe('2026.11.22.0613');
     expect(defaultVersion(new Date('2027-01-02T23:05:00+02:00'))).toBe('2027.01.02.2105');
+  });
+
+  it('takes --version as semver or a dotted date, and refuses what a protocol cannot carry, naming --version', () => {
+    for (const ok of ['1.0.0', '2.0.0-beta.1+45', '2026.11.22.0613', 'v2_rc~1', 'x'.repeat(64)])
+      expect(checkVersionOption(ok)).toBe(ok);
+    expect(checkVersionOption(defaultVersion())).toBe(defaultVersion());
+    for (const bad of [
+      'not a version',
+      '',
+      'a\nb',
+      'a\u0000b',
+      'v1/2',
+      '"1"',
+      'версия',
+      '-1',
+      'x'.repeat(65),
+    ]) {
+      expect(() => checkVersionOption(bad), bad).toThrow(CliError);
+      expect(() => checkVersionOption(bad)).toThrow(/^--version /);
+    }
+    expect(() => checkVersionOption('x'.repeat(65))).toThrow('--version is 65 characters long');
   });
 
   it('hints a rollback only for active releases whose failure rate is past 2 %', () => {
@@ -96,8 +117,9 @@ describe('CLI logic', () => {
 
   it('finds the config under OTA_CONFIG_DIR, XDG_CONFIG_HOME or ~/.config', () => {
     expect(configDir({ OTA_CONFIG_DIR: '/a', XDG_CONFIG_HOME: '/b' })).toBe('/a');
-    expect(configDir({ XDG_CONFIG_HOME: '/b' })).toBe('/b/ota');
-    expect(configDir({})).toBe(join(homedir(), '.config', 'ota'));
+    // Outside a checkout that runs a server (tmpdir()): that one keeps its own (checkout-server.test.ts).
+    expect(configDir({ XDG_CONFIG_HOME: '/b' }, tmpdir())).toBe('/b/ota');
+    expect(configDir({}, tmpdir())).toBe(join(homedir(), '.config', 'ota'));
   });
 
   it('writes the config with mode 600 and reads it back', async () => {

@@ -144,6 +144,9 @@ describe('promotion on fake stores', () => {
 describe('device overrides and channels on fake stores', () => {
   it(`pins at most ${MAX_OVERRIDES_PER_APP} devices per app; a replaced pin is not a new one`, async () => {
     const { stores, app, ws, overrides, dev } = await world();
+    // A device is pinned only to a channel the app has (one with a release): the fake is told.
+    stores.apps.addChannel(app.id, 'beta');
+    stores.apps.addChannel(app.id, 'qa');
     for (let i = 0; i < MAX_OVERRIDES_PER_APP; i++)
       stores.deviceOverrides.rows.push({
         app_id: app.id,

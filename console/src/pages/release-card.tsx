@@ -115,7 +115,7 @@ export function ReleaseCard(props: {
         <span class="muted small">{formatTime(release.created_at)}</span>
       </div>
       <p class="ids small">
-        <span class="muted">Module id</span> <Copyable text={release.id} testId="module-id" />
+        <span class="muted">Release id</span> <Copyable text={release.id} testId="module-id" />
         <span class="muted">Version</span> <Copyable text={release.version} testId="module-version" />
       </p>
       {release.promoted_from && (

@@ -116,6 +116,46 @@ describe('ota login on an e-mail with no account', () => {
   });
 });
 
+describe('plans and passwords, in words', () => {
+  it('names a plan as everywhere else, and takes it by either name', async () => {
+    const user = await signUp(ctx.app);
+    const configDir = machine();
+    const login = await runCli(['login', '--email', user.email, '--password-stdin'], {
+      configDir,
+      apiUrl,
+      input: `${user.password}\n`,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    const set = await runCli(['plan', 'set', 'enterprise', '--password-stdin'], {
+      configDir,
+      apiUrl,
+      input: `${user.password}\n`,
+    });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain('is now on the Enterprise plan (team).');
+    const shown = await runCli(['plan', 'show'], { configDir, apiUrl });
+    expect(shown.stdout).toContain('on the Enterprise plan (team)');
+    const back = await runCli(['plan', 'set', 'pro', '--password-stdin'], {
+      configDir,
+      apiUrl,
+      input: `${user.password}\n`,
+    });
+    expect(back.stdout).toContain('is now on the Startup plan (pro).');
+  });
+
+  it('says a wrong password is wrong, without asking to sign in again', async () => {
+    const user = await signUp(ctx.app);
+    const wrong = await runCli(['login', '--email', user.email, '--password-stdin'], {
+      configDir: machine(),
+      apiUrl,
+      input: 'not the password\n',
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('The e-mail or password is wrong.');
+    expect(wrong.stderr).not.toContain('sign in again');
+  });
+});
+
 describe('ota password', () => {
   it('changes the password (two lines on stdin) and ends the other sessions; the key keeps working', async () => {
     const user = await signUp(ctx.app);

@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { OtaClient } from '@ota/client/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapacitorDevice } from '../../helpers/capacitor-device.js';
@@ -149,6 +150,20 @@ describe('docs/guides/capacitor.md', () => {
       ['1.0.2', 50, false],
       ['1.0.1', 100, true],
     ]);
+  });
+
+  it('a check by hand, as written, gets the release the guide pushed', async () => {
+    const [request] = docBlocks(GUIDE, 'A check by hand', 'sh');
+    const [answer] = docBlocks(GUIDE, 'A check by hand', 'json');
+    const line = request!.trim().replace('https://ota.example.com', ctx.url!).replace('<app id>', appId);
+    expect(shellWords(line)[0]).toBe('curl');
+    // Asynchronously: the service answering it runs in this process.
+    const { stdout } = await promisify(execFile)('sh', ['-c', line], { encoding: 'utf8' });
+    const got = JSON.parse(stdout) as Record<string, string>;
+    const shown = Object.keys(JSON.parse(answer!.replace('"9f2c…"', '""')) as object);
+    expect(Object.keys(got)).toEqual(expect.arrayContaining(shown));
+    const active = [...released.values()].find((r) => r.version === '1.0.1')!;
+    expect(got).toMatchObject({ version: '1.0.1', checksum: active.sha256 });
   });
 
   it('signing and encryption: the key pair, the signed release, installed with the public key only', async () => {

@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,6 +195,33 @@ describe('ota login, whoami, logout', () => {
     expect(badKey.stderr).toContain('invalid_api_key');
   });
 
+  it("replaces the machine key even when the config that named it is gone, and no one else's", async () => {
+    const user = await signUp(ctx.app);
+    const login = (configDir: string) =>
+      runCli(['login', '--email', user.email, '--password-stdin'], {
+        configDir,
+        apiUrl,
+        input: user.password,
+      });
+    expect((await login(machine())).code).toBe(0);
+    // Another member's key of the same name stays.
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${user.workspaceId}/api-keys`,
+      headers: user.headers,
+      payload: { name: 'ci', role: 'developer' },
+    });
+    expect(res.statusCode).toBe(201);
+    // The same host again, its config lost (a new folder): still one key of the machine's name.
+    const again = machine();
+    expect((await login(again)).code).toBe(0);
+    const keys = await liveKeys(user.workspaceId);
+    expect(keys.filter((k) => k.name === hostname()).map((k) => k.id)).toEqual([
+      (await readConfig(again)).key_id,
+    ]);
+    expect(keys.map((k) => k.name)).toContain('ci');
+  });
+
   it('names an unreachable server and exits with 3', async () => {
     const configDir = machine();
     const port = await closedPort();
@@ -210,6 +239,40 @@ describe('ota login, whoami, logout', () => {
     });
     expect(who.code).toBe(3);
     expect(JSON.parse(who.stderr).error.code).toBe('unreachable');
+  });
+
+  it('names an address that is not this service in one line, whatever the page it answers', async () => {
+    // A plain web server: an HTML error page for every path.
+    const web = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<!DOCTYPE html><html><body><h1>404 Not Found</h1><p>nginx</p></body></html>');
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    const webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+    try {
+      for (const url of [webUrl, `${apiUrl}/wrong/path`]) {
+        const result = await runCli(['login', '--email', 'x@example.com', '--password-stdin'], {
+          configDir: machine(),
+          apiUrl: url,
+          input: 'whatever password',
+        });
+        expect(result.code, result.stderr).toBe(3);
+        expect(result.stderr).toMatch(
+          new RegExp(
+            `^Error: ${url} does not answer as an OTA server \\(GET /api/v1/openapi.json [^\n]*\\n$`,
+          ),
+        );
+      }
+    } finally {
+      await new Promise((resolve) => web.close(resolve));
+    }
+    // The service itself still speaks for itself.
+    const wrong = await runCli(['login', '--email', 'x@example.com', '--password-stdin'], {
+      configDir: machine(),
+      apiUrl,
+      input: 'whatever password',
+    });
+    expect(wrong.stderr).not.toContain('does not answer as an OTA server');
   });
 
   it('stores an existing key with --api-key; OTA_API_KEY and --api-url override the config', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReleaseWithStats } from '../../../client/types.js';
+import { writeLocalServer } from '../../../scripts/local-server.mjs';
 import { WORKER_FACTORIES } from '../../../workers/registry.js';
 import { createWebhooksWorker } from '../../../workers/webhooks.worker.js';
 import type { Worker } from '../../../workers/worker.js';
@@ -21,7 +22,9 @@ const SECTION = 'Five minutes, end to end';
 /**
  * The README's walkthrough, run as written: the CLI lines through the built `ota`, the scripts as node
  * processes, against a live API with its workers (the webhooks worker trusting the receiver's certificate,
- * as NODE_EXTRA_CA_CERTS makes `npm start` do).
+ * as NODE_EXTRA_CA_CERTS makes `npm start` do). The API listens on a port of its own, not the default,
+ * next to the services every checkout on this machine shares, and nothing is told where: the CLI and the
+ * device find it where `npm start` writes it (.local/server.json of the checkout they run in, here `dir`).
  */
 let ctx: TestContext;
 let apiUrl: string;
@@ -43,6 +46,7 @@ beforeAll(async () => {
   project = join(dir, 'app');
   certDir = join(dir, 'receiver');
   await mkdir(project);
+  writeLocalServer(dir, apiUrl);
 }, 180_000);
 
 afterAll(async () => {
@@ -55,7 +59,7 @@ afterAll(async () => {
 function script(name: string, args: string[]) {
   return execFileAsync(process.execPath, [join(ROOT, 'scripts', name), ...args], {
     cwd: project,
-    env: { PATH: process.env.PATH ?? '', OTA_API_URL: apiUrl },
+    env: { PATH: process.env.PATH ?? '' },
   });
 }
 
@@ -103,7 +107,6 @@ describe('README: Five minutes, end to end', () => {
       const password = args[0] === 'login' || (args[0] === 'plan' && args[1] === 'set');
       const result = await runCli([...args, ...(password ? ['--password-stdin'] : []), '--json'], {
         configDir: join(dir, 'config'),
-        apiUrl,
         cwd: project,
         ...(password ? { input: 'walkthrough password' } : {}),
       });
@@ -158,7 +161,6 @@ describe('README: Five minutes, end to end', () => {
     await waitFor('the device counted in ota status', async () => {
       const result = await runCli(['status', '--json'], {
         configDir: join(dir, 'config'),
-        apiUrl,
         cwd: project,
       });
       const { releases } = jsonOf<{ releases: ReleaseWithStats[] }>(result);

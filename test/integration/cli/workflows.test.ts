@@ -234,6 +234,14 @@ describe('ota devices pin|unpin|pins and ota channels', () => {
     expect((await run(['devices', '--help'])).stdout).toContain('pin <device-id>');
   });
 
+  it('refuses to pin a device to a channel the app does not have, naming the ones it has', async () => {
+    const refused = await run(['devices', 'pin', 'phone-b', '--app', appId, '--channel', 'nosuch']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).not.toContain('Pinned');
+    expect(refused.stderr).toContain('The app has no channel "nosuch"; its channels: production');
+    expect(refused.stderr).toContain('channel_not_found');
+  });
+
   it('lists the channels and lets devices move onto one', async () => {
     const listed = await run(['channels', '--app', appId]);
     expect(listed.code, listed.stderr).toBe(0);

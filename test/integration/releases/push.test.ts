@@ -73,7 +73,7 @@ describe('push', () => {
     expect(fp.statusCode).toBe(201);
     const res = await push(ctx, ws.headers, {
       app_id: ws.appId,
-      version: 'v2 beta',
+      version: 'v2-beta',
       sha256: sha256.toUpperCase(),
       channel: 'beta-2',
       rollout_pct: 12.5,
@@ -125,6 +125,11 @@ describe('push', () => {
       { ...ok, version: '' },
       { ...ok, version: 'x'.repeat(65) },
       { ...ok, version: 'line\nbreak' },
+      // Spaces, and what a device protocol cannot carry as it is (a slash in a path, non-ASCII in a header).
+      { ...ok, version: 'not a version' },
+      { ...ok, version: 'v1/2' },
+      { ...ok, version: 'версия' },
+      { ...ok, version: '-1.0' },
       { ...ok, version: 7 },
       { ...ok, sha256: 'abc' },
       { ...ok, channel: 'Beta' },

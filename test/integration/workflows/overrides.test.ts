@@ -25,6 +25,7 @@ describe('device overrides: the control API', () => {
   it('pins, lists newest first, replaces, removes; audited device.override and device.override_remove', async () => {
     const w = await world(ctx, 'pro');
     const release = await pushBundle(w, { version: '1.0.0' });
+    await pushBundle(w, { version: '1.0.0-beta', channel: 'beta' });
     const pinned = await w.client.deviceOverrides.put(w.appId, 'tester-1', { channel: 'beta' });
     expect(pinned).toEqual({
       device_id: 'tester-1',
@@ -129,6 +130,25 @@ describe('device overrides: the control API', () => {
     });
   });
 
+  it('refuses a channel no release was pushed to: 404 channel_not_found, naming the channels', async () => {
+    const w = await world(ctx, 'team');
+    await pushBundle(w, { version: '2.0.0', channel: 'staging' });
+    const before = (await auditOf(w)).length;
+    const err = await w.client.deviceOverrides.put(w.appId, 'phone-b', { channel: 'beta' }).then(
+      () => undefined,
+      (e: unknown) => e as ApiError,
+    );
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 404, code: 'channel_not_found' });
+    expect(err!.detail).toContain('"beta"');
+    expect(err!.detail).toContain('production, staging');
+    expect((await w.client.deviceOverrides.list(w.appId)).overrides).toEqual([]);
+    expect((await auditOf(w)).length).toBe(before);
+    expect(await w.client.deviceOverrides.put(w.appId, 'phone-b', { channel: 'staging' })).toMatchObject({
+      channel: 'staging',
+    });
+  });
+
   it(`holds at most ${MAX_OVERRIDES_PER_APP} per app (409 beyond); replacing one is not a new one`, async () => {
     const w = await world(ctx, 'team');
     await ctx.deps.db.query(
@@ -136,6 +156,8 @@ describe('device overrides: the control API', () => {
        SELECT $1, 'bulk-' || n, $2, 'production' FROM generate_series(1, $3::int) AS n`,
       [w.appId, w.workspaceId, MAX_OVERRIDES_PER_APP - 1],
     );
+    await pushBundle(w, { version: 'beta-1', channel: 'beta' });
+    await pushBundle(w, { version: 'qa-1', channel: 'qa' });
     await w.client.deviceOverrides.put(w.appId, 'last-one', { channel: 'beta' });
     expect(await refusal(w.client.deviceOverrides.put(w.appId, 'one-too-many', { channel: 'beta' }))).toEqual(
       {
