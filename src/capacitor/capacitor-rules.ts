@@ -1,7 +1,7 @@
 import { CHANNEL_PATTERN, DEFAULT_CHANNEL } from '@ota/shared/ids';
-import semver from 'semver';
 import { allowsSelfAssign } from '../channels/channel-rules.js';
 import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
+import { pluginAbilities } from './plugin-versions.js';
 
 /**
  * Pure rules of the Capacitor adapter (API.md, "Capacitor"; docs/reference/capacitor-protocol.md), functions
@@ -61,18 +61,9 @@ export function releasesForKey(
   return releases.every((r) => fitsKey(r, keyId)) ? releases : releases.filter((r) => fitsKey(r, keyId));
 }
 
-/**
- * Whether the plugin resets to its built-in bundle on `{version: "builtin"}`: from 6.2.0 and 7.0.2 on (and
- * the 5.50 line, which carries plugin 8's code); older ones take it for an update without a URL and report
- * a failure. A version the service cannot read is taken for a current plugin.
- */
+/** Whether the plugin resets to its built-in bundle on `{version: "builtin"}` (plugin-versions.ts). */
 export function resetsToBuiltin(pluginVersion: string | undefined): boolean {
-  const v = pluginVersion === undefined ? null : semver.coerce(pluginVersion);
-  if (v === null) return true;
-  if (v.major === 5) return v.minor >= 50;
-  if (v.major === 6) return semver.gte(v, '6.2.0');
-  if (v.major === 7) return semver.gte(v, '7.0.2');
-  return v.major > 7;
+  return pluginAbilities(pluginVersion, undefined).resetsToBuiltin;
 }
 
 /** Statistics actions counted (API.md, "Capacitor"), as the kind of device event each one is. */
