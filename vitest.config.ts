@@ -21,6 +21,7 @@ const S3_FILES = [
   'test/integration/deltas/codepush-diffs.test.ts',
   'test/integration/capacitor/updates.test.ts',
   'test/integration/capacitor/manifest.test.ts',
+  'test/integration/capacitor/plugin-checksums.test.ts',
 ];
 
 export default defineConfig({

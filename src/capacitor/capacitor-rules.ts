@@ -1,7 +1,8 @@
 import { CHANNEL_PATTERN, DEFAULT_CHANNEL } from '@ota/shared/ids';
 import { allowsSelfAssign } from '../channels/channel-rules.js';
 import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
-import { pluginAbilities } from './plugin-versions.js';
+import { checksumOf } from './capacitor-answers.js';
+import { type PluginAbilities, pluginAbilities } from './plugin-versions.js';
 
 /**
  * Pure rules of the Capacitor adapter (API.md, "Capacitor"; docs/reference/capacitor-protocol.md), functions
@@ -53,12 +54,24 @@ export function fitsKey(release: RoutedRelease, keyId: string | undefined): bool
   return keyId.length < releaseKey.length ? releaseKey.startsWith(keyId) : releaseKey === keyId;
 }
 
+/** What decides whether a device can install a release: the key it named and what its plugin verifies. */
+export interface DeviceFit {
+  keyId: string | undefined;
+  plugin: PluginAbilities;
+}
+
+/**
+ * Whether the device can verify and install the release: made with its key (fitsKey), and carrying a
+ * checksum its plugin compares (a release without a CRC32 is not offered to a plugin that needs one).
+ */
+export function installable(release: RoutedRelease, fit: DeviceFit): boolean {
+  if (!fitsKey(release, fit.keyId)) return false;
+  return checksumOf(release, fit.plugin.checksum) !== undefined;
+}
+
 /** The releases of a list the device can install: the list itself when they all are (no copy). */
-export function releasesForKey(
-  releases: readonly RoutedRelease[],
-  keyId: string | undefined,
-): readonly RoutedRelease[] {
-  return releases.every((r) => fitsKey(r, keyId)) ? releases : releases.filter((r) => fitsKey(r, keyId));
+export function releasesFor(releases: readonly RoutedRelease[], fit: DeviceFit): readonly RoutedRelease[] {
+  return releases.every((r) => installable(r, fit)) ? releases : releases.filter((r) => installable(r, fit));
 }
 
 /** Whether the plugin resets to its built-in bundle on `{version: "builtin"}` (plugin-versions.ts). */

@@ -16,10 +16,11 @@ import type { CapacitorChannelsStore } from './capacitor-channels.store.js';
 import {
   askedChannel,
   COUNTED_ACTIONS,
-  fitsKey,
-  releasesForKey,
-  resetsToBuiltin,
+  type DeviceFit,
+  installable,
+  releasesFor,
 } from './capacitor-rules.js';
+import { pluginAbilities } from './plugin-versions.js';
 
 /** What the service reads of the plugin's info object (capacitor-protocol.md §3). */
 export interface CapacitorInfo {
@@ -27,6 +28,7 @@ export interface CapacitorInfo {
   version_name?: string;
   version_build?: string;
   plugin_version?: string;
+  platform?: string;
   defaultChannel?: string;
   key_id?: string;
 }
@@ -71,7 +73,8 @@ export class CapacitorService {
     const appVersion = info.version_build
       ? (normalizeAppVersion(info.version_build) ?? undefined)
       : undefined;
-    const keyId = info.key_id;
+    const plugin = pluginAbilities(info.plugin_version, info.platform);
+    const fit: DeviceFit = { keyId: info.key_id, plugin };
     const outcome = await this.deps.updates.resolve({
       app_id: appId,
       device_id: deviceId,
@@ -79,13 +82,14 @@ export class CapacitorService {
       client,
       ...(appVersion !== undefined ? { app_version: appVersion } : {}),
       ...(running !== undefined ? { current_module_id: running } : {}),
-      // A device is offered only what it can verify: releases made with its key, or unsigned ones.
-      candidates: (r, served) => releasesForKey(r.channels.get(served) ?? [], keyId),
+      // A device is offered only what it can verify: releases made with its key, or unsigned ones, with a
+      // checksum its plugin compares.
+      candidates: (r, served) => releasesFor(r.channels.get(served) ?? [], fit),
       pinned: (r, moduleId) => {
         const override = r.overrides?.get(deviceId);
         const release =
           override?.kind === 'release' && override.moduleId === moduleId ? override.release : null;
-        return release !== null && fitsKey(release, keyId) ? release : null;
+        return release !== null && installable(release, fit) ? release : null;
       },
     });
     if (!outcome.admitted) {
@@ -94,13 +98,14 @@ export class CapacitorService {
     }
     const release = outcome.release;
     if (release !== null) {
-      const manifest = await this.manifestOf(route, release, info.version_name);
+      // Only plugins that apply `.br` files get a manifest; the others download the zip.
+      const manifest = plugin.manifest ? await this.manifestOf(route, release, info.version_name) : undefined;
       this.countBytes(route, release, running, deviceId, manifest !== undefined);
-      return { answer: updateAnswer(release, manifest), decision: 'served' };
+      return { answer: updateAnswer(release, plugin.checksum, manifest), decision: 'served' };
     }
     // The device runs a release of ours that it must no longer run (rolled back, out of a lowered rollout,
     // made with another key) and nothing else is to be served: back to the bundle built into the app.
-    if (!outcome.upToDate && running !== undefined && resetsToBuiltin(info.plugin_version))
+    if (!outcome.upToDate && running !== undefined && plugin.resetsToBuiltin)
       return { answer: RESET, decision: 'served' };
     return { answer: notAnUpdate('up_to_date'), decision: 'up_to_date' };
   }

@@ -4,6 +4,7 @@ import { PostgresApiKeysStore } from '../api-keys/api-keys.postgres-store.js';
 import { PostgresAppsStore } from '../apps/apps.postgres-store.js';
 import { PostgresAuditStore } from '../audit/audit.postgres-store.js';
 import { PostgresAuthStore } from '../auth/auth.postgres-store.js';
+import { blobCrc32 } from '../bundles/blob-crc32.js';
 import { createBlobLinks } from '../bundles/blob-links.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import { PostgresBundlesStore } from '../bundles/bundles.postgres-store.js';
@@ -108,7 +109,11 @@ export function createContainer(
     stores,
     webhookScheduler,
     invalidate,
-    releases: createReleasesService(stores, { invalidate, deltas: deltaJobs }),
+    releases: createReleasesService(stores, {
+      invalidate,
+      deltas: deltaJobs,
+      crc32: (sha256) => blobCrc32(blobs, sha256),
+    }),
     metrics,
   };
   const api = role === 'workers' ? {} : createApi(shared, closers);

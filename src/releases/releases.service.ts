@@ -39,6 +39,9 @@ const actorOf = (principal: Principal): ChangeActor => ({
   ...auditActor(principal),
 });
 
+/** Reads a stored bundle's CRC32 (8 lower-case hex). */
+export type Crc32Of = (sha256: string) => Promise<string>;
+
 /** The stores the releases service works on. */
 export interface ReleasesStores {
   releases: ReleasesStore;
@@ -55,9 +58,9 @@ export interface ReleasesStores {
 
 export function createReleasesService(
   stores: ReleasesStores,
-  options: { invalidate: PublishInvalidation; deltas?: DeltaJobs },
+  options: { invalidate: PublishInvalidation; deltas?: DeltaJobs; crc32?: Crc32Of },
 ): ReleasesService {
-  return new ReleasesService(stores, options.invalidate, options.deltas);
+  return new ReleasesService(stores, options.invalidate, options.deltas, options.crc32);
 }
 
 /**
@@ -71,6 +74,11 @@ export class ReleasesService {
     private readonly invalidate: PublishInvalidation,
     /** Asked after the commit for the release's deltas (docs/reference/delta-updates.md); never throws. */
     private readonly deltas?: DeltaJobs,
+    /**
+     * The CRC32 of a stored bundle, read at push under the blob's lock (older Capacitor plugins compare it;
+     * src/capacitor/plugin-versions.ts): kept with the release, so no answer waits for a background job.
+     */
+    private readonly crc32?: Crc32Of,
   ) {}
 
   async push(principal: Principal, input: PushInput, hooks: PushHooks = {}): Promise<ReleaseRow> {
@@ -90,6 +98,7 @@ export class ReleasesService {
       await bundles.lockBlob(tx, sha256);
       const bundle = await bundles.find(app.id, sha256, tx);
       if (!bundle) throw unknownBundle();
+      const crc32 = (await this.crc32?.(sha256)) ?? null;
       if (fingerprint !== null && !(await apps.findFingerprint(app.id, fingerprint, tx)))
         throw unknownFingerprint();
       requirePushAllowed(await this.planOf(principal.workspaceId, tx), {
@@ -113,6 +122,7 @@ export class ReleasesService {
         fingerprint,
         targetBinaryRange,
         capacitor,
+        crc32,
         promotedFrom: input.promoted_from
           ? { id: input.promoted_from.module_id, channel: input.promoted_from.channel }
           : null,
