@@ -1,6 +1,5 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import { allowsSelfAssign, selfAssignableChannels } from '../channels/channel-rules.js';
-import { servedChannel } from '../overrides/device-override.js';
 import type { CapacitorInfo, CapacitorService } from './capacitor.service.js';
 import type { CapacitorChannelsStore } from './capacitor-channels.store.js';
 import { isKnownChannel } from './capacitor-rules.js';
@@ -51,13 +50,13 @@ export class CapacitorChannelSelf {
   }
 
   /**
-   * The channel the device is served from: `override` when it is not the app's default one (the device
-   * chose it, or a device override moved it there), `default` otherwise.
+   * The device's own channel: `override` when it chose one other than the app's default, `default`
+   * otherwise. A device override is never answered as the device's channel: plugin 8 keeps what it reads
+   * here, and would stay on the override's channel after the override is removed.
    */
   async get(appId: string, info: CapacitorInfo): Promise<ChannelGetAnswer> {
     const route = await this.capacitor.route(appId);
-    const asked = await this.capacitor.asked(route, info);
-    const channel = servedChannel(route, info.device_id, asked.channel);
+    const { channel } = await this.capacitor.asked(route, info);
     return {
       channel,
       status: channel === DEFAULT_CHANNEL ? 'default' : 'override',

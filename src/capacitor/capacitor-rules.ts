@@ -19,20 +19,22 @@ export interface AskedChannel {
 }
 
 /**
- * Which channel a Capacitor device is served from. When the body carries `defaultChannel` at all (plugin 5.5
- * and later), it decides: a channel that allows self-assignment is served, anything else (empty, unknown,
- * closed) means the app's default channel, and a stored assignment is ignored. Older plugins send none:
- * the channel they asked for with `channel_self` (`stored`) decides, while it still allows self-assignment.
+ * Which channel a Capacitor device asks for, before device overrides: the first of `wanted` that allows
+ * self-assignment, else the app's default channel (empty, unknown and closed channels are skipped). The
+ * caller orders them by where the plugin keeps its channel (plugin-versions.ts): a plugin that keeps it on
+ * the device names it in `defaultChannel`; one below 5.34.0, 6.34.0 and 7.34.0 relies on the channel it
+ * stored with `channel_self`, which comes before its configured `defaultChannel` (Capgo's server decides
+ * the same way: plugin_runtime/utils/update.ts and channelSelfStore.ts).
  */
 export function askedChannel(
   route: Pick<AppRoute, 'selfAssignable'>,
-  defaultChannel: string | undefined,
-  stored: string | undefined,
+  ...wanted: ReadonlyArray<string | undefined>
 ): AskedChannel {
-  const wanted = defaultChannel ?? stored;
-  if (wanted === undefined || wanted === '' || wanted === DEFAULT_CHANNEL || !allowsSelfAssign(route, wanted))
-    return { channel: DEFAULT_CHANNEL, own: false };
-  return { channel: wanted, own: true };
+  for (const name of wanted) {
+    if (name === undefined || name === '' || name === DEFAULT_CHANNEL) continue;
+    if (allowsSelfAssign(route, name)) return { channel: name, own: true };
+  }
+  return { channel: DEFAULT_CHANNEL, own: false };
 }
 
 /** Whether `name` is a channel of the app: production, one with active releases, or one with settings. */

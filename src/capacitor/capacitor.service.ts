@@ -160,13 +160,16 @@ export class CapacitorService {
     return route;
   }
 
-  /** The channel the device asks for (the stored one is read only for a body without defaultChannel). */
+  /**
+   * The channel the device asks for: a plugin that keeps its channel sends it as `defaultChannel`; for one
+   * that relies on the server (plugin-versions.ts `channel: 'server'`) the stored channel comes first, and
+   * only then is the store read.
+   */
   async asked(route: AppRoute, info: CapacitorInfo) {
-    const stored =
-      info.defaultChannel === undefined
-        ? await this.deps.channels.get(route.appId, info.device_id)
-        : undefined;
-    return askedChannel(route, info.defaultChannel, stored);
+    if (pluginAbilities(info.plugin_version, info.platform).channel === 'device')
+      return askedChannel(route, info.defaultChannel);
+    const stored = await this.deps.channels.get(route.appId, info.device_id);
+    return askedChannel(route, stored, info.defaultChannel);
   }
 
   /** The release a version name means for this device: its pinned release, else one of the channel's. */

@@ -32,6 +32,7 @@ function release(version: string, more: Partial<RoutedRelease> = {}): RoutedRele
     paused: false,
     notes: '',
     sha256: 'a'.repeat(64),
+    crc32: '0a1b2c3d',
     size: 1000,
     url: `https://ota.example.com/api/v1/bundles/${id}`,
     answers: new Map(),
@@ -107,11 +108,16 @@ const answer = async (a: ReturnType<typeof adapter>, info: Record<string, unknow
   );
 
 describe('Capacitor rules', () => {
-  it('defaultChannel decides when sent; the stored channel only without it; only open channels', () => {
+  it('serves the first open channel the device names, in the order its plugin keeps them; else production', () => {
     const route = { selfAssignable: new Set(['beta']) };
+    // Plugin 8: defaultChannel alone.
+    expect(askedChannel(route, 'beta')).toEqual({ channel: 'beta', own: true });
+    expect(askedChannel(route, '')).toEqual({ channel: 'production', own: false });
+    expect(askedChannel(route, 'internal')).toEqual({ channel: 'production', own: false });
+    // Plugins below 5.34/6.34/7.34: the stored channel, then the configured defaultChannel.
+    expect(askedChannel(route, 'beta', '')).toEqual({ channel: 'beta', own: true });
     expect(askedChannel(route, 'beta', 'other')).toEqual({ channel: 'beta', own: true });
-    expect(askedChannel(route, '', 'beta')).toEqual({ channel: 'production', own: false });
-    expect(askedChannel(route, 'internal', undefined)).toEqual({ channel: 'production', own: false });
+    expect(askedChannel(route, 'internal', 'beta')).toEqual({ channel: 'beta', own: true });
     expect(askedChannel(route, undefined, 'beta')).toEqual({ channel: 'beta', own: true });
     expect(askedChannel({}, undefined, 'beta')).toEqual({ channel: 'production', own: false });
   });
@@ -191,17 +197,19 @@ describe('Capacitor update check on fakes', () => {
     expect(await answer(a, { version_name: '1.1.0' })).toMatchObject({ kind: 'up_to_date' });
     expect(await answer(a, { version_name: 'builtin' })).toMatchObject({ version: '1.0.0' });
     expect(await a.self.set(APP, 'device-1', 'beta')).toEqual({ status: 'ok', allowSet: true });
-    expect(await answer(a, { version_name: 'builtin' })).toMatchObject({ version: '2.0.0-beta' });
-    expect(await answer(a, { version_name: 'builtin', defaultChannel: '' })).toMatchObject({
-      version: '1.0.0',
-    });
-    expect(await a.self.get(APP, { device_id: 'device-1' })).toEqual({
+    const old = { plugin_version: '5.4.1' };
+    expect(await answer(a, { version_name: 'builtin', ...old })).toMatchObject({ version: '2.0.0-beta' });
+    // A plugin that keeps its channel on the device is served what it sends, the stored channel unread.
+    expect(
+      await answer(a, { version_name: 'builtin', plugin_version: '8.51.14', defaultChannel: '' }),
+    ).toMatchObject({ version: '1.0.0' });
+    expect(await a.self.get(APP, { device_id: 'device-1', ...old })).toEqual({
       channel: 'beta',
       status: 'override',
       allowSet: true,
     });
     await a.self.unset(APP, 'device-1');
-    expect(await answer(a, { version_name: 'builtin' })).toMatchObject({ version: '1.0.0' });
+    expect(await answer(a, { version_name: 'builtin', ...old })).toMatchObject({ version: '1.0.0' });
     expect(await a.self.set(APP, 'device-1', 'nope')).toMatchObject({ error: 'channel_not_found' });
     expect(await a.self.list(APP)).toEqual([
       { id: 1, name: 'production', public: true, allow_self_set: true },
