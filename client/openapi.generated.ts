@@ -3213,40 +3213,7 @@ export interface operations {
                     version_name?: string;
                     /** @description the OS version */
                     version_os?: string;
-                } | {
-                    /** @description what happened: download_complete, set, update_fail, … */
-                    action: string;
-                    /** @description the app's bundle identifier (the app is named by the path) */
-                    app_id?: string;
-                    /** @description what setCustomId() set, "" otherwise */
-                    custom_id?: string;
-                    /** @description the channel the device asks for ("" for none; plugin 5.5 and later): honoured when it allows self-assignment */
-                    defaultChannel?: string;
-                    /** @description the device id the plugin keeps (a UUID); it picks the bucket */
-                    device_id: string;
-                    /** @description the store the app came from (plugin 8.50 and later) */
-                    install_source?: string;
-                    is_emulator?: boolean;
-                    is_prod?: boolean;
-                    /** @description the first characters of the app's public key, when it has one */
-                    key_id?: string;
-                    /** @description the bundle before a `set` */
-                    old_version_name?: string;
-                    /** @description "android" or "ios" */
-                    platform?: string;
-                    /** @description the plugin version, e.g. "8.51.14" */
-                    plugin_version?: string;
-                    /** @description epoch milliseconds (plugin 8.42 and later) */
-                    timestamp?: number;
-                    /** @description the native app version, matched against target_binary_range (semver; "1.2" reads as 1.2.0) */
-                    version_build?: string;
-                    /** @description Android versionCode, iOS CFBundleVersion */
-                    version_code?: string;
-                    /** @description the bundle the device runs: a release version, or "builtin" */
-                    version_name?: string;
-                    /** @description the OS version */
-                    version_os?: string;
-                }[];
+                } | unknown[];
             };
         };
         responses: {

@@ -67,8 +67,21 @@ export interface DeviceFit {
  * checksum its plugin compares (a release without a CRC32 is not offered to a plugin that needs one).
  */
 export function installable(release: RoutedRelease, fit: DeviceFit): boolean {
-  if (!fitsKey(release, fit.keyId)) return false;
+  if (!fitsKeyOf(release, fit)) return false;
   return checksumOf(release, fit.plugin.checksum) !== undefined;
+}
+
+/**
+ * The key rule for the device. Plugins before 8.2 send no `key_id`, with a public key or without: with one,
+ * iOS installs only a signed release and Android either kind (capacitor-protocol.md §5); so they are served
+ * the channel's releases whatever key made them (as Capgo's server serves them), signed ones only from
+ * 5.30/6.30/7.30, which read a hex signature. A developer adding a key to an app keeps the builds without
+ * it on unsigned releases with `target_binary_range`.
+ */
+function fitsKeyOf(release: RoutedRelease, fit: DeviceFit): boolean {
+  if ((fit.keyId === undefined || fit.keyId === '') && !fit.plugin.sendsKeyId)
+    return release.capacitor?.keyId ? fit.plugin.readsHexSignature : true;
+  return fitsKey(release, fit.keyId);
 }
 
 /** The releases of a list the device can install: the list itself when they all are (no copy). */

@@ -18,6 +18,7 @@ import {
   StatsAnswer,
   StatsBody,
   UpdatesAnswer,
+  wellFormedStats,
 } from './capacitor.schemas.js';
 import type { CapacitorInfo, CapacitorStat } from './capacitor.service.js';
 
@@ -97,8 +98,12 @@ export async function capacitorRoutes(app: App): Promise<void> {
     },
     handler: async (request, reply) => {
       const { app_id } = request.params as Params;
-      const body = request.body as CapacitorStat | CapacitorStat[];
-      await capacitor.stats(app_id, Array.isArray(body) ? body : [body], request);
+      const body = request.body as CapacitorStat | unknown[];
+      const stats = Array.isArray(body) ? (wellFormedStats(body) as CapacitorStat[]) : [body];
+      if (stats.length === 0) {
+        throw badRequest('No statistic of the batch is well formed.', 'invalid_request', { field: 'body' });
+      }
+      await capacitor.stats(app_id, stats, request);
       return reply.header('content-type', JSON_CONTENT_TYPE).send(OK as never);
     },
   });

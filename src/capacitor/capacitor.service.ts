@@ -135,7 +135,7 @@ export class CapacitorService {
     const channel = servedChannel(route, deviceId, asked.channel);
     const events = new Map<string, DeviceEventInput>();
     for (const stat of counted) {
-      const moduleId = await this.releaseNamed(route, channel, deviceId, stat.version_name!);
+      const moduleId = await this.releaseOfStat(route, channel, deviceId, stat.version_name!);
       if (moduleId === undefined) continue;
       const kind = COUNTED_ACTIONS.get(stat.action)!;
       const id = statEventId(kind, moduleId, deviceId);
@@ -170,6 +170,22 @@ export class CapacitorService {
       return askedChannel(route, info.defaultChannel);
     const stored = await this.deps.channels.get(route.appId, info.device_id);
     return askedChannel(route, stored, info.defaultChannel);
+  }
+
+  /**
+   * The release a statistic's `version_name` names. The iOS queue names a manifest file's failure
+   * `"<version>:<file>"`: when the whole name is no release, the part before the first `:` is read.
+   */
+  private async releaseOfStat(
+    route: AppRoute,
+    channel: string,
+    deviceId: string,
+    name: string,
+  ): Promise<string | undefined> {
+    const exact = await this.releaseNamed(route, channel, deviceId, name);
+    const colon = name.indexOf(':');
+    if (exact !== undefined || colon <= 0) return exact;
+    return this.releaseNamed(route, channel, deviceId, name.slice(0, colon));
   }
 
   /** The release a version name means for this device: its pinned release, else one of the channel's. */

@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
 import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
+import { decryptBundle, decryptChecksum } from '../../helpers/capacitor-cipher.js';
 import { fileContext } from '../../helpers/context.js';
+import { download } from '../../helpers/downloads.js';
 import { waitFor } from '../../helpers/wait.js';
 import { workspaceWithApp } from '../releases/fixtures.js';
 import { settle } from '../updates/seed.js';
-import { capacitorRelease, fixture, send, VECTORS } from './harness.js';
+import { capacitorRelease, fixture, PUBLIC_KEY, send, VECTORS } from './harness.js';
 
 /**
  * Each plugin version gets the checksum it verifies and a manifest only when it applies one
@@ -61,6 +63,30 @@ describe('Capacitor checksums by plugin version', () => {
         version: '1.0.1',
         url: expect.any(String),
         checksum,
+      });
+    }
+  });
+
+  it('serves plugins before 8.2, which send no key_id, a signed release: iOS with a public key installs it', async () => {
+    const ws = await workspaceWithApp(ctx);
+    await capacitorRelease(ctx, ws, '1.0.0');
+    const sealed = await capacitorRelease(ctx, ws, '1.1.0', { encrypted: true });
+    for (const plugin of ['7.33.4', '8.1.0', '6.34.0']) {
+      const answer = (await send(ctx, ws.appId, 'updates', body(plugin, 'ios'))).json();
+      expect(answer, plugin).toEqual({
+        version: sealed.version,
+        url: expect.any(String),
+        checksum: VECTORS.signed_checksum,
+        session_key: VECTORS.session_key,
+      });
+      // As the iOS plugin verifies it: the signature decrypted with its public key is the zip's SHA-256.
+      const zip = decryptBundle((await download(ctx, answer.url)).bytes, PUBLIC_KEY, answer.session_key);
+      expect(decryptChecksum(answer.checksum, PUBLIC_KEY)).toBe(sha256Hex(zip));
+    }
+    // Plugins that cannot read a hex signature (below 7.30) get the unsigned release; 8.2+ without key_id too.
+    for (const plugin of ['7.29.0', '8.51.14']) {
+      expect((await send(ctx, ws.appId, 'updates', body(plugin, 'ios'))).json(), plugin).toMatchObject({
+        version: '1.0.0',
       });
     }
   });

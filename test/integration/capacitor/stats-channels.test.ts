@@ -92,6 +92,35 @@ describe('Capacitor statistics', () => {
     expect(result?.errorRate).toBeCloseTo(3 / 9);
   }, 60_000);
 
+  it('store the valid entries of a batch with a malformed one, and read "<version>:<file>" as the version', async () => {
+    const ws = await workspaceWithApp(ctx);
+    const r = await capacitorRelease(ctx, ws, '1.0.1');
+    const batch = fixture('8.51.14', 'android', 'stats.json') as Array<Record<string, unknown>>;
+    // Plugins 8.42+ (and 5.50/6.50/7.50) drop a batch answered 400: one bad entry must not lose the others.
+    for (const bad of [
+      { ...batch[0], action: 42 },
+      { ...batch[0], version_name: 'v'.repeat(500) },
+      'text',
+      null,
+    ]) {
+      const res = await send(ctx, ws.appId, 'stats', [batch[0], bad, batch[1]]);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ status: 'ok' });
+    }
+    // The iOS queue names manifest files as "<version>:<file>": read as the version.
+    const other = device({ generation: '7.33.4', platform: 'ios' });
+    const set = {
+      ...other.info(),
+      version_name: `${r.version}:www/index.html`,
+      old_version_name: '',
+      action: 'set',
+    };
+    const res = await send(ctx, ws.appId, 'stats', set);
+    expect(res.statusCode, res.body).toBe(200);
+    await drain();
+    expect(await stats(ws, r.id)).toMatchObject({ downloads: 1, activations: 2, errors: 0 });
+  }, 60_000);
+
   it('refuses a batch mixing devices, an empty one, and an unknown app, as problems', async () => {
     const ws = await workspaceWithApp(ctx);
     const batch = fixture('8.51.14', 'android', 'stats.json') as Array<Record<string, unknown>>;
