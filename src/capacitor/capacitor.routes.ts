@@ -128,7 +128,7 @@ export async function capacitorRoutes(app: App): Promise<void> {
     handler: async (request, reply) => {
       const { app_id } = request.params as Params;
       const body = request.body as CapacitorInfo & { channel: string };
-      const answer = await channelSelf.set(app_id, body.device_id, body.channel);
+      const answer = await channelSelf.set(body, app_id, request);
       return reply.header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify(answer));
     },
   });

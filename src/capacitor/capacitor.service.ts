@@ -168,7 +168,7 @@ export class CapacitorService {
   async asked(route: AppRoute, info: CapacitorInfo) {
     if (pluginAbilities(info.plugin_version, info.platform).channel === 'device')
       return askedChannel(route, info.defaultChannel);
-    const stored = await this.deps.channels.get(route.appId, info.device_id);
+    const stored = await this.deps.channels.get(route, info.device_id);
     return askedChannel(route, stored, info.defaultChannel);
   }
 

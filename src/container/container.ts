@@ -10,7 +10,7 @@ import type { BlobStore } from '../bundles/blob-store.js';
 import { PostgresBundlesStore } from '../bundles/bundles.postgres-store.js';
 import { LocalDiskBlobStore } from '../bundles/local-blob-store.js';
 import { createS3Client, S3BlobStore } from '../bundles/s3-blob-store.js';
-import { PostgresCapacitorChannelsStore } from '../capacitor/capacitor-channels.postgres-store.js';
+import { RedisCapacitorChannelsStore } from '../capacitor/capacitor-channels.redis-store.js';
 import { PostgresChannelsStore } from '../channels/channels.postgres-store.js';
 import { PostgresDeploymentKeysStore } from '../codepush/deployment-keys.postgres-store.js';
 import type { Config } from '../config/config.js';
@@ -172,6 +172,10 @@ function createStores(
     deltas: new PostgresDeltasStore(db),
     deviceOverrides: new PostgresDeviceOverridesStore(db),
     channels: new PostgresChannelsStore(db),
-    capacitorChannels: new PostgresCapacitorChannelsStore(db),
+    capacitorChannels: new RedisCapacitorChannelsStore(redis, keys, {
+      perApp: config.devices.capacitorAssignmentsPerApp,
+      perAddressPerHour: config.devices.capacitorAssignmentsPerAddressPerHour,
+      windowDays: config.devices.windowDays,
+    }),
   };
 }

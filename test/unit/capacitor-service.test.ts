@@ -196,8 +196,11 @@ describe('Capacitor update check on fakes', () => {
     const a = adapter({ production: [paused, base], beta: [beta] }, { selfAssignable: new Set(['beta']) });
     expect(await answer(a, { version_name: '1.1.0' })).toMatchObject({ kind: 'up_to_date' });
     expect(await answer(a, { version_name: 'builtin' })).toMatchObject({ version: '1.0.0' });
-    expect(await a.self.set(APP, 'device-1', 'beta')).toEqual({ status: 'ok', allowSet: true });
     const old = { plugin_version: '5.4.1' };
+    expect(await a.self.set({ device_id: 'device-1', channel: 'beta', ...old }, APP, client)).toEqual({
+      status: 'ok',
+      allowSet: true,
+    });
     expect(await answer(a, { version_name: 'builtin', ...old })).toMatchObject({ version: '2.0.0-beta' });
     // A plugin that keeps its channel on the device is served what it sends, the stored channel unread.
     expect(
@@ -210,7 +213,9 @@ describe('Capacitor update check on fakes', () => {
     });
     await a.self.unset(APP, 'device-1');
     expect(await answer(a, { version_name: 'builtin', ...old })).toMatchObject({ version: '1.0.0' });
-    expect(await a.self.set(APP, 'device-1', 'nope')).toMatchObject({ error: 'channel_not_found' });
+    expect(await a.self.set({ device_id: 'device-1', channel: 'nope', ...old }, APP, client)).toMatchObject({
+      error: 'channel_not_found',
+    });
     expect(await a.self.list(APP)).toEqual([
       { id: 1, name: 'production', public: true, allow_self_set: true },
       { id: 2, name: 'beta', public: false, allow_self_set: true },
