@@ -22,6 +22,7 @@ const S3_FILES = [
   'test/integration/capacitor/updates.test.ts',
   'test/integration/capacitor/manifest.test.ts',
   'test/integration/capacitor/plugin-checksums.test.ts',
+  'test/integration/capacitor/plugin-fixtures.test.ts',
 ];
 
 export default defineConfig({
