@@ -421,7 +421,7 @@ export interface paths {
         put: operations["putCapacitorChannelSelf"];
         /**
          * Capacitor setChannel (channelUrl)
-         * @description Asks to join `channel`; the channel is stored for the device. A device moves itself only onto a channel that allows self-assignment (production always does). No credential.
+         * @description Asks to join `channel`. Plugins below 5.34.0, 6.34.0 and 7.34.0 have it stored, for a device the device cap admits and within CAPACITOR_CHANNEL_ASSIGNMENTS_PER_APP and …_PER_ADDRESS_PER_HOUR (else `{error: "device_cap" | "new_device_limit" | "app_full" | "address_limit", message}`); later plugins keep it themselves. A device moves itself only onto a channel that allows self-assignment (production always does). No credential.
          */
         post: operations["postCapacitorChannelSelf"];
         /**
