@@ -12,6 +12,9 @@ const HOUR_MS = 3_600_000;
 const PRUNE_STEP = 100;
 /** An assignment in use is written again at most this often, so it does not lapse while the device checks. */
 const REFRESH_MS = DAY_MS;
+/** How long this process believes whether an app holds any assignment, and for how many apps. */
+const HELD_MS = 1000;
+const HELD_APPS = 10_000;
 
 /**
  * One atomic step per stored assignment. KEYS[1] hash device -> "<ms> <channel>", KEYS[2] sorted set
@@ -57,6 +60,8 @@ const OUTCOMES: Record<number, AssignmentOutcome> = { 1: 'stored', 2: 'app_full'
 export class RedisCapacitorChannelsStore implements CapacitorChannelsStore {
   private readonly redis: AssignRedis;
   private readonly windowMs: number;
+  /** App id -> whether it holds any assignment, and until when that is believed (holdsAny). */
+  private readonly held = new Map<string, { any: boolean; until: number }>();
 
   constructor(
     redis: Redis,
@@ -71,6 +76,7 @@ export class RedisCapacitorChannelsStore implements CapacitorChannelsStore {
   }
 
   async get(app: AppRef, deviceId: string): Promise<string | undefined> {
+    if (!(await this.holdsAny(app))) return undefined;
     const value = await this.redis.hget(this.hashKey(app), deviceId);
     if (value === null) return undefined;
     const space = value.indexOf(' ');
@@ -101,7 +107,24 @@ export class RedisCapacitorChannelsStore implements CapacitorChannelsStore {
       this.windowMs,
       PRUNE_STEP,
     );
-    return OUTCOMES[code] ?? 'app_full';
+    const outcome = OUTCOMES[code] ?? 'app_full';
+    if (outcome === 'stored') this.held.set(app.appId, { any: true, until: now + HELD_MS });
+    return outcome;
+  }
+
+  /**
+   * Whether the app holds any assignment, asked of Redis at most once a second per app and process: most
+   * apps hold none, and their checks then cost no round trip. Another process's first assignment of an
+   * app is seen within that second (the device's next check).
+   */
+  private async holdsAny(app: AppRef): Promise<boolean> {
+    const now = this.now();
+    const known = this.held.get(app.appId);
+    if (known && known.until > now) return known.any;
+    const any = (await this.redis.exists(this.timesKey(app))) > 0;
+    if (!known && this.held.size >= HELD_APPS) this.held.delete(this.held.keys().next().value!);
+    this.held.set(app.appId, { any, until: now + HELD_MS });
+    return any;
   }
 
   async clear(app: AppRef, deviceId: string): Promise<void> {
