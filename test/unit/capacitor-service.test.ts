@@ -223,6 +223,32 @@ describe('Capacitor update check on fakes', () => {
   });
 });
 
+describe('Capacitor plugin versions on fakes', () => {
+  it('answers each plugin the checksum it verifies; a release without a CRC32 is not offered to CRC32 plugins', async () => {
+    const withCrc = adapter({ production: [release('1.0.0')] });
+    expect(await answer(withCrc, { version_name: 'builtin', plugin_version: '6.5.0' })).toMatchObject({
+      version: '1.0.0',
+      checksum: '0a1b2c3d',
+    });
+    const unknown = release('1.1.0', { crc32: undefined });
+    const a = adapter({ production: [unknown] });
+    // 6.5.0 verifies CRC32 and this release has none (pushed before it was kept): nothing it could verify.
+    expect(await answer(a, { version_name: 'builtin', plugin_version: '6.5.0' })).toMatchObject({
+      kind: 'up_to_date',
+    });
+    expect(await answer(a, { version_name: 'builtin', plugin_version: '8.51.14' })).toMatchObject({
+      version: '1.1.0',
+      checksum: 'a'.repeat(64),
+    });
+    expect(
+      await answer(a, { version_name: 'builtin', plugin_version: '7.0.2', platform: 'android' }),
+    ).toMatchObject({
+      version: '1.1.0',
+      checksum: '',
+    });
+  });
+});
+
 describe('Capacitor unknown apps', () => {
   it('answers an app known not to exist from memory, without loading it again', async () => {
     let loads = 0;
