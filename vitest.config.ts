@@ -24,6 +24,8 @@ const S3_FILES = [
   'test/integration/deltas/codepush-diffs.test.ts',
   'test/integration/capacitor/updates.test.ts',
   'test/integration/capacitor/manifest.test.ts',
+  'test/integration/capacitor/plugin-checksums.test.ts',
+  'test/integration/capacitor/plugin-fixtures.test.ts',
 ];
 
 export default defineConfig({

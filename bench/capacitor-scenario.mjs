@@ -1,10 +1,16 @@
-// The Capacitor scenario of bench/check.mjs: POST /api/v1/capacitor/{app}/updates with the body
-// @capgo/capacitor-updater 8 sends (test/fixtures/capacitor/plugin-8.51.14), over the same fleet and devices,
+// The Capacitor scenario of bench/check.mjs: POST /api/v1/capacitor/{app}/updates with the bodies
+// @capgo/capacitor-updater sends (test/fixtures/capacitor/), plugin versions mixed as a real fleet runs them
+// (6.x with CRC32, 7.0.2, 7.33 with the channel kept by the service, 8.x), over the same fleet and devices,
 // against the framework's floor of the same requests (bench/floor-server.mjs: the path and body validated
 // by the API's schemas, the bucket, prebuilt answer bytes of the API's size). Capacitor devices are served
 // the fleet's bundle releases as they are: nothing more to seed. Goal: at least 0.6 of the floor.
 
 const APP_VERSIONS = ['1.0.0', '1.4', '2.1.3'];
+/**
+ * The plugin versions of the fleet, one device in four each: 6.x verifying CRC32, 7.0.2 (Android: no
+ * checksum), 7.33.4 (its channel read from the stored assignments: one Redis read per check) and 8.x.
+ */
+const PLUGINS = ['8.51.14', '7.33.4', '7.0.2', '6.5.0'];
 
 /**
  * One update check per device of the update check's fleet: the same app and device, the platform
@@ -25,12 +31,14 @@ export function capacitorRequests(bodies, labels) {
       version_code: '140',
       version_os: platform === 'android' ? '14' : '17.5',
       version_name: current ? current.label : 'builtin',
-      plugin_version: '8.51.14',
+      plugin_version: PLUGINS[Math.floor(i / 2) % PLUGINS.length],
       is_emulator: false,
       is_prod: true,
-      install_source: platform === 'android' ? 'google_play' : 'app_store',
       defaultChannel: '',
     };
+    // install_source arrived in 8.50.0.
+    if (info.plugin_version.startsWith('8.'))
+      info.install_source = platform === 'android' ? 'google_play' : 'app_store';
     return {
       method: 'POST',
       path: `/api/v1/capacitor/${body.app_id}/updates`,

@@ -28,7 +28,8 @@
 // what scraping costs the hot path (goal: nothing measurable, at least 0.97 in the median round).
 //
 // Scenario "capacitor" (bench/capacitor-scenario.mjs), separate as well: the same devices through
-// POST /api/v1/capacitor/{app}/updates with @capgo/capacitor-updater 8's body, against its floor; goal: at
+// POST /api/v1/capacitor/{app}/updates with the bodies of mixed @capgo/capacitor-updater versions (6.x, 7.0,
+// 7.33, 8.x), against its floor; goal: at
 // least 0.6 of the floor.
 //
 // Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build,

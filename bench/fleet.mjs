@@ -18,8 +18,8 @@ async function insertRelease(db, app, spec) {
   ]);
   const { rows } = await db.query(
     `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
-                           fingerprint, active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+                           fingerprint, active, crc32)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
     [
       app.workspaceId,
       app.id,
@@ -32,6 +32,8 @@ async function insertRelease(db, app, spec) {
       spec.size,
       spec.fingerprint ?? null,
       spec.active ?? true,
+      // The bytes are not stored: a stand-in CRC32 (what a push computes) for the Capacitor plugins reading one.
+      bundle.slice(0, 8),
     ],
   );
   return rows[0].id;

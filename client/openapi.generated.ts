@@ -468,7 +468,7 @@ export interface paths {
         put: operations["putCapacitorChannelSelf"];
         /**
          * Capacitor setChannel (channelUrl)
-         * @description Asks to join `channel`; the channel is stored for the device. A device moves itself only onto a channel that allows self-assignment (production always does). No credential.
+         * @description Asks to join `channel`. Plugins below 5.34.0, 6.34.0 and 7.34.0 have it stored, for a device the device cap admits and within CAPACITOR_CHANNEL_ASSIGNMENTS_PER_APP and …_PER_ADDRESS_PER_HOUR (else `{error: "device_cap" | "new_device_limit" | "app_full" | "address_limit", message}`); later plugins keep it themselves. A device moves itself only onto a channel that allows self-assignment (production always does). No credential.
          */
         post: operations["postCapacitorChannelSelf"];
         /**
@@ -3393,40 +3393,7 @@ export interface operations {
                     version_name?: string;
                     /** @description the OS version */
                     version_os?: string;
-                } | {
-                    /** @description what happened: download_complete, set, update_fail, … */
-                    action: string;
-                    /** @description the app's bundle identifier (the app is named by the path) */
-                    app_id?: string;
-                    /** @description what setCustomId() set, "" otherwise */
-                    custom_id?: string;
-                    /** @description the channel the device asks for ("" for none; plugin 5.5 and later): honoured when it allows self-assignment */
-                    defaultChannel?: string;
-                    /** @description the device id the plugin keeps (a UUID); it picks the bucket */
-                    device_id: string;
-                    /** @description the store the app came from (plugin 8.50 and later) */
-                    install_source?: string;
-                    is_emulator?: boolean;
-                    is_prod?: boolean;
-                    /** @description the first characters of the app's public key, when it has one */
-                    key_id?: string;
-                    /** @description the bundle before a `set` */
-                    old_version_name?: string;
-                    /** @description "android" or "ios" */
-                    platform?: string;
-                    /** @description the plugin version, e.g. "8.51.14" */
-                    plugin_version?: string;
-                    /** @description epoch milliseconds (plugin 8.42 and later) */
-                    timestamp?: number;
-                    /** @description the native app version, matched against target_binary_range (semver; "1.2" reads as 1.2.0) */
-                    version_build?: string;
-                    /** @description Android versionCode, iOS CFBundleVersion */
-                    version_code?: string;
-                    /** @description the bundle the device runs: a release version, or "builtin" */
-                    version_name?: string;
-                    /** @description the OS version */
-                    version_os?: string;
-                }[];
+                } | unknown[];
             };
         };
         responses: {

@@ -2,6 +2,7 @@ import type { CapacitorManifestEntry } from '../deltas/capacitor-manifest.js';
 import type { RefusalReason } from '../devices/device-cap.js';
 import { memoAnswer } from '../routing/answer-memo.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
+import type { ChecksumKind } from './plugin-versions.js';
 
 /** A Capacitor update answer as bytes (the route sends them as they are). */
 export type CapacitorAnswer = Buffer;
@@ -39,24 +40,37 @@ export function notAnUpdate(reason: 'up_to_date' | RefusalReason): CapacitorAnsw
 }
 
 /**
- * `{version, url, checksum, session_key?, manifest?}`: the release's checksum as pushed (the zip's SHA-256,
- * or that digest signed with the developer's key), the session key of an encrypted release, and the
- * per-file manifest for a device on an earlier release. Never `error`, `kind` or `message`, and no JSON
- * null. Without a manifest the bytes depend on the release only: made once and kept with it.
+ * `{version, url, checksum, session_key?, manifest?}`: the checksum the device's plugin verifies
+ * (`checksumOf`), the session key of an encrypted release, and the per-file manifest for a device on an
+ * earlier release. Never `error`, `kind` or `message`, and no JSON null. Without a manifest the bytes depend
+ * on the release and the checksum kind only: made once per kind and kept with the release.
  */
 export function updateAnswer(
   release: RoutedRelease,
+  kind: ChecksumKind,
   manifest?: readonly CapacitorManifestEntry[],
 ): CapacitorAnswer {
   const make = () =>
     json({
       version: release.version,
       url: release.url,
-      checksum: release.capacitor?.checksum ?? release.sha256,
+      checksum: checksumOf(release, kind),
       ...(release.capacitor?.sessionKey ? { session_key: release.capacitor.sessionKey } : {}),
       ...(manifest ? { manifest } : {}),
     });
-  return manifest ? make() : memoAnswer(release.answers, 'capacitor', make);
+  return manifest ? make() : memoAnswer(release.answers, `capacitor:${kind}`, make);
+}
+
+/**
+ * The `checksum` a plugin verifying `kind` compares: an encrypted release's signed checksum as pushed;
+ * otherwise the zip's SHA-256, its CRC32, or "" for a plugin that computes none. undefined when the release
+ * has no CRC32 (pushed before it was kept): the plugin could not verify it, so it is not offered.
+ */
+export function checksumOf(release: RoutedRelease, kind: ChecksumKind): string | undefined {
+  if (release.capacitor?.sessionKey) return release.capacitor.checksum;
+  if (kind === 'crc32') return release.crc32;
+  if (kind === 'none') return '';
+  return release.capacitor?.checksum ?? release.sha256;
 }
 
 function json(value: unknown): Buffer {

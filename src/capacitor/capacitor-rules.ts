@@ -1,7 +1,8 @@
 import { CHANNEL_PATTERN, DEFAULT_CHANNEL } from '@ota/shared/ids';
-import semver from 'semver';
 import { allowsSelfAssign } from '../channels/channel-rules.js';
 import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
+import { checksumOf } from './capacitor-answers.js';
+import { type PluginAbilities, pluginAbilities } from './plugin-versions.js';
 
 /**
  * Pure rules of the Capacitor adapter (API.md, "Capacitor"; docs/reference/capacitor-protocol.md), functions
@@ -18,20 +19,22 @@ export interface AskedChannel {
 }
 
 /**
- * Which channel a Capacitor device is served from. When the body carries `defaultChannel` at all (plugin 5.5
- * and later), it decides: a channel that allows self-assignment is served, anything else (empty, unknown,
- * closed) means the app's default channel, and a stored assignment is ignored. Older plugins send none:
- * the channel they asked for with `channel_self` (`stored`) decides, while it still allows self-assignment.
+ * Which channel a Capacitor device asks for, before device overrides: the first of `wanted` that allows
+ * self-assignment, else the app's default channel (empty, unknown and closed channels are skipped). The
+ * caller orders them by where the plugin keeps its channel (plugin-versions.ts): a plugin that keeps it on
+ * the device names it in `defaultChannel`; one below 5.34.0, 6.34.0 and 7.34.0 relies on the channel it
+ * stored with `channel_self`, which comes before its configured `defaultChannel` (Capgo's server decides
+ * the same way: plugin_runtime/utils/update.ts and channelSelfStore.ts).
  */
 export function askedChannel(
   route: Pick<AppRoute, 'selfAssignable'>,
-  defaultChannel: string | undefined,
-  stored: string | undefined,
+  ...wanted: ReadonlyArray<string | undefined>
 ): AskedChannel {
-  const wanted = defaultChannel ?? stored;
-  if (wanted === undefined || wanted === '' || wanted === DEFAULT_CHANNEL || !allowsSelfAssign(route, wanted))
-    return { channel: DEFAULT_CHANNEL, own: false };
-  return { channel: wanted, own: true };
+  for (const name of wanted) {
+    if (name === undefined || name === '' || name === DEFAULT_CHANNEL) continue;
+    if (allowsSelfAssign(route, name)) return { channel: name, own: true };
+  }
+  return { channel: DEFAULT_CHANNEL, own: false };
 }
 
 /** Whether `name` is a channel of the app: production, one with active releases, or one with settings. */
@@ -53,26 +56,42 @@ export function fitsKey(release: RoutedRelease, keyId: string | undefined): bool
   return keyId.length < releaseKey.length ? releaseKey.startsWith(keyId) : releaseKey === keyId;
 }
 
-/** The releases of a list the device can install: the list itself when they all are (no copy). */
-export function releasesForKey(
-  releases: readonly RoutedRelease[],
-  keyId: string | undefined,
-): readonly RoutedRelease[] {
-  return releases.every((r) => fitsKey(r, keyId)) ? releases : releases.filter((r) => fitsKey(r, keyId));
+/** What decides whether a device can install a release: the key it named and what its plugin verifies. */
+export interface DeviceFit {
+  keyId: string | undefined;
+  plugin: PluginAbilities;
 }
 
 /**
- * Whether the plugin resets to its built-in bundle on `{version: "builtin"}`: from 6.2.0 and 7.0.2 on (and
- * the 5.50 line, which carries plugin 8's code); older ones take it for an update without a URL and report
- * a failure. A version the service cannot read is taken for a current plugin.
+ * Whether the device can verify and install the release: made with its key (fitsKey), and carrying a
+ * checksum its plugin compares (a release without a CRC32 is not offered to a plugin that needs one).
  */
+export function installable(release: RoutedRelease, fit: DeviceFit): boolean {
+  if (!fitsKeyOf(release, fit)) return false;
+  return checksumOf(release, fit.plugin.checksum) !== undefined;
+}
+
+/**
+ * The key rule for the device. Plugins before 8.2 send no `key_id`, with a public key or without: with one,
+ * iOS installs only a signed release and Android either kind (capacitor-protocol.md §5); so they are served
+ * the channel's releases whatever key made them (as Capgo's server serves them), signed ones only from
+ * 5.30/6.30/7.30, which read a hex signature. A developer adding a key to an app keeps the builds without
+ * it on unsigned releases with `target_binary_range`.
+ */
+function fitsKeyOf(release: RoutedRelease, fit: DeviceFit): boolean {
+  if ((fit.keyId === undefined || fit.keyId === '') && !fit.plugin.sendsKeyId)
+    return release.capacitor?.keyId ? fit.plugin.readsHexSignature : true;
+  return fitsKey(release, fit.keyId);
+}
+
+/** The releases of a list the device can install: the list itself when they all are (no copy). */
+export function releasesFor(releases: readonly RoutedRelease[], fit: DeviceFit): readonly RoutedRelease[] {
+  return releases.every((r) => installable(r, fit)) ? releases : releases.filter((r) => installable(r, fit));
+}
+
+/** Whether the plugin resets to its built-in bundle on `{version: "builtin"}` (plugin-versions.ts). */
 export function resetsToBuiltin(pluginVersion: string | undefined): boolean {
-  const v = pluginVersion === undefined ? null : semver.coerce(pluginVersion);
-  if (v === null) return true;
-  if (v.major === 5) return v.minor >= 50;
-  if (v.major === 6) return semver.gte(v, '6.2.0');
-  if (v.major === 7) return semver.gte(v, '7.0.2');
-  return v.major > 7;
+  return pluginAbilities(pluginVersion, undefined).resetsToBuiltin;
 }
 
 /** Statistics actions counted (API.md, "Capacitor"), as the kind of device event each one is. */

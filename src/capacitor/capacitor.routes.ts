@@ -18,6 +18,7 @@ import {
   StatsAnswer,
   StatsBody,
   UpdatesAnswer,
+  wellFormedStats,
 } from './capacitor.schemas.js';
 import type { CapacitorInfo, CapacitorStat } from './capacitor.service.js';
 
@@ -105,8 +106,12 @@ export async function capacitorRoutes(app: App): Promise<void> {
     },
     handler: async (request, reply) => {
       const { app_id } = request.params as Params;
-      const body = request.body as CapacitorStat | CapacitorStat[];
-      await capacitor.stats(app_id, Array.isArray(body) ? body : [body], request);
+      const body = request.body as CapacitorStat | unknown[];
+      const stats = Array.isArray(body) ? (wellFormedStats(body) as CapacitorStat[]) : [body];
+      if (stats.length === 0) {
+        throw badRequest('No statistic of the batch is well formed.', 'invalid_request', { field: 'body' });
+      }
+      await capacitor.stats(app_id, stats, request);
       return reply.header('content-type', JSON_CONTENT_TYPE).send(OK as never);
     },
   });
@@ -122,7 +127,11 @@ export async function capacitorRoutes(app: App): Promise<void> {
     schema: {
       tags: TAGS,
       summary: 'Capacitor setChannel (channelUrl)',
-      description: `Asks to join \`channel\`; the channel is stored for the device.${channelDoc}`,
+      description:
+        'Asks to join `channel`. Plugins below 5.34.0, 6.34.0 and 7.34.0 have it stored, for a device the ' +
+        'device cap admits and within CAPACITOR_CHANNEL_ASSIGNMENTS_PER_APP and …_PER_ADDRESS_PER_HOUR ' +
+        '(else `{error: "device_cap" | "new_device_limit" | "app_full" | "address_limit", message}`); later ' +
+        `plugins keep it themselves.${channelDoc}`,
       security: [],
       params: CapacitorParams,
       body: ChannelSetBody,
@@ -131,7 +140,7 @@ export async function capacitorRoutes(app: App): Promise<void> {
     handler: async (request, reply) => {
       const { app_id } = request.params as Params;
       const body = request.body as CapacitorInfo & { channel: string };
-      const answer = await channelSelf.set(app_id, body.device_id, body.channel);
+      const answer = await channelSelf.set(body, app_id, request);
       return reply.header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify(answer));
     },
   });

@@ -1,5 +1,6 @@
 import { CHANNEL_MAX_LENGTH } from '@ota/shared/ids';
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { withExample } from '../http/openapi.js';
 import { Uuid } from '../http/schemas.js';
 import { DeviceId } from '../updates/updates.schemas.js';
@@ -67,9 +68,31 @@ const StatEvent = Type.Object({
   timestamp: Type.Optional(Type.Number({ description: 'epoch milliseconds (plugin 8.42 and later)' })),
 });
 
-/** One statistic (plugins before 8.42) or a batch of at most 200 from one device (8.42 and later). */
+const isStatEvent = TypeCompiler.Compile(StatEvent);
+
+/**
+ * The well-formed statistics of a batch. Plugins 8.42 and later (and 5.50, 6.50, 7.50) drop a whole batch
+ * answered 400, so one malformed entry is left out rather than refusing the others.
+ */
+export function wellFormedStats(entries: readonly unknown[]): Static<typeof StatEvent>[] {
+  return entries.filter((entry): entry is Static<typeof StatEvent> => isStatEvent.Check(entry));
+}
+
+/**
+ * One statistic (plugins before 8.42), checked as a whole, or a batch of at most 200 from one device (8.42
+ * and later), whose entries are checked one by one (wellFormedStats).
+ */
 export const StatsBody = withExample(
-  Type.Union([StatEvent, Type.Array(StatEvent, { minItems: 1, maxItems: 200 })]),
+  Type.Union([
+    StatEvent,
+    Type.Array(
+      Type.Unknown({ description: 'a statistic as the single object; a malformed one is left out' }),
+      {
+        minItems: 1,
+        maxItems: 200,
+      },
+    ),
+  ]),
   [
     { ...INFO_EXAMPLE, version_name: '1.0.1', action: 'download_complete', timestamp: 1767225600000 },
     {

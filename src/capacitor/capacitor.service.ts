@@ -18,10 +18,11 @@ import { creditable, DOWNLOAD_SIDE_ACTIONS, failureMessage, offeredRelease } fro
 import {
   askedChannel,
   COUNTED_ACTIONS,
-  fitsKey,
-  releasesForKey,
-  resetsToBuiltin,
+  type DeviceFit,
+  installable,
+  releasesFor,
 } from './capacitor-rules.js';
+import { pluginAbilities } from './plugin-versions.js';
 
 /** What the service reads of the plugin's info object (capacitor-protocol.md §3). */
 export interface CapacitorInfo {
@@ -29,6 +30,7 @@ export interface CapacitorInfo {
   version_name?: string;
   version_build?: string;
   plugin_version?: string;
+  platform?: string;
   defaultChannel?: string;
   key_id?: string;
 }
@@ -75,7 +77,8 @@ export class CapacitorService {
     const appVersion = info.version_build
       ? (normalizeAppVersion(info.version_build) ?? undefined)
       : undefined;
-    const keyId = info.key_id;
+    const plugin = pluginAbilities(info.plugin_version, info.platform);
+    const fit: DeviceFit = { keyId: info.key_id, plugin };
     const outcome = await this.deps.updates.resolve({
       app_id: appId,
       device_id: deviceId,
@@ -85,13 +88,14 @@ export class CapacitorService {
       noteOffer: true,
       ...(appVersion !== undefined ? { app_version: appVersion } : {}),
       ...(running !== undefined ? { current_module_id: running } : {}),
-      // A device is offered only what it can verify: releases made with its key, or unsigned ones.
-      candidates: (r, served) => releasesForKey(r.channels.get(served) ?? [], keyId),
+      // A device is offered only what it can verify: releases made with its key, or unsigned ones, with a
+      // checksum its plugin compares.
+      candidates: (r, served) => releasesFor(r.channels.get(served) ?? [], fit),
       pinned: (r, moduleId) => {
         const override = r.overrides?.get(deviceId);
         const release =
           override?.kind === 'release' && override.moduleId === moduleId ? override.release : null;
-        return release !== null && fitsKey(release, keyId) ? release : null;
+        return release !== null && installable(release, fit) ? release : null;
       },
     });
     if (!outcome.admitted) {
@@ -100,13 +104,14 @@ export class CapacitorService {
     }
     const release = outcome.release;
     if (release !== null) {
-      const manifest = await this.manifestOf(route, release, info.version_name);
+      // Only plugins that apply `.br` files get a manifest; the others download the zip.
+      const manifest = plugin.manifest ? await this.manifestOf(route, release, info.version_name) : undefined;
       this.countBytes(route, release, running, deviceId, manifest !== undefined);
-      return { answer: updateAnswer(release, manifest), decision: 'served' };
+      return { answer: updateAnswer(release, plugin.checksum, manifest), decision: 'served' };
     }
     // The device runs a release of ours that it must no longer run (rolled back, out of a lowered rollout,
     // made with another key) and nothing else is to be served: back to the bundle built into the app.
-    if (!outcome.upToDate && running !== undefined && resetsToBuiltin(info.plugin_version))
+    if (!outcome.upToDate && running !== undefined && plugin.resetsToBuiltin)
       return { answer: RESET, decision: 'served' };
     return { answer: notAnUpdate('up_to_date'), decision: 'up_to_date' };
   }
@@ -138,7 +143,7 @@ export class CapacitorService {
     for (const stat of counted) {
       const moduleId = DOWNLOAD_SIDE_ACTIONS.has(stat.action)
         ? await offered()
-        : await this.releaseNamed(route, channel, deviceId, stat.version_name!);
+        : await this.releaseOfStat(route, channel, deviceId, stat.version_name!);
       if (moduleId === undefined) continue;
       const kind = COUNTED_ACTIONS.get(stat.action)!;
       const id = statEventId(kind, moduleId, deviceId);
@@ -163,13 +168,32 @@ export class CapacitorService {
     return route;
   }
 
-  /** The channel the device asks for (the stored one is read only for a body without defaultChannel). */
+  /**
+   * The channel the device asks for: a plugin that keeps its channel sends it as `defaultChannel`; for one
+   * that relies on the server (plugin-versions.ts `channel: 'server'`) the stored channel comes first, and
+   * only then is the store read.
+   */
   async asked(route: AppRoute, info: CapacitorInfo) {
-    const stored =
-      info.defaultChannel === undefined
-        ? await this.deps.channels.get(route.appId, info.device_id)
-        : undefined;
-    return askedChannel(route, info.defaultChannel, stored);
+    if (pluginAbilities(info.plugin_version, info.platform).channel === 'device')
+      return askedChannel(route, info.defaultChannel);
+    const stored = await this.deps.channels.get(route, info.device_id);
+    return askedChannel(route, stored, info.defaultChannel);
+  }
+
+  /**
+   * The release a statistic's `version_name` names. The iOS queue names a manifest file's failure
+   * `"<version>:<file>"`: when the whole name is no release, the part before the first `:` is read.
+   */
+  private async releaseOfStat(
+    route: AppRoute,
+    channel: string,
+    deviceId: string,
+    name: string,
+  ): Promise<string | undefined> {
+    const exact = await this.releaseNamed(route, channel, deviceId, name);
+    const colon = name.indexOf(':');
+    if (exact !== undefined || colon <= 0) return exact;
+    return this.releaseNamed(route, channel, deviceId, name.slice(0, colon));
   }
 
   /** The release a version name means for this device: its pinned release, else one of the channel's. */

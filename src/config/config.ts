@@ -82,6 +82,8 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_SIGNIN_FAILURE_WINDOW_MINUTES: Count('15'),
   RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: Count('0'),
   RATE_LIMIT_FAILURE_DEVICES_PER_ADDRESS_PER_HOUR: Count('10'),
+  CAPACITOR_CHANNEL_ASSIGNMENTS_PER_APP: Count('10000'),
+  CAPACITOR_CHANNEL_ASSIGNMENTS_PER_ADDRESS_PER_HOUR: Count('100'),
   API_COPIES: Count('1'),
   TRUST_PROXY: Type.String({ default: 'false' }),
   SHUTDOWN_GRACE_MS: Count('10000'),
@@ -166,7 +168,13 @@ export interface Config {
    * job stops making deltas after `jobTimeoutMs`, one bsdiff run is killed after `patchTimeoutMs`.
    */
   deltas: { bases: number; minSaving: number; jobTimeoutMs: number; patchTimeoutMs: number };
-  devices: { windowDays: number; routingCacheTtlMs: number };
+  devices: {
+    windowDays: number;
+    routingCacheTtlMs: number;
+    /** Capacitor channel assignments kept per app, and new ones per client network and hour (0: no limit). */
+    capacitorAssignmentsPerApp: number;
+    capacitorAssignmentsPerAddressPerHour: number;
+  };
   ingest: {
     batchSize: number;
     flushMs: number;
@@ -343,6 +351,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devices: {
       windowDays: atLeast(1, e.DEVICE_WINDOW_DAYS),
       routingCacheTtlMs: int(e.ROUTING_CACHE_TTL_MS),
+      capacitorAssignmentsPerApp: atLeast(1, e.CAPACITOR_CHANNEL_ASSIGNMENTS_PER_APP),
+      capacitorAssignmentsPerAddressPerHour: int(e.CAPACITOR_CHANNEL_ASSIGNMENTS_PER_ADDRESS_PER_HOUR),
     },
     ingest: {
       batchSize: atLeast(1, e.INGEST_BATCH_SIZE),

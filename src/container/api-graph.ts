@@ -43,6 +43,7 @@ import { createDeviceOverridesService } from '../overrides/device-overrides.serv
 import { OverrideChecks } from '../overrides/override-checks.js';
 import { PasswordResetService } from '../password-reset/password-reset.service.js';
 import { ResetLimiter } from '../password-reset/reset-limiter.js';
+import { capabilitiesOf } from '../plans/plans.js';
 import { createSmtpMailer } from '../platform/mailer.js';
 import { createRedis } from '../platform/redis.js';
 import { createPromotionService } from '../promotion/promotion.service.js';
@@ -263,7 +264,12 @@ export function createApi(
       bytesServed: stores.bytesServed,
     }),
     capacitor,
-    capacitorChannelSelf: new CapacitorChannelSelf(capacitor, stores.capacitorChannels),
+    capacitorChannelSelf: new CapacitorChannelSelf(
+      capacitor,
+      stores.capacitorChannels,
+      (route, deviceId, client) =>
+        deviceCap.admit(route.workspaceId, deviceId, capabilitiesOf(route.plan).deviceCap, client),
+    ),
     drafts,
     expoReleases: createExpoReleasesService(stores, {
       releases,

@@ -4,12 +4,13 @@ import { PostgresApiKeysStore } from '../api-keys/api-keys.postgres-store.js';
 import { PostgresAppsStore } from '../apps/apps.postgres-store.js';
 import { PostgresAuditStore } from '../audit/audit.postgres-store.js';
 import { PostgresAuthStore } from '../auth/auth.postgres-store.js';
+import { blobCrc32 } from '../bundles/blob-crc32.js';
 import { createBlobLinks } from '../bundles/blob-links.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import { PostgresBundlesStore } from '../bundles/bundles.postgres-store.js';
 import { LocalDiskBlobStore } from '../bundles/local-blob-store.js';
 import { createS3Client, S3BlobStore } from '../bundles/s3-blob-store.js';
-import { PostgresCapacitorChannelsStore } from '../capacitor/capacitor-channels.postgres-store.js';
+import { RedisCapacitorChannelsStore } from '../capacitor/capacitor-channels.redis-store.js';
 import { PostgresChannelsStore } from '../channels/channels.postgres-store.js';
 import { PostgresDeploymentKeysStore } from '../codepush/deployment-keys.postgres-store.js';
 import type { Config } from '../config/config.js';
@@ -118,6 +119,7 @@ export function createContainer(
       invalidate,
       deltas: deltaJobs,
       packages: createPushPackages(blobs, stores.deltas),
+      crc32: (sha256) => blobCrc32(blobs, sha256),
     }),
     metrics,
   };
@@ -178,6 +180,10 @@ function createStores(
     deltas: new PostgresDeltasStore(db),
     deviceOverrides: new PostgresDeviceOverridesStore(db),
     channels: new PostgresChannelsStore(db),
-    capacitorChannels: new PostgresCapacitorChannelsStore(db),
+    capacitorChannels: new RedisCapacitorChannelsStore(redis, keys, {
+      perApp: config.devices.capacitorAssignmentsPerApp,
+      perAddressPerHour: config.devices.capacitorAssignmentsPerAddressPerHour,
+      windowDays: config.devices.windowDays,
+    }),
   };
 }

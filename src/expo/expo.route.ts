@@ -69,6 +69,7 @@ export interface ExpoRouteRow
     | 'capacitor_checksum'
     | 'capacitor_session_key'
     | 'capacitor_key_id'
+    | 'crc32'
     | 'promoted_from'
     | 'promoted_from_channel'
   > {

@@ -31,6 +31,7 @@ export class FakeReleasesStore implements store.ReleasesStore {
       capacitor_checksum: r.capacitor?.checksum ?? null,
       capacitor_session_key: r.capacitor?.sessionKey ?? null,
       capacitor_key_id: r.capacitor?.keyId ?? null,
+      crc32: r.crc32 ?? null,
       paused: false,
       promoted_from: r.promotedFrom?.id ?? null,
       promoted_from_channel: r.promotedFrom?.channel ?? null,

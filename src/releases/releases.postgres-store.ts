@@ -9,7 +9,7 @@ import type {
 
 const COLUMNS = `id, seq, workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
   fingerprint, target_binary_range, active, rolled_back_at, created_at, capacitor_checksum,
-  capacitor_session_key, capacitor_key_id, paused, promoted_from, promoted_from_channel`;
+  capacitor_session_key, capacitor_key_id, paused, promoted_from, promoted_from_channel, crc32`;
 
 export class PostgresReleasesStore implements ReleasesStore {
   constructor(private readonly db: Queryable) {}
@@ -18,9 +18,9 @@ export class PostgresReleasesStore implements ReleasesStore {
     const { rows } = await tx.query<ReleaseRow>(
       `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256,
                              size, fingerprint, target_binary_range, id, created_at, capacitor_checksum,
-                             capacitor_session_key, capacitor_key_id, promoted_from, promoted_from_channel)
+                             capacitor_session_key, capacitor_key_id, promoted_from, promoted_from_channel, crc32)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, coalesce($12::uuid, gen_random_uuid()),
-               coalesce($13::timestamptz, now()), $14, $15, $16, $17, $18) RETURNING ${COLUMNS}`,
+               coalesce($13::timestamptz, now()), $14, $15, $16, $17, $18, $19) RETURNING ${COLUMNS}`,
       [
         r.workspaceId,
         r.appId,
@@ -40,6 +40,7 @@ export class PostgresReleasesStore implements ReleasesStore {
         r.capacitor?.keyId ?? null,
         r.promotedFrom?.id ?? null,
         r.promotedFrom?.channel ?? null,
+        r.crc32 ?? null,
       ],
     );
     return rows[0]!;

@@ -41,6 +41,9 @@ const actorOf = (principal: Principal): ChangeActor => ({
   ...auditActor(principal),
 });
 
+/** Reads a stored bundle's CRC32 (8 lower-case hex). */
+export type Crc32Of = (sha256: string) => Promise<string>;
+
 /** The stores the releases service works on. */
 export interface ReleasesStores {
   releases: ReleasesStore;
@@ -57,9 +60,20 @@ export interface ReleasesStores {
 
 export function createReleasesService(
   stores: ReleasesStores,
-  options: { invalidate: PublishInvalidation; deltas?: DeltaJobs; packages?: PushPackages },
+  options: {
+    invalidate: PublishInvalidation;
+    deltas?: DeltaJobs;
+    packages?: PushPackages;
+    crc32?: Crc32Of;
+  },
 ): ReleasesService {
-  return new ReleasesService(stores, options.invalidate, options.deltas, options.packages);
+  return new ReleasesService(
+    stores,
+    options.invalidate,
+    options.deltas,
+    options.packages,
+    options.crc32,
+  );
 }
 
 /**
@@ -75,6 +89,11 @@ export class ReleasesService {
     private readonly deltas?: DeltaJobs,
     /** Reads what the bytes are (a zip's CodePush folder hash) before the release can be offered. */
     private readonly packages?: PushPackages,
+    /**
+     * The CRC32 of a stored bundle, read at push under the blob's lock (older Capacitor plugins compare it;
+     * src/capacitor/plugin-versions.ts): kept with the release, so no answer waits for a background job.
+     */
+    private readonly crc32?: Crc32Of,
   ) {}
 
   async push(principal: Principal, input: PushInput, hooks: PushHooks = {}): Promise<ReleaseRow> {
@@ -101,6 +120,7 @@ export class ReleasesService {
       const bundle = await bundles.find(app.id, sha256, tx);
       if (!bundle) throw unknownBundle();
       if (facts && 'err' in facts) throw new BlobStoreUnavailableError(facts.err);
+      const crc32 = (await this.crc32?.(sha256)) ?? null;
       if (fingerprint !== null && !(await apps.findFingerprint(app.id, fingerprint, tx)))
         throw unknownFingerprint();
       requirePushAllowed(await this.planOf(principal.workspaceId, tx), {
@@ -124,6 +144,7 @@ export class ReleasesService {
         fingerprint,
         targetBinaryRange,
         capacitor,
+        crc32,
         promotedFrom: input.promoted_from
           ? { id: input.promoted_from.module_id, channel: input.promoted_from.channel }
           : null,

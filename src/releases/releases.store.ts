@@ -21,6 +21,8 @@ export interface ReleaseRow {
   capacitor_checksum: string | null;
   capacitor_session_key: string | null;
   capacitor_key_id: string | null;
+  /** CRC32 of the bytes (8 lower-case hex), computed at push; null for releases pushed before it was kept. */
+  crc32: string | null;
   /** Offered to no device that does not already run it (docs/guides/apps-and-releases.md). */
   paused: boolean;
   /** The release this one was promoted from, and the channel it was on; null for a push of its own. */
@@ -51,6 +53,8 @@ export interface NewRelease {
   fingerprint: string | null;
   targetBinaryRange: string | null;
   capacitor?: CapacitorFields | null;
+  /** CRC32 of the bytes (blob-crc32.ts). */
+  crc32?: string | null;
   /** A promotion: the release whose bytes and metadata this one copies, and its channel. */
   promotedFrom?: { id: string; channel: string } | null;
   /** Given by a signed push, whose signed bytes name them; otherwise drawn by the store. */

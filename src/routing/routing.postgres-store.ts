@@ -12,7 +12,7 @@ export class PostgresRoutingStore implements RoutingStore {
     const { rows } = await this.db.query<Row>(
       `SELECT a.workspace_id, w.plan, r.id, r.channel, r.version, r.rollout_pct, r.mandatory, r.notes,
               r.sha256, r.size, r.fingerprint, r.target_binary_range, r.paused,
-              r.capacitor_checksum, r.capacitor_session_key, r.capacitor_key_id,
+              r.capacitor_checksum, r.capacitor_session_key, r.capacitor_key_id, r.crc32,
               m.body AS signed_manifest, m.signature, m.key_id
          FROM apps a
          JOIN workspaces w ON w.id = a.workspace_id

@@ -84,6 +84,7 @@ export class RoutingLoader implements RoutingSource {
         url: await urlOf(row.sha256),
         answers: new Map(),
       };
+      if (row.crc32 !== null) release.crc32 = row.crc32;
       const signature = signatureOf(row);
       if (signature) release.signature = signature;
       if (row.capacitor_checksum !== null) {

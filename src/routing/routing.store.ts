@@ -22,6 +22,7 @@ export const ROUTED_COLUMNS = [
   'capacitor_checksum',
   'capacitor_session_key',
   'capacitor_key_id',
+  'crc32',
 ] as const;
 
 /** An active release update checks serve, with the signed manifest of its `check` part when signed. */

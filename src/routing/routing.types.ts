@@ -24,6 +24,8 @@ export interface RoutedRelease {
   url: string;
   /** The signed canonical manifest of a release signed on the developer's machine; absent when unsigned. */
   signature?: ReleaseSignature;
+  /** CRC32 of the bytes (8 lower-case hex): the checksum older Capacitor plugins compare; absent when unknown. */
+  crc32?: string;
   /** What a Capacitor device receives besides the bytes, when the release was pushed as one (src/capacitor/). */
   capacitor?: RoutedCapacitor;
   /** Answers made from this release (answer-memo.ts). */

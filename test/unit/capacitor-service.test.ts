@@ -33,6 +33,7 @@ function release(version: string, more: Partial<RoutedRelease> = {}): RoutedRele
     paused: false,
     notes: '',
     sha256: 'a'.repeat(64),
+    crc32: '0a1b2c3d',
     size: 1000,
     url: `https://ota.example.com/api/v1/bundles/${id}`,
     answers: new Map(),
@@ -118,11 +119,16 @@ const answer = async (a: ReturnType<typeof adapter>, info: Record<string, unknow
   );
 
 describe('Capacitor rules', () => {
-  it('defaultChannel decides when sent; the stored channel only without it; only open channels', () => {
+  it('serves the first open channel the device names, in the order its plugin keeps them; else production', () => {
     const route = { selfAssignable: new Set(['beta']) };
+    // Plugin 8: defaultChannel alone.
+    expect(askedChannel(route, 'beta')).toEqual({ channel: 'beta', own: true });
+    expect(askedChannel(route, '')).toEqual({ channel: 'production', own: false });
+    expect(askedChannel(route, 'internal')).toEqual({ channel: 'production', own: false });
+    // Plugins below 5.34/6.34/7.34: the stored channel, then the configured defaultChannel.
+    expect(askedChannel(route, 'beta', '')).toEqual({ channel: 'beta', own: true });
     expect(askedChannel(route, 'beta', 'other')).toEqual({ channel: 'beta', own: true });
-    expect(askedChannel(route, '', 'beta')).toEqual({ channel: 'production', own: false });
-    expect(askedChannel(route, 'internal', undefined)).toEqual({ channel: 'production', own: false });
+    expect(askedChannel(route, 'internal', 'beta')).toEqual({ channel: 'beta', own: true });
     expect(askedChannel(route, undefined, 'beta')).toEqual({ channel: 'beta', own: true });
     expect(askedChannel({}, undefined, 'beta')).toEqual({ channel: 'production', own: false });
   });
@@ -201,23 +207,56 @@ describe('Capacitor update check on fakes', () => {
     const a = adapter({ production: [paused, base], beta: [beta] }, { selfAssignable: new Set(['beta']) });
     expect(await answer(a, { version_name: '1.1.0' })).toMatchObject({ kind: 'up_to_date' });
     expect(await answer(a, { version_name: 'builtin' })).toMatchObject({ version: '1.0.0' });
-    expect(await a.self.set(APP, 'device-1', 'beta')).toEqual({ status: 'ok', allowSet: true });
-    expect(await answer(a, { version_name: 'builtin' })).toMatchObject({ version: '2.0.0-beta' });
-    expect(await answer(a, { version_name: 'builtin', defaultChannel: '' })).toMatchObject({
-      version: '1.0.0',
+    const old = { plugin_version: '5.4.1' };
+    expect(await a.self.set({ device_id: 'device-1', channel: 'beta', ...old }, APP, client)).toEqual({
+      status: 'ok',
+      allowSet: true,
     });
-    expect(await a.self.get(APP, { device_id: 'device-1' })).toEqual({
+    expect(await answer(a, { version_name: 'builtin', ...old })).toMatchObject({ version: '2.0.0-beta' });
+    // A plugin that keeps its channel on the device is served what it sends, the stored channel unread.
+    expect(
+      await answer(a, { version_name: 'builtin', plugin_version: '8.51.14', defaultChannel: '' }),
+    ).toMatchObject({ version: '1.0.0' });
+    expect(await a.self.get(APP, { device_id: 'device-1', ...old })).toEqual({
       channel: 'beta',
       status: 'override',
       allowSet: true,
     });
     await a.self.unset(APP, 'device-1');
-    expect(await answer(a, { version_name: 'builtin' })).toMatchObject({ version: '1.0.0' });
-    expect(await a.self.set(APP, 'device-1', 'nope')).toMatchObject({ error: 'channel_not_found' });
+    expect(await answer(a, { version_name: 'builtin', ...old })).toMatchObject({ version: '1.0.0' });
+    expect(await a.self.set({ device_id: 'device-1', channel: 'nope', ...old }, APP, client)).toMatchObject({
+      error: 'channel_not_found',
+    });
     expect(await a.self.list(APP)).toEqual([
       { id: 1, name: 'production', public: true, allow_self_set: true },
       { id: 2, name: 'beta', public: false, allow_self_set: true },
     ]);
+  });
+});
+
+describe('Capacitor plugin versions on fakes', () => {
+  it('answers each plugin the checksum it verifies; a release without a CRC32 is not offered to CRC32 plugins', async () => {
+    const withCrc = adapter({ production: [release('1.0.0')] });
+    expect(await answer(withCrc, { version_name: 'builtin', plugin_version: '6.5.0' })).toMatchObject({
+      version: '1.0.0',
+      checksum: '0a1b2c3d',
+    });
+    const unknown = release('1.1.0', { crc32: undefined });
+    const a = adapter({ production: [unknown] });
+    // 6.5.0 verifies CRC32 and this release has none (pushed before it was kept): nothing it could verify.
+    expect(await answer(a, { version_name: 'builtin', plugin_version: '6.5.0' })).toMatchObject({
+      kind: 'up_to_date',
+    });
+    expect(await answer(a, { version_name: 'builtin', plugin_version: '8.51.14' })).toMatchObject({
+      version: '1.1.0',
+      checksum: 'a'.repeat(64),
+    });
+    expect(
+      await answer(a, { version_name: 'builtin', plugin_version: '7.0.2', platform: 'android' }),
+    ).toMatchObject({
+      version: '1.1.0',
+      checksum: '',
+    });
   });
 });
 

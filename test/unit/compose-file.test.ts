@@ -438,6 +438,6 @@ describe('Node.js lines', () => {
     expect(froms.length).toBeGreaterThan(0);
     for (const from of froms) expect(from).toMatch(/^FROM node:22-/);
     const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    expect(engines.node).toBe('^20.11 || ^22.11 || ^24');
+    expect(engines.node).toBe('^20.15 || ^22.11 || ^24');
   });
 });

@@ -24,6 +24,7 @@ const release = (id: string, version: string, extra: Partial<ReleaseRow> = {}): 
   capacitor_checksum: null,
   capacitor_session_key: null,
   capacitor_key_id: null,
+  crc32: null,
   paused: false,
   promoted_from: null,
   promoted_from_channel: null,

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { RedisCapacitorChannelsStore } from '../../../src/capacitor/capacitor-channels.redis-store.js';
 import type { RedisDistinctDevices } from '../../../src/devices/distinct-devices.redis.js';
 import { keyspaceNodes } from '../../../src/platform/redis.js';
 import { fileContext } from '../../helpers/context.js';
-import { workspaceWithApp } from '../releases/fixtures.js';
+import { type Workspace, workspaceWithApp } from '../releases/fixtures.js';
 import { capacitorRelease, fixture, send } from './harness.js';
 
 /**
  * Anyone holding an app id can call the Capacitor URLs with made-up values: versions, channels, key ids, app
- * ids. None may become a key of its own in Redis or a row in Postgres, and none may stall an answer.
+ * ids. None may become a key of its own in Redis (nor a stored channel), and none may stall an answer.
  */
 const ctx = fileContext({ env: { RATE_LIMIT_DEVICE_PER_MINUTE: '100000' } });
 
@@ -25,12 +26,9 @@ async function redisKeys(): Promise<number> {
   return n;
 }
 
-async function storedChannels(appId: string): Promise<number> {
-  const { rows } = await ctx.deps.db.query(
-    'SELECT count(*)::int AS n FROM capacitor_channels WHERE app_id = $1',
-    [appId],
-  );
-  return rows[0].n;
+async function storedChannels(ws: Workspace): Promise<number> {
+  const store = ctx.deps.stores.capacitorChannels as RedisCapacitorChannelsStore;
+  return store.count({ appId: ws.appId, workspaceId: ws.workspaceId });
 }
 
 describe('invented values on the Capacitor URLs', () => {
@@ -74,7 +72,7 @@ describe('invented values on the Capacitor URLs', () => {
       expect(answers[4]!.statusCode).toBe(404);
     }
     expect(await redisKeys()).toBe(before);
-    expect(await storedChannels(ws.appId)).toBe(0);
+    expect(await storedChannels(ws)).toBe(0);
     // No stall: every group of five answered well within the plugin's 20 s response timeout.
     expect(Math.max(...slowest)).toBeLessThan(5000);
   }, 120_000);

@@ -92,6 +92,35 @@ describe('Capacitor statistics', () => {
     expect(result?.errorRate).toBeCloseTo(3 / 9);
   }, 60_000);
 
+  it('store the valid entries of a batch with a malformed one, and read "<version>:<file>" as the version', async () => {
+    const ws = await workspaceWithApp(ctx);
+    const r = await capacitorRelease(ctx, ws, '1.0.1');
+    const batch = fixture('8.51.14', 'android', 'stats.json') as Array<Record<string, unknown>>;
+    // Plugins 8.42+ (and 5.50/6.50/7.50) drop a batch answered 400: one bad entry must not lose the others.
+    for (const bad of [
+      { ...batch[0], action: 42 },
+      { ...batch[0], version_name: 'v'.repeat(500) },
+      'text',
+      null,
+    ]) {
+      const res = await send(ctx, ws.appId, 'stats', [batch[0], bad, batch[1]]);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ status: 'ok' });
+    }
+    // The iOS queue names manifest files as "<version>:<file>": read as the version.
+    const other = device({ generation: '7.33.4', platform: 'ios' });
+    const set = {
+      ...other.info(),
+      version_name: `${r.version}:www/index.html`,
+      old_version_name: '',
+      action: 'set',
+    };
+    const res = await send(ctx, ws.appId, 'stats', set);
+    expect(res.statusCode, res.body).toBe(200);
+    await drain();
+    expect(await stats(ws, r.id)).toMatchObject({ downloads: 1, activations: 2, errors: 0 });
+  }, 60_000);
+
   it('refuses a batch mixing devices, an empty one, and an unknown app, as problems', async () => {
     const ws = await workspaceWithApp(ctx);
     const batch = fixture('8.51.14', 'android', 'stats.json') as Array<Record<string, unknown>>;
@@ -166,6 +195,38 @@ describe('Capacitor channel_self', () => {
     await control(ctx, ws, 'PATCH', `/apps/${ws.appId}/channels/beta`, { allow_device_self_assign: false });
     expect((await send(ctx, ws.appId, 'updates', old)).json()).toMatchObject({ version: prod.version });
     expect(await check(ctx, ws.appId, modern)).toMatchObject({ version: prod.version });
+  });
+
+  it('serves plugins 5.5-7.33 the channel they set over their configured one; an override wins, never answered as theirs', async () => {
+    const ws = await workspaceWithApp(ctx);
+    await setPlan(ctx, ws.workspaceId, 'pro');
+    const prod = await capacitorRelease(ctx, ws, '1.0.0');
+    const beta = await capacitorRelease(ctx, ws, '1.1.0-beta', { extra: { channel: 'beta' } });
+    const qa = await capacitorRelease(ctx, ws, '1.2.0-qa', { extra: { channel: 'qa' } });
+    await control(ctx, ws, 'PATCH', `/apps/${ws.appId}/channels/beta`, { allow_device_self_assign: true });
+
+    // 7.33.4 sends its configured defaultChannel ("") on every request and relies on the server for the rest.
+    const old = device({ generation: '7.33.4' });
+    expect(await check(ctx, ws.appId, old)).toMatchObject({ version: prod.version });
+    const set = await send(ctx, ws.appId, 'channel_self', old.channelRequest('POST', 'beta').body);
+    expect(set.json()).toEqual({ status: 'ok', allowSet: true });
+    expect(await check(ctx, ws.appId, old)).toMatchObject({ version: beta.version });
+    const oldPut = await send(ctx, ws.appId, 'channel_self', old.channelRequest('PUT').body, 'PUT');
+    expect(oldPut.json()).toEqual({ channel: 'beta', status: 'override', allowSet: true });
+
+    // From 7.34.0 the plugin keeps its channel: what it sends decides, a stored one is not read.
+    const kept = { ...old.updatesBody(), device_id: crypto.randomUUID(), plugin_version: '7.34.0' };
+    await send(ctx, ws.appId, 'channel_self', { ...kept, channel: 'beta' });
+    expect((await send(ctx, ws.appId, 'updates', kept)).json()).toMatchObject({ version: prod.version });
+
+    // A device override wins over both, and PUT still answers the device's own channel.
+    const modern = device({ defaultChannel: 'beta' });
+    for (const d of [old, modern]) {
+      await control(ctx, ws, 'PUT', `/apps/${ws.appId}/device-overrides/${d.deviceId}`, { channel: 'qa' });
+      expect(await check(ctx, ws.appId, d)).toMatchObject({ version: qa.version });
+      const put = await send(ctx, ws.appId, 'channel_self', d.channelRequest('PUT').body, 'PUT');
+      expect(put.json()).toEqual({ channel: 'beta', status: 'override', allowSet: true });
+    }
   });
 
   it('keeps the channel of the app however its id is spelled in the URL', async () => {

@@ -23,7 +23,12 @@ describe.each(subjects)('%s routing store', (_name, make) => {
     const v1 = await push('1.0.0');
     const gone = await push('1.1.0');
     await s.transaction((tx) => s.releases.deactivate(tx, gone.id));
-    const signed = await push('1.2.0', { rolloutPct: 30, fingerprint: 'fp', targetBinaryRange: '^2.0.0' });
+    const signed = await push('1.2.0', {
+      rolloutPct: 30,
+      fingerprint: 'fp',
+      targetBinaryRange: '^2.0.0',
+      crc32: '0a1b2c3d',
+    });
     await s.transaction((tx) =>
       s.manifests.insertParts(tx, signed, [
         { part: 'check', body: Buffer.from('{"m":1}'), signature: SIGNATURE, keyId: 'key-1' },
@@ -60,6 +65,7 @@ describe.each(subjects)('%s routing store', (_name, make) => {
       capacitor_checksum: null,
       capacitor_session_key: null,
       capacitor_key_id: null,
+      crc32: '0a1b2c3d',
       signed_manifest: Buffer.from('{"m":1}'),
       signature: SIGNATURE,
       key_id: 'key-1',

@@ -89,16 +89,17 @@ describe.each(subjects)('%s Capacitor channels store', (_name, make) => {
   it('sets, replaces, reads and clears a device’s channel, per app and device', async () => {
     const s = make();
     const { app } = await appWithBundle(s, SHA, 9);
-    expect(await s.capacitorChannels.get(app.id, 'phone-a')).toBeUndefined();
-    await s.capacitorChannels.set(app.id, 'phone-a', 'beta');
-    await s.capacitorChannels.set(app.id, 'phone-b', 'qa');
-    expect(await s.capacitorChannels.get(app.id, 'phone-a')).toBe('beta');
-    await s.capacitorChannels.set(app.id, 'phone-a', 'qa');
-    expect(await s.capacitorChannels.get(app.id, 'phone-a')).toBe('qa');
-    await s.capacitorChannels.clear(app.id, 'phone-a');
-    await s.capacitorChannels.clear(app.id, 'phone-a');
-    expect(await s.capacitorChannels.get(app.id, 'phone-a')).toBeUndefined();
-    expect(await s.capacitorChannels.get(app.id, 'phone-b')).toBe('qa');
-    expect(await s.capacitorChannels.get(randomUUID(), 'phone-b')).toBeUndefined();
+    const ref = { appId: app.id, workspaceId: app.workspace_id };
+    expect(await s.capacitorChannels.get(ref, 'phone-a')).toBeUndefined();
+    await s.capacitorChannels.set(ref, 'phone-a', 'beta', '203.0.113.7');
+    await s.capacitorChannels.set(ref, 'phone-b', 'qa', '203.0.113.7');
+    expect(await s.capacitorChannels.get(ref, 'phone-a')).toBe('beta');
+    await s.capacitorChannels.set(ref, 'phone-a', 'qa', '203.0.113.7');
+    expect(await s.capacitorChannels.get(ref, 'phone-a')).toBe('qa');
+    await s.capacitorChannels.clear(ref, 'phone-a');
+    await s.capacitorChannels.clear(ref, 'phone-a');
+    expect(await s.capacitorChannels.get(ref, 'phone-a')).toBeUndefined();
+    expect(await s.capacitorChannels.get(ref, 'phone-b')).toBe('qa');
+    expect(await s.capacitorChannels.get({ ...ref, appId: randomUUID() }, 'phone-b')).toBeUndefined();
   });
 });
