@@ -67,13 +67,7 @@ export function createReleasesService(
     crc32?: Crc32Of;
   },
 ): ReleasesService {
-  return new ReleasesService(
-    stores,
-    options.invalidate,
-    options.deltas,
-    options.packages,
-    options.crc32,
-  );
+  return new ReleasesService(stores, options.invalidate, options.deltas, options.packages, options.crc32);
 }
 
 /**
