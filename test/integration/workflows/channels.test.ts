@@ -79,7 +79,8 @@ describe('channels as a resource', () => {
     ).toEqual({ status: 403, code: 'forbidden' });
     const other = await world(ctx, 'team');
     expect(await refusal(other.client.apps.channels(w.appId))).toMatchObject({ status: 404 });
-    expect((await auditOf(w)).length).toBe(before);
+    // Only the viewer's key was recorded (api_key.create): no refusal wrote anything.
+    expect((await auditOf(w)).slice(before).map((e) => e.action)).toEqual(['api_key.create']);
   });
 
   it('travels with the app’s routing state: self-assignment is answered from memory', async () => {
