@@ -260,6 +260,8 @@ describe.each(subjects)('%s account stores', (_name, make) => {
       role: 'viewer',
       created_by: maker.id,
       creator_email: maker.email,
+      app_ids: null,
+      expires_at: null,
     });
     expect(await s.transaction((tx) => s.apiKeys.capMadeBy(tx, ws, maker.id, 'developer'))).toEqual([
       makers.id,
