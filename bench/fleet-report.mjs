@@ -66,8 +66,20 @@ export function runFigures(run) {
       missed: run.spikes.filter((s) => s.ms === null).length,
     },
     events: run.events,
+    dead_letters: run.dead_letters,
+    webhooks_verified: run.webhooks.verified,
+    bad_signatures: run.webhooks.bad,
     nothing_lost: run.events.accepted === run.events.stored && run.dead_letters === 0,
   };
+}
+
+/** Every spike alerted in both runs, and every webhook the fault-free run received received with faults too. */
+export function alertsAndWebhooksKept({ fault_free: clean, faults }) {
+  return (
+    clean.spike_ms.missed === 0 &&
+    faults.spike_ms.missed === 0 &&
+    faults.webhooks_verified === clean.webhooks_verified
+  );
 }
 
 export function compareRuns(clean, faults) {
@@ -81,12 +93,15 @@ export function compareRuns(clean, faults) {
   }
   const figures = { fault_free: runFigures(clean), faults: runFigures(faults) };
   const sameEvents = clean.events.accepted === faults.events.accepted;
+  const alertsKept = alertsAndWebhooksKept(figures);
   return {
     pass:
       figures.fault_free.nothing_lost &&
       figures.faults.nothing_lost &&
       sameEvents &&
-      differences.length === 0,
+      differences.length === 0 &&
+      alertsKept,
+    alerts_and_webhooks_kept: alertsKept,
     releases_compared: keys.size,
     per_release_equal: differences.length === 0,
     per_release_differences: differences,
@@ -102,11 +117,22 @@ export function fleetSummary(result) {
     `before faults, ${f.check_ms.during_faults.p50}/${f.check_ms.during_faults.p99} ms after; check errors ` +
     `${f.check_errors.total} in ${f.check_errors.seconds.length} s; events accepted ${f.events.accepted}, stored ` +
     `${f.events.stored}; spike p50 ${f.spike_ms.before_faults.p50} ms before, ${f.spike_ms.during_faults.p50} ms after ` +
-    `(missed ${f.spike_ms.missed})`;
+    `(missed ${f.spike_ms.missed}); event posts 5xx ${f.event_posts.server_5xx}, cut ${f.event_posts.network}`;
   return [
     line('fault-free', c.fault_free),
     line('faults', c.faults),
     `per-release statistics equal: ${c.per_release_equal} (${c.releases_compared} releases)`,
+    `webhooks received: ${c.faults.webhooks_verified} with faults, ${c.fault_free.webhooks_verified} without`,
     `verdict: ${c.pass ? 'pass' : 'FAIL'}`,
   ].join('\n');
+}
+
+/** The results file: the figures, and each run without its list of every check (thousands of lines). */
+export function resultsFile(result) {
+  const runs = {};
+  for (const [name, run] of Object.entries(result.runs)) {
+    const { checks, ...rest } = run;
+    runs[name] = { ...rest, checks_sent: checks.length };
+  }
+  return { ...result, runs };
 }

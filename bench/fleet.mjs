@@ -56,7 +56,7 @@ if (!args.includes('--no-build')) buildIfStale(root);
 process.env.OTA_CLUSTER_PORT_OFFSET = FLEET_CLUSTER_OFFSET;
 const cluster = await import('../scripts/services/cluster.mjs');
 const { runFleet, killRunning } = await import('./fleet-run.mjs');
-const { compareRuns, fleetSummary } = await import('./fleet-report.mjs');
+const { compareRuns, fleetSummary, resultsFile } = await import('./fleet-report.mjs');
 
 const s3 = await ensureS3();
 await ensureServerBinaries();
@@ -92,7 +92,10 @@ try {
     runs: { fault_free: faultFree, faults },
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(root, 'bench', 'results', 'fleet.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    join(root, 'bench', 'results', 'fleet.json'),
+    `${JSON.stringify(resultsFile(result), null, 2)}\n`,
+  );
   console.log(fleetSummary(result));
   console.log('written to bench/results/fleet.json');
   exitCode = comparison.pass ? 0 : 1;

@@ -267,6 +267,12 @@ const HEADLINES = {
         ratio(faults.spike_ms.during_faults.p50, faults.spike_ms.before_faults.p50),
       ],
       [
+        'error spikes alerted; signed webhooks received (baseline: the fault-free run)',
+        `${faults.spike_ms.during_faults.n + faults.spike_ms.before_faults.n - faults.spike_ms.missed} of ${faults.spike_ms.during_faults.n + faults.spike_ms.before_faults.n}; ${faults.webhooks_verified}`,
+        `${clean.spike_ms.during_faults.n + clean.spike_ms.before_faults.n - clean.spike_ms.missed} of ${clean.spike_ms.during_faults.n + clean.spike_ms.before_faults.n}; ${clean.webhooks_verified}`,
+        '',
+      ],
+      [
         'per-release statistics equal to the fault-free run',
         r.comparison.per_release_equal
           ? `yes, ${r.comparison.releases_compared} releases`

@@ -118,7 +118,12 @@ describe('BENCHMARKS.md table', () => {
         seconds: errors ? [{ second: 70, n: errors, statuses: { 0: errors }, fault: 'api' }] : [],
       },
       events: { accepted: 3000, stored: 3000 },
-      spike_ms: { before_faults: { n: 2, p50: 1500 }, during_faults: { n: 5, p50: 3000 }, missed: 0 },
+      spike_ms: {
+        before_faults: { n: 2, p50: 1500 },
+        during_faults: { n: 5, p50: 3000 },
+        missed: errors ? 1 : 0,
+      },
+      webhooks_verified: errors ? 20 : 21,
     });
     const fleet = {
       settings: { load_s: 180 },
@@ -142,6 +147,9 @@ describe('BENCHMARKS.md table', () => {
     );
     expect(table).toContain(
       '| events stored / accepted (baseline: the fault-free run) | 3000 / 3000 | 3000 / 3000 |',
+    );
+    expect(table).toContain(
+      '| error spikes alerted; signed webhooks received (baseline: the fault-free run) | 6 of 7; 20 | 7 of 7; 21 |',
     );
     expect(table).toContain('| per-release statistics equal to the fault-free run | yes, 30 releases |');
   });
