@@ -330,6 +330,22 @@ export async function runFleet(base, { load_s, seed, engines, cluster, pg: postg
       perRelease[`${app.name}@${m.version}`] = { downloads, activations, errors, failure_rate };
     }
   }
+  // Where the webhooks stand: deliveries by event and status (a delivery still pending at the end was
+  // made but not yet received).
+  const deliveries = {};
+  const db = new pg.Client({ connectionString: env.DATABASE_URL });
+  db.on('error', () => {});
+  try {
+    await db.connect();
+    const { rows } = await db.query(
+      'SELECT event, status, count(*)::int AS n FROM webhook_deliveries GROUP BY 1, 2 ORDER BY 1, 2',
+    );
+    for (const r of rows) deliveries[`${r.event} ${r.status}`] = r.n;
+  } catch (e) {
+    deliveries.error = e.message;
+  } finally {
+    await db.end().catch(() => {});
+  }
   let deadLetterN = 0;
   for (const k of deadLetters) deadLetterN += await redis.xlen(k).catch(() => 0);
 
@@ -359,7 +375,7 @@ export async function runFleet(base, { load_s, seed, engines, cluster, pg: postg
   const procs = Object.fromEntries(
     Object.entries(world.procs).map(([l, p]) => [
       l,
-      { warn_lines: p.warnLines, error_lines: p.errorLines, last_lines: p.lastLines.slice(-5) },
+      { warn_lines: p.warnLines, error_lines: p.errorLines, last_lines: p.lastLines.slice(-12) },
     ]),
   );
   return {
@@ -377,7 +393,12 @@ export async function runFleet(base, { load_s, seed, engines, cluster, pg: postg
       : {},
     examples: meter.examples,
     processes: procs,
-    webhooks: { verified: receiver.stats.verified, bad: receiver.stats.bad },
+    webhooks: {
+      verified: receiver.stats.verified,
+      bad: receiver.stats.bad,
+      by_event: receiver.stats.byEvent,
+    },
+    deliveries,
   };
 }
 
