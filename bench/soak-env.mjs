@@ -81,7 +81,8 @@ function watchOutput(child, proc) {
 /**
  * Starts `node [flags] script` from `root` with `env` as `label` of `world` (its own process group, so a
  * Ctrl-C in the terminal reaches the benchmark, which stops the traffic first), its warn and error lines
- * counted, its exit logged unless `world.stopping`. Answers the record kept in `world.procs[label]`.
+ * counted, its exit logged unless `world.stopping` or the benchmark killed it on purpose (`proc.killed`).
+ * Answers the record kept in `world.procs[label]`.
  */
 export function startService(world, { root, log, label, script, flags = [], env }) {
   const child = spawn(process.execPath, [...flags, script], {
