@@ -3,7 +3,7 @@
 // the CodePush acquisition API (GET /v0.1/public/codepush/update_check, bench/codepush-fleet.mjs) against
 // the same bare Fastify answering the same GET requests. Builds the API (when dist/ is older than the
 // sources), starts it on a scratch Postgres database and Redis key prefix, seeds a realistic fleet
-// (bench/fleet.mjs), drives both servers with autocannon at 50 connections, and writes
+// (bench/check-fleet.mjs), drives both servers with autocannon at 50 connections, and writes
 // bench/results/check.json. Traffic goes to 127.0.0.1 only.
 //
 // Scenario "expo" (bench/expo-scenario.mjs), separate as well: the same devices through the Expo manifest
@@ -44,9 +44,9 @@ import pg from 'pg';
 import { buildIfStale } from '../scripts/build.mjs';
 import { capacitorRequests, capacitorScenario } from './capacitor-scenario.mjs';
 import { makeDrive, sampleOutcomes } from './check-drive.mjs';
+import { deviceBodies, seedFleet } from './check-fleet.mjs';
 import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
 import { expoRequests, expoScenario, seedExpo } from './expo-scenario.mjs';
-import { deviceBodies, seedFleet } from './fleet.mjs';
 import { freePort } from './free-port.mjs';
 import { peakRssMb } from './process-cpu.mjs';
 

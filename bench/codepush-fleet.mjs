@@ -34,7 +34,7 @@ export async function releaseLabels(db) {
 const APP_VERSIONS = ['1.0.0', '1.4', '2.1.3'];
 
 /**
- * The update-check bodies of bench/fleet.mjs's deviceBodies as CodePush query paths: the deployment key of
+ * The update-check bodies of bench/check-fleet.mjs's deviceBodies as CodePush query paths: the deployment key of
  * the body's app and channel, the device id as client_unique_id, and the module it runs as label and
  * package_hash (as the acquisition SDK sends them). Native fingerprints have no CodePush counterpart.
  */

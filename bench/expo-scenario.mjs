@@ -1,6 +1,6 @@
 // The Expo scenario of bench/check.mjs: GET /api/v1/expo/{app}/manifest as expo-updates sends it, over the
 // same fleet and devices (eas-client-id = the device id), beside the update check of the same run and its
-// baseline. Seeded with SQL like bench/fleet.mjs: each app gets an Expo history on
+// baseline. Seeded with SQL like bench/check-fleet.mjs: each app gets an Expo history on
 // production (a release at 100 %, a staged one on paid plans, a rolled-back one), with manifests of a
 // realistic size for both platforms.
 import { createHash, randomUUID } from 'node:crypto';

@@ -1,155 +1,109 @@
-// The realistic fleet of bench/check.mjs, written with SQL: workspaces on every plan, several apps each,
-// release histories with a rolled-back release, staged rollouts, a beta channel, a fingerprinted release,
-// one hobby workspace already at its device cap, and 50,000 device ids spread over the apps.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+// `npm run bench:fleet`: the service past one machine, with one of everything killed under load. Engines,
+// all on 127.0.0.1 and all started by this benchmark (bench/fleet-engines.mjs): a Redis Cluster of three
+// masters with a replica each, two ClickHouse shards with ZooKeeper (scripts/services/cluster.mjs, on ports
+// of their own), a Postgres of its own on 15433 (never the shared one), and the project's s3rver
+// (BLOB_STORE=s3). Processes from dist/: two device-surface API copies (API_SURFACES=device), one control
+// copy (API_SURFACES=control), two worker processes with every role; REDIS_CLUSTER=true, INGEST_STREAMS=3,
+// CLICKHOUSE_CLUSTER=ota_cluster.
+//
+// The same seeded fleet runs twice, on fresh databases and key prefixes: once without faults, once with.
+// Traffic (bench/fleet-traffic.mjs): update checks spread over the two device copies; device event batches
+// (downloads, activations, errors) from a seeded list, each batch sent until it is accepted (202) as a
+// device retries, the other copy tried after a failure; a push of a new release of every app at each third
+// of the list, the second at 20 % and raised to 100 % half-way through its third; an error spike on an app
+// of its own every 15 s, timed to its signed error_spike webhook. In the fault run, at 20, 35, 50, 65 and
+// 80 % of the load: a device API copy, a worker, the Redis master of ingest stream 0 (its replica takes
+// over; the old master comes back as a replica), ClickHouse shard 2 and Postgres are each SIGKILLed and
+// restarted.
+//
+// Reported per run: checks/s, check latency and 5xx/network errors per second with the windows they fell
+// in, events accepted (distinct ids answered 202) against events stored (uniqExact of event ids in
+// ClickHouse), dead letters, spike-to-webhook latency before and during the faults, and the per-release
+// statistics (downloads, activations, errors, failure rate from GET /apps/{id}/modules), compared between
+// the two runs. Writes bench/results/fleet.json.
+//
+// Options: --seconds <n> (180: the load of each run), --seed <n> (1), --no-build.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDependencies } from '../scripts/bootstrap.mjs';
+import { buildIfStale } from '../scripts/build.mjs';
+import { ensureS3 } from '../scripts/services/s3.mjs';
+import { ensureServerBinaries } from '../scripts/services/server-binaries.mjs';
+import { FLEET_CLUSTER_OFFSET, privatePostgres } from './fleet-engines.mjs';
 
-const PLANS = ['hobby', 'pro', 'team'];
-const WORKSPACES_PER_PLAN = 3;
-const APPS_PER_WORKSPACE = 2;
-
-const sha = (text) => createHash('sha256').update(text).digest('hex');
-
-async function insertRelease(db, app, spec) {
-  const bundle = sha(`${app.id}:${spec.version}:${spec.channel}`);
-  await db.query('INSERT INTO bundles (app_id, sha256, size) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
-    app.id,
-    bundle,
-    spec.size,
-  ]);
-  const { rows } = await db.query(
-    `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, mandatory, notes, sha256, size,
-                           fingerprint, active, crc32)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-    [
-      app.workspaceId,
-      app.id,
-      spec.version,
-      spec.channel,
-      spec.rolloutPct,
-      spec.mandatory ?? false,
-      spec.notes ?? `Release ${spec.version}`,
-      bundle,
-      spec.size,
-      spec.fingerprint ?? null,
-      spec.active ?? true,
-      // The bytes are not stored: a stand-in CRC32 (what a push computes) for the Capacitor plugins reading one.
-      bundle.slice(0, 8),
-    ],
-  );
-  return rows[0].id;
-}
-
-/** Seeds the fleet; returns the apps (with their releases) and the workspace to hold at its cap. */
-export async function seedFleet(db) {
-  const apps = [];
-  for (const plan of PLANS) {
-    for (let w = 0; w < WORKSPACES_PER_PLAN; w++) {
-      const email = `bench-${plan}-${w}-${randomBytes(3).toString('hex')}@example.com`;
-      const { rows: users } = await db.query(
-        `INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id`,
-        [email],
-      );
-      const { rows: ws } = await db.query(
-        `INSERT INTO workspaces (name, plan, owner_id) VALUES ($1, $2, $3) RETURNING id`,
-        [`${plan} ${w}`, plan, users[0].id],
-      );
-      await db.query(
-        `INSERT INTO members (workspace_id, email, user_id, role) VALUES ($1, $2, $3, 'owner')`,
-        [ws[0].id, email, users[0].id],
-      );
-      for (let a = 0; a < APPS_PER_WORKSPACE; a++) {
-        const { rows } = await db.query(
-          `INSERT INTO apps (workspace_id, name) VALUES ($1, $2) RETURNING id`,
-          [ws[0].id, `${plan}-${w}-app-${a}`],
-        );
-        apps.push({ id: rows[0].id, workspaceId: ws[0].id, plan, index: w, releases: {} });
-      }
-    }
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+const log = (msg) => process.stderr.write(`[fleet] ${new Date().toISOString().slice(11, 19)} ${msg}\n`);
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  if (i === -1) return fallback;
+  const value = Number(args[i + 1]);
+  if (!(value > 0)) {
+    log(`--${name} needs a positive number`);
+    process.exit(2);
   }
+  return value;
+};
+const LOAD_S = option('seconds', 180);
+const SEED = option('seed', 1);
 
-  for (const [i, app] of apps.entries()) {
-    const r = app.releases;
-    const size = 2_000_000 + i * 1000;
-    // History: four full releases, the newest of which was rolled back.
-    for (let v = 1; v <= 3; v++) {
-      r[`v${v}`] = await insertRelease(db, app, {
-        version: `1.${v}.0`,
-        channel: 'production',
-        rolloutPct: 100,
-        size,
-      });
-    }
-    await insertRelease(db, app, {
-      version: '1.4.0',
-      channel: 'production',
-      rolloutPct: 100,
-      size,
-      active: false,
-    });
-    if (app.plan !== 'hobby') {
-      // A staged rollout on top of the stable release, and a beta channel.
-      r.staged = await insertRelease(db, app, {
-        version: '1.5.0',
-        channel: 'production',
-        rolloutPct: 20,
-        size,
-      });
-      r.beta = await insertRelease(db, app, {
-        version: '2.0.0-beta.1',
-        channel: 'beta',
-        rolloutPct: 100,
-        size,
-      });
-    }
-    if (app.plan === 'team' && app.index === 0) {
-      r.native = await insertRelease(db, app, {
-        version: '1.6.0',
-        channel: 'production',
-        rolloutPct: 100,
-        size,
-        fingerprint: 'shell-2',
-        mandatory: true,
-      });
-    }
-  }
-  const capped = apps.find((a) => a.plan === 'hobby' && a.index === 0);
-  return { apps, capped };
+ensureDependencies();
+if (!args.includes('--no-build')) buildIfStale(root);
+process.env.OTA_CLUSTER_PORT_OFFSET = FLEET_CLUSTER_OFFSET;
+const cluster = await import('../scripts/services/cluster.mjs');
+const { runFleet, killRunning } = await import('./fleet-run.mjs');
+const { compareRuns, fleetSummary, resultsFile } = await import('./fleet-report.mjs');
+
+const s3 = await ensureS3();
+await ensureServerBinaries();
+const engines = await cluster.ensureClusterEngines();
+const { pg, urls } = await privatePostgres();
+// Interrupted: the service processes killed, the private Postgres and the engines stopped, then out.
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping the processes, the private Postgres and the cluster engines`);
+    killRunning();
+    await pg.remove().catch(() => {});
+    await cluster.stopClusterEngines().catch(() => {});
+    process.exit(130);
+  });
 }
-
-/**
- * 50,000 device ids (UUIDs, as SDKs make them) spread over the apps: the capped hobby app gets 300 (100
- * already counted, 200 over the cap), the other hobby apps 40 each, the rest split between pro and team.
- * Each device sends the module it runs: the stable release, an older one, or none yet.
- */
-export function deviceBodies(fleet, total = 50_000) {
-  const { apps, capped } = fleet;
-  const bodies = [];
-  const countedAtCap = [];
-  const add = (app, n) => {
-    for (let i = 0; i < n; i++) {
-      const device = randomUUID();
-      if (app === capped && countedAtCap.length < 100) countedAtCap.push(device);
-      const body = { app_id: app.id, device_id: device, platform: i % 2 ? 'ios' : 'android' };
-      const roll = i % 10;
-      if (roll < 5) body.current_module_id = app.releases.v3;
-      else if (roll < 8) body.current_module_id = app.releases.v2;
-      if (app.releases.beta && i % 10 === 9) body.channel = 'beta';
-      if (app.releases.native) body.fingerprint = i % 2 ? 'shell-2' : 'shell-1';
-      bodies.push(JSON.stringify(body));
-    }
+let exitCode = 1;
+try {
+  const base = { ...process.env, ...s3, ...urls };
+  const settings = { load_s: LOAD_S, seed: SEED, engines, cluster, pg, root, log };
+  log(`fault-free run: ${LOAD_S} s`);
+  const faultFree = await runFleet(base, { ...settings, faults: false });
+  log(`run with faults: ${LOAD_S} s`);
+  const faults = await runFleet(base, { ...settings, faults: true });
+  const comparison = compareRuns(faultFree, faults);
+  const result = {
+    measured_at: new Date().toISOString(),
+    machine: { cpus: cpus().length, load_1m_at_end: Number(loadavg()[0].toFixed(2)), node: process.version },
+    settings: { load_s: LOAD_S, seed: SEED, run_id: randomBytes(4).toString('hex') },
+    comparison,
+    runs: { fault_free: faultFree, faults },
   };
-  add(capped, 300);
-  const otherHobby = apps.filter((a) => a.plan === 'hobby' && a !== capped);
-  for (const app of otherHobby) add(app, 40);
-  const paid = apps.filter((a) => a.plan !== 'hobby');
-  const rest = total - bodies.length;
-  for (const [i, app] of paid.entries()) {
-    add(app, Math.floor(rest / paid.length) + (i < rest % paid.length ? 1 : 0));
-  }
-  // Interleave, so every stretch of requests mixes apps, plans and outcomes.
-  for (let i = bodies.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [bodies[i], bodies[j]] = [bodies[j], bodies[i]];
-  }
-  return { bodies, countedAtCap };
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(
+    join(root, 'bench', 'results', 'fleet.json'),
+    `${JSON.stringify(resultsFile(result), null, 2)}\n`,
+  );
+  console.log(fleetSummary(result));
+  console.log('written to bench/results/fleet.json');
+  exitCode = comparison.pass ? 0 : 1;
+} catch (err) {
+  log(`failed: ${err?.stack ?? err}`);
+} finally {
+  await pg.remove().catch((e) => log(`could not remove the private Postgres (${e.message})`));
+  await cluster.stopClusterEngines().catch((e) => log(`could not stop the cluster engines (${e.message})`));
+  log('stopped the private Postgres and the cluster engines');
 }
+process.exit(exitCode);

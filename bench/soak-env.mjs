@@ -79,11 +79,35 @@ function watchOutput(child, proc) {
 }
 
 /**
+ * Starts `node [flags] script` from `root` with `env` as `label` of `world` (its own process group, so a
+ * Ctrl-C in the terminal reaches the benchmark, which stops the traffic first), its warn and error lines
+ * counted, its exit logged unless `world.stopping` or the benchmark killed it on purpose (`proc.killed`).
+ * Answers the record kept in `world.procs[label]`.
+ */
+export function startService(world, { root, log, label, script, flags = [], env }) {
+  const child = spawn(process.execPath, [...flags, script], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const proc = { child, pid: child.pid, warnLines: 0, errorLines: 0, lastLines: [], exit: null };
+  watchOutput(child, proc);
+  child.on('exit', (code, signal) => {
+    proc.exit = code ?? signal;
+    if (!world.stopping && !proc.killed) log(`${label} exited during the run (${code ?? signal})`);
+  });
+  world.children.push(child);
+  world.procs[label] = proc;
+  return proc;
+}
+
+/**
  * The customer's side of webhooks: HTTPS on 127.0.0.1, HMAC of the raw body checked in constant time against
  * the secret registered for the path (401 otherwise), deliveries counted by event, and the delay from the
  * envelope's timestamp to arrival recorded.
  */
-async function startReceiver(tls) {
+export async function startReceiver(tls) {
   /** `onDelivery(envelope, receivedAtMs)`, when set, hears of every verified delivery (the spike benchmark). */
   const receiver = { onDelivery: undefined };
   const secrets = new Map();
@@ -268,24 +292,8 @@ export function createWorld(root, env, log, overrides = {}) {
     world.db = new pg.Pool({ connectionString: world.env.DATABASE_URL, max: 2 });
     world.db.on('error', () => {});
 
-    const start = (label, script, flags = []) => {
-      // Its own process group: a Ctrl-C in the terminal reaches this script, which stops the traffic first.
-      const child = spawn(process.execPath, [...flags, script], {
-        cwd: root,
-        env: world.env,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const proc = { child, pid: child.pid, warnLines: 0, errorLines: 0, lastLines: [], exit: null };
-      watchOutput(child, proc);
-      child.on('exit', (code, signal) => {
-        proc.exit = code ?? signal;
-        if (!world.stopping) log(`${label} exited during the run (${code ?? signal})`);
-      });
-      world.children.push(child);
-      world.procs[label] = proc;
-      return proc;
-    };
+    const start = (label, script, flags = []) =>
+      startService(world, { root, log, label, script, flags, env: world.env });
     const api = start('api', 'dist/src/main.js');
     const worker = start('worker', 'dist/workers/main.js', WORKER_NODE_FLAGS);
 

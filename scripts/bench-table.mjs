@@ -224,6 +224,65 @@ const HEADLINES = {
       ],
     ];
   },
+  // The fleet on the cluster engines, one of everything killed (bench/fleet.mjs): the fault run against the
+  // same seeded fleet without faults.
+  fleet: (r) => {
+    const { fault_free: clean, faults } = r.comparison;
+    const kinds = r.runs.faults.faults.map((f) => f.kind).join(', ');
+    const windows = (f) =>
+      f.check_errors.seconds.length === 0
+        ? 'none'
+        : `${f.check_errors.total} in ${f.check_errors.seconds.length} s (${[
+            ...new Set(f.check_errors.seconds.map((w) => w.fault ?? 'no fault')),
+          ].join(', ')})`;
+    return [
+      [
+        `${r.settings.load_s} s, killed in turn: ${kinds}: verdict`,
+        r.comparison.pass ? 'pass' : 'FAIL',
+        '',
+        '',
+      ],
+      [
+        'update checks/s (baseline: the fault-free run)',
+        faults.checks_per_s,
+        clean.checks_per_s,
+        ratio(faults.checks_per_s, clean.checks_per_s),
+      ],
+      [
+        'check p99 ms, during the faults (baseline: before the first)',
+        faults.check_ms.during_faults.p99,
+        faults.check_ms.before_faults.p99,
+        ratio(faults.check_ms.during_faults.p99, faults.check_ms.before_faults.p99),
+      ],
+      ['checks answered 5xx or cut (the faults they fell in)', windows(faults), windows(clean), ''],
+      [
+        'events stored / accepted (baseline: the fault-free run)',
+        `${faults.events.stored} / ${faults.events.accepted}`,
+        `${clean.events.stored} / ${clean.events.accepted}`,
+        '',
+      ],
+      [
+        'error spike to its webhook, p50 ms, during the faults (baseline: before the first)',
+        faults.spike_ms.during_faults.p50,
+        faults.spike_ms.before_faults.p50,
+        ratio(faults.spike_ms.during_faults.p50, faults.spike_ms.before_faults.p50),
+      ],
+      [
+        'error spikes alerted; signed webhooks received (baseline: the fault-free run)',
+        `${faults.spike_ms.during_faults.n + faults.spike_ms.before_faults.n - faults.spike_ms.missed} of ${faults.spike_ms.during_faults.n + faults.spike_ms.before_faults.n}; ${faults.webhooks_verified}`,
+        `${clean.spike_ms.during_faults.n + clean.spike_ms.before_faults.n - clean.spike_ms.missed} of ${clean.spike_ms.during_faults.n + clean.spike_ms.before_faults.n}; ${clean.webhooks_verified}`,
+        '',
+      ],
+      [
+        'per-release statistics equal to the fault-free run',
+        r.comparison.per_release_equal
+          ? `yes, ${r.comparison.releases_compared} releases`
+          : `no: ${r.comparison.per_release_differences.length} of ${r.comparison.releases_compared} differ`,
+        '',
+        '',
+      ],
+    ];
+  },
   // Bytes a device on the previous release downloads through the service for a one-line change; the
   // baseline is the full download.
   deltas: (r) => [

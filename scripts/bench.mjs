@@ -57,8 +57,9 @@ const combined = {
   cpus: cpus().length,
   results: {},
 };
-// The soak is not run here (ten minutes); its last results file joins the report when there is one.
-for (const name of [...ALL, 'soak']) {
+// The soak and the fleet test are not run here (minutes each, nine more servers for the fleet); their last
+// results files join the report when there are some.
+for (const name of [...ALL, 'soak', 'fleet']) {
   const file = join(root, 'bench', 'results', `${name}.json`);
   if (existsSync(file)) combined.results[name] = JSON.parse(readFileSync(file, 'utf8'));
 }

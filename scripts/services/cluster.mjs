@@ -15,15 +15,18 @@ import { isEntryPoint, pidIsProgram, readPidfile, run, tail, terminate, which } 
 import { clickhouseBinary } from './server-binaries.mjs';
 import { LOCAL_DIR } from './settings.mjs';
 
-export const CLUSTER_DIR = path.join(LOCAL_DIR, 'cluster');
+// OTA_CLUSTER_PORT_OFFSET moves every port, and the folder, so that a second set runs beside the first:
+// `npm run bench:fleet` kills and restarts its nodes, so it runs a set of its own (offset 100).
+const OFFSET = Number(process.env.OTA_CLUSTER_PORT_OFFSET ?? 0);
+export const CLUSTER_DIR = path.join(LOCAL_DIR, OFFSET ? `cluster-${OFFSET}` : 'cluster');
 export const CLUSTER_NAME = 'ota_cluster';
-export const ZOOKEEPER_PORT = 12181;
+export const ZOOKEEPER_PORT = 12181 + OFFSET;
 /** Per shard: HTTP, native (TCP) and interserver ports. */
 export const CLICKHOUSE_SHARDS = [
-  { http: 18131, tcp: 19031, interserver: 19041 },
-  { http: 18132, tcp: 19032, interserver: 19042 },
+  { http: 18131 + OFFSET, tcp: 19031 + OFFSET, interserver: 19041 + OFFSET },
+  { http: 18132 + OFFSET, tcp: 19032 + OFFSET, interserver: 19042 + OFFSET },
 ];
-export const REDIS_CLUSTER_PORTS = [16381, 16382, 16383, 16384, 16385, 16386];
+export const REDIS_CLUSTER_PORTS = [16381, 16382, 16383, 16384, 16385, 16386].map((p) => p + OFFSET);
 const ZOOKEEPER_JAR = '/usr/share/java/zookeeper.jar';
 
 /** Starts `cmd` detached, its output in `logFile`, and records its pid; answers a function telling whether it exited. */

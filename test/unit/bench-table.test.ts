@@ -109,6 +109,51 @@ describe('BENCHMARKS.md table', () => {
     expect(table).toContain('| Expo manifest p99 latency, ms (goal ≤ 10) | 8 | 4 | 2 |');
   });
 
+  it('puts the fleet run with faults beside the same seeded fleet without faults', () => {
+    const run = (checks: number, errors: number) => ({
+      checks_per_s: checks,
+      check_ms: { before_faults: { p50: 5, p99: 40 }, during_faults: { p50: 6, p99: 80 } },
+      check_errors: {
+        total: errors,
+        seconds: errors ? [{ second: 70, n: errors, statuses: { 0: errors }, fault: 'api' }] : [],
+      },
+      events: { accepted: 3000, stored: 3000 },
+      spike_ms: {
+        before_faults: { n: 2, p50: 1500 },
+        during_faults: { n: 5, p50: 3000 },
+        missed: errors ? 1 : 0,
+      },
+      webhooks_verified: errors ? 20 : 21,
+    });
+    const fleet = {
+      settings: { load_s: 180 },
+      comparison: {
+        pass: true,
+        per_release_equal: true,
+        releases_compared: 30,
+        per_release_differences: [],
+        fault_free: run(40, 0),
+        faults: run(38, 4),
+      },
+      runs: { faults: { faults: [{ kind: 'api' }, { kind: 'postgres' }] } },
+    };
+    const table = benchmarkTable({ fleet });
+    expect(table).toContain(
+      '| fleet (`npm run bench:fleet`) | 180 s, killed in turn: api, postgres: verdict | pass |',
+    );
+    expect(table).toContain('| update checks/s (baseline: the fault-free run) | 38 | 40 | 0.95 |');
+    expect(table).toContain(
+      '| checks answered 5xx or cut (the faults they fell in) | 4 in 1 s (api) | none |',
+    );
+    expect(table).toContain(
+      '| events stored / accepted (baseline: the fault-free run) | 3000 / 3000 | 3000 / 3000 |',
+    );
+    expect(table).toContain(
+      '| error spikes alerted; signed webhooks received (baseline: the fault-free run) | 6 of 7; 20 | 7 of 7; 21 |',
+    );
+    expect(table).toContain('| per-release statistics equal to the fault-free run | yes, 30 releases |');
+  });
+
   it('leaves out benchmarks without results', () => {
     const table = benchmarkTable({ check: RESULTS.check });
     expect(table).not.toContain('ingest');
