@@ -36,17 +36,16 @@ export class PostgresChannelsStore implements ChannelsStore {
       appId,
       name,
     ]);
-    const joined = await tx.query('DELETE FROM capacitor_channels WHERE app_id = $1 AND channel = $2', [
-      appId,
-      name,
-    ]);
+    // Channels older Capacitor plugins set for themselves live in Redis (capacitor-channels.redis-store.ts):
+    // a deleted channel allows no self-assignment, so they are served the default channel and lapse with the
+    // device window.
     const keys = await tx.query('DELETE FROM deployment_keys WHERE app_id = $1 AND channel = $2', [
       appId,
       name,
     ]);
     return {
       releases: releases.sort((a, b) => a.version.localeCompare(b.version)),
-      devices: (pinned.rowCount ?? 0) + (joined.rowCount ?? 0),
+      devices: pinned.rowCount ?? 0,
       deployment_keys: keys.rowCount ?? 0,
     };
   }
