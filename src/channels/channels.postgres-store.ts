@@ -36,17 +36,15 @@ export class PostgresChannelsStore implements ChannelsStore {
       appId,
       name,
     ]);
-    const joined = await tx.query('DELETE FROM capacitor_channels WHERE app_id = $1 AND channel = $2', [
-      appId,
-      name,
-    ]);
     const keys = await tx.query('DELETE FROM deployment_keys WHERE app_id = $1 AND channel = $2', [
       appId,
       name,
     ]);
     return {
       releases: releases.sort((a, b) => a.version.localeCompare(b.version)),
-      devices: (pinned.rowCount ?? 0) + (joined.rowCount ?? 0),
+      // Capacitor self-assignments live in Redis (capacitor-channels.redis-store.ts) and lapse there; a device
+      // still naming the deleted channel is served the default one (servedChannel).
+      devices: pinned.rowCount ?? 0,
       deployment_keys: keys.rowCount ?? 0,
     };
   }
