@@ -109,7 +109,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a channel and withdraw its releases (a pull request's preview); developer or above
-         * @description Withdraws every release of the channel (they stay in the history, inactive) and removes the channel with its setting, the devices pinned or self-assigned to it and its CodePush deployment keys. production cannot be deleted (400); a channel with no release is a 404. Audited `channel.delete` (details: the channel, the withdrawn releases, how many devices and keys went).
+         * @description Withdraws every release of the channel (they stay in the history, inactive) and removes the channel with its setting, the devices pinned to it and its CodePush deployment keys (a build with one then gets 404 `deployment_key_not_found`). A device still asking for the channel (the update check's `channel`, `expo-channel-name`, Capacitor's `defaultChannel` or stored channel) is served what production serves, until a push to the same name makes it a channel again. production cannot be deleted (400); a channel with no release is a 404. Audited `channel.delete` (details: the channel, the withdrawn releases, how many pinned devices and keys went).
          */
         delete: operations["deleteChannel"];
         options?: never;

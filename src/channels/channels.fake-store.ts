@@ -5,6 +5,8 @@ import type { ChannelSettingRow, ChannelsStore, RemovedChannel } from './channel
 /** Channel settings in memory. */
 export class FakeChannelsStore implements ChannelsStore {
   readonly rows: ChannelSettingRow[] = [];
+  /** Channels removed, oldest first (the routing fake reads them as the deleted channels). */
+  readonly removed: Array<{ app_id: string; name: string }> = [];
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -29,8 +31,14 @@ export class FakeChannelsStore implements ChannelsStore {
     return { ...added };
   }
 
-  /** The settings row only: the fakes of releases, overrides and keys keep theirs (tests on Postgres). */
+  /**
+   * The settings row, and the name noted as removed: the fakes of releases, overrides and keys keep theirs
+   * (tests on Postgres).
+   */
   async remove(tx: Queryable, appId: string, name: string): Promise<RemovedChannel> {
+    const note = { app_id: appId, name };
+    this.removed.push(note);
+    onRollback(tx, () => this.removed.splice(this.removed.indexOf(note), 1));
     const row = this.rows.find((r) => r.app_id === appId && r.name === name);
     if (row) {
       this.rows.splice(this.rows.indexOf(row), 1);

@@ -36,15 +36,14 @@ export class PostgresChannelsStore implements ChannelsStore {
       appId,
       name,
     ]);
-    // Channels older Capacitor plugins set for themselves live in Redis (capacitor-channels.redis-store.ts):
-    // a deleted channel allows no self-assignment, so they are served the default channel and lapse with the
-    // device window.
     const keys = await tx.query('DELETE FROM deployment_keys WHERE app_id = $1 AND channel = $2', [
       appId,
       name,
     ]);
     return {
       releases: releases.sort((a, b) => a.version.localeCompare(b.version)),
+      // Capacitor self-assignments live in Redis (capacitor-channels.redis-store.ts) and lapse there; a device
+      // still naming the deleted channel is served the default one (servedChannel).
       devices: pinned.rowCount ?? 0,
       deployment_keys: keys.rowCount ?? 0,
     };

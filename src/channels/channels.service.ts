@@ -94,9 +94,9 @@ export class ChannelsService {
   }
 
   /**
-   * Removes a channel (a pull request's preview closing): its releases are withdrawn, devices pinned to it lose
-   * the pin (older Capacitor plugins that set it for themselves are served the default channel), its
-   * deployment keys go. No plan gate: a workspace that dropped to a plan
+   * Removes a channel (a pull request's preview closing): its releases are withdrawn, devices pinned to it
+   * lose that, its deployment keys go; a device still asking for it is served the default channel, through
+   * the app's routing state (its deleted channels) invalidated below. No plan gate: a workspace that dropped to a plan
    * without channels can still clean up. Audited `channel.delete` with what went.
    */
   async remove(principal: Principal, appId: string, name: string): Promise<void> {

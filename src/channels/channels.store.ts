@@ -15,7 +15,7 @@ export interface ChannelsStore {
   set(tx: Queryable, appId: string, name: string, allowDeviceSelfAssign: boolean): Promise<ChannelSettingRow>;
   /**
    * Removes a channel: withdraws its releases (inactive, no longer making the channel exist), and drops its
-   * setting, the devices pinned or self-assigned to it and its CodePush deployment keys.
+   * setting, the devices pinned to it and its CodePush deployment keys.
    */
   remove(tx: Queryable, appId: string, name: string): Promise<RemovedChannel>;
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
 import { fitsShell } from '../updates/resolve.js';
 
@@ -15,11 +16,14 @@ export const OVERRIDE_REASONS = [
 ] as const;
 export type OverrideReason = (typeof OVERRIDE_REASONS)[number];
 
-/** The channel a device is served from: its override's channel, else the one it asks for. */
+/**
+ * The channel a device is served from: its override's channel, else the one it asks for; the default
+ * channel instead of a deleted one (a tester's build of a closed pull request's preview runs on).
+ */
 export function servedChannel(route: AppRoute, deviceId: string | undefined, asked: string): string {
-  if (deviceId === undefined || route.overrides === undefined) return asked;
-  const override = route.overrides.get(deviceId);
-  return override?.kind === 'channel' ? override.channel : asked;
+  const override = deviceId === undefined ? undefined : route.overrides?.get(deviceId);
+  const channel = override?.kind === 'channel' ? override.channel : asked;
+  return route.deletedChannels?.has(channel) ? DEFAULT_CHANNEL : channel;
 }
 
 /** The module id a device is pinned to, when it has a release override. */

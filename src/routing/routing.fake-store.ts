@@ -70,6 +70,20 @@ export class FakeRoutingStore implements RoutingStore {
       .map((c) => c.name);
   }
 
+  /** Removed names, newest first, but for those a release is active on (made again, or never withdrawn). */
+  async deletedChannels(appId: string, limit: number): Promise<string[]> {
+    const live = new Set(
+      this.newestFirst(appId)
+        .filter((r) => r.active)
+        .map((r) => r.channel),
+    );
+    const names = this.fakes.channels.removed
+      .filter((c) => c.app_id === appId && !live.has(c.name))
+      .map((c) => c.name)
+      .reverse();
+    return [...new Set(names)].slice(0, limit);
+  }
+
   private newestFirst(appId: string) {
     return this.fakes.releases.rows.filter((r) => r.app_id === appId).sort((a, b) => b.seq - a.seq);
   }

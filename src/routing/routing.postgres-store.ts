@@ -58,6 +58,16 @@ export class PostgresRoutingStore implements RoutingStore {
     return rows;
   }
 
+  async deletedChannels(appId: string, limit: number): Promise<string[]> {
+    const { rows } = await this.db.query<{ channel: string }>(
+      `SELECT channel FROM releases WHERE app_id = $1
+        GROUP BY channel HAVING bool_and(withdrawn_at IS NOT NULL)
+        ORDER BY max(withdrawn_at) DESC LIMIT $2`,
+      [appId, limit],
+    );
+    return rows.map((r) => r.channel);
+  }
+
   async selfAssignableChannels(appId: string): Promise<string[]> {
     const { rows } = await this.db.query<{ name: string }>(
       'SELECT name FROM app_channels WHERE app_id = $1 AND allow_device_self_assign',

@@ -18,6 +18,12 @@ import type {
  */
 export const MAX_KNOWN_MODULES = 10_000;
 
+/**
+ * Deleted channels held in the cache per app: enough for a preview channel per pull request for years. A build made for a
+ * channel deleted longer ago than that asks for a name the app does not know, and is served nothing.
+ */
+export const MAX_DELETED_CHANNELS = 10_000;
+
 /** Loads what a protocol adapter adds to an app's routing state (the Expo releases), in the same load. */
 export type RouteExtension = (appId: string) => Promise<Partial<AppRoute>>;
 
@@ -103,6 +109,7 @@ export class RoutingLoader implements RoutingSource {
     const modules = await this.store.moduleIds(appId, MAX_KNOWN_MODULES);
     const overrides = overridesOf(await this.store.deviceOverrides(appId), byId);
     const selfAssignable = await this.store.selfAssignableChannels(appId);
+    const deleted = await this.store.deletedChannels(appId, MAX_DELETED_CHANNELS);
     const { handOutUntil: extensionLimit, ...extra } = this.options.extend
       ? await this.options.extend(appId)
       : {};
@@ -116,6 +123,7 @@ export class RoutingLoader implements RoutingSource {
       channels,
       ...(overrides ? { overrides } : {}),
       ...(selfAssignable.length > 0 ? { selfAssignable: new Set(selfAssignable) } : {}),
+      ...(deleted.length > 0 ? { deletedChannels: new Set(deleted) } : {}),
       modules: new Set(modules),
       deploymentKeys: new Map(keys.map((k) => [k.key, k.channel])),
       answers: new Map(),

@@ -51,6 +51,12 @@ export interface RoutingStore {
   deviceOverrides(appId: string): Promise<RoutingOverrideRow[]>;
   /** The app's channels other than production that allow device self-assignment. */
   selfAssignableChannels(appId: string): Promise<string[]>;
+  /**
+   * The app's deleted channels, most recently deleted first, at most `limit`: names whose every release
+   * was withdrawn by a channel deletion. A push onto one makes it a channel again (its new release is not
+   * withdrawn), so it is no longer listed.
+   */
+  deletedChannels(appId: string, limit: number): Promise<string[]>;
 }
 
 /** A device override as routing reads it: a channel, or a release id. */

@@ -83,6 +83,11 @@ export interface AppRoute {
    * absent when none does.
    */
   selfAssignable?: ReadonlySet<string>;
+  /**
+   * Channels deleted (DELETE /apps/{id}/channels/{name}) and not made again by a push, absent when none:
+   * a device that asks for one is served the default channel (src/overrides/device-override.ts).
+   */
+  deletedChannels?: ReadonlySet<string>;
   /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
   expo?: ExpoRoute;
   /** The app's newest releases' folder hashes and deltas (src/deltas/), as the deltas store read them. */

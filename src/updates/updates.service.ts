@@ -6,7 +6,7 @@ import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js'
 import type { DeviceClient } from '../edge/client-address.js';
 import type { CheckRecorder } from '../intake/check-recorder.js';
 import type { CheckDecision } from '../metrics/tallies.js';
-import { pinOutcome } from '../overrides/device-override.js';
+import { pinOutcome, servedChannel } from '../overrides/device-override.js';
 import type { OverrideChecks } from '../overrides/override-checks.js';
 import { capabilitiesOf } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
@@ -136,7 +136,7 @@ export class UpdateCheckService {
     // A device override (src/overrides/) decides the channel, or pins a release; only a device that has one
     // costs more than this lookup.
     const override = deviceId === undefined ? undefined : route.overrides?.get(deviceId);
-    const channel = override?.kind === 'channel' ? override.channel : (input.channel ?? DEFAULT_CHANNEL);
+    const channel = servedChannel(route, deviceId, input.channel ?? DEFAULT_CHANNEL);
     // Only a release of the app is recorded as the module a device runs, never a string it made up.
     const current = knownModule(route.modules, input.current_module_id);
     if (admission !== 'admitted') {

@@ -46,6 +46,14 @@ describe('device overrides as a check applies them', () => {
     expect(servedChannel(route(), 'tester', 'production')).toBe('production');
   });
 
+  it('serves the default channel instead of a deleted one, asked or overridden', () => {
+    const deleted: AppRoute = { ...r, deletedChannels: new Set(['pr-1', 'beta']) };
+    expect(servedChannel(deleted, 'other', 'pr-1')).toBe('production');
+    expect(servedChannel(deleted, undefined, 'pr-1')).toBe('production');
+    expect(servedChannel(deleted, 'tester', 'qa')).toBe('production');
+    expect(servedChannel(deleted, 'other', 'qa')).toBe('qa');
+  });
+
   it('names the pinned module of a release override only', () => {
     expect(pinnedModule(r, 'support')).toBe(pinned.id);
     expect(pinnedModule(r, 'tester')).toBeUndefined();

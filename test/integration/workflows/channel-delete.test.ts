@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../client/errors.js';
 import { fileContext } from '../../helpers/context.js';
+import { expoHeaders, expoWorld, getManifest, partsOf, pushExport } from '../expo/expo-world.js';
 import { auditOf, offered, pushBundle, settled, world } from './world.js';
 
 const ctx = fileContext({ listen: true });
@@ -31,7 +32,8 @@ describe("a pull request's preview channel", () => {
 
     await w.client.apps.deleteChannel(w.appId, 'pr-123');
     await settled(w);
-    expect(await offered(w, { device_id: 'tester-2', channel: 'pr-123' })).toBeNull();
+    // A tester's build still asks for the deleted channel: it is served what production serves.
+    expect(await offered(w, { device_id: 'tester-2', channel: 'pr-123' })).toBe(prod.id);
     expect(await offered(w, { device_id: 'tester-1' })).toBe(prod.id);
     expect((await w.client.apps.channels(w.appId)).channels.map((c) => c.name)).toEqual(['production']);
     for (const withdrawn of [first, second])
@@ -56,6 +58,34 @@ describe("a pull request's preview channel", () => {
     const again = await pushBundle(w, { channel: 'pr-123', version: '0.0.2' });
     await settled(w);
     expect(await offered(w, { device_id: 'tester-2', channel: 'pr-123' })).toBe(again.id);
+    // A channel that never existed is not a deleted one: nothing is served from it.
+    expect(await offered(w, { device_id: 'tester-2', channel: 'pr-404' })).toBeNull();
+  });
+
+  it('serves an Expo build made for a deleted channel what production serves, until it is made again', async () => {
+    const w = await expoWorld(ctx, 'pro');
+    const prod = await pushExport(w, { version: '1.0.0' });
+    const preview = await pushExport(w, { version: '1.1.0', channel: 'pr-5' });
+    await settled({ ctx });
+    const servedId = async () => {
+      const parts = await partsOf(
+        await getManifest(
+          ctx,
+          w.appId,
+          expoHeaders('ios', { 'expo-channel-name': 'pr-5', 'eas-client-id': 'e-1' }),
+        ),
+      );
+      return parts.manifest?.json.id ?? null;
+    };
+    expect(await servedId()).toBe(preview.id);
+
+    await w.client.apps.deleteChannel(w.appId, 'pr-5');
+    await settled({ ctx });
+    expect(await servedId()).toBe(prod.id);
+
+    const again = await pushExport(w, { version: '1.2.0', channel: 'pr-5' });
+    await settled({ ctx });
+    expect(await servedId()).toBe(again.id);
   });
 
   it('refuses production (400), an unknown channel (404), and a release onto a new channel on hobby (402)', async () => {
