@@ -4756,7 +4756,7 @@ export interface operations {
                     app_ids?: string[];
                     /**
                      * Format: date-time
-                     * @description When the key stops working: in the future, at most a year away. The week before, the workspace gets an `api_key.expiring` webhook event naming it.
+                     * @description When the key stops working: in the future, at most a year away. Within its last 14 days the weekly `api_key.expiring` webhook event names it, once.
                      */
                     expires_at?: string;
                     name: string;

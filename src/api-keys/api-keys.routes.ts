@@ -64,9 +64,10 @@ export async function apiKeysRoutes(app: App): Promise<void> {
             expires_at: Type.Optional(
               Type.String({
                 format: 'date-time',
+                maxLength: 64,
                 description:
-                  'When the key stops working: in the future, at most a year away. The week before, the ' +
-                  'workspace gets an `api_key.expiring` webhook event naming it.',
+                  'When the key stops working: in the future, at most a year away. Within its last 14 days ' +
+                  'the weekly `api_key.expiring` webhook event names it, once.',
               }),
             ),
           },

@@ -58,6 +58,7 @@ describe('retention', () => {
       await upkeep.start();
       const schedulers = await queue.getJobSchedulers();
       expect(schedulers.map((s) => [s.key, s.every]).sort()).toEqual([
+        ['api-key-expiry', 604_800_000],
         ['blob-retention', 21_600_000],
         ['clickhouse-retention', 3_600_000],
       ]);
