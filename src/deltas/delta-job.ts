@@ -67,3 +67,22 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
+
+/** A delta to record. */
+export interface NewDelta {
+  kind: DeltaRow['kind'];
+  platform: DeltaRow['platform'];
+  /** A base release, or an embedded update (no release). */
+  base: DeltaRelease | Pick<PatchBase, 'id' | 'releaseId'>;
+  blob: string;
+  size: number;
+  full: number;
+}
+
+/** A patch base: an earlier release, or an update embedded in app binaries (no release). */
+export interface PatchBase {
+  /** What devices name it by (Expo-Current-Update-ID). */
+  id: string;
+  releaseId: string | null;
+  launchAsset: string;
+}

@@ -4,7 +4,7 @@ import type { BlobStore } from '../bundles/blob-store.js';
 import type { ExpoPlatform } from '../expo/expo.manifest.js';
 import type { Logger } from '../platform/logger.js';
 import { makeBsdiffPatch } from './bsdiff.js';
-import { type DeltaSummary, Job } from './delta-job.js';
+import { type PatchBase as Base, type DeltaSummary, Job, type NewDelta } from './delta-job.js';
 import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
 import { jobFolder } from './job-folders.js';
 import { ZipDeltas } from './zip-deltas.js';
@@ -44,25 +44,6 @@ export interface DeltasOptions {
 }
 
 export type { DeltaSummary };
-
-/** A delta to record. */
-export interface NewDelta {
-  kind: DeltaRow['kind'];
-  platform: DeltaRow['platform'];
-  /** A base release, or an embedded update (no release). */
-  base: DeltaRelease | Pick<Base, 'id' | 'releaseId'>;
-  blob: string;
-  size: number;
-  full: number;
-}
-
-/** A patch base: an earlier release, or an update embedded in app binaries (no release). */
-interface Base {
-  /** What devices name it by (Expo-Current-Update-ID). */
-  id: string;
-  releaseId: string | null;
-  launchAsset: string;
-}
 
 /** Earlier releases looked at per job: the bases are the newest that fit, out of these. */
 const CANDIDATES = 50;

@@ -17,8 +17,7 @@ import {
   type PackageEntry,
   planDiffPackage,
 } from './codepush-package.js';
-import type { Job } from './delta-job.js';
-import type { NewDelta } from './deltas.service.js';
+import type { Job, NewDelta } from './delta-job.js';
 import type { DeltaRelease, DeltasStore, PackageRow } from './deltas.store.js';
 import { isZip, ZipArchiveError, zipStream } from './zip-archive.js';
 import { spoolBlob, ZipOnDisk } from './zip-file.js';
