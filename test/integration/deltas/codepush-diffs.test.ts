@@ -76,11 +76,17 @@ beforeAll(async () => {
     zips.push(zip);
     shas.push(up.json().sha256);
   }
-  await waitFor('the diff of 1.0.1', async () => {
-    const rows = await ctx.deps.stores.deltas.deltasOf(ids[1]!);
-    return rows.some((r) => r.kind === 'codepush-diff') ? rows : undefined;
-  });
-}, 60_000);
+  // The worker makes every release's deltas in turn (folder hashes, brotli files, diff packages): on a
+  // machine running the whole suite this takes longer than the default wait.
+  await waitFor(
+    'the diff of 1.0.1',
+    async () => {
+      const rows = await ctx.deps.stores.deltas.deltasOf(ids[1]!);
+      return rows.some((r) => r.kind === 'codepush-diff') ? rows : undefined;
+    },
+    { timeoutMs: 90_000 },
+  );
+}, 120_000);
 
 afterAll(async () => {
   await worker?.stop();
