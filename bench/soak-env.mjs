@@ -4,7 +4,7 @@
 // and /proc readings of the children. close() removes everything it made, whatever state the run is in.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -51,9 +51,15 @@ export function cpuSeconds(pid) {
 }
 
 /** A child's output, line by line: pino lines at warn (40) or above are counted and the last ones kept. */
-function watchOutput(child, proc) {
+function watchOutput(child, proc, label) {
   let rest = '';
+  // BENCH_LOG_DIR keeps every line of each process in <dir>/<label>.<pid>.log, for reading a failed run after it.
+  const dir = process.env.BENCH_LOG_DIR;
+  const file = dir
+    ? createWriteStream(join(dir, `${label.replace(/[^\w.-]/g, '_')}.${proc.pid}.log`), { flags: 'a' })
+    : null;
   const onData = (chunk) => {
+    file?.write(chunk);
     const lines = (rest + chunk.toString('utf8')).split('\n');
     rest = lines.pop() ?? '';
     for (const line of lines) {
@@ -92,7 +98,7 @@ export function startService(world, { root, log, label, script, flags = [], env 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const proc = { child, pid: child.pid, warnLines: 0, errorLines: 0, lastLines: [], exit: null };
-  watchOutput(child, proc);
+  watchOutput(child, proc, label);
   child.on('exit', (code, signal) => {
     proc.exit = code ?? signal;
     if (!world.stopping && !proc.killed) log(`${label} exited during the run (${code ?? signal})`);

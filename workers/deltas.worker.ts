@@ -4,7 +4,7 @@ import type { WorkersContainer } from '../src/container/container.types.js';
 import { DeltaBacklog } from '../src/deltas/delta-backlog.js';
 import type { DeltaSummary, DeltasService } from '../src/deltas/deltas.service.js';
 import { sweepJobFolders } from '../src/deltas/job-folders.js';
-import { type DeltaJob, QUEUES } from '../src/platform/queues.js';
+import { type DeltaJob, QUEUES, WORKER_RETRY_DELAY_MS } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { Worker } from './worker.js';
 
@@ -66,6 +66,7 @@ export function createDeltasWorker(
         connection,
         prefix: deps.keys.queuePrefix,
         concurrency: options.concurrency ?? 1,
+        runRetryDelay: WORKER_RETRY_DELAY_MS,
         // A large bsdiff runs for minutes: the lock is renewed meanwhile, and a job is only taken over when
         // its worker is gone.
         lockDuration: 120_000,

@@ -1,7 +1,7 @@
 import { isUuid } from '@ota/shared/ids';
 import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
 import type { WorkersContainer } from '../src/container/container.types.js';
-import { QUEUES, type SpikeJob } from '../src/platform/queues.js';
+import { QUEUES, type SpikeJob, WORKER_RETRY_DELAY_MS } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { SpikeEvaluator, SpikeResult } from '../src/spikes/spike.evaluator.js';
 import type { Worker } from './worker.js';
@@ -38,6 +38,7 @@ export function createSpikesWorker(deps: WorkersContainer, options: SpikesWorker
         connection,
         prefix: deps.keys.queuePrefix,
         concurrency: options.concurrency ?? 8,
+        runRetryDelay: WORKER_RETRY_DELAY_MS,
         removeOnComplete: { count: 100 },
         removeOnFail: { count: 1000 },
       });

@@ -1,5 +1,5 @@
 import { Worker as BullWorker, Queue } from 'bullmq';
-import { QUEUES } from '../src/platform/queues.js';
+import { QUEUES, WORKER_RETRY_DELAY_MS } from '../src/platform/queues.js';
 import { createBlockingRedis } from '../src/platform/redis.js';
 import type { Worker, WorkerFactory } from './worker.js';
 
@@ -30,7 +30,7 @@ export const createUpkeepWorker: WorkerFactory = (deps): Worker => {
           if (!task) throw new Error(`unknown upkeep task ${job.name}`);
           return task.run();
         },
-        { connection, prefix: deps.keys.queuePrefix, concurrency: 1 },
+        { connection, prefix: deps.keys.queuePrefix, concurrency: 1, runRetryDelay: WORKER_RETRY_DELAY_MS },
       );
       worker.on('error', (err) => log.warn({ err }, 'upkeep queue error'));
       worker.on('failed', (job, err) => log.error({ err, task: job?.name }, 'upkeep task failed'));

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Worker as BullWorker, DelayedError, type Job } from 'bullmq';
 import type { WebhookGraphOptions, WorkersContainer } from '../src/container/container.types.js';
+import { WORKER_RETRY_DELAY_MS } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { AttemptOutcome, DeliveryProcessor } from '../src/webhooks/delivery.processor.js';
 import {
@@ -115,6 +116,7 @@ export function createWebhooksWorker(
           // a killed worker's attempts are found stalled and run again within about 20 s instead of a minute.
           lockDuration: JOB_LOCK_MS,
           stalledInterval: STALLED_CHECK_MS,
+          runRetryDelay: WORKER_RETRY_DELAY_MS,
         });
         worker.on('error', (err) => log.warn({ err, queue }, 'webhook queue error'));
         worker.on('failed', (job, err) => log.warn({ err, jobId: job?.id, queue }, 'attempt job failed'));

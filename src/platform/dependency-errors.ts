@@ -25,12 +25,18 @@ const ERROR_NAMES = new Set(['MaxRetriesPerRequestError', 'BlobStoreUnavailableE
 const MESSAGES =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection is closed|connection terminated|Connection terminated|timeout exceeded when trying to connect|Stream isn't writeable|terminating connection due to administrator command|Client has encountered a connection error|socket hang up/i;
 
+// Redis Cluster and Redis failover replies, and ioredis' errors when a cluster's nodes are being replaced:
+// each clears once a replica has taken over (seconds), so a device retrying a 503 gets through.
+const REDIS_FAILOVER =
+  /^(CLUSTERDOWN|TRYAGAIN|LOADING|READONLY|MASTERDOWN) |None of startup nodes is available|Failed to refresh slots cache|Too many Cluster redirections/;
+
 export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 4) return false;
   const e = err as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof e.name === 'string' && ERROR_NAMES.has(e.name)) return true;
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || POSTGRES_STATES.test(e.code))) return true;
-  if (typeof e.message === 'string' && MESSAGES.test(e.message)) return true;
+  if (typeof e.message === 'string' && (MESSAGES.test(e.message) || REDIS_FAILOVER.test(e.message)))
+    return true;
   // Wrapped (fetch's TypeError, undici) or aggregated (a connect that tried IPv4 and IPv6) causes.
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDependencyUnavailable(inner, depth + 1)))
     return true;

@@ -13,6 +13,15 @@ export const QUEUES = {
   deltas: 'deltas',
 } as const;
 
+/**
+ * How long a BullMQ worker pauses after a Redis connection error before it tries again to fetch, complete
+ * or fail a job (`runRetryDelay`; BullMQ's default is 15 s). A Redis failover closes connections for a few
+ * seconds: with the default, a job that finished in them stayed active 15 s more, longer than a webhook
+ * attempt's lock, so it was found stalled and run again, and the spike alerts of its app waited. One second
+ * keeps the retries cheap for Redis while a worker follows the new master within about a second.
+ */
+export const WORKER_RETRY_DELAY_MS = 1000;
+
 export interface SpikeJob {
   appId: string;
 }

@@ -18,7 +18,7 @@ function targetOf(target: RedisTarget | string): RedisTarget {
  * A Cluster client from the seed node's URL: the other nodes are discovered from it. Credentials and TLS
  * (rediss://) apply to every node; reads go to masters, so a read follows the write before it.
  */
-function clusterClient(url: string, options: RedisOptions): Cluster {
+function clusterClient(url: string, options: RedisOptions, cluster: Partial<ClusterOptions> = {}): Cluster {
   const u = new URL(url);
   const redisOptions: RedisOptions = {
     ...options,
@@ -33,6 +33,7 @@ function clusterClient(url: string, options: RedisOptions): Cluster {
     // round trip per node rather than one each.
     enableAutoPipelining: true,
     enableOfflineQueue: options.enableOfflineQueue ?? true,
+    ...cluster,
   };
   return new Cluster([{ host: u.hostname, port: Number(u.port) || 6379 }], clusterOptions);
 }
@@ -41,7 +42,11 @@ function clusterClient(url: string, options: RedisOptions): Cluster {
  * A general client. Commands fail fast while Redis is away (so the API answers 503 rather than hanging);
  * BullMQ workers get their own connections with maxRetriesPerRequest null, as BullMQ requires.
  */
-export function createRedis(target: RedisTarget | string, options: RedisOptions = {}): Redis {
+export function createRedis(
+  target: RedisTarget | string,
+  options: RedisOptions = {},
+  clusterOptions: Partial<ClusterOptions> = {},
+): Redis {
   const { url, cluster } = targetOf(target);
   const merged: RedisOptions = {
     maxRetriesPerRequest: 2,
@@ -49,11 +54,27 @@ export function createRedis(target: RedisTarget | string, options: RedisOptions 
     lazyConnect: false,
     ...options,
   };
-  return cluster ? clusterClient(url, merged) : new Standalone(url, merged);
+  return cluster ? clusterClient(url, merged, clusterOptions) : new Standalone(url, merged);
 }
 
+/**
+ * A worker's connection (BullMQ, stream reads). On a Redis Cluster a command whose node died is sent again
+ * while a replica takes over; ioredis gives up after 16 tries 100 ms apart (1.6 s, shorter than any
+ * failover) with "Too many Cluster redirections", which BullMQ does not take for a connection error: a job
+ * finished in that window was left active until its lock ran out. Tries 500 ms apart for about 30 s cover
+ * a failover with the default cluster-node-timeout of 15 s.
+ */
 export function createBlockingRedis(target: RedisTarget | string): Redis {
-  return createRedis(target, { maxRetriesPerRequest: null, enableReadyCheck: true });
+  return createRedis(
+    target,
+    { maxRetriesPerRequest: null, enableReadyCheck: true },
+    {
+      retryDelayOnFailover: 500,
+      retryDelayOnClusterDown: 500,
+      retryDelayOnTryAgain: 500,
+      maxRedirections: 60,
+    },
+  );
 }
 
 /** The masters of a cluster, or the one server: for commands that act on one node's keyspace (SCAN). */

@@ -94,6 +94,7 @@ describe('the service on a Redis Cluster of three masters with a replica each, I
     const victim = await masterOfSlot(slotOf(eventStreamKey(ctx.deps.keys, 0)));
     const accepted = new Map<string, Set<string>>(apps.map((a) => [a.appId, new Set()]));
     const statuses = new Map<number, number>();
+    const unexpected: string[] = [];
     let stop = false;
     let round = 0;
     const traffic = (async () => {
@@ -103,6 +104,8 @@ describe('the service on a Redis Cluster of three masters with a replica each, I
           const events = makeEvents(`fo-${round}-${appId}`, moduleId, 'activation', 5);
           const res = await postEvents(ctx.app, appId, events);
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+          if (res.statusCode !== 202 && res.statusCode !== 503)
+            unexpected.push(`${res.statusCode} ${res.body}`);
           if (res.statusCode === 202) for (const e of events) accepted.get(appId)!.add(e.id);
         }
       }
@@ -143,6 +146,9 @@ describe('the service on a Redis Cluster of three masters with a replica each, I
       await ingest.close();
     }
     // Only refusals a device retries (503) during the failover, never a 500.
-    expect([...statuses.keys()].filter((s) => s !== 202 && s !== 503)).toEqual([]);
+    expect(
+      [...statuses.keys()].filter((s) => s !== 202 && s !== 503),
+      unexpected.join('\n'),
+    ).toEqual([]);
   });
 });

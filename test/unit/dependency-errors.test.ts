@@ -23,6 +23,20 @@ describe('dependency errors', () => {
     for (const err of away) expect(isDependencyUnavailable(err), String(err)).toBe(true);
   });
 
+  it('recognises a Redis Cluster or a Redis taking over from a failed node', () => {
+    const away = [
+      new Error('CLUSTERDOWN The cluster is down'),
+      new Error('TRYAGAIN Multiple keys request during rehashing of slot'),
+      new Error('None of startup nodes is available'),
+      new Error('Failed to refresh slots cache.'),
+      new Error('Too many Cluster redirections. Last error: Error: CLUSTERDOWN Hash slot not served'),
+      new Error('LOADING Redis is loading the dataset in memory'),
+      new Error("READONLY You can't write against a read only replica."),
+      new Error('MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to no'),
+    ];
+    for (const err of away) expect(isDependencyUnavailable(err), String(err)).toBe(true);
+  });
+
   it('leaves bugs and refusals of data as they are', () => {
     const bugs = [
       new TypeError("Cannot read properties of undefined (reading 'id')"),
