@@ -1,6 +1,10 @@
 import { ConfigError, loadConfig } from './config/config.js';
 import { moveToCluster } from './migrations/clickhouse-to-cluster.js';
-import { createClickHouse, ensureClickHouseDatabase } from './platform/clickhouse.js';
+import {
+  CLICKHOUSE_DDL_TIMEOUT_MS,
+  createClickHouse,
+  ensureClickHouseDatabase,
+} from './platform/clickhouse.js';
 
 /**
  * `npm run clickhouse:to-cluster`: moves the database of CLICKHOUSE_DATABASE on the server of
@@ -13,7 +17,13 @@ async function main(): Promise<number> {
   if (!cluster)
     throw new ConfigError('clickhouse:to-cluster needs CLICKHOUSE_CLUSTER (the cluster to move onto).');
   await ensureClickHouseDatabase(config.clickhouseUrl, config.clickhouseDatabase, cluster);
-  const ch = createClickHouse(config.clickhouseUrl, config.clickhouseDatabase, cluster);
+  // Schema changes and INSERT … SELECT copies of whole tables: the longer deadline.
+  const ch = createClickHouse(
+    config.clickhouseUrl,
+    config.clickhouseDatabase,
+    cluster,
+    CLICKHOUSE_DDL_TIMEOUT_MS,
+  );
   try {
     const result = await moveToCluster(ch, { cluster, database: config.clickhouseDatabase });
     console.log(JSON.stringify(result));

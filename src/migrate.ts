@@ -2,7 +2,11 @@ import { createContainer } from './container/container.js';
 import { migrateClickHouse } from './migrations/clickhouse-migrator.js';
 import { migratePostgres } from './migrations/postgres-migrator.js';
 import { roleOfUrl } from './migrations/service-grants.js';
-import { ensureClickHouseDatabase } from './platform/clickhouse.js';
+import {
+  CLICKHOUSE_DDL_TIMEOUT_MS,
+  createClickHouse,
+  ensureClickHouseDatabase,
+} from './platform/clickhouse.js';
 import { createPool } from './platform/postgres.js';
 import { runProcess } from './platform/process-runner.js';
 
@@ -16,18 +20,26 @@ runProcess({
   start: async (deps) => {
     const { config } = deps;
     const owner = createPool(config.databaseMigrationUrl, 2);
+    const cluster = config.clickhouseCluster;
+    // Schema changes get the longer deadline of CLICKHOUSE_DDL_TIMEOUT_MS (ON CLUSTER waits for every shard).
+    const ddl = createClickHouse(
+      config.clickhouseUrl,
+      config.clickhouseDatabase,
+      cluster ?? undefined,
+      CLICKHOUSE_DDL_TIMEOUT_MS,
+    );
     try {
-      const cluster = config.clickhouseCluster;
       await ensureClickHouseDatabase(config.clickhouseUrl, config.clickhouseDatabase, cluster ?? undefined);
       const pg = await migratePostgres(owner, deps.log, { serviceRole: roleOfUrl(config.databaseUrl) });
       const ch = await migrateClickHouse(
-        deps.clickhouse,
+        ddl,
         deps.log,
         cluster ? { cluster, database: config.clickhouseDatabase } : undefined,
       );
       deps.log.info({ postgres: pg.length, clickhouse: ch.length }, 'migrations up to date');
     } finally {
       await owner.end();
+      await ddl.close();
     }
     return undefined;
   },

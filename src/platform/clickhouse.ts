@@ -7,11 +7,16 @@ export type { ClickHouseClient };
  * synchronous: an insert answers once every shard it writes to has the rows, so ingest acknowledges an
  * entry only when it is stored, as on one server (and retries while a shard is away).
  */
-export function createClickHouse(url: string, database: string, cluster?: string): ClickHouseClient {
+export function createClickHouse(
+  url: string,
+  database: string,
+  cluster?: string,
+  requestTimeoutMs = 30_000,
+): ClickHouseClient {
   return createClient({
     url,
     database,
-    request_timeout: 30_000,
+    request_timeout: requestTimeoutMs,
     compression: { request: false, response: false },
     clickhouse_settings: cluster ? { insert_distributed_sync: 1 } : {},
     // Failures reach our code, which logs them through pino with context (or answers 503); the client's
@@ -84,6 +89,13 @@ export function chStringList(values: readonly string[]): string {
 }
 
 /**
+ * How long a schema change may take. An `ON CLUSTER` statement answers once every shard has run it (the
+ * server waits up to its distributed_ddl_task_timeout, 180 s); on loaded shards 30 s ran out and failed a
+ * migration that was still going.
+ */
+export const CLICKHOUSE_DDL_TIMEOUT_MS = 180_000;
+
+/**
  * Creates the database if missing (through a client not bound to it, since binding needs it to exist), on
  * every server of `cluster` when given.
  */
@@ -92,7 +104,7 @@ export async function ensureClickHouseDatabase(
   database: string,
   cluster?: string,
 ): Promise<void> {
-  const admin = createClient({ url, request_timeout: 30_000 });
+  const admin = createClient({ url, request_timeout: CLICKHOUSE_DDL_TIMEOUT_MS });
   try {
     const on = cluster ? ` ON CLUSTER ${chIdentifier(cluster)}` : '';
     await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${chIdentifier(database)}${on}` });
