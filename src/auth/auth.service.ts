@@ -1,6 +1,6 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import type { SignupMode } from '../config/config.js';
+import type { SignupMode } from '../config/accounts.js';
 import type { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import type { InvitationsStore } from '../invitations/invitations.store.js';
 import type { MembersStore } from '../members/members.store.js';
