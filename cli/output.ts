@@ -61,15 +61,3 @@ export function shortTime(iso: string | null | undefined): string {
   if (!iso) return '-';
   return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
-
-/** A byte count in the largest unit that keeps it at least 1 (kB, MB, GB: powers of 1000). */
-export function bytes(value: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let n = value;
-  let unit = 0;
-  while (n >= 1000 && unit < units.length - 1) {
-    n /= 1000;
-    unit += 1;
-  }
-  return unit === 0 ? `${Math.round(n)} B` : `${n.toFixed(n < 10 ? 1 : 0)} ${units[unit]}`;
-}

@@ -1,5 +1,6 @@
 import type { ReleaseWithStats } from '@ota/client/types';
-import { bytes, clip, percent, ratio, shortTime } from './output.js';
+import { byteSize } from '@ota/shared/bytes';
+import { clip, percent, ratio, shortTime } from './output.js';
 
 /** The specification's CLI hint: roll back once a release's failure rate climbs past 2 %. */
 export const ROLLBACK_HINT_THRESHOLD = 0.02;
@@ -80,9 +81,9 @@ export function statusRow(release: ReleaseWithStats, superseded = false): Array<
     s.downloads,
     s.activations,
     s.errors,
-    bytes(s.bytes_served.full),
-    bytes(s.bytes_served.patch),
-    bytes(s.bytes_served.per_file),
+    byteSize(s.bytes_served.full),
+    byteSize(s.bytes_served.patch),
+    byteSize(s.bytes_served.per_file),
   ];
 }
 

@@ -1,7 +1,8 @@
 import { PostgresApiKeysStore } from './api-keys/api-keys.postgres-store.js';
 import { PostgresAuditStore } from './audit/audit.postgres-store.js';
 import { PostgresAuthStore } from './auth/auth.postgres-store.js';
-import { ConfigError, loadConfig } from './config/config.js';
+import { loadConfig } from './config/config.js';
+import { ConfigError } from './config/env.js';
 import { PostgresEmailVerificationsStore } from './email-verification/email-verifications.postgres-store.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { PostgresPasswordResetsStore } from './password-reset/password-resets.postgres-store.js';

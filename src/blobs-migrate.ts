@@ -1,7 +1,8 @@
 import { migrateBlobs } from './bundles/blob-migration.js';
 import { LocalDiskBlobStore } from './bundles/local-blob-store.js';
 import { createS3Client, S3BlobStore } from './bundles/s3-blob-store.js';
-import { ConfigError, loadBundleSettings } from './config/config.js';
+import { loadBundleSettings } from './config/config.js';
+import { ConfigError } from './config/env.js';
 
 /**
  * `npm run blobs:migrate`: copies the disk store (BLOB_DIR) into the bucket of BLOB_STORE=s3 (S3_BUCKET,

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from './config/config.js';
+import { loadConfig } from './config/config.js';
+import { ConfigError } from './config/env.js';
 import { moveToCluster } from './migrations/clickhouse-to-cluster.js';
 import {
   CLICKHOUSE_DDL_TIMEOUT_MS,

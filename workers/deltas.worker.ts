@@ -1,11 +1,11 @@
 import { isUuid } from '@ota/shared/ids';
-import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
 import type { WorkersContainer } from '../src/container/container.types.js';
 import { DeltaBacklog } from '../src/deltas/delta-backlog.js';
 import type { DeltaSummary, DeltasService } from '../src/deltas/deltas.service.js';
 import { sweepJobFolders } from '../src/deltas/job-folders.js';
-import { type DeltaJob, QUEUES, WORKER_RETRY_DELAY_MS } from '../src/platform/queues.js';
-import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
+import { type DeltaJob, QUEUES } from '../src/platform/queues.js';
+import { consumeQueue, type QueueConsumer } from './queue-consumer.js';
 import type { Worker } from './worker.js';
 
 export interface DeltasWorker extends Worker {
@@ -32,8 +32,7 @@ export function createDeltasWorker(
     if (typeof workspaceId === 'string')
       backlog.settle(workspaceId).catch((err) => log.warn({ err }, 'deltas backlog not counted down'));
   };
-  let worker: BullWorker | undefined;
-  let connection: Redis | undefined;
+  let consumer: QueueConsumer<DeltaJob, DeltaSummary | null> | undefined;
 
   const handle = async (job: Job<DeltaJob>): Promise<DeltaSummary | null> => {
     const releaseId = job.data?.releaseId;
@@ -61,17 +60,13 @@ export function createDeltasWorker(
       // What a killed copy left in the temporary folder: older than two job deadlines, no live job's.
       const swept = await sweepJobFolders(2 * deps.config.deltas.jobTimeoutMs + 600_000);
       if (swept > 0) log.info({ swept }, 'removed job folders of an earlier process');
-      connection = createBlockingRedis(deps.config.redis);
-      worker = new BullWorker<DeltaJob, DeltaSummary | null>(QUEUES.deltas, handle, {
-        connection,
-        prefix: deps.keys.queuePrefix,
+      consumer = consumeQueue(deps, log, 'deltas', QUEUES.deltas, handle, {
         concurrency: options.concurrency ?? 1,
-        runRetryDelay: WORKER_RETRY_DELAY_MS,
         // A large bsdiff runs for minutes: the lock is renewed meanwhile, and a job is only taken over when
         // its worker is gone.
         lockDuration: 120_000,
       });
-      worker.on('error', (err) => log.warn({ err }, 'deltas queue error'));
+      const { worker } = consumer;
       worker.on('completed', (job) => settle(job));
       worker.on('failed', (job, err) => {
         log.warn({ err, jobId: job?.id }, 'deltas job failed');
@@ -80,8 +75,7 @@ export function createDeltasWorker(
       });
     },
     async stop() {
-      await worker?.close();
-      await connection?.quit().catch(() => {});
+      await consumer?.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ConfigError } from '../src/config/config.js';
+import { ConfigError } from '../src/config/env.js';
 import { createContainer } from '../src/container/container.js';
 import { startMetricsListener } from '../src/metrics/metrics-listener.js';
 import { warnIfPrivileged } from '../src/platform/database-role.js';

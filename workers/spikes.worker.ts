@@ -1,9 +1,9 @@
 import { isUuid } from '@ota/shared/ids';
-import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
 import type { WorkersContainer } from '../src/container/container.types.js';
-import { QUEUES, type SpikeJob, WORKER_RETRY_DELAY_MS } from '../src/platform/queues.js';
-import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
+import { QUEUES, type SpikeJob } from '../src/platform/queues.js';
 import type { SpikeEvaluator, SpikeResult } from '../src/spikes/spike.evaluator.js';
+import { consumeQueue, type QueueConsumer } from './queue-consumer.js';
 import type { Worker } from './worker.js';
 
 export interface SpikesWorkerOptions {
@@ -19,8 +19,7 @@ export interface SpikesWorker extends Worker {
 /** The `spikes` role: evaluates an app's error-spike alert for every `{appId}` job ingest enqueues. */
 export function createSpikesWorker(deps: WorkersContainer, options: SpikesWorkerOptions = {}): SpikesWorker {
   const { log, evaluator } = deps.workers.spikes({ clock: options.clock });
-  let worker: BullWorker | undefined;
-  let connection: Redis | undefined;
+  let consumer: QueueConsumer<SpikeJob, SpikeResult | null> | undefined;
 
   const handle = async (job: Job<SpikeJob>): Promise<SpikeResult | null> => {
     const appId = job.data?.appId;
@@ -33,21 +32,17 @@ export function createSpikesWorker(deps: WorkersContainer, options: SpikesWorker
     name: 'spikes',
     evaluator,
     async start() {
-      connection = createBlockingRedis(deps.config.redis);
-      worker = new BullWorker<SpikeJob, SpikeResult | null>(QUEUES.spikes, handle, {
-        connection,
-        prefix: deps.keys.queuePrefix,
+      consumer = consumeQueue(deps, log, 'spikes', QUEUES.spikes, handle, {
         concurrency: options.concurrency ?? 8,
-        runRetryDelay: WORKER_RETRY_DELAY_MS,
         removeOnComplete: { count: 100 },
         removeOnFail: { count: 1000 },
       });
-      worker.on('error', (err) => log.warn({ err }, 'spikes queue error'));
-      worker.on('failed', (job, err) => log.warn({ err, jobId: job?.id }, 'spike evaluation failed'));
+      consumer.worker.on('failed', (job, err) =>
+        log.warn({ err, jobId: job?.id }, 'spike evaluation failed'),
+      );
     },
     async stop() {
-      await worker?.close();
-      await connection?.quit().catch(() => {});
+      await consumer?.close();
     },
   };
 }

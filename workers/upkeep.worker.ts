@@ -1,6 +1,6 @@
-import { Worker as BullWorker, Queue } from 'bullmq';
-import { QUEUES, WORKER_RETRY_DELAY_MS } from '../src/platform/queues.js';
-import { createBlockingRedis } from '../src/platform/redis.js';
+import { Queue } from 'bullmq';
+import { QUEUES } from '../src/platform/queues.js';
+import { consumeQueue, type QueueConsumer } from './queue-consumer.js';
 import type { Worker, WorkerFactory } from './worker.js';
 
 /**
@@ -9,10 +9,9 @@ import type { Worker, WorkerFactory } from './worker.js';
  */
 export const createUpkeepWorker: WorkerFactory = (deps): Worker => {
   const { log, tasks } = deps.workers.upkeep();
-  const connection = createBlockingRedis(deps.config.redis);
   const queue = new Queue(QUEUES.upkeep, { connection: deps.redis, prefix: deps.keys.queuePrefix });
   queue.on('error', (err) => log.warn({ err }, 'upkeep queue error'));
-  let worker: BullWorker | undefined;
+  let consumer: QueueConsumer<unknown, unknown> | undefined;
   return {
     name: 'upkeep',
     async start() {
@@ -23,22 +22,23 @@ export const createUpkeepWorker: WorkerFactory = (deps): Worker => {
           { name, opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
         );
       }
-      worker = new BullWorker(
+      consumer = consumeQueue(
+        deps,
+        log,
+        'upkeep',
         QUEUES.upkeep,
         async (job) => {
           const task = tasks[job.name];
           if (!task) throw new Error(`unknown upkeep task ${job.name}`);
           return task.run();
         },
-        { connection, prefix: deps.keys.queuePrefix, concurrency: 1, runRetryDelay: WORKER_RETRY_DELAY_MS },
+        { concurrency: 1 },
       );
-      worker.on('error', (err) => log.warn({ err }, 'upkeep queue error'));
-      worker.on('failed', (job, err) => log.error({ err, task: job?.name }, 'upkeep task failed'));
+      consumer.worker.on('failed', (job, err) => log.error({ err, task: job?.name }, 'upkeep task failed'));
     },
     async stop() {
-      await worker?.close();
+      await consumer?.close();
       await queue.close();
-      await connection.quit().catch(() => connection.disconnect());
     },
   };
 };

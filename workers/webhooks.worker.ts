@@ -1,8 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { Worker as BullWorker, DelayedError, type Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import type { WebhookGraphOptions, WorkersContainer } from '../src/container/container.types.js';
-import { WORKER_RETRY_DELAY_MS } from '../src/platform/queues.js';
-import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { AttemptOutcome, DeliveryProcessor } from '../src/webhooks/delivery.processor.js';
 import {
   type AttemptChunk,
@@ -12,6 +10,7 @@ import {
   RETRY_QUEUE,
 } from '../src/webhooks/delivery-queue.js';
 import type { OutboxDispatcher } from '../src/webhooks/outbox.dispatcher.js';
+import { consumeQueue, type QueueConsumer } from './queue-consumer.js';
 import { runChunk } from './webhook-chunk.js';
 import type { Worker } from './worker.js';
 
@@ -52,8 +51,7 @@ export function createWebhooksWorker(
     [RETRY_QUEUE, retryShare],
   ];
   const events = new EventEmitter();
-  const bullWorkers: BullWorker[] = [];
-  const connections: Redis[] = [];
+  const consumers: QueueConsumer<AttemptJob | AttemptChunk, AttemptOutcome | undefined>[] = [];
   let sweeper: NodeJS.Timeout | undefined;
   let pruner: NodeJS.Timeout | undefined;
 
@@ -106,21 +104,17 @@ export function createWebhooksWorker(
     deferredAttempts: () => gate.deferred,
     async start() {
       for (const [queue, concurrency] of lanes) {
-        const connection = createBlockingRedis(deps.config.redis);
-        connections.push(connection);
-        const worker = new BullWorker<AttemptJob | AttemptChunk, AttemptOutcome | undefined>(queue, handle, {
-          connection,
-          prefix: deps.keys.queuePrefix,
+        const consumer = consumeQueue(deps, log, 'webhook', queue, handle, {
           concurrency,
           // BullMQ renews a running job's lock every lockDuration / 2, so an attempt of any length keeps it;
           // a killed worker's attempts are found stalled and run again within about 20 s instead of a minute.
           lockDuration: JOB_LOCK_MS,
           stalledInterval: STALLED_CHECK_MS,
-          runRetryDelay: WORKER_RETRY_DELAY_MS,
         });
-        worker.on('error', (err) => log.warn({ err, queue }, 'webhook queue error'));
-        worker.on('failed', (job, err) => log.warn({ err, jobId: job?.id, queue }, 'attempt job failed'));
-        bullWorkers.push(worker);
+        consumer.worker.on('failed', (job, err) =>
+          log.warn({ err, jobId: job?.id, queue }, 'attempt job failed'),
+        );
+        consumers.push(consumer);
       }
       await dispatcher.start();
       sweeper = setInterval(() => {
@@ -136,8 +130,7 @@ export function createWebhooksWorker(
       if (sweeper) clearInterval(sweeper);
       if (pruner) clearInterval(pruner);
       await dispatcher.stop();
-      await Promise.allSettled(bullWorkers.map((w) => w.close()));
-      await Promise.allSettled(connections.map((c) => c.quit()));
+      await Promise.allSettled(consumers.map((c) => c.close()));
       await close();
     },
   };

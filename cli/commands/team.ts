@@ -6,7 +6,7 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { act, actInWorkspace, resolveApp } from '../helpers.js';
 import { shortTime } from '../output.js';
-import { asUser } from './auth.js';
+import { asUser } from './user-session.js';
 
 const MEMBER_ROLES: readonly Role[] = ['admin', 'developer', 'viewer'];
 const KEY_ROLES: readonly KeyRole[] = ['admin', 'developer', 'viewer'];
@@ -33,7 +33,14 @@ async function resolveMember(ctx: CliContext, ws: string, value: string): Promis
   return found.id;
 }
 
+/** The workspace's plan, members and API keys, in that order in `ota --help`. */
 export function registerTeamCommands(program: Command): void {
+  registerPlanCommands(program);
+  registerMemberCommands(program);
+  registerKeyCommands(program);
+}
+
+function registerPlanCommands(program: Command): void {
   const plan = program.command('plan').description("The workspace's billing plan");
   plan
     .command('show')
@@ -84,7 +91,9 @@ export function registerTeamCommands(program: Command): void {
         );
       }),
     );
+}
 
+function registerMemberCommands(program: Command): void {
   const members = program.command('members').description('People in the workspace');
   members
     .command('invite <email>')
@@ -144,7 +153,9 @@ export function registerTeamCommands(program: Command): void {
         ctx.out.result({ id, removed: true }, () => ctx.out.line(`Removed member ${member}.`));
       }),
     );
+}
 
+function registerKeyCommands(program: Command): void {
   const keys = program.command('keys').description('API keys of the workspace');
   keys
     .command('create <name>')
@@ -161,35 +172,7 @@ export function registerTeamCommands(program: Command): void {
       'when the key stops working: 30d, 12w, 6m, 1y (at most a year) or an ISO date',
     )
     .addHelpText('after', KEYS_HELP)
-    .action(
-      act(
-        async (
-          ctx: CliContext,
-          name: string,
-          options: { role: string; app?: string[]; expires?: string },
-        ) => {
-          const role = oneOf(options.role, KEY_ROLES, 'The role');
-          const ws = await ctx.workspaceId();
-          const appIds = options.app
-            ? await Promise.all(options.app.map((a) => resolveApp(ctx, a)))
-            : undefined;
-          const expiresAt = options.expires === undefined ? undefined : expiryOf(options.expires);
-          const created = await ctx.client.apiKeys.create(ws, {
-            name,
-            role,
-            ...(appIds ? { app_ids: appIds } : {}),
-            ...(expiresAt ? { expires_at: expiresAt } : {}),
-          });
-          ctx.out.result(created, () => {
-            ctx.out.line(`API key "${created.name}" (${created.role}, id ${created.id}):`);
-            ctx.out.line(created.key);
-            if (created.app_ids) ctx.out.note(`Limited to the apps ${created.app_ids.join(', ')}.`);
-            if (created.expires_at) ctx.out.note(`Expires ${created.expires_at}.`);
-            ctx.out.note('The key is shown only now; store it safely.');
-          });
-        },
-      ),
-    );
+    .action(act(createKey));
   keys
     .command('list')
     .description(
@@ -229,6 +212,31 @@ export function registerTeamCommands(program: Command): void {
         }
       }),
     );
+}
+
+/** `ota keys create`: the key is printed once, with what limits it. */
+async function createKey(
+  ctx: CliContext,
+  name: string,
+  options: { role: string; app?: string[]; expires?: string },
+): Promise<void> {
+  const role = oneOf(options.role, KEY_ROLES, 'The role');
+  const ws = await ctx.workspaceId();
+  const appIds = options.app ? await Promise.all(options.app.map((a) => resolveApp(ctx, a))) : undefined;
+  const expiresAt = options.expires === undefined ? undefined : expiryOf(options.expires);
+  const created = await ctx.client.apiKeys.create(ws, {
+    name,
+    role,
+    ...(appIds ? { app_ids: appIds } : {}),
+    ...(expiresAt ? { expires_at: expiresAt } : {}),
+  });
+  ctx.out.result(created, () => {
+    ctx.out.line(`API key "${created.name}" (${created.role}, id ${created.id}):`);
+    ctx.out.line(created.key);
+    if (created.app_ids) ctx.out.note(`Limited to the apps ${created.app_ids.join(', ')}.`);
+    if (created.expires_at) ctx.out.note(`Expires ${created.expires_at}.`);
+    ctx.out.note('The key is shown only now; store it safely.');
+  });
 }
 
 const KEYS_HELP = `

@@ -1,5 +1,7 @@
 /** Number and date formatting shared by the pages; pure, so it has its own unit tests. */
 
+import { byteSize } from '@ota/shared/bytes';
+
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 export function formatCount(value: number | null | undefined): string {
@@ -23,14 +25,7 @@ export function formatRatio(value: number | null | undefined): string {
 /** A byte count in the largest unit that keeps it at least 1 (kB, MB, GB: powers of 1000). */
 export function formatBytes(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let n = value;
-  let unit = 0;
-  while (n >= 1000 && unit < units.length - 1) {
-    n /= 1000;
-    unit += 1;
-  }
-  return unit === 0 ? `${integer.format(n)} B` : `${n.toFixed(n < 10 ? 1 : 0)} ${units[unit]}`;
+  return byteSize(value);
 }
 
 /** The CLI's rule of the specification: roll back if the failure rate climbs past 2 %. */

@@ -1,6 +1,6 @@
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import type { SignupMode } from '../config/config.js';
+import type { SignupMode } from '../config/accounts.js';
 import type { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import type { InvitationsStore } from '../invitations/invitations.store.js';
 import type { MembersStore } from '../members/members.store.js';
@@ -8,6 +8,7 @@ import type { PasswordResetsStore } from '../password-reset/password-resets.stor
 import { AppError, forbidden, unauthorized } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
+import { createAccount } from './account-creation.js';
 import type { AuthStore, UserRow, WorkspaceMembershipRow } from './auth.store.js';
 import { type Credentials, principalOf } from './credentials.js';
 import type { IdentityTokens } from './identity-tokens.js';
@@ -112,34 +113,9 @@ export class AuthService {
     if (this.signup === 'closed' || options.create === false) return this.refuseUnknown(password, attempt);
 
     const passwordHash = await hashPassword(password);
-    const created = await this.stores.transaction(async (tx) => {
-      // Checked in the transaction that makes the account, so it reads the invitation as of then.
-      if (this.signup === 'invite-only' && !(await this.stores.invitations.hasOpen(tx, email)))
-        return 'refused';
-      const user = await this.store.insertUser(tx, email, passwordHash);
-      if (!user) return undefined; // another first sign-in for this e-mail won the race
-      // Invitations are not claimed here: signing in proves nothing about the address (invitations/).
-      const { id: workspaceId } = await this.stores.workspaces.insert(
-        tx,
-        `${user.email}'s workspace`,
-        user.id,
-      );
-      await this.stores.members.insertOwner(tx, workspaceId, user.email, user.id);
-      await this.options.emailVerification?.accountMade(tx, user.id);
-      const actor = user.email;
-      await this.stores.audit.append(tx, {
-        workspaceId,
-        actor,
-        action: 'account.create',
-        details: { user_id: user.id, email },
-      });
-      await this.stores.audit.append(tx, {
-        workspaceId,
-        actor,
-        action: 'login',
-        details: { user_id: user.id },
-      });
-      return { user, workspaceId };
+    const created = await createAccount(this.stores, email, passwordHash, {
+      signup: this.signup,
+      emailVerification: this.options.emailVerification,
     });
     if (created === 'refused') return this.refuseUnknown(password, attempt, true);
     if (created) await this.options.emailVerification?.sendLink(created.user);
@@ -148,16 +124,18 @@ export class AuthService {
       if (!winner) throw unauthorized('Sign-in failed; try again.', 'invalid_credentials');
       return this.signinExisting(winner, password, attempt);
     }
-    const { token, expiresAt } = await this.tokens.issue({
-      subject: created.user.token_subject,
-      workspaceId: created.workspaceId,
-    });
+    return this.signedIn(created.user, created.workspaceId, true);
+  }
+
+  /** The answer of a sign-in: a new identity token of the user for the workspace. */
+  private async signedIn(user: UserRow, workspaceId: string, created: boolean): Promise<SigninResult> {
+    const { token, expiresAt } = await this.tokens.issue({ subject: user.token_subject, workspaceId });
     return {
       token,
       expires_at: expiresAt.toISOString(),
-      workspace_id: created.workspaceId,
-      user: { id: created.user.id, email: created.user.email },
-      created: true,
+      workspace_id: workspaceId,
+      user: { id: user.id, email: user.email },
+      created,
     };
   }
 
@@ -184,14 +162,7 @@ export class AuthService {
         details: { user_id: userId },
       }),
     );
-    const { token, expiresAt } = await this.tokens.issue({ subject: user.token_subject, workspaceId });
-    return {
-      token,
-      expires_at: expiresAt.toISOString(),
-      workspace_id: workspaceId,
-      user: { id: userId, email },
-      created: false,
-    };
+    return this.signedIn(user, workspaceId, false);
   }
 
   /**

@@ -1,15 +1,7 @@
 import { AppError } from '../platform/errors.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { sha256Hex } from '../platform/secret-tokens.js';
-
-/** Counts one failure; the first one of a window starts the window (atomic, so a count never outlives it). */
-const FAIL_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
-`;
-
-type ThrottleRedis = Redis & { otaSigninFailed(key: string, windowMs: number): Promise<number> };
+import { type WindowCount, windowCount } from '../platform/window-count.js';
 
 export interface SigninThrottleOptions {
   /** Failed sign-ins of one account from one client network within the window; 0 = no limit. */
@@ -40,17 +32,14 @@ export interface SigninAttempt {
  * limits are skipped, like the per-address one.
  */
 export class SigninThrottle {
-  private readonly redis: ThrottleRedis;
+  private readonly count: WindowCount;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly options: SigninThrottleOptions,
   ) {
-    if (!('otaSigninFailed' in redis)) {
-      redis.defineCommand('otaSigninFailed', { numberOfKeys: 1, lua: FAIL_SCRIPT });
-    }
-    this.redis = redis as ThrottleRedis;
+    this.count = windowCount(redis);
   }
 
   /** Throws a 429 when the network or the account from this network is at its limit; else the failures so far. */
@@ -84,8 +73,7 @@ export class SigninThrottle {
       maxNetworkFailures > 0 ? this.networkKey(attempt) : undefined,
       maxFailures > 0 ? this.accountKey(attempt) : undefined,
     ].filter((k): k is string => k !== undefined);
-    // One key per call: on a Redis Cluster the two keys may live on different nodes.
-    await Promise.all(counted.map((key) => this.redis.otaSigninFailed(key, windowMs).catch(() => 0)));
+    await Promise.all(counted.map((key) => this.count(key, windowMs).catch(() => 0)));
   }
 
   async succeeded(attempt: SigninAttempt, failures: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { BundleSettings } from '../config/config.js';
+import type { BundleSettings } from '../config/bundle-settings.js';
 import type { BlobStore } from './blob-store.js';
 import { servableType } from './download-policy.js';
 import type { S3BlobStore } from './s3-blob-store.js';

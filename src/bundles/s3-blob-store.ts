@@ -11,7 +11,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { BundleSettings } from '../config/config.js';
+import type { BundleSettings } from '../config/bundle-settings.js';
 import {
   BlobSourceError,
   type BlobStore,

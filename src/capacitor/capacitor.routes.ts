@@ -45,7 +45,15 @@ function firstDevice(body: unknown): unknown {
  * per-device limits (429 with Retry-After in seconds, which plugin 8.51.5 and later wait for).
  */
 export async function capacitorRoutes(app: App): Promise<void> {
-  const { capacitor, capacitorChannelSelf: channelSelf, updates } = app.deps.services;
+  updateCheckRoute(app);
+  statsRoute(app);
+  channelChoiceRoutes(app);
+  channelListRoutes(app);
+}
+
+/** updateUrl: the plugin's info object in, an update (or `builtin`, or an error kind) out. */
+function updateCheckRoute(app: App): void {
+  const { capacitor, updates } = app.deps.services;
   const checks = app.deps.answers.checks.capacitor;
 
   deviceRoute(app, {
@@ -84,6 +92,11 @@ export async function capacitorRoutes(app: App): Promise<void> {
       return reply.header('content-type', JSON_CONTENT_TYPE).send(answer as never);
     },
   });
+}
+
+/** statsUrl: one statistic or a batch, counted once per device, release and kind. */
+function statsRoute(app: App): void {
+  const { capacitor } = app.deps.services;
 
   deviceRoute(app, {
     method: 'POST',
@@ -115,10 +128,15 @@ export async function capacitorRoutes(app: App): Promise<void> {
       return reply.header('content-type', JSON_CONTENT_TYPE).send(OK as never);
     },
   });
+}
 
-  const channelDoc =
-    ' A device moves itself only onto a channel that allows self-assignment (production always does). ' +
-    'No credential.';
+const CHANNEL_DOC =
+  ' A device moves itself only onto a channel that allows self-assignment (production always does). ' +
+  'No credential.';
+
+/** channelUrl's setChannel (POST) and getChannel (PUT). */
+function channelChoiceRoutes(app: App): void {
+  const { capacitorChannelSelf: channelSelf } = app.deps.services;
 
   deviceRoute(app, {
     method: 'POST',
@@ -131,7 +149,7 @@ export async function capacitorRoutes(app: App): Promise<void> {
         'Asks to join `channel`. Plugins below 5.34.0, 6.34.0 and 7.34.0 have it stored, for a device the ' +
         'device cap admits and within CAPACITOR_CHANNEL_ASSIGNMENTS_PER_APP and …_PER_ADDRESS_PER_HOUR ' +
         '(else `{error: "device_cap" | "new_device_limit" | "app_full" | "address_limit", message}`); later ' +
-        `plugins keep it themselves.${channelDoc}`,
+        `plugins keep it themselves.${CHANNEL_DOC}`,
       security: [],
       params: CapacitorParams,
       body: ChannelSetBody,
@@ -152,7 +170,7 @@ export async function capacitorRoutes(app: App): Promise<void> {
     schema: {
       tags: TAGS,
       summary: 'Capacitor getChannel (channelUrl)',
-      description: `The channel the device is served from.${channelDoc}`,
+      description: `The channel the device is served from.${CHANNEL_DOC}`,
       security: [],
       params: CapacitorParams,
       body: InfoBody,
@@ -164,6 +182,11 @@ export async function capacitorRoutes(app: App): Promise<void> {
       return reply.header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify(answer));
     },
   });
+}
+
+/** channelUrl's listChannels (GET) and unsetChannel (DELETE). */
+function channelListRoutes(app: App): void {
+  const { capacitorChannelSelf: channelSelf } = app.deps.services;
 
   deviceRoute(app, {
     method: 'GET',
@@ -172,7 +195,7 @@ export async function capacitorRoutes(app: App): Promise<void> {
     schema: {
       tags: TAGS,
       summary: 'Capacitor listChannels (channelUrl)',
-      description: `The channels a device may join by itself, the info object as the query.${channelDoc}`,
+      description: `The channels a device may join by itself, the info object as the query.${CHANNEL_DOC}`,
       security: [],
       params: CapacitorParams,
       querystring: InfoQuery,

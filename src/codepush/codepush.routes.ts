@@ -9,6 +9,7 @@ import {
   type Casing,
   DEPLOY_REPORT_FIELDS,
   DOWNLOAD_REPORT_FIELDS,
+  type Field,
   fromWire,
   LegacyUpdateCheckAnswer,
   UPDATE_CHECK_FIELDS,
@@ -114,59 +115,70 @@ export async function codePushRoutes(app: App): Promise<void> {
       },
     });
 
-    deviceRoute(app, {
-      method: 'POST',
+    reportRoute(app, keys, casing, {
       url: paths.deploy,
-      deviceKey: (request) =>
-        codePushDeviceKey(request.body as Record<string, unknown>, casing, request.ip, keys),
-      schema: {
-        tags: ['codepush'],
-        summary: `CodePush deploy status report${legacy}`,
-        description:
-          '`DeploymentSucceeded` counts an activation of the release named by label, `DeploymentFailed` an ' +
-          'error; once per device, release and kind. A report without a label (a new binary started) counts ' +
-          'nothing. No credential.',
-        security: [],
-        body: wireSchema(DEPLOY_REPORT_FIELDS, casing),
-        response: { 200: OK, ...problems(400, 404, 413, 415, 429) },
-      },
-      handler: async (request, reply) => {
-        const b = fromWire(DEPLOY_REPORT_FIELDS, casing, request.body as Record<string, unknown>);
-        await codePush.reportDeploy({
-          client: request,
+      summary: `CodePush deploy status report${legacy}`,
+      description:
+        '`DeploymentSucceeded` counts an activation of the release named by label, `DeploymentFailed` an ' +
+        'error; once per device, release and kind. A report without a label (a new binary started) counts ' +
+        'nothing. No credential.',
+      fields: DEPLOY_REPORT_FIELDS,
+      count: (b, client) =>
+        codePush.reportDeploy({
+          client,
           deploymentKey: b.deploymentKey!,
           appVersion: b.appVersion!,
           ...(b.clientUniqueId !== undefined ? { clientUniqueId: b.clientUniqueId } : {}),
           ...(b.label !== undefined ? { label: b.label } : {}),
           ...(b.status !== undefined ? { status: b.status } : {}),
-        });
-        return reply.type('text/plain; charset=utf-8').send('OK');
-      },
+        }),
     });
 
-    deviceRoute(app, {
-      method: 'POST',
+    reportRoute(app, keys, casing, {
       url: paths.download,
-      deviceKey: (request) =>
-        codePushDeviceKey(request.body as Record<string, unknown>, casing, request.ip, keys),
-      schema: {
-        tags: ['codepush'],
-        summary: `CodePush download status report${legacy}`,
-        description: 'Counts a download of the release named by label, once per device. No credential.',
-        security: [],
-        body: wireSchema(DOWNLOAD_REPORT_FIELDS, casing),
-        response: { 200: OK, ...problems(400, 404, 413, 415, 429) },
-      },
-      handler: async (request, reply) => {
-        const b = fromWire(DOWNLOAD_REPORT_FIELDS, casing, request.body as Record<string, unknown>);
-        await codePush.reportDownload({
-          client: request,
+      summary: `CodePush download status report${legacy}`,
+      description: 'Counts a download of the release named by label, once per device. No credential.',
+      fields: DOWNLOAD_REPORT_FIELDS,
+      count: (b, client) =>
+        codePush.reportDownload({
+          client,
           deploymentKey: b.deploymentKey!,
           clientUniqueId: b.clientUniqueId!,
           label: b.label!,
-        });
-        return reply.type('text/plain; charset=utf-8').send('OK');
-      },
+        }),
     });
   }
+}
+
+/** A status report (deploy or download) in one casing: the service counts it, the answer is a bare `OK`. */
+function reportRoute<F extends Record<string, Field>>(
+  app: App,
+  keys: DeploymentKeyDirectory,
+  casing: Casing,
+  report: {
+    url: string;
+    summary: string;
+    description: string;
+    fields: F;
+    count: (body: { [K in keyof F]?: string }, client: UpdateCheckRequest['client']) => Promise<void>;
+  },
+): void {
+  deviceRoute(app, {
+    method: 'POST',
+    url: report.url,
+    deviceKey: (request) =>
+      codePushDeviceKey(request.body as Record<string, unknown>, casing, request.ip, keys),
+    schema: {
+      tags: ['codepush'],
+      summary: report.summary,
+      description: report.description,
+      security: [],
+      body: wireSchema(report.fields, casing),
+      response: { 200: OK, ...problems(400, 404, 413, 415, 429) },
+    },
+    handler: async (request, reply) => {
+      await report.count(fromWire(report.fields, casing, request.body as Record<string, unknown>), request);
+      return reply.type('text/plain; charset=utf-8').send('OK');
+    },
+  });
 }

@@ -12,7 +12,7 @@ import { DEPLOYMENT_KEY_PATTERN } from './deployment-keys.schemas.js';
  */
 export type Casing = 'snake' | 'camel';
 
-interface Field {
+export interface Field {
   snake: string;
   camel: string;
   schema: TSchema;

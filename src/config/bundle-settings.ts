@@ -1,12 +1,10 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { Bool, Count, type EnvOf } from './env.js';
 
 /**
  * The bundle storage settings (API.md "Bundle storage", docs/operations/storage.md), parsed from the
  * environment's strings after the schema of config.ts has checked each one alone.
  */
-
-const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
-const Count = (fallback: string) => Type.String({ pattern: '^[0-9]+$', default: fallback });
 
 /** The storage variables of the environment schema (config.ts), each checked alone. */
 export const BUNDLE_ENV = {
@@ -32,7 +30,7 @@ export const BUNDLE_ENV = {
 };
 
 /** The variables read here, as strings (defaults applied, patterns checked). */
-export type BundleEnv = Static<ReturnType<typeof Type.Object<typeof BUNDLE_ENV>>>;
+export type BundleEnv = EnvOf<typeof BUNDLE_ENV>;
 
 /** Where bundle bytes live and the URLs devices fetch them from (API.md "Bundle storage"). */
 export interface BundleSettings {

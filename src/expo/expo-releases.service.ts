@@ -42,7 +42,14 @@ export interface ExpoPushInput {
   embedded?: Partial<Record<ExpoPlatform, { update_id: string; bundle: string }>>;
 }
 
-export type ExpoPushResult = { kind: 'release'; release: ReleaseRow } | { kind: 'draft'; draft: DraftAnswer };
+/** What a push that a signing key may hold back answers: the release, or a draft to sign first. */
+export type ReleaseOrDraft = { kind: 'release'; release: ReleaseRow } | { kind: 'draft'; draft: DraftAnswer };
+
+/** The writers of such a push (Expo pushes, promotions): the one writer of releases, and the drafts. */
+export interface ReleaseWriters {
+  releases: Pick<ReleasesService, 'push'>;
+  drafts: Pick<ReleaseDraftsService, 'preflight' | 'create'>;
+}
 
 /** Where a signed push's draft keeps its embedded updates until the signatures complete it. */
 export const EMBEDDED_FIELD = 'expo_embedded';
@@ -56,10 +63,8 @@ export interface ExpoReleasesStores {
   manifests: ManifestsStore;
 }
 
-export interface ExpoReleasesOptions {
-  /** The one writer of releases; drafts for signed pushes; apps to register the runtime version. */
-  releases: Pick<ReleasesService, 'push'>;
-  drafts: Pick<ReleaseDraftsService, 'preflight' | 'create'>;
+export interface ExpoReleasesOptions extends ReleaseWriters {
+  /** Apps, to register the runtime version. */
   apps: Pick<AppsService, 'registerFingerprint'>;
   /** The bundle bytes, read once per file for its md5. */
   blobs: BlobStore;
@@ -85,7 +90,7 @@ export function createExpoReleasesService(
 export class ExpoReleasesService {
   constructor(private readonly deps: ExpoReleasesStores & ExpoReleasesOptions) {}
 
-  async push(principal: Principal, input: ExpoPushInput): Promise<ExpoPushResult> {
+  async push(principal: Principal, input: ExpoPushInput): Promise<ReleaseOrDraft> {
     const platforms = EXPO_PLATFORMS.filter((p) => input.platforms[p] !== undefined);
     const launchAsset = input.platforms[platforms[0]!]!.bundle.toLowerCase();
     const push: PushInput = {

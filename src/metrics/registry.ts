@@ -39,35 +39,32 @@ export class MetricsRegistry {
 
   /** A counter whose samples are read at scrape time (totals since the process started). */
   counter(spec: SeriesSpec<Sample>): void {
-    const { read } = spec;
-    new Counter({
-      name: spec.name,
-      help: spec.help,
-      labelNames: spec.labelNames ?? [],
-      registers: [this.registry],
-      async collect() {
-        const samples = await read();
-        // Reset after the read: a scrape never sees a half-filled series.
-        this.reset();
-        for (const [labels, value] of samples) this.inc(labels, value);
-      },
-    });
+    new Counter(this.collected<Counter>(spec, (metric, labels, value) => metric.inc(labels, value)));
   }
 
   /** A gauge whose samples are read at scrape time; a read that fails leaves the series out. */
   gauge(spec: SeriesSpec<Sample>): void {
+    new Gauge(this.collected<Gauge>(spec, (metric, labels, value) => metric.set(labels, value)));
+  }
+
+  /** The configuration of a counter or gauge that refills itself from `read` on every scrape. */
+  private collected<M extends Counter | Gauge>(
+    spec: SeriesSpec<Sample>,
+    put: (metric: M, labels: Labels, value: number) => void,
+  ) {
     const { read } = spec;
-    new Gauge({
+    return {
       name: spec.name,
       help: spec.help,
       labelNames: spec.labelNames ?? [],
       registers: [this.registry],
-      async collect() {
+      async collect(this: M) {
         const samples = await read();
+        // Reset after the read: a scrape never sees a half-filled series.
         this.reset();
-        for (const [labels, value] of samples) this.set(labels, value);
+        for (const [labels, value] of samples) put(this, labels, value);
       },
-    });
+    };
   }
 
   /** A histogram whose buckets are read at scrape time from DurationTally counts. */

@@ -1,13 +1,6 @@
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { sha256Hex } from '../platform/secret-tokens.js';
-
-const COUNT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
-`;
-
-type LimiterRedis = Redis & { otaResetAsked(key: string, windowMs: number): Promise<number> };
+import { type WindowCount, windowCount } from '../platform/window-count.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -20,23 +13,20 @@ const HOUR_MS = 3_600_000;
  * is away nothing is counted and the mail is sent (like the sign-in limits, the service stays usable).
  */
 export class ResetLimiter {
-  private readonly redis: LimiterRedis;
+  private readonly count: WindowCount;
 
   constructor(
     redis: Redis,
     private readonly keys: RedisKeys,
     private readonly perHour: number,
   ) {
-    if (!('otaResetAsked' in redis)) {
-      redis.defineCommand('otaResetAsked', { numberOfKeys: 1, lua: COUNT_SCRIPT });
-    }
-    this.redis = redis as LimiterRedis;
+    this.count = windowCount(redis);
   }
 
   /** Counts one request for the e-mail from the network; true while it is within the hour's allowance. */
   async allow(email: string, network: string): Promise<boolean> {
     const key = this.keys.global(`password-resets:${sha256Hex(email)}:${network}`);
-    const n = await this.redis.otaResetAsked(key, HOUR_MS).catch(() => 0);
+    const n = await this.count(key, HOUR_MS).catch(() => 0);
     return n <= this.perHour;
   }
 }

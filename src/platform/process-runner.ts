@@ -1,4 +1,5 @@
-import { type Config, ConfigError, loadConfig } from '../config/config.js';
+import { type Config, loadConfig } from '../config/config.js';
+import { ConfigError } from '../config/env.js';
 import { onShutdownSignal } from './shutdown.js';
 
 /** What a process's `start` hands back: how to stop its own work before its clients are closed. */

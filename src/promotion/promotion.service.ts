@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type Principal, requireRole } from '../auth/principal.js';
 import { directiveBytes, redatedManifest } from '../expo/expo.manifest.js';
+import type { ReleaseOrDraft, ReleaseWriters } from '../expo/expo-releases.service.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { FULL_ROLLOUT, versionTaken } from '../releases/releases.rules.js';
-import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleaseRow, ReleasesStore } from '../releases/releases.store.js';
 import type { PushInput } from '../releases/releases.types.js';
 import { checkManifestBytes } from '../signing/check-manifest.js';
-import type { DraftAnswer, ReleaseDraftsService } from '../signing/drafts.service.js';
 import type { ManifestPart, ManifestsStore, StoredPart } from '../signing/manifests.store.js';
 
 export interface PromoteInput {
@@ -18,20 +17,13 @@ export interface PromoteInput {
   key_id?: string;
 }
 
-export type PromoteResult = { kind: 'release'; release: ReleaseRow } | { kind: 'draft'; draft: DraftAnswer };
-
 /** The stores the promotion service reads (it writes through the releases service and the drafts). */
 export interface PromotionStores {
   releases: ReleasesStore;
   manifests: ManifestsStore;
 }
 
-export interface PromotionOptions {
-  releases: Pick<ReleasesService, 'push'>;
-  drafts: Pick<ReleaseDraftsService, 'preflight' | 'create'>;
-}
-
-export function createPromotionService(stores: PromotionStores, options: PromotionOptions): PromotionService {
+export function createPromotionService(stores: PromotionStores, options: ReleaseWriters): PromotionService {
   return new PromotionService(stores, options);
 }
 
@@ -46,10 +38,10 @@ export function createPromotionService(stores: PromotionStores, options: Promoti
 export class PromotionService {
   constructor(
     private readonly stores: PromotionStores,
-    private readonly options: PromotionOptions,
+    private readonly options: ReleaseWriters,
   ) {}
 
-  async promote(principal: Principal, moduleId: string, input: PromoteInput): Promise<PromoteResult> {
+  async promote(principal: Principal, moduleId: string, input: PromoteInput): Promise<ReleaseOrDraft> {
     requireRole(principal, 'developer', 'Promoting releases');
     const source = await this.stores.releases.find(principal.workspaceId, moduleId);
     if (!source) throw notFound('Release', 'release_not_found');

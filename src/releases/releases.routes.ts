@@ -52,7 +52,16 @@ export function releaseJson(r: ReleaseRow) {
 
 const withStatsJson = (r: ReleaseWithStats) => ({ ...releaseJson(r), stats: r.stats });
 
+/** The release endpoints, in the order the OpenAPI document lists them. */
 export async function releasesRoutes(app: App): Promise<void> {
+  pushRoutes(app);
+  readRoutes(app);
+  rolloutRoutes(app);
+  rollbackRoute(app);
+}
+
+/** Asking before a push, finding releases by version or id prefix, and the push. */
+function pushRoutes(app: App): void {
   const { releases, releaseRefs } = app.deps.services;
 
   app.post(
@@ -118,6 +127,11 @@ export async function releasesRoutes(app: App): Promise<void> {
       return reply.status(201).send(releaseJson(pushed));
     },
   );
+}
+
+/** A release, and an app's releases, with their statistics. */
+function readRoutes(app: App): void {
+  const { releases } = app.deps.services;
 
   app.get(
     '/apps/:app_id/modules',
@@ -150,6 +164,11 @@ export async function releasesRoutes(app: App): Promise<void> {
     },
     async (request) => withStatsJson(await releases.get(principalOf(request), request.params.module_id)),
   );
+}
+
+/** A release's rollout (PUT, and PATCH for the same operation) and its pause and resume. */
+function rolloutRoutes(app: App): void {
+  const { releases } = app.deps.services;
 
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
@@ -210,6 +229,10 @@ export async function releasesRoutes(app: App): Promise<void> {
         releaseJson(await releases.setPaused(principalOf(request), request.params.module_id, paused)),
     );
   }
+}
+
+function rollbackRoute(app: App): void {
+  const { releases } = app.deps.services;
 
   app.post(
     '/modules/:module_id/rollback',

@@ -1,34 +1,24 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import type { ReleaseStatsProvider } from '../analytics/release-stats.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
-import type { AppRow, AppsStore } from '../apps/apps.store.js';
+import type { AppsStore } from '../apps/apps.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import { auditActor, type Principal, requireRole } from '../auth/principal.js';
 import { BlobStoreUnavailableError } from '../bundles/blob-store.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import type { DeltaJobs } from '../deltas/delta-jobs.js';
 import type { PushPackages } from '../deltas/package-facts.js';
-import type { Plan } from '../plans/plans.js';
-import { conflict, notFound } from '../platform/errors.js';
 import type { Queryable, Transactional } from '../platform/postgres.js';
 import type { OutboxStore } from '../webhooks/outbox.store.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { parseTargetBinaryRange } from './binary-range.js';
 import { capacitorFields } from './capacitor.rules.js';
-import {
-  pauseAudit,
-  pushAudit,
-  releasePushedData,
-  rollbackAudit,
-  rollbackData,
-  rolloutAudit,
-  rolloutChangedData,
-} from './release-events.js';
+import { changePaused, changeRollout, lockApp, planOf, recordChange, rollBack } from './release-changes.js';
+import { pushAudit, releasePushedData } from './release-events.js';
 import { listReleases, readRelease } from './release-reads.js';
 import {
   FULL_ROLLOUT,
   requirePushAllowed,
-  requireRolloutChangeAllowed,
   unknownBundle,
   unknownFingerprint,
   versionTaken,
@@ -108,7 +98,7 @@ export class ReleasesService {
       (err: unknown) => ({ err }),
     );
     const release = await this.stores.transaction(async (tx) => {
-      const app = await this.lockApp(tx, principal.workspaceId, input.app_id);
+      const app = await lockApp(this.stores, tx, principal.workspaceId, input.app_id);
       // The blob's lock: the retention sweep cannot delete the bytes while this push refers to them.
       await bundles.lockBlob(tx, sha256);
       const bundle = await bundles.find(app.id, sha256, tx);
@@ -117,7 +107,7 @@ export class ReleasesService {
       const crc32 = (await this.crc32?.(sha256)) ?? null;
       if (fingerprint !== null && !(await apps.findFingerprint(app.id, fingerprint, tx)))
         throw unknownFingerprint();
-      requirePushAllowed(await this.planOf(principal.workspaceId, tx), {
+      requirePushAllowed(await planOf(this.stores, principal.workspaceId, tx), {
         channel,
         rollout_pct: rolloutPct,
       });
@@ -148,7 +138,7 @@ export class ReleasesService {
       // With the row: no answer offers the release before its package_hash is known.
       if (facts && 'read' in facts) await this.packages!.record(tx, { release_id: row.id, ...facts.read });
       await hooks.afterInsert?.(tx, row);
-      await this.record(tx, actorOf(principal), app, 'module.push', pushAudit(row));
+      await recordChange(this.stores, tx, actorOf(principal), app, 'module.push', pushAudit(row));
       await outbox.append(tx, principal.workspaceId, 'release.pushed', releasePushedData(app, row));
       return row;
     });
@@ -191,24 +181,7 @@ export class ReleasesService {
     rolloutPct: number,
     details: Record<string, unknown> = {},
   ): Promise<{ row: ReleaseRow; changed: boolean }> {
-    const { app, release } = await this.lockRelease(tx, actor.workspaceId, id);
-    requireRolloutChangeAllowed(await this.planOf(actor.workspaceId, tx));
-    if (!release.active) {
-      throw conflict('This release was rolled back; its rollout can no longer change.', 'release_inactive');
-    }
-    if (release.rollout_pct === rolloutPct) return { row: release, changed: false };
-    const row = await this.stores.releases.setRollout(tx, release.id, rolloutPct);
-    await this.record(tx, actor, app, 'rollout.change', {
-      ...rolloutAudit(row, release.rollout_pct),
-      ...details,
-    });
-    await this.stores.outbox.append(
-      tx,
-      actor.workspaceId,
-      'rollout.changed',
-      rolloutChangedData(app, row, release.rollout_pct),
-    );
-    return { row, changed: true };
+    return changeRollout(this.stores, tx, actor, id, rolloutPct, details);
   }
 
   /**
@@ -233,23 +206,7 @@ export class ReleasesService {
     paused: boolean,
     details: Record<string, unknown> = {},
   ): Promise<{ row: ReleaseRow; changed: boolean }> {
-    const { app, release } = await this.lockRelease(tx, actor.workspaceId, id);
-    if (!release.active) {
-      throw conflict(
-        'This release was rolled back; it can no longer be paused or resumed.',
-        'release_inactive',
-      );
-    }
-    if (release.paused === paused) return { row: release, changed: false };
-    const row = await this.stores.releases.setPaused(tx, release.id, paused);
-    await this.record(tx, actor, app, 'rollout.change', { ...pauseAudit(row), ...details });
-    await this.stores.outbox.append(
-      tx,
-      actor.workspaceId,
-      'rollout.changed',
-      rolloutChangedData(app, row, row.rollout_pct),
-    );
-    return { row, changed: true };
+    return changePaused(this.stores, tx, actor, id, paused, details);
   }
 
   /**
@@ -270,73 +227,11 @@ export class ReleasesService {
     id: string,
     details: Record<string, unknown> = {},
   ): Promise<{ rolled_back: ReleaseRow; active: ReleaseRow }> {
-    const { app, release } = await this.lockRelease(tx, actor.workspaceId, id);
-    if (!release.active) throw conflict('This release was already rolled back.', 'release_inactive');
-    const previous = await this.stores.releases.previousActive(app.id, release.channel, release.seq, tx);
-    if (!previous) {
-      throw conflict(
-        `No earlier active release on channel "${release.channel}" to fall back to.`,
-        'no_previous_release',
-      );
-    }
-    const rolledBack = await this.stores.releases.deactivate(tx, release.id);
-    await this.record(tx, actor, app, 'module.rollback', {
-      ...rollbackAudit(rolledBack, previous),
-      ...details,
-    });
-    await this.stores.outbox.append(
-      tx,
-      actor.workspaceId,
-      'rollback',
-      rollbackData(app, rolledBack, previous),
-    );
-    return { rolled_back: rolledBack, active: previous };
+    return rollBack(this.stores, tx, actor, id, details);
   }
 
   /** Tells API processes to drop the app's cached routing state; call after the change committed. */
   async announce(appId: string): Promise<void> {
     await this.invalidate({ appId });
-  }
-
-  /** The workspace's plan as the change's transaction sees it. */
-  private async planOf(workspaceId: string, tx: Queryable): Promise<Plan> {
-    // The principal's workspace: it exists for as long as the principal does.
-    return (await this.stores.workspaces.find(workspaceId, tx))!.plan;
-  }
-
-  private async lockApp(tx: Queryable, workspaceId: string, appId: string): Promise<AppRow> {
-    const app = await this.stores.apps.lock(tx, workspaceId, appId);
-    if (!app) throw notFound('App', 'app_not_found');
-    return app;
-  }
-
-  /** Locks the release's app (the order every release change uses), then reads the release afresh. */
-  private async lockRelease(
-    tx: Queryable,
-    workspaceId: string,
-    id: string,
-  ): Promise<{ app: AppRow; release: ReleaseRow }> {
-    const seen = await this.stores.releases.find(workspaceId, id, tx);
-    if (!seen) throw notFound('Release', 'release_not_found');
-    const app = await this.lockApp(tx, workspaceId, seen.app_id);
-    const release = (await this.stores.releases.find(workspaceId, id, tx))!;
-    return { app, release };
-  }
-
-  private async record(
-    tx: Queryable,
-    actor: ChangeActor,
-    app: AppRow,
-    action: 'module.push' | 'rollout.change' | 'module.rollback',
-    details: Record<string, unknown>,
-  ): Promise<void> {
-    await this.stores.audit.append(tx, {
-      workspaceId: actor.workspaceId,
-      appId: app.id,
-      actor: actor.actor,
-      apiKey: actor.apiKey,
-      action,
-      details,
-    });
   }
 }

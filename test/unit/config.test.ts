@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/env.js';
 
 const VALID = {
   DATABASE_URL: 'postgres://u:p@localhost:5432/db',

@@ -11,6 +11,32 @@ export function Panel(props: { id: string; title: string; children: ComponentChi
 }
 
 /**
+ * A form alone on a page, as a centred card (signing in, asking for a reset link, choosing a new password);
+ * its heading labels it.
+ */
+export function CardForm(props: {
+  id: string;
+  title: string;
+  testId?: string;
+  onSubmit: (event: Event) => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <main class="centered">
+      <form
+        class="card signin"
+        onSubmit={props.onSubmit}
+        aria-labelledby={`${props.id}-title`}
+        data-testid={props.testId}
+      >
+        <h1 id={`${props.id}-title`}>{props.title}</h1>
+        {props.children}
+      </form>
+    </main>
+  );
+}
+
+/**
  * A labelled input bound to one piece of state. The browser's own checks (`required`, lengths, type) run
  * before the form submits, so the message stands next to the field that is wrong.
  */
@@ -50,6 +76,51 @@ export function TextField(props: {
         </datalist>
       )}
     </label>
+  );
+}
+
+/** The e-mail address an account signs in with. */
+export function EmailField(props: { value: string; onValue: (value: string) => void }) {
+  return (
+    <TextField
+      label="E-mail"
+      type="email"
+      name="email"
+      autoComplete="username"
+      value={props.value}
+      onValue={props.onValue}
+    />
+  );
+}
+
+/** A new password, twice: the page refuses to send two that differ. */
+export function NewPasswordFields(props: {
+  next: string;
+  again: string;
+  onNext: (value: string) => void;
+  onAgain: (value: string) => void;
+}) {
+  return (
+    <>
+      <TextField
+        label="New password"
+        type="password"
+        name="new-password"
+        autoComplete="new-password"
+        minLength={8}
+        value={props.next}
+        onValue={props.onNext}
+      />
+      <TextField
+        label="New password again"
+        type="password"
+        name="new-password-again"
+        autoComplete="new-password"
+        minLength={8}
+        value={props.again}
+        onValue={props.onAgain}
+      />
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { Panel, SubmitButton, TextField } from '../components/form.js';
+import { NewPasswordFields, Panel, SubmitButton, TextField } from '../components/form.js';
 import { ActionError } from '../components/ui.js';
 import { FAILED, useAction } from '../hooks.js';
 import { useSession } from '../session.js';
@@ -50,24 +50,7 @@ export function AccountPage() {
             value={current}
             onValue={setCurrent}
           />
-          <TextField
-            label="New password"
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            minLength={8}
-            value={next}
-            onValue={setNext}
-          />
-          <TextField
-            label="New password again"
-            type="password"
-            name="new-password-again"
-            autoComplete="new-password"
-            minLength={8}
-            value={again}
-            onValue={setAgain}
-          />
+          <NewPasswordFields next={next} again={again} onNext={setNext} onAgain={setAgain} />
           {mismatch && (
             <p class="error" role="alert">
               The two new passwords differ.

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { createClient, errorText } from '../api.js';
-import { SubmitButton, TextField } from '../components/form.js';
+import { CardForm, NewPasswordFields, SubmitButton } from '../components/form.js';
 import { ErrorBox } from '../components/ui.js';
 import { linkToken, navigate } from '../router.js';
 
@@ -38,44 +38,24 @@ export function ResetPasswordPage(props: { onDone: (notice: string) => void }) {
   };
 
   return (
-    <main class="centered">
-      <form class="card signin" onSubmit={submit} aria-labelledby="reset-title" data-testid="reset-password">
-        <h1 id="reset-title">Choose a new password</h1>
-        {token ? (
-          <>
-            <TextField
-              label="New password"
-              type="password"
-              name="new-password"
-              autoComplete="new-password"
-              minLength={8}
-              value={next}
-              onValue={setNext}
-            />
-            <TextField
-              label="New password again"
-              type="password"
-              name="new-password-again"
-              autoComplete="new-password"
-              minLength={8}
-              value={again}
-              onValue={setAgain}
-            />
-            {error && <ErrorBox text={error} />}
-            <SubmitButton busy={busy} busyLabel="Setting…">
-              Set password
-            </SubmitButton>
-          </>
-        ) : (
-          <p class="error" role="alert">
-            This link holds no reset token. Open the whole link you were sent, or ask for a new one.
-          </p>
-        )}
-        <button type="button" class="link" onClick={() => navigate('/signin')}>
-          Back to sign in
-        </button>
-      </form>
-    </main>
+    <CardForm id="reset" title="Choose a new password" testId="reset-password" onSubmit={submit}>
+      {token ? (
+        <>
+          <NewPasswordFields next={next} again={again} onNext={setNext} onAgain={setAgain} />
+          {error && <ErrorBox text={error} />}
+          <SubmitButton busy={busy} busyLabel="Setting…">
+            Set password
+          </SubmitButton>
+        </>
+      ) : (
+        <p class="error" role="alert">
+          This link holds no reset token. Open the whole link you were sent, or ask for a new one.
+        </p>
+      )}
+      <button type="button" class="link" onClick={() => navigate('/signin')}>
+        Back to sign in
+      </button>
+    </CardForm>
   );
 }
 

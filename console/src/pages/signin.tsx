@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { createClient, errorText } from '../api.js';
-import { SubmitButton, TextField } from '../components/form.js';
+import { CardForm, EmailField, SubmitButton, TextField } from '../components/form.js';
 import { ErrorBox } from '../components/ui.js';
 import type { StoredSession } from '../session.js';
 
@@ -35,44 +35,38 @@ export function SignInPage(props: {
   if (forgot) return <ForgotPassword email={email} onBack={() => setForgot(false)} />;
 
   return (
-    <main class="centered">
-      <form class="card signin" onSubmit={submit} aria-labelledby="signin-title">
-        <h1 id="signin-title">{props.invitation ? 'Sign in to accept your invitation' : 'Sign in'}</h1>
-        {props.invitation ? (
-          <p class="muted">
-            Use the e-mail address the invitation was sent to. No account yet? Choose a password: the first
-            sign-in with an address creates its account.
-          </p>
-        ) : (
-          <p class="muted">A first sign-in with a new e-mail address creates your account and workspace.</p>
-        )}
-        {props.notice && <p class="notice">{props.notice}</p>}
-        <TextField
-          label="E-mail"
-          type="email"
-          name="email"
-          autoComplete="username"
-          value={email}
-          onValue={setEmail}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          minLength={8}
-          value={password}
-          onValue={setPassword}
-        />
-        {error && <ErrorBox text={error} />}
-        <SubmitButton busy={busy} busyLabel="Signing in…">
-          Sign in
-        </SubmitButton>
-        <button type="button" class="link" onClick={() => setForgot(true)}>
-          Forgot your password?
-        </button>
-      </form>
-    </main>
+    <CardForm
+      id="signin"
+      title={props.invitation ? 'Sign in to accept your invitation' : 'Sign in'}
+      onSubmit={submit}
+    >
+      {props.invitation ? (
+        <p class="muted">
+          Use the e-mail address the invitation was sent to. No account yet? Choose a password: the first
+          sign-in with an address creates its account.
+        </p>
+      ) : (
+        <p class="muted">A first sign-in with a new e-mail address creates your account and workspace.</p>
+      )}
+      {props.notice && <p class="notice">{props.notice}</p>}
+      <EmailField value={email} onValue={setEmail} />
+      <TextField
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        minLength={8}
+        value={password}
+        onValue={setPassword}
+      />
+      {error && <ErrorBox text={error} />}
+      <SubmitButton busy={busy} busyLabel="Signing in…">
+        Sign in
+      </SubmitButton>
+      <button type="button" class="link" onClick={() => setForgot(true)}>
+        Forgot your password?
+      </button>
+    </CardForm>
   );
 }
 
@@ -101,36 +95,21 @@ function ForgotPassword(props: { email: string; onBack: () => void }) {
   };
 
   return (
-    <main class="centered">
-      <form
-        class="card signin"
-        onSubmit={submit}
-        aria-labelledby="forgot-title"
-        data-testid="forgot-password"
-      >
-        <h1 id="forgot-title">Reset your password</h1>
-        <p class="muted">We e-mail a link that lets you choose a new password.</p>
-        <TextField
-          label="E-mail"
-          type="email"
-          name="email"
-          autoComplete="username"
-          value={email}
-          onValue={setEmail}
-        />
-        {sent && (
-          <p class="notice" role="status">
-            If an account has this address, a link is on its way. It works once, and not for long.
-          </p>
-        )}
-        {error && <ErrorBox text={error} />}
-        <SubmitButton busy={busy} busyLabel="Sending…">
-          Send the link
-        </SubmitButton>
-        <button type="button" class="link" onClick={props.onBack}>
-          Back to sign in
-        </button>
-      </form>
-    </main>
+    <CardForm id="forgot" title="Reset your password" testId="forgot-password" onSubmit={submit}>
+      <p class="muted">We e-mail a link that lets you choose a new password.</p>
+      <EmailField value={email} onValue={setEmail} />
+      {sent && (
+        <p class="notice" role="status">
+          If an account has this address, a link is on its way. It works once, and not for long.
+        </p>
+      )}
+      {error && <ErrorBox text={error} />}
+      <SubmitButton busy={busy} busyLabel="Sending…">
+        Send the link
+      </SubmitButton>
+      <button type="button" class="link" onClick={props.onBack}>
+        Back to sign in
+      </button>
+    </CardForm>
   );
 }

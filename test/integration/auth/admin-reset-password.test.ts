@@ -1,20 +1,15 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/platform/paths.js';
 import { ensureBuilt } from '../../helpers/compiled.js';
-import { createTestContext, expectProblem, signUp, type TestContext } from '../../helpers/context.js';
+import { expectProblem, fileContext, signUp } from '../../helpers/context.js';
 
 /** The operator's command for servers without SMTP_URL: `npm run admin -- reset-password <email>`. */
-let ctx: TestContext;
+const ctx = fileContext({ env: { PUBLIC_URL: 'https://ota.example.com' } });
 beforeAll(async () => {
   await ensureBuilt();
-  ctx = await createTestContext({ env: { PUBLIC_URL: 'https://ota.example.com' } });
 });
-afterAll(async () => {
-  await ctx?.close();
-});
-
 function admin(args: string[], input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(projectRoot(), 'dist/src/admin.js'), ...args], {

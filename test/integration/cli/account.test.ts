@@ -4,22 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_MAIN, ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, signUp } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 
-let ctx: TestContext;
+const ctx = fileContext();
 let apiUrl: string;
 let home: string;
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext();
   apiUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   home = await mkdtemp(join(tmpdir(), 'ota-cli-account-'));
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.close();
   if (home) await rm(home, { recursive: true, force: true });
 });
 

@@ -7,7 +7,7 @@ import { OtaClient } from '@ota/client/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapacitorDevice } from '../../helpers/capacitor-device.js';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, signUp } from '../../helpers/context.js';
 import { docBlocks, exampleModule, shellWords } from '../../helpers/doc-blocks.js';
 
 /**
@@ -18,7 +18,7 @@ import { docBlocks, exampleModule, shellWords } from '../../helpers/doc-blocks.j
  */
 const GUIDE = 'docs/guides/capacitor.md';
 const WWW = new URL('../../fixtures/capacitor/www/', import.meta.url).pathname;
-let ctx: TestContext;
+const ctx = fileContext({ listen: true });
 let dir: string;
 let apiKey: string;
 let appId: string;
@@ -30,7 +30,6 @@ const written: string[] = [];
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true });
   const owner = await signUp(ctx.app);
   const client = new OtaClient({ baseUrl: ctx.url!, credentials: { token: owner.token } });
   // Staged rollouts need a paid plan.
@@ -43,7 +42,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.close();
   for (const path of written) await rm(path, { force: true });
   if (dir) await rm(dir, { recursive: true, force: true });
 });

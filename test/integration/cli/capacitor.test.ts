@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../helpers/capacitor-cipher.js';
 import { CapacitorDevice } from '../../helpers/capacitor-device.js';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 
 /** `ota release <www dir | zip> --capacitor`, run as a developer runs it, against a live API. */
 const FIXTURES = new URL('../../fixtures/capacitor/', import.meta.url).pathname;
 const WWW = join(FIXTURES, 'www');
 const PRIVATE_KEY = join(FIXTURES, 'keys/capacitor-private.pem');
-let ctx: TestContext;
+const ctx = fileContext();
 let apiUrl: string;
 let dir: string;
 let publicKey: string;
@@ -33,7 +33,6 @@ const ota = (args: string[], env: Record<string, string> = {}) =>
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext();
   apiUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   dir = await mkdtemp(join(tmpdir(), 'ota-cli-capacitor-'));
   publicKey = await readFile(join(FIXTURES, 'keys/capacitor-public.pem'), 'utf8');
@@ -50,7 +49,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 
 /** What a CI pipeline does with the CLI: keys limited to apps and expiring, preview channels, the gate. */
-let ctx: TestContext;
+const ctx = fileContext({ listen: true });
 let configDir: string;
 let appId: string;
 const run = (args: string[], options: { input?: string; env?: Record<string, string> } = {}) =>
@@ -15,7 +15,6 @@ const run = (args: string[], options: { input?: string; env?: Record<string, str
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true });
   configDir = await mkdtemp(join(tmpdir(), 'ota-cli-ci-'));
   const login = await run(['login', '--create', '--email', 'ci-cli@example.com', '--password-stdin'], {
     input: 'a long password',
@@ -27,7 +26,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.close();
   if (configDir) await rm(configDir, { recursive: true, force: true });
 });
 

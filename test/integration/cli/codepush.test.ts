@@ -3,22 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 
 /** `ota release --target-binary-range` and `ota deployment-keys`, on a live API. */
-let ctx: TestContext;
+const ctx = fileContext();
 let apiUrl: string;
 let dir: string;
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext();
   apiUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   dir = await mkdtemp(join(tmpdir(), 'ota-cli-codepush-'));
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

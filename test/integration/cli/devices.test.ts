@@ -3,17 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 
 /** `ota devices list|release` against a live API. */
-let ctx: TestContext;
+const ctx = fileContext({ listen: true });
 let configDir: string;
 const run = (args: string[], input?: string) =>
   runCli(args, { configDir, apiUrl: ctx.url!, ...(input === undefined ? {} : { input }) });
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true });
   configDir = await mkdtemp(join(tmpdir(), 'ota-cli-devices-'));
   const login = await run(
     ['login', '--create', '--email', 'devices-cli@example.com', '--password-stdin'],
@@ -23,7 +22,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.close();
   if (configDir) await rm(configDir, { recursive: true, force: true });
 });
 

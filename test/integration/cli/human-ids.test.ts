@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upgradeMessage } from '../../../src/plans/plans.js';
 import { type CliResult, ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 
 /**
  * A newcomer's CLI: a project file instead of --app, versions and id prefixes instead of UUIDs, the plan
  * gate answered before the upload, and the errors that say what to type instead.
  */
-let ctx: TestContext;
+const ctx = fileContext({ listen: true, env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000' } });
 let apiUrl: string;
 let dir: string;
 let configDir: string;
@@ -20,7 +20,6 @@ const EMAIL = `newcomer-${randomBytes(3).toString('hex')}@example.com`;
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true, env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000' } });
   apiUrl = ctx.url!;
   dir = await mkdtemp(join(tmpdir(), 'ota-newcomer-'));
   configDir = join(dir, 'config');
@@ -29,7 +28,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtaClient } from '../../../client/index.js';
 import { CLI_MAIN, ensureCliBuilt } from '../../helpers/cli.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, signUp } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 
 /**
@@ -17,7 +17,7 @@ import { waitFor } from '../../helpers/wait.js';
  * the terminal's SIGINT. The API sits behind a front that holds bundle uploads open, so the bar is
  * drawing when the key is pressed.
  */
-let ctx: TestContext;
+const ctx = fileContext({ listen: true });
 let front: Server;
 let frontUrl: string;
 let dir: string;
@@ -25,7 +25,6 @@ const held: Array<() => void> = [];
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true });
   const target = new URL(ctx.url!);
   front = createServer((req, res) => {
     if (req.method === 'PUT' && req.url?.includes('/bundles')) {
@@ -51,7 +50,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const release of held) release();
   await new Promise((resolve) => front?.close(resolve));
-  await ctx?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

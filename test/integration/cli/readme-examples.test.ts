@@ -6,24 +6,22 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OtaClient } from '../../../client/client.js';
 import { upgradeMessage } from '../../../src/plans/plans.js';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, signUp } from '../../helpers/context.js';
 import { docBlocks, exampleModule, shellWords } from '../../helpers/doc-blocks.js';
 
 /** The CLI, client and SDK examples of docs/guides, run as written against a live API. */
-let ctx: TestContext;
+const ctx = fileContext({ listen: true, env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000' } });
 let apiUrl: string;
 let dir: string;
 const written: string[] = [];
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true, env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000' } });
   apiUrl = ctx.url!;
   dir = await mkdtemp(join(tmpdir(), 'ota-readme-'));
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.close();
   for (const path of written) await rm(path, { force: true });
   if (dir) await rm(dir, { recursive: true, force: true });
 });

@@ -7,24 +7,22 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtaClient } from '../../../client/index.js';
 import { ensureCliBuilt } from '../../helpers/cli.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, signUp } from '../../helpers/context.js';
 
 /** The scripts a newcomer runs beside the CLI: scripts/simulate-device.mjs and webhook-receiver.mjs. */
 const execFileAsync = promisify(execFile);
 const ROOT = new URL('../../../', import.meta.url).pathname;
-let ctx: TestContext;
+const ctx = fileContext({ listen: true });
 let apiUrl: string;
 let dir: string;
 
 beforeAll(async () => {
   await ensureCliBuilt(); // the SDK package the device script imports
   // Listening on the address its PUBLIC_URL names, so the download URLs it hands out reach it.
-  ctx = await createTestContext({ listen: true });
   apiUrl = ctx.url!;
   dir = await mkdtemp(join(tmpdir(), 'ota-scripts-'));
 }, 180_000);
 afterAll(async () => {
-  await ctx?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

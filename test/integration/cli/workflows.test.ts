@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtaUpdates } from '../../../sdk/updates.js';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { docBlocks, shellWords } from '../../helpers/doc-blocks.js';
 import { makeSigningFiles } from '../expo/expo-world.js';
 import { settle } from '../updates/seed.js';
 
 /** `ota promote`, `ota pause|resume`, `ota devices pin|unpin|pins`, `ota channels` against a live API. */
-let ctx: TestContext;
+const ctx = fileContext({ listen: true });
 let configDir: string;
 let appId: string;
 let signing: ReturnType<typeof makeSigningFiles>;
@@ -31,7 +31,6 @@ interface Release {
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true });
   configDir = await mkdtemp(join(tmpdir(), 'ota-cli-workflows-'));
   signing = makeSigningFiles();
   const login = await run(
@@ -46,7 +45,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   signing?.remove();
-  await ctx?.close();
   if (configDir) await rm(configDir, { recursive: true, force: true });
 });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtaClient } from '../../../client/client.js';
 import { CLI_MAIN, ensureCliBuilt } from '../../helpers/cli.js';
 import { clientFolderHash, unzipTo } from '../../helpers/codepush-client.js';
-import { createTestContext, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, signUp } from '../../helpers/context.js';
 import { docBlocks } from '../../helpers/doc-blocks.js';
 import { Device, isPackage } from './harness.js';
 
@@ -24,13 +24,12 @@ const SECTION = 'Set up and release';
  * write), its Info.plist and strings.xml settings read as react-native-code-push reads them, then the real
  * acquisition SDK configured from those settings.
  */
-let ctx: TestContext;
+const ctx = fileContext({ listen: true });
 let dir: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true });
   dir = await mkdtemp(join(tmpdir(), 'ota-codepush-readme-'));
   const owner = await signUp(ctx.app);
   const key = await new OtaClient({ baseUrl: ctx.url!, credentials: { token: owner.token } }).apiKeys.create(
@@ -66,7 +65,6 @@ writeFileSync(join(value('--assets-dest'), 'assets', 'logo.png'), 'png bytes');
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

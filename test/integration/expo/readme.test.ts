@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { docBlocks, exampleModule, shellWords } from '../../helpers/doc-blocks.js';
 import {
   checkAssets,
@@ -18,14 +18,13 @@ import {
 } from './expo-world.js';
 
 /** The guides docs/guides/expo.md and docs/guides/signing.md, run as written. */
-let ctx: TestContext;
+const ctx = fileContext({ listen: true });
 let world: ExpoWorld;
 let dir: string;
 const written: string[] = [];
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({ listen: true });
   world = await expoWorld(ctx, 'team');
   await world.client.apps.create('My App');
   dir = await mkdtemp(join(tmpdir(), 'ota-expo-readme-'));
@@ -35,7 +34,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.close();
   for (const path of written) await rm(path, { force: true });
   if (dir) await rm(dir, { recursive: true, force: true });
 });

@@ -7,12 +7,13 @@ import type { SpikeResult } from '../../../src/spikes/spike.evaluator.js';
 import { bucketOf } from '../../../src/updates/bucket.js';
 import { createSpikesWorker, type SpikesWorker } from '../../../workers/spikes.worker.js';
 import { createWebhooksWorker, type WebhooksWorker } from '../../../workers/webhooks.worker.js';
-import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { HttpsReceiver, waitFor } from '../../helpers/https-receiver.js';
 import { insertApp, insertRelease } from './fixtures.js';
 
 const MIN = 60_000;
-let ctx: TestContext;
+// The alert's receiver listens on loopback.
+const ctx = fileContext({ env: { WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 let receiver: HttpsReceiver;
 let webhooks: WebhooksWorker;
 let spikes: SpikesWorker;
@@ -23,10 +24,6 @@ let owner: SignedIn;
 let now = Date.now();
 
 beforeAll(async () => {
-  // The alert's receiver listens on loopback.
-  ctx = await createTestContext({
-    env: { WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
-  });
   receiver = await new HttpsReceiver().start();
   webhooks = createWebhooksWorker(ctx.deps, { ca: receiver.cert });
   spikes = createSpikesWorker(ctx.deps, { clock: () => now });
@@ -53,7 +50,6 @@ afterAll(async () => {
   await queueEvents?.close();
   await Promise.allSettled((connections ?? []).map((c) => c.quit()));
   await receiver?.close();
-  await ctx?.close();
 });
 
 let devices = 0;

@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../src/auth/principal.js';
 import { decryptSecret } from '../../../src/webhooks/secret-box.js';
 import { createWebhooksService } from '../../../src/webhooks/webhooks.service.js';
-import {
-  createTestContext,
-  expectProblem,
-  type SignedIn,
-  signUp,
-  type TestContext,
-} from '../../helpers/context.js';
+import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 
-let ctx: TestContext;
+const ctx = fileContext({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 let owner: SignedIn;
 beforeAll(async () => {
   // Receivers of these tests listen on loopback.
-  ctx = await createTestContext({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   owner = await signUp(ctx.app);
 });
-afterAll(async () => {
-  await ctx?.close();
-});
-
 const base = (ws: string) => `/api/v1/workspaces/${ws}/webhooks`;
 
 async function keyWithRole(role: 'admin' | 'developer' | 'viewer'): Promise<{ 'x-api-key': string }> {
