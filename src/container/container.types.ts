@@ -38,6 +38,7 @@ import type { EmailVerificationsStore } from '../email-verification/email-verifi
 import type { ExpoAssetsService } from '../expo/expo.assets.js';
 import type { ExpoReleasesService } from '../expo/expo-releases.service.js';
 import type { ExpoUpdatesService } from '../expo/expo-updates.service.js';
+import type { ManifestsStore } from '../expo/manifests.store.js';
 import type { EventRowsStore } from '../ingest/event-rows.store.js';
 import type { IngestStatusService } from '../ingest/ingest-status.service.js';
 import type { IngestStreams } from '../ingest/ingest-streams.js';
@@ -67,7 +68,6 @@ import type { Invalidation } from '../routing/invalidation.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
 import type { RoutingStore } from '../routing/routing.store.js';
 import type { ReleaseDraftsService } from '../signing/drafts.service.js';
-import type { ManifestsStore } from '../signing/manifests.store.js';
 import type { AlertsService } from '../spikes/alerts.service.js';
 import type { AlertsStore } from '../spikes/alerts.store.js';
 import type { SpikeEvaluator } from '../spikes/spike.evaluator.js';

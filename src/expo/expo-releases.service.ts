@@ -8,8 +8,7 @@ import type { Queryable } from '../platform/postgres.js';
 import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleaseRow } from '../releases/releases.store.js';
 import type { PushInput } from '../releases/releases.types.js';
-import type { DraftAnswer, ReleaseDraftsService } from '../signing/drafts.service.js';
-import type { EmbeddedUpdate, ManifestPart, ManifestsStore } from '../signing/manifests.store.js';
+import type { DraftAnswer, SignedPushDrafts } from './drafts.js';
 import {
   directiveBytes,
   EXPO_PLATFORMS,
@@ -18,6 +17,7 @@ import {
   manifestBytes,
   type PermanentAssetUrl,
 } from './expo.manifest.js';
+import type { EmbeddedUpdate, ManifestPart, ManifestsStore } from './manifests.store.js';
 
 export interface ExpoPlatformFiles {
   /** sha256 of the uploaded launch asset (the JavaScript or Hermes bundle). */
@@ -59,7 +59,7 @@ export interface ExpoReleasesStores {
 export interface ExpoReleasesOptions {
   /** The one writer of releases; drafts for signed pushes; apps to register the runtime version. */
   releases: Pick<ReleasesService, 'push'>;
-  drafts: Pick<ReleaseDraftsService, 'preflight' | 'create'>;
+  drafts: SignedPushDrafts;
   apps: Pick<AppsService, 'registerFingerprint'>;
   /** The bundle bytes, read once per file for its md5. */
   blobs: BlobStore;

@@ -22,6 +22,7 @@ import { emailVerificationRoutes } from '../email-verification/email-verificatio
 import { PROVEN_EMAIL_NOTE, PROVEN_EMAIL_ROUTES } from '../email-verification/proven-email.js';
 import { expoRoutes } from '../expo/expo.routes.js';
 import { expoDeviceRoutes } from '../expo/expo-device.routes.js';
+import { manifestsRoutes } from '../expo/manifests.routes.js';
 import { healthRoutes } from '../health/health.routes.js';
 import { ingestStatusRoutes } from '../ingest/ingest-status.routes.js';
 import { deviceEventsRoutes } from '../intake/events.routes.js';
@@ -32,7 +33,6 @@ import { deviceOverridesRoutes } from '../overrides/device-overrides.routes.js';
 import { passwordResetRoutes } from '../password-reset/password-reset.routes.js';
 import { promotionRoutes } from '../promotion/promotion.routes.js';
 import { releasesRoutes } from '../releases/releases.routes.js';
-import { manifestsRoutes } from '../signing/manifests.routes.js';
 import { alertsRoutes } from '../spikes/alerts.routes.js';
 import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
 import { updatesRoutes } from '../updates/updates.routes.js';

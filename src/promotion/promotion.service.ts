@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type Principal, requireRole } from '../auth/principal.js';
+import { checkManifestBytes } from '../expo/check-manifest.js';
+import type { DraftAnswer, SignedPushDrafts } from '../expo/drafts.js';
 import { directiveBytes, redatedManifest } from '../expo/expo.manifest.js';
+import type { ManifestPart, ManifestsStore, StoredPart } from '../expo/manifests.store.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { FULL_ROLLOUT, versionTaken } from '../releases/releases.rules.js';
 import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleaseRow, ReleasesStore } from '../releases/releases.store.js';
 import type { PushInput } from '../releases/releases.types.js';
-import { checkManifestBytes } from '../signing/check-manifest.js';
-import type { DraftAnswer, ReleaseDraftsService } from '../signing/drafts.service.js';
-import type { ManifestPart, ManifestsStore, StoredPart } from '../signing/manifests.store.js';
 
 export interface PromoteInput {
   channel: string;
@@ -28,7 +28,7 @@ export interface PromotionStores {
 
 export interface PromotionOptions {
   releases: Pick<ReleasesService, 'push'>;
-  drafts: Pick<ReleaseDraftsService, 'preflight' | 'create'>;
+  drafts: SignedPushDrafts;
 }
 
 export function createPromotionService(stores: PromotionStores, options: PromotionOptions): PromotionService {

@@ -1,9 +1,9 @@
 import type { FakeAppsStore } from '../apps/apps.fake-store.js';
 import type { FakeChannelsStore } from '../channels/channels.fake-store.js';
 import type { FakeDeploymentKeysStore } from '../codepush/deployment-keys.fake-store.js';
+import type { FakeManifestsStore } from '../expo/manifests.fake-store.js';
 import type { FakeDeviceOverridesStore } from '../overrides/device-overrides.fake-store.js';
 import type { FakeReleasesStore } from '../releases/releases.fake-store.js';
-import type { FakeManifestsStore } from '../signing/manifests.fake-store.js';
 import type { FakeWorkspacesStore } from '../workspaces/workspaces.fake-store.js';
 import {
   ROUTED_COLUMNS,

@@ -13,6 +13,7 @@ import { FakeDeploymentKeysStore } from '../../src/codepush/deployment-keys.fake
 import { FakeDeltasStore } from '../../src/deltas/deltas.fake-store.js';
 import { FakeCountedDevicesStore } from '../../src/devices/devices.fake-store.js';
 import { FakeEmailVerificationsStore } from '../../src/email-verification/email-verifications.fake-store.js';
+import { FakeManifestsStore } from '../../src/expo/manifests.fake-store.js';
 import { FakeEventRowsStore } from '../../src/ingest/event-rows.fake-store.js';
 import { FakeEventsStore } from '../../src/intake/events.fake-store.js';
 import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-store.js';
@@ -22,7 +23,6 @@ import { FakePasswordResetsStore } from '../../src/password-reset/password-reset
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
 import { FakeReleasesStore } from '../../src/releases/releases.fake-store.js';
 import { FakeRoutingStore } from '../../src/routing/routing.fake-store.js';
-import { FakeManifestsStore } from '../../src/signing/manifests.fake-store.js';
 import { FakeAlertsStore } from '../../src/spikes/alerts.fake-store.js';
 import { FakeDeliveriesStore } from '../../src/webhooks/deliveries.fake-store.js';
 import { FakeOutboxStore } from '../../src/webhooks/outbox.fake-store.js';
