@@ -1,5 +1,5 @@
+import { appInScope, auditActor, type Principal, requireRole } from '../access/principal.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { appInScope, auditActor, type Principal, requireRole } from '../auth/principal.js';
 import { conflict, notFound } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';
 import type { Invalidation } from '../routing/invalidation.js';

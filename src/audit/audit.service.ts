@@ -1,5 +1,5 @@
 import { isUuid } from '@ota/shared/ids';
-import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
+import { type Principal, requireOwnWorkspace, requireRole } from '../access/principal.js';
 import { requireFeature } from '../plans/plans.js';
 import { forbidden } from '../platform/errors.js';
 import { planOf } from '../workspaces/workspace-plan.js';

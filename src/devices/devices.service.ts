@@ -1,5 +1,5 @@
+import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../access/principal.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import { capabilitiesOf } from '../plans/plans.js';
 import { AppError } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';

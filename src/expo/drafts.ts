@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../access/principal.js';
 import type { PushInput } from '../releases/releases.types.js';
 import type { ManifestPart } from './manifests.store.js';
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Principal } from '../access/principal.js';
 import type { AppsService } from '../apps/apps.service.js';
-import type { Principal } from '../auth/principal.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import { badRequest } from '../platform/errors.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Principal, requireRole } from '../auth/principal.js';
+import { type Principal, requireRole } from '../access/principal.js';
 import { checkManifestBytes } from '../expo/check-manifest.js';
 import type { DraftAnswer, SignedPushDrafts } from '../expo/drafts.js';
 import { directiveBytes, redatedManifest } from '../expo/expo.manifest.js';

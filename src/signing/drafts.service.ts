@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
+import { type Principal, requireRole } from '../access/principal.js';
 import type { AppsStore } from '../apps/apps.store.js';
-import { type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import { checkManifestBytes } from '../expo/check-manifest.js';
 import {

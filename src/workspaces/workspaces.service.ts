@@ -1,6 +1,6 @@
+import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../access/principal.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import type { RefusedDevices } from '../devices/device-cap.js';
 import type { DistinctDeviceCounter } from '../devices/distinct-devices.js';
 import { capabilitiesOf, type Plan } from '../plans/plans.js';

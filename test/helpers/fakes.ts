@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Principal, Role } from '../../src/access/principal.js';
 import { FakeBytesServed } from '../../src/analytics/bytes-served.fake-store.js';
 import { FakeStatsStore } from '../../src/analytics/stats.fake-store.js';
 import { FakeApiKeysStore } from '../../src/api-keys/api-keys.fake-store.js';
 import { FakeAppsStore } from '../../src/apps/apps.fake-store.js';
 import { FakeAuditStore } from '../../src/audit/audit.fake-store.js';
 import { FakeAuthStore } from '../../src/auth/auth.fake-store.js';
-import type { Principal, Role } from '../../src/auth/principal.js';
 import { FakeBundlesStore } from '../../src/bundles/bundles.fake-store.js';
 import { FakeCapacitorChannelsStore } from '../../src/capacitor/capacitor-channels.fake-store.js';
 import { FakeChannelsStore } from '../../src/channels/channels.fake-store.js';

@@ -88,7 +88,7 @@ function reachable(entry: string): Map<string, string[]> {
 
 const isFastify = (m: string) => m === 'fastify' || m.startsWith('@fastify/');
 const isRoutes = (m: string) => m.endsWith('.routes.ts');
-const isHttpLayer = (m: string) => m.startsWith('src/http/');
+const isHttpLayer = (m: string) => m.startsWith('src/http/') || m.startsWith('src/api/');
 
 /** The forbidden modules `entry` loads, as readable import chains. */
 function breaches(entry: string, forbidden: (module: string) => boolean): string[] {

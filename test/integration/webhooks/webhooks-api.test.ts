@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../../src/auth/principal.js';
+import type { Principal } from '../../../src/access/principal.js';
 import { decryptSecret } from '../../../src/webhooks/secret-box.js';
 import { createWebhooksService } from '../../../src/webhooks/webhooks.service.js';
 import {

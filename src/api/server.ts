@@ -1,6 +1,6 @@
 import type { ApiContainer } from '../container/container.types.js';
+import type { App } from '../http/types.js';
 import { buildApp } from './app.js';
-import type { App } from './types.js';
 
 /**
  * Builds the API and listens. Graceful shutdown is the process runner's (src/platform/process-runner.ts):

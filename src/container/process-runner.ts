@@ -1,5 +1,5 @@
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
-import { onShutdownSignal } from './shutdown.js';
+import { onShutdownSignal } from '../platform/shutdown.js';
 
 /** What a process's `start` hands back: how to stop its own work before its clients are closed. */
 export interface Running {
