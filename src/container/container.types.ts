@@ -54,6 +54,7 @@ import type { DeviceOverridesStore } from '../overrides/device-overrides.store.j
 import type { PasswordResetService } from '../password-reset/password-reset.service.js';
 import type { PasswordResetsStore } from '../password-reset/password-resets.store.js';
 import type { ClickHouseClient } from '../platform/clickhouse.js';
+import type { Invalidation } from '../platform/invalidation.js';
 import type { Logger } from '../platform/logger.js';
 import type { Mailer } from '../platform/mailer.js';
 import type { Db, Transactional } from '../platform/postgres.js';
@@ -64,7 +65,6 @@ import type { ReleaseRefsService } from '../releases/release-refs.service.js';
 import type { ReleaseStatsProvider } from '../releases/release-stats.js';
 import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleasesStore } from '../releases/releases.store.js';
-import type { Invalidation } from '../routing/invalidation.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
 import type { RoutingStore } from '../routing/routing.store.js';
 import type { ReleaseDraftsService } from '../signing/drafts.service.js';

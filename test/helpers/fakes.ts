@@ -22,12 +22,12 @@ import { FakeDeviceOverridesStore } from '../../src/overrides/device-overrides.f
 import { FakePasswordResetsStore } from '../../src/password-reset/password-resets.fake-store.js';
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
 import { FakeReleasesStore } from '../../src/releases/releases.fake-store.js';
-import { FakeRoutingStore } from '../../src/routing/routing.fake-store.js';
 import { FakeAlertsStore } from '../../src/spikes/alerts.fake-store.js';
 import { FakeDeliveriesStore } from '../../src/webhooks/deliveries.fake-store.js';
 import { FakeOutboxStore } from '../../src/webhooks/outbox.fake-store.js';
 import { FakeWebhooksStore } from '../../src/webhooks/webhooks.fake-store.js';
 import { FakeWorkspacesStore } from '../../src/workspaces/workspaces.fake-store.js';
+import { FakeRoutingStore } from './routing.fake-store.js';
 
 /**
  * The in-memory counterpart of the container's stores, for unit tests of services: hand it (or the
