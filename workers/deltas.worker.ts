@@ -1,9 +1,9 @@
 import { isUuid } from '@ota/shared/ids';
 import { Worker as BullWorker, type Job, UnrecoverableError } from 'bullmq';
+import { sweepJobFolders } from '../src/bundles/job-folders.js';
 import type { WorkersContainer } from '../src/container/container.types.js';
 import { DeltaBacklog } from '../src/deltas/delta-backlog.js';
 import type { DeltaSummary, DeltasService } from '../src/deltas/deltas.service.js';
-import { sweepJobFolders } from '../src/bundles/job-folders.js';
 import { type DeltaJob, QUEUES } from '../src/platform/queues.js';
 import { createBlockingRedis, type Redis } from '../src/platform/redis.js';
 import type { Worker } from './worker.js';
