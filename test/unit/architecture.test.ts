@@ -212,16 +212,11 @@ const LAYERS: ReadonlyArray<{ name: string; folders: readonly string[] }> = [
  * The list only shrinks: an entry whose import is gone fails too, so it is struck when the cut is made.
  */
 const NOT_YET_CUT: readonly string[] = [
-  // The API keys fake reads its makers' e-mails from the users' store.
-  'src/api-keys -> src/auth',
   // Sign-in and password replacement end pending resets.
   'src/auth -> src/password-reset',
-  // The e-mail verifications fake reads the users' store.
-  'src/email-verification -> src/auth',
   // Expo patches are indexed from the deltas store's rows.
   'src/expo -> src/deltas',
-  // The members' schemas reuse the e-mail schema; removal revokes API keys; invites go through invitations.
-  'src/members -> src/auth',
+  // A member's removal revokes their API keys and a role change caps them; invites go through invitations.
   'src/members -> src/api-keys',
   'src/members -> src/invitations',
   // An override is applied with the update check's resolution.
