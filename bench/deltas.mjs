@@ -41,7 +41,7 @@ const { codePushFolderHash, makeDiffPackage } = await import('../dist/src/deltas
 const { bytesToDownload, bundleFolderFiles, capacitorFiles } = await import(
   '../dist/src/deltas/capacitor-files.js'
 );
-const { readZipFiles, sha256Hex, writeZip } = await import('../dist/src/deltas/zip-archive.js');
+const { readZipFiles, sha256Hex, writeZip } = await import('../dist/src/bundles/zip-archive.js');
 
 const fixture = join(root, 'test', 'fixtures', 'expo-export');
 const metadata = JSON.parse(readFileSync(join(fixture, 'metadata.json'), 'utf8'));

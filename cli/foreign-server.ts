@@ -1,7 +1,7 @@
 import { ApiError } from '@ota/client/errors';
 import { CliError, EXIT } from './errors.js';
 
-/** What this service's OpenAPI document says it is (src/http/openapi.ts). */
+/** What this service's OpenAPI document says it is (src/api/openapi.ts). */
 const OTA_TITLE = 'OTA update service';
 
 /**

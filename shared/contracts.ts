@@ -1,6 +1,7 @@
 /**
  * The API's named lists, in one place for the server, the CLI, the control-API client and the console:
- * plans and their public names, roles, audit actions and webhook events. No imports, no Node-only API.
+ * plans and their public names, roles, audit actions, webhook events and why an update check refused a
+ * device. No imports, no Node-only API.
  */
 
 /** The plans (specification, section 2), cheapest first. */
@@ -57,3 +58,7 @@ export const WEBHOOK_EVENTS = [
   'api_key.expiring',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Why a device got no update although it may have one waiting (the update check's `reason`). */
+export const REFUSAL_REASONS = ['device_cap', 'new_device_limit'] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];

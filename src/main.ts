@@ -1,7 +1,7 @@
+import { startServer } from './api/server.js';
 import { createContainer } from './container/container.js';
-import { startServer } from './http/server.js';
+import { runProcess } from './container/process-runner.js';
 import { warnIfPrivileged } from './platform/database-role.js';
-import { runProcess } from './platform/process-runner.js';
 import { warnIfNotDurable } from './platform/redis-durability.js';
 
 /** Entry point of the API process (`npm run start:api`): the surfaces API_SURFACES names. */

@@ -1,4 +1,5 @@
 import { createContainer } from './container/container.js';
+import { runProcess } from './container/process-runner.js';
 import { migrateClickHouse } from './migrations/clickhouse-migrator.js';
 import { migratePostgres } from './migrations/postgres-migrator.js';
 import { roleOfUrl } from './migrations/service-grants.js';
@@ -8,7 +9,6 @@ import {
   ensureClickHouseDatabase,
 } from './platform/clickhouse.js';
 import { createPool } from './platform/postgres.js';
-import { runProcess } from './platform/process-runner.js';
 
 /**
  * Applies pending Postgres and ClickHouse migrations, then exits (`npm run migrate`). Postgres migrations

@@ -1,9 +1,9 @@
 import { isUuid } from '@ota/shared/ids';
 import { type Job, UnrecoverableError } from 'bullmq';
+import { sweepJobFolders } from '../src/bundles/job-folders.js';
 import type { WorkersContainer } from '../src/container/container.types.js';
 import { DeltaBacklog } from '../src/deltas/delta-backlog.js';
 import type { DeltaSummary, DeltasService } from '../src/deltas/deltas.service.js';
-import { sweepJobFolders } from '../src/deltas/job-folders.js';
 import { type DeltaJob, QUEUES } from '../src/platform/queues.js';
 import { consumeQueue, type QueueConsumer } from './queue-consumer.js';
 import type { Worker } from './worker.js';

@@ -1,8 +1,8 @@
 import { ConfigError } from '../src/config/env.js';
 import { createContainer } from '../src/container/container.js';
+import { runProcess } from '../src/container/process-runner.js';
 import { startMetricsListener } from '../src/metrics/metrics-listener.js';
 import { warnIfPrivileged } from '../src/platform/database-role.js';
-import { runProcess } from '../src/platform/process-runner.js';
 import { warnIfNotDurable } from '../src/platform/redis-durability.js';
 import { WORKER_FACTORIES } from './registry.js';
 

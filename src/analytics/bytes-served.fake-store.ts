@@ -1,5 +1,5 @@
+import type { ReleaseRef } from '../releases/release-stats.js';
 import type { BytesServed, BytesServedStore, ServedKind } from './bytes-served.js';
-import type { ReleaseRef } from './release-stats.js';
 
 /** Bytes served in memory, counted at once, once per device and release as the Redis store counts. */
 export class FakeBytesServed implements BytesServedStore {

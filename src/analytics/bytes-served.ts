@@ -1,6 +1,6 @@
 import type { Logger } from '../platform/logger.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
-import type { BytesServed, ReleaseRef, ReleaseStats } from './release-stats.js';
+import type { BytesServed, ReleaseRef, ReleaseStats } from '../releases/release-stats.js';
 import type { StatsStore } from './stats.store.js';
 
 export type ServedKind = keyof BytesServed;

@@ -1,6 +1,6 @@
 import { type ClickHouseClient, chDateTime, chStringList } from '../platform/clickhouse.js';
+import type { ReleaseRef, ReleaseStats } from '../releases/release-stats.js';
 import { devicesInRange, type LatestCheckGroup, latestChecksQuery, runningDevices } from './device-checks.js';
-import type { ReleaseRef, ReleaseStats } from './release-stats.js';
 import { deriveStats } from './stats.formulas.js';
 import { type Interval, type SeriesPoint, seriesQuery } from './stats.series.js';
 import type { StatsStore } from './stats.store.js';

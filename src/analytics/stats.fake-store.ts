@@ -1,5 +1,5 @@
+import type { ReleaseRef, ReleaseStats } from '../releases/release-stats.js';
 import type { LatestCheckGroup } from './device-checks.js';
-import type { ReleaseRef, ReleaseStats } from './release-stats.js';
 import { deriveStats, type ReleaseCounts } from './stats.formulas.js';
 import { floorTo, type Interval, type SeriesPoint } from './stats.series.js';
 import type { StatsStore } from './stats.store.js';

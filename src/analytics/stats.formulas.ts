@@ -1,4 +1,4 @@
-import type { ReleaseStats } from './release-stats.js';
+import type { ReleaseStats } from '../releases/release-stats.js';
 
 /** What ClickHouse knows about a release: its event counts and the devices seen on its channel. */
 export interface ReleaseCounts {

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../access/principal.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { bucketCount, type Interval, MAX_BUCKETS, type SeriesPoint } from './stats.series.js';
 import type { StatsStore } from './stats.store.js';

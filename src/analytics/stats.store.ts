@@ -1,5 +1,5 @@
+import type { ReleaseStatsProvider } from '../releases/release-stats.js';
 import type { LatestCheckGroup } from './device-checks.js';
-import type { ReleaseStatsProvider } from './release-stats.js';
 import type { Interval, SeriesPoint } from './stats.series.js';
 
 /** Device-event statistics: an app's time series and the derived statistics of releases. */

@@ -1,5 +1,5 @@
+import type { ApiKeyRef } from '../access/principal.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import type { ApiKeyRef } from '../auth/principal.js';
 import type { Queryable } from '../platform/postgres.js';
 import type { ApiKeysStore, KeyRole, RevokedKey } from './api-keys.store.js';
 

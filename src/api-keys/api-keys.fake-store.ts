@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { AppsStore } from '../apps/apps.store.js';
-import type { AuthStore } from '../auth/auth.store.js';
 import type { FakeMembersStore } from '../members/members.fake-store.js';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
@@ -35,7 +34,8 @@ export class FakeApiKeysStore implements ApiKeysStore {
 
   constructor(
     private readonly members: FakeMembersStore,
-    private readonly users: Pick<AuthStore, 'userById'>,
+    /** The users' e-mails: the auth store's fake. */
+    private readonly users: { userById(userId: string): Promise<{ id: string; email: string } | undefined> },
     private readonly now: () => number = Date.now,
     /** The apps a key may be limited to; without it no app id is known. */
     private readonly apps?: Pick<AppsStore, 'find'>,

@@ -1,16 +1,16 @@
-import type { AuditStore } from '../audit/audit.store.js';
-import { generateApiKey } from '../auth/api-key-secret.js';
 import {
   auditActor,
   type Principal,
   requireOwnWorkspace,
   requireRole,
   roleAtLeast,
-} from '../auth/principal.js';
+} from '../access/principal.js';
+import type { AuditStore } from '../audit/audit.store.js';
 import type { MembersStore } from '../members/members.store.js';
 import { forbidden, notFound, unauthorized } from '../platform/errors.js';
 import type { Queryable, Transactional } from '../platform/postgres.js';
 import { auditKeyCreated, auditKeysRevoked } from './api-key-audit.js';
+import { generateApiKey } from './api-key-secret.js';
 import type { ApiKeyRow, ApiKeysStore, KeyRole } from './api-keys.store.js';
 import { applyKeyScope, type KeyScopeInput } from './key-scope.js';
 

@@ -1,4 +1,4 @@
-import type { Role } from '../auth/principal.js';
+import type { Role } from '../access/principal.js';
 import type { Queryable } from '../platform/postgres.js';
 
 export type KeyRole = Exclude<Role, 'owner'>;

@@ -1,8 +1,8 @@
+import { appInScope, auditActor, type Principal, requireRole } from '../access/principal.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { appInScope, auditActor, type Principal, requireRole } from '../auth/principal.js';
 import { conflict, notFound } from '../platform/errors.js';
+import type { Invalidation } from '../platform/invalidation.js';
 import type { Transactional } from '../platform/postgres.js';
-import type { Invalidation } from '../routing/invalidation.js';
 import type { AppRow, AppsStore, FingerprintRow } from './apps.store.js';
 
 /** Tells API processes to drop cached routing state; called after the change commits. */

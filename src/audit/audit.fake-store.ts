@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { AppsStore } from '../apps/apps.store.js';
 import { FakeAppendLog } from '../platform/fake-log.js';
 import type { Queryable } from '../platform/postgres.js';
 import {
@@ -20,7 +19,7 @@ interface StoredEntry extends AuditEntryRow {
 /** The audit log in memory, hash-chained per workspace like the real one (with its own encoding). */
 export class FakeAuditStore extends FakeAppendLog<StoredEntry> implements AuditStore {
   constructor(
-    private readonly apps: Pick<AppsStore, 'find'>,
+    private readonly apps: { find(workspaceId: string, appId: string): Promise<unknown> },
     now?: () => number,
   ) {
     super(now);

@@ -1,9 +1,8 @@
 import { isUuid } from '@ota/shared/ids';
-import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
+import { type Principal, requireOwnWorkspace, requireRole } from '../access/principal.js';
 import { requireFeature } from '../plans/plans.js';
+import { type PlanSource, planOf } from '../plans/workspace-plan.js';
 import { forbidden } from '../platform/errors.js';
-import { planOf } from '../workspaces/workspace-plan.js';
-import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import type { AuditAction } from './audit.actions.js';
 import type { ChainReport } from './audit.chain.js';
 import type { AuditEntryRow, AuditStore } from './audit.store.js';
@@ -25,7 +24,7 @@ export interface AuditPage {
 /** The stores the audit service reads. */
 export interface AuditStores {
   audit: AuditStore;
-  workspaces: WorkspacesStore;
+  workspaces: PlanSource;
 }
 
 export function createAuditService(stores: AuditStores): AuditService {

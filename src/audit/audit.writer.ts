@@ -1,4 +1,4 @@
-import type { ApiKeyRef } from '../auth/principal.js';
+import type { ApiKeyRef } from '../access/principal.js';
 import type { Queryable } from '../platform/postgres.js';
 import type { AuditAction } from './audit.actions.js';
 

@@ -1,9 +1,7 @@
 import { PLANS, ROLES } from '@ota/shared/contracts';
 import { Type } from '@sinclair/typebox';
 import { withExample } from '../http/openapi.js';
-import { Uuid } from '../http/schemas.js';
-
-export const Email = Type.String({ format: 'email', maxLength: 254 });
+import { Email, Uuid } from '../http/schemas.js';
 
 export const Password = Type.String({ minLength: 8, maxLength: 1024 });
 

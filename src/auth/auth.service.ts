@@ -1,3 +1,4 @@
+import type { Principal, Role } from '../access/principal.js';
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
 import type { SignupMode } from '../config/accounts.js';
@@ -13,7 +14,6 @@ import type { AuthStore, UserRow, WorkspaceMembershipRow } from './auth.store.js
 import { type Credentials, principalOf } from './credentials.js';
 import type { IdentityTokens } from './identity-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import type { Principal, Role } from './principal.js';
 import { replacePassword } from './replace-password.js';
 import type { SigninAttempt, SigninThrottle } from './signin-throttle.js';
 

@@ -1,6 +1,6 @@
+import type { Role } from '../access/principal.js';
 import type { Plan } from '../plans/plans.js';
 import type { Queryable } from '../platform/postgres.js';
-import type { Role } from './principal.js';
 
 export interface UserRow {
   id: string;

@@ -1,11 +1,11 @@
+import type { Principal } from '../access/principal.js';
+import { hashApiKey, looksLikeApiKey } from '../api-keys/api-key-secret.js';
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import { keyExpired } from '../api-keys/key-scope.js';
 import { unauthorized } from '../platform/errors.js';
 import { PG_INVALID_TEXT, pgCode } from '../platform/postgres.js';
-import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
 import type { AuthStore } from './auth.store.js';
 import type { IdentityTokens } from './identity-tokens.js';
-import type { Principal } from './principal.js';
 
 /** What a request presents: `Authorization: Bearer <identity token>`, or an `X-API-Key`. */
 export interface Credentials {

@@ -1,10 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { type Principal, requireRole } from '../access/principal.js';
 import type { AppsStore } from '../apps/apps.store.js';
-import { type Principal, requireRole } from '../auth/principal.js';
-import { jobFolder } from '../deltas/job-folders.js';
-import { isZip, ZipArchiveError, ZipTooLargeError } from '../deltas/zip-archive.js';
-import { spoolBlob, ZipOnDisk } from '../deltas/zip-file.js';
 import { badRequest, notFound, payloadTooLarge } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';
 import {
@@ -15,6 +12,9 @@ import {
   type StoredBlob,
 } from './blob-store.js';
 import type { BundlesStore } from './bundles.store.js';
+import { jobFolder } from './job-folders.js';
+import { isZip, ZipArchiveError, ZipTooLargeError } from './zip-archive.js';
+import { spoolBlob, ZipOnDisk } from './zip-file.js';
 
 /** The stores the bundles service works on: the apps (for the check) and the bundle records. */
 export interface BundlesStores {

@@ -1,5 +1,5 @@
+import type { RefusalReason } from '@ota/shared/contracts';
 import type { CapacitorManifestEntry } from '../deltas/capacitor-manifest.js';
-import type { RefusalReason } from '../devices/device-cap.js';
 import { memoAnswer } from '../routing/answer-memo.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
 import type { ChecksumKind } from './plugin-versions.js';

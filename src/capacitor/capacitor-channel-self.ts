@@ -1,6 +1,7 @@
+import type { RefusalReason } from '@ota/shared/contracts';
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
 import { allowsSelfAssign, selfAssignableChannels } from '../channels/channel-rules.js';
-import type { Admission, RefusalReason } from '../devices/device-cap.js';
+import type { Admission } from '../devices/device-cap.js';
 import { clientBucket, type DeviceClient } from '../edge/client-address.js';
 import type { AppRoute } from '../routing/routing.types.js';
 import type { CapacitorInfo, CapacitorService } from './capacitor.service.js';

@@ -5,9 +5,9 @@ import type { CapacitorManifestEntry, CapacitorManifests } from '../deltas/capac
 import type { DeviceOffers } from '../devices/device-offers.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { DeviceEventInput, EventIngestService } from '../intake/events.service.js';
-import type { CheckDecision } from '../metrics/tallies.js';
 import { servedChannel } from '../overrides/device-override.js';
 import { badRequest, notFound } from '../platform/errors.js';
+import type { CheckDecision } from '../platform/tallies.js';
 import { normalizeAppVersion } from '../releases/binary-range.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
 import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';

@@ -1,8 +1,8 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
+import { auditActor, type Principal, requireRole } from '../access/principal.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AppsStore } from '../apps/apps.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { auditActor, type Principal, requireRole } from '../auth/principal.js';
 import { requireFeature } from '../plans/plans.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
+import { type Principal, requireRole } from '../access/principal.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AppsStore } from '../apps/apps.store.js';
-import { type Principal, requireRole } from '../auth/principal.js';
 import { requireFeature } from '../plans/plans.js';
 import { conflict, notFound } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';

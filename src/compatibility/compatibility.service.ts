@@ -1,6 +1,6 @@
+import { type Principal, requireRole } from '../access/principal.js';
 import type { StatsStore } from '../analytics/stats.store.js';
 import type { AppsStore } from '../apps/apps.store.js';
-import { type Principal, requireRole } from '../auth/principal.js';
 import { notFound } from '../platform/errors.js';
 import type { ReleasesStore } from '../releases/releases.store.js';
 import { type Compatibility, compatibilityOf, type Requirements } from './compatibility.js';

@@ -10,15 +10,16 @@ import { createBundlesService } from '../bundles/bundles.service.js';
 import { S3BlobStore } from '../bundles/s3-blob-store.js';
 import { CapacitorService } from '../capacitor/capacitor.service.js';
 import { CapacitorChannelSelf } from '../capacitor/capacitor-channel-self.js';
+import { capacitorRouteSlot } from '../capacitor/capacitor-route-slot.js';
 import { createChannelsService } from '../channels/channels.service.js';
 import { CodePushService } from '../codepush/codepush.service.js';
-import { codePushPackages } from '../codepush/codepush-packages.js';
+import { codePushRouteSlot } from '../codepush/codepush-route-slot.js';
 import { createDeploymentKeysService } from '../codepush/deployment-keys.service.js';
 import { DeploymentKeyDirectory } from '../codepush/key-directory.js';
 import { ReleaseHistories } from '../codepush/release-history.js';
 import { CompatibilityService } from '../compatibility/compatibility.service.js';
 import { CapacitorManifests } from '../deltas/capacitor-manifest.js';
-import { SERVED_DELTA_RELEASES } from '../deltas/deltas.store.js';
+import { deltasRouteSlot } from '../deltas/deltas-route-slot.js';
 import { DeviceCapGate } from '../devices/device-cap.js';
 import { RedisDeviceOffers } from '../devices/device-offers.js';
 import { createDevicesService } from '../devices/devices.service.js';
@@ -27,10 +28,8 @@ import { DeviceEdge } from '../edge/device-edge.js';
 import { FailureReporters } from '../edge/failure-reporters.js';
 import { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import { createExpoAssetsService } from '../expo/expo.assets.js';
-import { assetPath } from '../expo/expo.manifest.js';
-import { EXPO_ASSET_FILES_HELD } from '../expo/expo.route.js';
 import { createExpoReleasesService } from '../expo/expo-releases.service.js';
-import { expoRouteWithLinks } from '../expo/expo-route-links.js';
+import { expoRouteSlot } from '../expo/expo-route-slot.js';
 import { ExpoUpdatesService } from '../expo/expo-updates.service.js';
 import { IngestStatusService } from '../ingest/ingest-status.service.js';
 import { CheckRecorder } from '../intake/check-recorder.js';
@@ -38,17 +37,17 @@ import { createEventIngestService } from '../intake/events.service.js';
 import { createInvitationsService } from '../invitations/invitations.service.js';
 import { createMembersService } from '../members/members.service.js';
 import { registerApiSeries } from '../metrics/api-metrics.js';
-import { createCheckTallies, type DeviceAnswers, StatusTally } from '../metrics/tallies.js';
 import { createDeviceOverridesService } from '../overrides/device-overrides.service.js';
 import { OverrideChecks } from '../overrides/override-checks.js';
 import { PasswordResetService } from '../password-reset/password-reset.service.js';
 import { ResetLimiter } from '../password-reset/reset-limiter.js';
 import { capabilitiesOf } from '../plans/plans.js';
+import { type Invalidation, invalidationChannel } from '../platform/invalidation.js';
 import { createSmtpMailer } from '../platform/mailer.js';
 import { createRedis } from '../platform/redis.js';
+import { createCheckTallies, type DeviceAnswers, StatusTally } from '../platform/tallies.js';
 import { createPromotionService } from '../promotion/promotion.service.js';
 import { createReleaseRefsService } from '../releases/release-refs.service.js';
-import { type Invalidation, invalidationChannel } from '../routing/invalidation.js';
 import { RoutingCache } from '../routing/routing.cache.js';
 import { RoutingInvalidationListener } from '../routing/routing.listener.js';
 import { createRoutingSource } from '../routing/routing.source.js';
@@ -83,38 +82,17 @@ export function createApi(
   // presigned URLs expires before they pass half their lifetime (RoutingCache).
   const bundleUrl = (sha256: string) => `${config.publicUrl}/api/v1/bundles/${sha256}`;
   const links = c.blobs.kind === 's3' ? c.blobLinks : null;
-  // The asset files some release of the app names (what its asset URLs may serve), held with the route.
-  // Its deltas too (folder hashes, Expo patches, CodePush diff packages): served with no query per request.
-  const loadExpo = async (appId: string) => {
-    const rows = await stores.manifests.expoRouteRows(appId);
-    const files =
-      rows.length === 0 ? [] : await stores.manifests.expoAssetFiles(appId, EXPO_ASSET_FILES_HELD);
-    const deltas = await stores.deltas.served(appId, SERVED_DELTA_RELEASES);
-    const expo = await expoRouteWithLinks(rows, {
-      links,
-      apiBundleUrl: bundleUrl,
-      launchUrl: (sha256) => `${config.publicUrl}${assetPath(appId, { sha256, ext: null })}`,
-      assetFiles: files,
-      deltas: deltas.deltas,
-    });
-    const diffLink = async (sha256: string) => (await links?.link(sha256)) ?? { url: bundleUrl(sha256) };
-    const codePush = await codePushPackages(deltas, diffLink);
-    const handOutUntil = Math.min(
-      expo.handOutUntil ?? Number.POSITIVE_INFINITY,
-      codePush.handOutUntil ?? Number.POSITIVE_INFINITY,
-    );
-    return {
-      expo: expo.expo,
-      deltas,
-      codePush: codePush.packages,
-      ...(Number.isFinite(handOutUntil) ? { handOutUntil } : {}),
-    };
-  };
   const routing = new RoutingCache(
     createRoutingSource(stores, {
       bundleUrl,
       ...(links ? { bundleLink: (sha256: string) => links.link(sha256) } : {}),
-      extend: loadExpo,
+      // The protocol adapters' slots of the entry: the served deltas first, which the next two read.
+      slots: [
+        deltasRouteSlot(stores.deltas),
+        expoRouteSlot({ manifests: stores.manifests, links, bundleUrl, publicUrl: config.publicUrl }),
+        codePushRouteSlot({ links, bundleUrl }),
+        capacitorRouteSlot,
+      ],
     }),
     { ttlMs: config.devices.routingCacheTtlMs },
   );

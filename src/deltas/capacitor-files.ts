@@ -5,8 +5,8 @@ import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress } from 'node:zlib';
-import { type ArchiveFile, sha256Hex } from './zip-archive.js';
-import type { ZipOnDisk } from './zip-file.js';
+import { type ArchiveFile, sha256Hex } from '../bundles/zip-archive.js';
+import type { ZipOnDisk } from '../bundles/zip-file.js';
 
 /**
  * Capacitor per-file manifests (@capgo/capacitor-updater, DownloadService.java and CapgoUpdater.java; see

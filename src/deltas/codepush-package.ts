@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type ArchiveFile, writeZip } from './zip-archive.js';
+import { type ArchiveFile, writeZip } from '../bundles/zip-archive.js';
 
 /**
  * CodePush packages (docs/reference/delta-updates.md, "CodePush"): the folder hash react-native-code-push

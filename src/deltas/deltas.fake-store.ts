@@ -1,6 +1,6 @@
+import type { FakeManifestsStore } from '../expo/manifests.fake-store.js';
 import type { FakeReleasesStore } from '../releases/releases.fake-store.js';
 import type { ReleaseRow } from '../releases/releases.store.js';
-import type { FakeManifestsStore } from '../signing/manifests.fake-store.js';
 import type {
   DeltaRelease,
   DeltaRow,

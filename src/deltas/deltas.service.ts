@@ -1,12 +1,12 @@
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { BlobStore } from '../bundles/blob-store.js';
+import { jobFolder } from '../bundles/job-folders.js';
 import type { ExpoPlatform } from '../expo/expo.manifest.js';
 import type { Logger } from '../platform/logger.js';
 import { makeBsdiffPatch } from './bsdiff.js';
 import { type PatchBase as Base, type DeltaSummary, Job, type NewDelta } from './delta-job.js';
 import type { DeltaRelease, DeltaRow, DeltasStore, PackageRow } from './deltas.store.js';
-import { jobFolder } from './job-folders.js';
 import { ZipDeltas } from './zip-deltas.js';
 
 /** The stores the deltas service works on. */

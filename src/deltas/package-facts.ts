@@ -1,8 +1,8 @@
 import type { BlobStore } from '../bundles/blob-store.js';
+import { hashZipFiles, isZip, ZipArchiveError } from '../bundles/zip-archive.js';
 import type { Queryable } from '../platform/postgres.js';
 import { codePushFolderHash } from './codepush-package.js';
 import type { DeltasStore, PackageRow } from './deltas.store.js';
-import { hashZipFiles, isZip, ZipArchiveError } from './zip-archive.js';
 
 /** What a release's bytes are (release_packages), without the release id. */
 export type PackageFacts = Omit<PackageRow, 'release_id'>;

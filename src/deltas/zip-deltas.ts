@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BlobStore } from '../bundles/blob-store.js';
+import { isZip, ZipArchiveError, zipStream } from '../bundles/zip-archive.js';
+import { spoolBlob, ZipOnDisk } from '../bundles/zip-file.js';
 import {
   bundleFolderFiles,
   bytesToDownload,
@@ -19,8 +21,6 @@ import {
 } from './codepush-package.js';
 import type { Job, NewDelta } from './delta-job.js';
 import type { DeltaRelease, DeltasStore, PackageRow } from './deltas.store.js';
-import { isZip, ZipArchiveError, zipStream } from './zip-archive.js';
-import { spoolBlob, ZipOnDisk } from './zip-file.js';
 
 export interface ZipDeltasOptions {
   blobs: BlobStore;

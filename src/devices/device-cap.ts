@@ -1,3 +1,4 @@
+import { REFUSAL_REASONS, type RefusalReason } from '@ota/shared/contracts';
 import { clientBucket, type DeviceClient } from '../edge/client-address.js';
 import { unavailable } from '../platform/errors.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
@@ -64,10 +65,6 @@ type AdmitRedis = Redis & {
     refusalsTtlMs: number,
   ): Promise<number>;
 };
-
-/** Why a device got no update although it may have one waiting (the update check's `reason`). */
-export const REFUSAL_REASONS = ['device_cap', 'new_device_limit'] as const;
-export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /** The cap's verdict on a device: admitted (served), or refused and why. */
 export type Admission = 'admitted' | RefusalReason;

@@ -1,11 +1,10 @@
+import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../access/principal.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import { capabilitiesOf } from '../plans/plans.js';
+import { type PlanSource, planOf } from '../plans/workspace-plan.js';
 import { AppError } from '../platform/errors.js';
+import type { Invalidation } from '../platform/invalidation.js';
 import type { Transactional } from '../platform/postgres.js';
-import type { Invalidation } from '../routing/invalidation.js';
-import { planOf } from '../workspaces/workspace-plan.js';
-import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import type { CountedDevicesStore } from './devices.store.js';
 
 export interface DevicesPage {
@@ -21,7 +20,7 @@ export interface DevicesPage {
 /** The stores the devices service works on (the counted devices themselves come in the options). */
 export interface DevicesStores {
   audit: AuditStore;
-  workspaces: WorkspacesStore;
+  workspaces: PlanSource;
   transaction: Transactional;
 }
 

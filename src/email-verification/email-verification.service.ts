@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../access/principal.js';
 import { forbidden, gone, notFound } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { Mailer, MailMessage } from '../platform/mailer.js';

@@ -1,4 +1,3 @@
-import type { AuthStore } from '../auth/auth.store.js';
 import { onRollback } from '../platform/fake-transaction.js';
 import type { Queryable } from '../platform/postgres.js';
 import type { EmailVerificationsStore, VerificationRow } from './email-verifications.store.js';
@@ -16,7 +15,8 @@ export class FakeEmailVerificationsStore implements EmailVerificationsStore {
   readonly rows: Stored[] = [];
 
   constructor(
-    private readonly users: Pick<AuthStore, 'userById'>,
+    /** The users' e-mails: the auth store's fake. */
+    private readonly users: { userById(userId: string): Promise<{ email: string } | undefined> },
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -5,11 +5,11 @@ import type { BlobStore } from '../bundles/blob-store.js';
 import { DOWNLOAD_HEADERS } from '../bundles/download-policy.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import { deviceKey } from '../edge/device-key.js';
-import { sendBlob } from '../http/blob-response.js';
 import { deviceRoute } from '../http/device-route.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
 import { notFound } from '../platform/errors.js';
+import { sendBlob } from '../updates/blob-answer.routes.js';
 import { isLaunchAssetFile } from './expo.assets.js';
 import { type ExpoPlatform, servedTypeOf } from './expo.manifest.js';
 import {

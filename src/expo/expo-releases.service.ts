@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Principal } from '../access/principal.js';
 import type { AppsService } from '../apps/apps.service.js';
-import type { Principal } from '../auth/principal.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import { badRequest } from '../platform/errors.js';
@@ -8,8 +8,7 @@ import type { Queryable } from '../platform/postgres.js';
 import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleaseRow } from '../releases/releases.store.js';
 import type { PushInput } from '../releases/releases.types.js';
-import type { DraftAnswer, ReleaseDraftsService } from '../signing/drafts.service.js';
-import type { EmbeddedUpdate, ManifestPart, ManifestsStore } from '../signing/manifests.store.js';
+import type { DraftAnswer, SignedPushDrafts } from './drafts.js';
 import {
   directiveBytes,
   EXPO_PLATFORMS,
@@ -18,6 +17,7 @@ import {
   manifestBytes,
   type PermanentAssetUrl,
 } from './expo.manifest.js';
+import type { EmbeddedUpdate, ManifestPart, ManifestsStore } from './manifests.store.js';
 
 export interface ExpoPlatformFiles {
   /** sha256 of the uploaded launch asset (the JavaScript or Hermes bundle). */
@@ -48,7 +48,7 @@ export type ReleaseOrDraft = { kind: 'release'; release: ReleaseRow } | { kind: 
 /** The writers of such a push (Expo pushes, promotions): the one writer of releases, and the drafts. */
 export interface ReleaseWriters {
   releases: Pick<ReleasesService, 'push'>;
-  drafts: Pick<ReleaseDraftsService, 'preflight' | 'create'>;
+  drafts: SignedPushDrafts;
 }
 
 /** Where a signed push's draft keeps its embedded updates until the signatures complete it. */

@@ -1,5 +1,5 @@
+import type { RefusalReason } from '@ota/shared/contracts';
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
-import type { RefusalReason } from '../devices/device-cap.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { DeviceEventInput } from '../intake/events.service.js';
 import { AppError } from '../platform/errors.js';

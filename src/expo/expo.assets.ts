@@ -1,8 +1,8 @@
 import { canonicalUuid } from '@ota/shared/ids';
 import type { BytesServedRecorder } from '../analytics/bytes-served.js';
 import type { AppRoute } from '../routing/routing.types.js';
-import type { ManifestsStore } from '../signing/manifests.store.js';
 import { choosePatch, type ExpoPatch, type PatchRequest } from './expo-patches.js';
+import type { ManifestsStore } from './manifests.store.js';
 
 /** The stores the asset check reads. */
 export interface ExpoAssetsStores {

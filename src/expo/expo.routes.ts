@@ -1,7 +1,7 @@
 import { iso, problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import { releaseJson } from '../releases/releases.routes.js';
-import type { DraftAnswer } from '../signing/drafts.service.js';
+import type { DraftAnswer } from './drafts.js';
 import { DraftSchema, ExpoPushBody, ExpoReleaseSchema } from './expo.schemas.js';
 
 export function draftJson(d: DraftAnswer) {

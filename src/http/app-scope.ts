@@ -1,5 +1,5 @@
 import type { RouteOptions } from 'fastify';
-import { appInScope, type Principal } from '../auth/principal.js';
+import { appInScope, type Principal } from '../access/principal.js';
 import { forbidden, notFound } from '../platform/errors.js';
 import { addRouteHook, type CallbackHook } from './route-hooks.js';
 

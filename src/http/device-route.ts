@@ -8,7 +8,7 @@ import type {
   RouteGenericInterface,
   RouteHandlerMethod,
 } from 'fastify';
-import type { AnswerTally } from '../metrics/tallies.js';
+import type { AnswerTally } from '../platform/tallies.js';
 import { sendProblem } from './error-handler.js';
 import type { CallbackHook } from './route-hooks.js';
 import type { App } from './types.js';

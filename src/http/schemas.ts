@@ -14,6 +14,7 @@ export const Uuid = Type.String({
   description: 'UUID, 8-4-4-4-12 hex digits; upper case is read as lower case',
 });
 export const Timestamp = Type.String({ format: 'date-time' });
+export const Email = Type.String({ format: 'email', maxLength: 254 });
 
 export const ProblemSchema = Type.Object(
   {

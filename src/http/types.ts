@@ -1,11 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Principal } from '../auth/principal.js';
-import type { ApiContainer } from '../container/container.types.js';
+import type { Principal } from '../access/principal.js';
 import type { StringPolicy } from '../edge/string-safety.js';
-import type { AnswerTally } from '../metrics/tallies.js';
 import { unauthorized } from '../platform/errors.js';
+import type { AnswerTally } from '../platform/tallies.js';
 
 /** The Fastify instance every route plugin receives (TypeBox schemas give typed requests). */
 export type App = FastifyInstance<
@@ -17,10 +16,6 @@ export type App = FastifyInstance<
 >;
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** The composition root: the one decoration through which routes reach services. */
-    deps: ApiContainer;
-  }
   interface FastifyRequest {
     principal: Principal | null;
     /** Where a device endpoint's answer is counted (device-route.ts); the log controller reports to it. */

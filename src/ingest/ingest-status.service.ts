@@ -1,5 +1,5 @@
+import { type Principal, requireOwnWorkspace, requireRole } from '../access/principal.js';
 import type { AppsStore } from '../apps/apps.store.js';
-import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import { type DeadLetterCounts, readDeadLetterStats } from './dead-letters.js';
 

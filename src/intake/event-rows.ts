@@ -1,5 +1,10 @@
 import { counterTargets, minuteOf } from '../spikes/failure-counters.js';
-import type { EventType } from './event-stream.js';
+
+/** The kinds of device event a row records. */
+export const EVENT_TYPES = ['download', 'activation', 'error', 'check'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+/** Types a device may post; `check` is recorded by the API's update check only. */
+export const DEVICE_EVENT_TYPES = ['download', 'activation', 'error'] as const;
 
 /** An event as the API (or the check recorder) hands it over, validated. */
 export interface EventInput {

@@ -11,11 +11,6 @@ import { countersFromRows, type DeviceCounter } from './event-rows.js';
  * hash tag (RedisKeys.ingestShard), so a Redis Cluster spreads them over its masters. An app's batches go
  * to one stream, in order, for as long as the count stays the same.
  */
-export const EVENT_TYPES = ['download', 'activation', 'error', 'check'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-/** Types a device may post; `check` is recorded by the API's update check only. */
-export const DEVICE_EVENT_TYPES = ['download', 'activation', 'error'] as const;
-
 export const INGEST_GROUP = 'ingest';
 
 /** Ingest stream `index` (0 when there is one). */

@@ -2,7 +2,7 @@ import { DEVICE_ID_MAX_LENGTH, DEVICE_ID_PATTERN } from '@ota/shared/ids';
 import { Type } from '@sinclair/typebox';
 import { Uuid } from '../http/schemas.js';
 import { CANONICAL_UUID } from '../http/validation.js';
-import { DEVICE_EVENT_TYPES } from './event-stream.js';
+import { DEVICE_EVENT_TYPES } from './event-rows.js';
 
 /** Client event ids and device ids: 1-128 characters of A-Za-z0-9._:- (API.md, "Devices"). */
 const deviceText = (extra: Record<string, unknown> = {}) =>

@@ -3,8 +3,8 @@ import type { FailureReporters } from '../edge/failure-reporters.js';
 import { notFound } from '../platform/errors.js';
 import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
 import type { AppRoute } from '../routing/routing.types.js';
+import type { EventType } from './event-rows.js';
 import { type EventInput, encodeEvents } from './event-rows.js';
-import type { EventType } from './event-stream.js';
 import type { EventsStore } from './events.store.js';
 
 /** A device event as a route (or a protocol adapter) hands it over, validated by its schema. */

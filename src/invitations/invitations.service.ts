@@ -1,4 +1,4 @@
-import type { Principal, Role } from '../auth/principal.js';
+import type { Principal, Role } from '../access/principal.js';
 import type { MembersStore } from '../members/members.store.js';
 import { forbidden, gone, notFound } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';

@@ -1,4 +1,4 @@
-import { type Principal, type Role, requireRole } from '../auth/principal.js';
+import { type Principal, type Role, requireRole } from '../access/principal.js';
 import { conflict, forbidden } from '../platform/errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Role } from '../auth/principal.js';
+import type { Role } from '../access/principal.js';
 import { onRollback } from '../platform/fake-transaction.js';
 import { PG_UNIQUE_VIOLATION, type Queryable } from '../platform/postgres.js';
 import type { FakeWorkspacesStore } from '../workspaces/workspaces.fake-store.js';

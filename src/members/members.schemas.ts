@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Email } from '../auth/auth.schemas.js';
-import { Timestamp, Uuid } from '../http/schemas.js';
+import { Email, Timestamp, Uuid } from '../http/schemas.js';
 
 const roles = <T extends string>(list: readonly T[], description: string) =>
   Type.Union(

@@ -1,7 +1,7 @@
+import { auditActor, type Principal, type Role, requireOwnWorkspace } from '../access/principal.js';
 import { auditKeysRevoked } from '../api-keys/api-key-audit.js';
 import type { ApiKeysStore } from '../api-keys/api-keys.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { auditActor, type Principal, type Role, requireOwnWorkspace } from '../auth/principal.js';
 import type { InvitationsService, IssuedInvitation } from '../invitations/invitations.service.js';
 import { requireFeature } from '../plans/plans.js';
 import { conflict, notFound } from '../platform/errors.js';

@@ -1,8 +1,8 @@
 import type { DeviceEdge } from '../edge/device-edge.js';
 import type { EventIngestService } from '../intake/events.service.js';
+import { CHECK_PROTOCOLS, type DeviceAnswers, LATENCY_BUCKETS } from '../platform/tallies.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
 import type { Labels, MetricsRegistry, Sample } from './registry.js';
-import { CHECK_PROTOCOLS, type DeviceAnswers, LATENCY_BUCKETS } from './tallies.js';
 
 export interface ApiSeriesSources {
   answers: DeviceAnswers;

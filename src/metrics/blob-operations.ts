@@ -1,5 +1,5 @@
 import { finished, Readable } from 'node:stream';
-import { OperationTally } from './tallies.js';
+import { OperationTally } from '../platform/tallies.js';
 
 /** Blob store operations by name (`put`, `has`, `size`, `read`, and whatever else the store offers). */
 export type BlobTallies = Map<string, OperationTally>;

@@ -1,10 +1,10 @@
 import type { IngestCounts } from '../ingest/ingest-writer.js';
+import { LATENCY_BUCKETS, type OperationTally } from '../platform/tallies.js';
 import type { SpikeEvaluator } from '../spikes/spike.evaluator.js';
 import type { SpikeActions } from '../spikes/spike-actions.js';
 import type { DeliveryProcessor } from '../webhooks/delivery.processor.js';
 import type { BlobTallies } from './blob-operations.js';
 import { MetricsRegistry, type Sample } from './registry.js';
-import { LATENCY_BUCKETS, type OperationTally } from './tallies.js';
 
 /**
  * The counting parts of the worker roles this process runs, added as each role's graph is built (a

@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type MetricType, Registry } from 'prom-client';
-import type { DurationTally } from './tallies.js';
+import type { DurationTally } from '../platform/tallies.js';
 
 /** Label values of one series (label names are declared with the metric). */
 export type Labels = Record<string, string>;

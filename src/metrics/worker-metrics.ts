@@ -4,9 +4,9 @@ import type { IngestCounts } from '../ingest/ingest-writer.js';
 import type { Logger } from '../platform/logger.js';
 import { QUEUE_STATES, type QueueDepth, type QueueDepths } from '../platform/queue-depths.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
+import { DurationTally, LATENCY_BUCKETS } from '../platform/tallies.js';
 import type { WorkerCounts } from './process-metrics.js';
 import type { MetricsRegistry, Sample } from './registry.js';
-import { DurationTally, LATENCY_BUCKETS } from './tallies.js';
 
 export interface WorkerSeriesSources {
   counts: WorkerCounts;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { Email, Password } from '../auth/auth.schemas.js';
+import { Password } from '../auth/auth.schemas.js';
 import { withExample } from '../http/openapi.js';
-import { Uuid } from '../http/schemas.js';
+import { Email, Uuid } from '../http/schemas.js';
 
 export const ResetRequestBody = withExample(Type.Object({ email: Email }, { additionalProperties: false }), {
   email: 'dana@example.com',

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Principal, requireRole } from '../auth/principal.js';
+import { type Principal, requireRole } from '../access/principal.js';
+import { checkManifestBytes } from '../expo/check-manifest.js';
 import { directiveBytes, redatedManifest } from '../expo/expo.manifest.js';
 import type { ReleaseOrDraft, ReleaseWriters } from '../expo/expo-releases.service.js';
+import type { ManifestPart, ManifestsStore, StoredPart } from '../expo/manifests.store.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { FULL_ROLLOUT, versionTaken } from '../releases/releases.rules.js';
 import type { ReleaseRow, ReleasesStore } from '../releases/releases.store.js';
 import type { PushInput } from '../releases/releases.types.js';
-import { checkManifestBytes } from '../signing/check-manifest.js';
-import type { ManifestPart, ManifestsStore, StoredPart } from '../signing/manifests.store.js';
 
 export interface PromoteInput {
   channel: string;

@@ -1,7 +1,7 @@
-import { emptyStats, type ReleaseStatsProvider } from '../analytics/release-stats.js';
+import { type Principal, requireRole } from '../access/principal.js';
 import type { AppsStore } from '../apps/apps.store.js';
-import { type Principal, requireRole } from '../auth/principal.js';
 import { notFound } from '../platform/errors.js';
+import { emptyStats, type ReleaseStatsProvider } from './release-stats.js';
 import type { ReleaseRow, ReleasesStore } from './releases.store.js';
 import type { ReleasePage, ReleaseWithStats } from './releases.types.js';
 

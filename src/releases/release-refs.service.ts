@@ -1,6 +1,6 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
+import { type Principal, requireRole } from '../access/principal.js';
 import type { AppsStore } from '../apps/apps.store.js';
-import { type Principal, requireRole } from '../auth/principal.js';
 import { notFound, payloadTooLarge } from '../platform/errors.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import { FULL_ROLLOUT, requirePushAllowed, versionTaken } from './releases.rules.js';

@@ -1,9 +1,8 @@
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
-import type { ReleaseStatsProvider } from '../analytics/release-stats.js';
+import { auditActor, type Principal, requireRole } from '../access/principal.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AppsStore } from '../apps/apps.store.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { auditActor, type Principal, requireRole } from '../auth/principal.js';
 import { BlobStoreUnavailableError } from '../bundles/blob-store.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
 import type { DeltaJobs } from '../deltas/delta-jobs.js';
@@ -16,6 +15,7 @@ import { capacitorFields } from './capacitor.rules.js';
 import { changePaused, changeRollout, lockApp, planOf, recordChange, rollBack } from './release-changes.js';
 import { pushAudit, releasePushedData } from './release-events.js';
 import { listReleases, readRelease } from './release-reads.js';
+import type { ReleaseStatsProvider } from './release-stats.js';
 import {
   FULL_ROLLOUT,
   requirePushAllowed,

@@ -1,7 +1,7 @@
-import type { ReleaseStats } from '../analytics/release-stats.js';
-import type { ApiKeyRef } from '../auth/principal.js';
+import type { ApiKeyRef } from '../access/principal.js';
 import type { Queryable } from '../platform/postgres.js';
 import type { CapacitorPush } from './capacitor.rules.js';
+import type { ReleaseStats } from './release-stats.js';
 import type { ReleaseRow } from './releases.store.js';
 
 export interface PushInput {

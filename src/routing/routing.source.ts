@@ -8,6 +8,7 @@ import type {
   ReleaseSignature,
   RoutedOverride,
   RoutedRelease,
+  RouteSlots,
   RoutingSource,
 } from './routing.types.js';
 
@@ -24,15 +25,35 @@ export const MAX_KNOWN_MODULES = 10_000;
  */
 export const MAX_DELETED_CHANNELS = 10_000;
 
-/** Loads what a protocol adapter adds to an app's routing state (the Expo releases), in the same load. */
-export type RouteExtension = (appId: string) => Promise<Partial<AppRoute>>;
+/** What a slot loader adds to an app's entry, and until when its URLs may be handed out (presigned). */
+export interface RouteSlotLoad {
+  slots: RouteSlots;
+  handOutUntil?: number;
+}
+
+/**
+ * How a protocol adapter fills its slots of the routing entry (RouteSlots, ReleaseSlots), in the same load
+ * as the rest of the entry: never per request.
+ */
+export interface RouteSlotLoader {
+  /** The adapter's slots of the app's entry; `earlier` holds those of the loaders listed before it. */
+  load?(appId: string, earlier: Readonly<RouteSlots>): Promise<RouteSlotLoad>;
+  /** Fills the adapter's slots of one release from its row. */
+  release?(row: RoutingReleaseRow, release: RoutedRelease): void;
+  /**
+   * The audience a release is made for, when the adapter's devices are told apart by more than the
+   * fingerprint and the native version (Capacitor: the key it was signed with); see reachable().
+   */
+  audienceOf?(release: RoutedRelease): string | null;
+}
 
 export interface RoutingSourceOptions {
   /** The API's own absolute download URL of a bundle, from its sha256. */
   bundleUrl: (sha256: string) => string;
   /** The store's URL of the bytes (a CDN, or presigned), when it has one; the API's URL otherwise. */
   bundleLink?: (sha256: string) => Promise<BlobLink | null>;
-  extend?: RouteExtension;
+  /** The protocol adapters' slots, loaded in this order. */
+  slots?: readonly RouteSlotLoader[];
 }
 
 export function createRoutingSource(
@@ -44,14 +65,22 @@ export function createRoutingSource(
 
 /**
  * Loads an app's routing state (only on a routing-cache miss): the app and its active bundle releases,
- * then (when the app exists) the ids of its releases, its CodePush deployment keys, and what an extension
- * adds (the Expo releases).
+ * then (when the app exists) the ids of its releases, its CodePush deployment keys, and the protocol
+ * adapters' slots.
  */
 export class RoutingLoader implements RoutingSource {
+  private readonly releaseSlots: readonly RouteSlotLoader[];
+  private readonly audienceOf: (release: RoutedRelease) => string | null;
+
   constructor(
     private readonly store: RoutingStore,
     private readonly options: RoutingSourceOptions,
-  ) {}
+  ) {
+    const slots = options.slots ?? [];
+    this.releaseSlots = slots.filter((s) => s.release !== undefined);
+    const audience = slots.find((s) => s.audienceOf !== undefined);
+    this.audienceOf = audience?.audienceOf ? audience.audienceOf.bind(audience) : () => null;
+  }
 
   async load(appId: string): Promise<AppRoute | null> {
     if (!isUuid(appId)) return null;
@@ -93,27 +122,24 @@ export class RoutingLoader implements RoutingSource {
       if (row.crc32 !== null) release.crc32 = row.crc32;
       const signature = signatureOf(row);
       if (signature) release.signature = signature;
-      if (row.capacitor_checksum !== null) {
-        release.capacitor = {
-          checksum: row.capacitor_checksum,
-          sessionKey: row.capacitor_session_key,
-          keyId: row.capacitor_key_id,
-        };
-      }
+      for (const slot of this.releaseSlots) slot.release!(row, release);
       list.push(release);
       byId.set(release.id, release);
     }
     const channels = new Map<string, RoutedRelease[]>();
-    for (const [channel, list] of byChannel) channels.set(channel, reachable(list));
+    for (const [channel, list] of byChannel) channels.set(channel, reachable(list, this.audienceOf));
     const keys = await this.store.deploymentKeys(appId);
     const modules = await this.store.moduleIds(appId, MAX_KNOWN_MODULES);
     const overrides = overridesOf(await this.store.deviceOverrides(appId), byId);
     const selfAssignable = await this.store.selfAssignableChannels(appId);
     const deleted = await this.store.deletedChannels(appId, MAX_DELETED_CHANNELS);
-    const { handOutUntil: extensionLimit, ...extra } = this.options.extend
-      ? await this.options.extend(appId)
-      : {};
-    handOutUntil = Math.min(handOutUntil, extensionLimit ?? Number.POSITIVE_INFINITY);
+    const extra: RouteSlots = {};
+    for (const slot of this.options.slots ?? []) {
+      if (!slot.load) continue;
+      const loaded = await slot.load(appId, extra);
+      Object.assign(extra, loaded.slots);
+      handOutUntil = Math.min(handOutUntil, loaded.handOutUntil ?? Number.POSITIVE_INFINITY);
+    }
     return {
       ...extra,
       ...(Number.isFinite(handOutUntil) ? { handOutUntil } : {}),
@@ -163,19 +189,20 @@ function signatureOf(row: RoutingReleaseRow): ReleaseSignature | undefined {
  * device whatever its fingerprint and native version. A paused release admits only the devices that run it,
  * so devices fall through it: it never cuts. Keeps the cached list short on apps with a long history.
  *
- * Capacitor devices are also told apart by the key a release was made with (src/capacitor/capacitor-rules.ts):
- * a device with a public key falls through unsigned releases, one without falls through signed ones. So the
- * cut comes only once every key of the list (and "no key", when it has unsigned releases) has a release
- * admitting all its devices.
+ * An adapter may tell its devices apart further (`audienceOf`; Capacitor by the key a release was made
+ * with, src/capacitor/capacitor-rules.ts: a device with a public key falls through unsigned releases, one
+ * without falls through signed ones). So the cut comes only once every audience of the list (and "none")
+ * has a release admitting all its devices.
  */
-export function reachable<
-  T extends Pick<RoutedRelease, 'rolloutPct' | 'fingerprint' | 'binaryRange' | 'paused' | 'capacitor'>,
->(newestFirst: readonly T[]): T[] {
-  const open = new Set(newestFirst.map((r) => r.capacitor?.keyId ?? null));
+export function reachable<T extends RoutedRelease>(
+  newestFirst: readonly T[],
+  audienceOf: (release: T) => string | null = () => null,
+): T[] {
+  const open = new Set(newestFirst.map(audienceOf));
   for (let i = 0; i < newestFirst.length; i++) {
     const r = newestFirst[i]!;
     if (r.rolloutPct >= 100 && r.fingerprint === null && r.binaryRange === null && !r.paused) {
-      open.delete(r.capacitor?.keyId ?? null);
+      open.delete(audienceOf(r));
       if (open.size === 0) return newestFirst.slice(0, i + 1);
     }
   }

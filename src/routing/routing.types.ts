@@ -1,12 +1,24 @@
-import type { CodePushPackages } from '../codepush/codepush-packages.js';
-import type { ServedDeltas } from '../deltas/deltas.store.js';
-import type { ExpoRoute } from '../expo/expo.route.js';
 import type { Plan } from '../plans/plans.js';
 import type { BinaryRange } from '../releases/binary-range.js';
 import type { AnswerMemo } from './answer-memo.js';
 
+/**
+ * The slots a protocol adapter adds to an app's routing entry (Expo's releases, CodePush's packages, the
+ * served deltas). Routing defines the slot map and never names an adapter's types: each adapter declares
+ * its own key, with the type it keeps there, by merging into this interface from its own folder
+ * (`declare module '../routing/routing.types.js'`), and fills it through a RouteSlotLoader
+ * (routing.source.ts). A slot is a plain optional property of the entry, set once per routing-cache load,
+ * so the update check reads it like any other field.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the adapters declare the members (declaration merging).
+export interface RouteSlots {}
+
+/** The same for one routed release (Capacitor's checksum and keys). */
+// biome-ignore lint/suspicious/noEmptyInterface: the adapters declare the members (declaration merging).
+export interface ReleaseSlots {}
+
 /** What the update check needs of a release; built once per routing-cache load. */
-export interface RoutedRelease {
+export interface RoutedRelease extends ReleaseSlots {
   id: string;
   version: string;
   rolloutPct: number;
@@ -26,20 +38,8 @@ export interface RoutedRelease {
   signature?: ReleaseSignature;
   /** CRC32 of the bytes (8 lower-case hex): the checksum older Capacitor plugins compare; absent when unknown. */
   crc32?: string;
-  /** What a Capacitor device receives besides the bytes, when the release was pushed as one (src/capacitor/). */
-  capacitor?: RoutedCapacitor;
   /** Answers made from this release (answer-memo.ts). */
   answers: AnswerMemo;
-}
-
-/**
- * A Capacitor release's `checksum` (the zip's SHA-256, or that digest signed with the developer's key) and,
- * for an encrypted release, its `session_key` and the id of the key (docs/reference/capacitor-protocol.md).
- */
-export interface RoutedCapacitor {
-  checksum: string;
-  sessionKey: string | null;
-  keyId: string | null;
 }
 
 /** What /updates/check sends with a signed release; the SDK verifies `sig` over `manifest` (UTF-8). */
@@ -60,7 +60,7 @@ export type RoutedOverride =
   | { kind: 'release'; moduleId: string; release: RoutedRelease | null };
 
 /** Everything an update check needs to know about one app, held in memory by the routing cache. */
-export interface AppRoute {
+export interface AppRoute extends RouteSlots {
   appId: string;
   workspaceId: string;
   plan: Plan;
@@ -88,12 +88,6 @@ export interface AppRoute {
    * a device that asks for one is served the default channel (src/overrides/device-override.ts).
    */
   deletedChannels?: ReadonlySet<string>;
-  /** The app's Expo releases (src/expo/), absent when it has none; never in `channels`. */
-  expo?: ExpoRoute;
-  /** The app's newest releases' folder hashes and deltas (src/deltas/), as the deltas store read them. */
-  deltas?: ServedDeltas;
-  /** CodePush package hashes and diff packages (src/codepush/codepush-packages.ts). */
-  codePush?: CodePushPackages;
   /** Answers made from the app's state rather than one release (answer-memo.ts). */
   answers: AnswerMemo;
   /**

@@ -1,8 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_CHANNEL } from '@ota/shared/ids';
+import { type Principal, requireRole } from '../access/principal.js';
 import type { AppsStore } from '../apps/apps.store.js';
-import { type Principal, requireRole } from '../auth/principal.js';
 import type { BundlesStore } from '../bundles/bundles.store.js';
+import { checkManifestBytes } from '../expo/check-manifest.js';
+import {
+  DRAFT_TTL_SECONDS,
+  type DraftAnswer,
+  type NewDraft,
+  SIGNATURE_ALG,
+  type SignedPushDrafts,
+} from '../expo/drafts.js';
+import type {
+  DraftRow,
+  EmbeddedUpdate,
+  ManifestPart,
+  ManifestsStore,
+  StoredPart,
+} from '../expo/manifests.store.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';
 import { parseTargetBinaryRange } from '../releases/binary-range.js';
@@ -11,39 +26,6 @@ import type { ReleasesService } from '../releases/releases.service.js';
 import type { ReleaseRow } from '../releases/releases.store.js';
 import type { PushInput } from '../releases/releases.types.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
-import { checkManifestBytes } from './check-manifest.js';
-import type {
-  DraftRow,
-  EmbeddedUpdate,
-  ManifestPart,
-  ManifestsStore,
-  StoredPart,
-} from './manifests.store.js';
-
-/** How long a signed push waits for its signatures. */
-export const DRAFT_TTL_SECONDS = 3600;
-export const SIGNATURE_ALG = 'rsa-v1_5-sha256';
-
-export interface DraftAnswer {
-  /** The id the release will have (it is inside the bytes to sign). */
-  id: string;
-  app_id: string;
-  status: 'awaiting_signatures';
-  key_id: string;
-  alg: typeof SIGNATURE_ALG;
-  created_at: Date;
-  expires_at: Date;
-  /** part -> base64 of the exact bytes to sign. */
-  parts: Partial<Record<ManifestPart, string>>;
-}
-
-export interface NewDraft {
-  id: string;
-  createdAt: Date;
-  keyId: string;
-  push: PushInput;
-  parts: Partial<Record<ManifestPart, Buffer>>;
-}
 
 /** The stores the drafts service works on. */
 export interface DraftsStores {
@@ -68,7 +50,7 @@ export function createReleaseDraftsService(
  * a draft; the release is created, with its signatures, only when they all arrive. Until then nothing is
  * served, so a client that expects signatures never sees the release unsigned.
  */
-export class ReleaseDraftsService {
+export class ReleaseDraftsService implements SignedPushDrafts {
   private readonly store: ManifestsStore;
   private readonly apps: AppsStore;
 

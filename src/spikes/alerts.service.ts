@@ -1,5 +1,5 @@
+import { type Principal, requireRole } from '../access/principal.js';
 import type { AppRow, AppsStore } from '../apps/apps.store.js';
-import { type Principal, requireRole } from '../auth/principal.js';
 import { notFound } from '../platform/errors.js';
 import type { WorkspacesStore } from '../workspaces/workspaces.store.js';
 import type { AlertsStore } from './alerts.store.js';

@@ -1,4 +1,4 @@
-import type { RefusalReason } from '../devices/device-cap.js';
+import type { RefusalReason } from '@ota/shared/contracts';
 import { memoAnswer } from '../routing/answer-memo.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
 

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { sendBlob } from '../http/blob-response.js';
 import { deviceRoute } from '../http/device-route.js';
 import { problems } from '../http/schemas.js';
 import type { App } from '../http/types.js';
+import { sendBlob } from './blob-answer.routes.js';
 import { BundleParams } from './updates.schemas.js';
 
 /** GET (and HEAD) /bundles/{sha256}: the bundle bytes, with validators, caching and byte ranges. */

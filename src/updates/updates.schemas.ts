@@ -1,3 +1,4 @@
+import { REFUSAL_REASONS } from '@ota/shared/contracts';
 import {
   CHANNEL_MAX_LENGTH,
   CHANNEL_PATTERN,
@@ -5,7 +6,6 @@ import {
   DEVICE_ID_PATTERN,
 } from '@ota/shared/ids';
 import { Type } from '@sinclair/typebox';
-import { REFUSAL_REASONS } from '../devices/device-cap.js';
 import { ref } from '../http/openapi.js';
 import { Uuid } from '../http/schemas.js';
 import { CANONICAL_UUID } from '../http/validation.js';

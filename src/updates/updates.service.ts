@@ -1,15 +1,16 @@
+import type { RefusalReason } from '@ota/shared/contracts';
 import { DEFAULT_CHANNEL, isDeviceId } from '@ota/shared/ids';
 import type { BytesServedRecorder } from '../analytics/bytes-served.js';
-import type { Admission, DeviceCapGate, RefusalReason } from '../devices/device-cap.js';
+import type { Admission, DeviceCapGate } from '../devices/device-cap.js';
 import type { DeviceOffers } from '../devices/device-offers.js';
 import type { RedisDistinctDevices } from '../devices/distinct-devices.redis.js';
 import type { DeviceClient } from '../edge/client-address.js';
 import type { CheckRecorder } from '../intake/check-recorder.js';
-import type { CheckDecision } from '../metrics/tallies.js';
 import { pinOutcome, servedChannel } from '../overrides/device-override.js';
 import type { OverrideChecks } from '../overrides/override-checks.js';
 import { capabilitiesOf } from '../plans/plans.js';
 import { notFound } from '../platform/errors.js';
+import type { CheckDecision } from '../platform/tallies.js';
 import { canonicalId, type RoutingCache } from '../routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../routing/routing.listener.js';
 import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';

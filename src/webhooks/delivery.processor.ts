@@ -1,6 +1,6 @@
-import { DurationTally } from '../metrics/tallies.js';
 import { isDependencyUnavailable } from '../platform/dependency-errors.js';
 import type { Logger } from '../platform/logger.js';
+import { DurationTally } from '../platform/tallies.js';
 import { Coalescer } from './coalescer.js';
 import type { AttemptRecord, DeliveriesStore, DeliveryForAttempt } from './deliveries.store.js';
 import type { DeliveryClient } from './delivery.client.js';

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
+import { type Principal, requireOwnWorkspace, requireRole } from '../access/principal.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { isPublicAddress } from './address-policy.js';
 import type { DeliveriesStore, DeliveryDetail, DeliverySummary } from './deliveries.store.js';

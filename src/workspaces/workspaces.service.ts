@@ -1,12 +1,12 @@
+import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../access/principal.js';
 import type { PublishInvalidation } from '../apps/apps.service.js';
 import type { AuditStore } from '../audit/audit.store.js';
-import { auditActor, type Principal, requireOwnWorkspace, requireRole } from '../auth/principal.js';
 import type { RefusedDevices } from '../devices/device-cap.js';
 import type { DistinctDeviceCounter } from '../devices/distinct-devices.js';
 import { capabilitiesOf, type Plan } from '../plans/plans.js';
+import { planOf } from '../plans/workspace-plan.js';
 import { notFound } from '../platform/errors.js';
 import type { Transactional } from '../platform/postgres.js';
-import { planOf } from './workspace-plan.js';
 import type { WorkspaceRow, WorkspacesStore } from './workspaces.store.js';
 
 export interface Usage {

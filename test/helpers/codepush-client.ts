@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { readZipFiles } from '../../src/deltas/zip-archive.js';
+import { readZipFiles } from '../../src/bundles/zip-archive.js';
 import { layPackage } from './react-native-code-push/android-native.js';
 
 /**

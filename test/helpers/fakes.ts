@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Principal, Role } from '../../src/access/principal.js';
 import { FakeBytesServed } from '../../src/analytics/bytes-served.fake-store.js';
 import { FakeStatsStore } from '../../src/analytics/stats.fake-store.js';
 import { FakeApiKeysStore } from '../../src/api-keys/api-keys.fake-store.js';
 import { FakeAppsStore } from '../../src/apps/apps.fake-store.js';
 import { FakeAuditStore } from '../../src/audit/audit.fake-store.js';
 import { FakeAuthStore } from '../../src/auth/auth.fake-store.js';
-import type { Principal, Role } from '../../src/auth/principal.js';
 import { FakeBundlesStore } from '../../src/bundles/bundles.fake-store.js';
 import { FakeCapacitorChannelsStore } from '../../src/capacitor/capacitor-channels.fake-store.js';
 import { FakeChannelsStore } from '../../src/channels/channels.fake-store.js';
@@ -13,6 +13,7 @@ import { FakeDeploymentKeysStore } from '../../src/codepush/deployment-keys.fake
 import { FakeDeltasStore } from '../../src/deltas/deltas.fake-store.js';
 import { FakeCountedDevicesStore } from '../../src/devices/devices.fake-store.js';
 import { FakeEmailVerificationsStore } from '../../src/email-verification/email-verifications.fake-store.js';
+import { FakeManifestsStore } from '../../src/expo/manifests.fake-store.js';
 import { FakeEventRowsStore } from '../../src/ingest/event-rows.fake-store.js';
 import { FakeEventsStore } from '../../src/intake/events.fake-store.js';
 import { FakeInvitationsStore } from '../../src/invitations/invitations.fake-store.js';
@@ -21,13 +22,12 @@ import { FakeDeviceOverridesStore } from '../../src/overrides/device-overrides.f
 import { FakePasswordResetsStore } from '../../src/password-reset/password-resets.fake-store.js';
 import { FakeTransactions } from '../../src/platform/fake-transaction.js';
 import { FakeReleasesStore } from '../../src/releases/releases.fake-store.js';
-import { FakeRoutingStore } from '../../src/routing/routing.fake-store.js';
-import { FakeManifestsStore } from '../../src/signing/manifests.fake-store.js';
 import { FakeAlertsStore } from '../../src/spikes/alerts.fake-store.js';
 import { FakeDeliveriesStore } from '../../src/webhooks/deliveries.fake-store.js';
 import { FakeOutboxStore } from '../../src/webhooks/outbox.fake-store.js';
 import { FakeWebhooksStore } from '../../src/webhooks/webhooks.fake-store.js';
 import { FakeWorkspacesStore } from '../../src/workspaces/workspaces.fake-store.js';
+import { FakeRoutingStore } from './routing.fake-store.js';
 
 /**
  * The in-memory counterpart of the container's stores, for unit tests of services: hand it (or the

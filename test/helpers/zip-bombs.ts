@@ -1,4 +1,4 @@
-import { writeZip } from '../../src/deltas/zip-archive.js';
+import { writeZip } from '../../src/bundles/zip-archive.js';
 
 /** A zip of one file of `bytes` zeros: it deflates to about a thousandth of that. */
 export function zerosZip(bytes: number, path = 'www/index.html'): Promise<Buffer> {

@@ -1,9 +1,9 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/access/principal.js';
 import { createApiKeysService } from '../../src/api-keys/api-keys.service.js';
 import { createAuthService } from '../../src/auth/auth.service.js';
 import { IdentityTokens } from '../../src/auth/identity-tokens.js';
-import type { Principal } from '../../src/auth/principal.js';
 import { createInvitationsService } from '../../src/invitations/invitations.service.js';
 import { createMembersService } from '../../src/members/members.service.js';
 import { createFakeStores } from '../helpers/fakes.js';

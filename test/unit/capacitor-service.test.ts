@@ -3,6 +3,7 @@ import { FakeBytesServed } from '../../src/analytics/bytes-served.fake-store.js'
 import { CapacitorService, statEventId } from '../../src/capacitor/capacitor.service.js';
 import { CapacitorChannelSelf } from '../../src/capacitor/capacitor-channel-self.js';
 import { FakeCapacitorChannelsStore } from '../../src/capacitor/capacitor-channels.fake-store.js';
+import { reachableByKey as reachable } from '../../src/capacitor/capacitor-route-slot.js';
 import { askedChannel, fitsKey, resetsToBuiltin } from '../../src/capacitor/capacitor-rules.js';
 import { ChannelHistory } from '../../src/codepush/release-history.js';
 import type { DeviceCapGate } from '../../src/devices/device-cap.js';
@@ -11,7 +12,6 @@ import type { DeviceEventInput } from '../../src/intake/events.service.js';
 import { binaryRangeOf } from '../../src/releases/binary-range.js';
 import type { RoutingCache } from '../../src/routing/routing.cache.js';
 import type { RoutingInvalidationListener } from '../../src/routing/routing.listener.js';
-import { reachable } from '../../src/routing/routing.source.js';
 import type { AppRoute, RoutedRelease } from '../../src/routing/routing.types.js';
 import { UpdateCheckService } from '../../src/updates/updates.service.js';
 

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { registerComponents } from '../../src/http/components.js';
+import { registerComponents } from '../../src/api/components.js';
 import type { RoutedRelease } from '../../src/routing/routing.types.js';
 import { checkAnswer } from '../../src/updates/answer-bytes.js';
 import { CheckResponse } from '../../src/updates/updates.schemas.js';

@@ -8,8 +8,8 @@ import { isZipBytes, SIGNATURE_PATH, signCodePushZip } from '../../cli/codepush-
 import { CliError } from '../../cli/errors.js';
 import { loadSigningKey, signDraft } from '../../cli/signing.js';
 import type { ReleaseDraft } from '../../client/types.js';
+import { readZipFiles, sha256Hex, writeZip } from '../../src/bundles/zip-archive.js';
 import { codePushFolderHash } from '../../src/deltas/codepush-package.js';
-import { readZipFiles, sha256Hex, writeZip } from '../../src/deltas/zip-archive.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ota-cli-signing-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/bundles/zip-archive.js';
 import { BsdiffError, isBsdiff40, makeBsdiffPatch } from '../../src/deltas/bsdiff.js';
-import { sha256Hex } from '../../src/deltas/zip-archive.js';
 import { base64UrlSha256 } from '../../src/expo/expo.manifest.js';
 import { bspatch, debianBspatch } from '../helpers/bspatch.js';
 

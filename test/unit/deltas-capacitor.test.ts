@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { type ArchiveFile, sha256Hex } from '../../src/bundles/zip-archive.js';
 import {
   bundleFolderFiles,
   bytesToDownload,
@@ -8,7 +9,6 @@ import {
   capacitorFiles,
   isCapacitorBundle,
 } from '../../src/deltas/capacitor-files.js';
-import { type ArchiveFile, sha256Hex } from '../../src/deltas/zip-archive.js';
 
 const file = (path: string, bytes: Buffer | string): ArchiveFile => {
   const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);

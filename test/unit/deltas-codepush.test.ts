@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { codePushFolderHash, makeDiffPackage } from '../../src/deltas/codepush-package.js';
-import { packageFactsOf } from '../../src/deltas/package-facts.js';
 import {
   type ArchiveFile,
   hashZipFiles,
@@ -12,7 +10,9 @@ import {
   sha256Hex,
   writeZip,
   ZipArchiveError,
-} from '../../src/deltas/zip-archive.js';
+} from '../../src/bundles/zip-archive.js';
+import { codePushFolderHash, makeDiffPackage } from '../../src/deltas/codepush-package.js';
+import { packageFactsOf } from '../../src/deltas/package-facts.js';
 import { clientFolderHash, installLikeClient, unzipTo } from '../helpers/codepush-client.js';
 
 const file = (path: string, text: string): ArchiveFile => {

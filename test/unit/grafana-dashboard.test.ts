@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { registerApiSeries } from '../../src/metrics/api-metrics.js';
 import { createProcessMetrics } from '../../src/metrics/process-metrics.js';
-import { createCheckTallies, StatusTally } from '../../src/metrics/tallies.js';
 import { registerWorkerSeries } from '../../src/metrics/worker-metrics.js';
+import { createCheckTallies, StatusTally } from '../../src/platform/tallies.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

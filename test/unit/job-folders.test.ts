@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jobFolder, sweepJobFolders } from '../../src/deltas/job-folders.js';
+import { jobFolder, sweepJobFolders } from '../../src/bundles/job-folders.js';
 
 let parent: string | undefined;
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Principal, ROLES, type Role } from '../../src/auth/principal.js';
+import { type Principal, ROLES, type Role } from '../../src/access/principal.js';
 import { checkRemoval, checkRoleChange, requireMemberManager } from '../../src/members/member-policy.js';
 import { AppError } from '../../src/platform/errors.js';
 

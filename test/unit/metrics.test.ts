@@ -13,7 +13,7 @@ import {
   DurationTally,
   LATENCY_BUCKETS,
   StatusTally,
-} from '../../src/metrics/tallies.js';
+} from '../../src/platform/tallies.js';
 import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 
 const silent = pino({ level: 'silent' });

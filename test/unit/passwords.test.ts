@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { roleAtLeast } from '../../src/access/principal.js';
 import { hashPassword, verifyPassword } from '../../src/auth/passwords.js';
-import { roleAtLeast } from '../../src/auth/principal.js';
 
 describe('password hashing', () => {
   it('verifies the right password only, with a fresh salt each time', async () => {

@@ -18,7 +18,7 @@ async function world() {
   ) => releases.push(dev, { app_id: app.id, version, sha256: SHA, ...more });
   const source = createRoutingSource(stores, {
     bundleUrl: (sha) => `https://cdn.example.com/${sha}`,
-    extend: async () => ({}),
+    slots: [],
   });
   return { stores, ws, app, dev, releases, push, source };
 }

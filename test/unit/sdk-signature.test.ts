@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AvailableUpdate } from '../../client/types.js';
 import { base64Decode, parsePublicKey, SignatureError, verifyRsaSha256 } from '../../sdk/signature.js';
 import { OtaUpdates } from '../../sdk/updates.js';
-import { checkManifestBytes } from '../../src/signing/check-manifest.js';
+import { checkManifestBytes } from '../../src/expo/check-manifest.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const other = generateKeyPairSync('rsa', { modulusLength: 2048 });

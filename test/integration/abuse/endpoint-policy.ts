@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Role } from '../../../src/auth/principal.js';
+import type { Role } from '../../../src/access/principal.js';
 import type { CallerName, Plan, Tenant } from './tenant.js';
 
 /** A valid request to one endpoint: path parameters, query, headers, and a JSON body or raw bytes. */

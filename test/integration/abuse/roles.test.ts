@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { roleAtLeast } from '../../../src/auth/principal.js';
+import { roleAtLeast } from '../../../src/access/principal.js';
 import { fileContext } from '../../helpers/context.js';
 import type { ControlPolicy } from './endpoint-policy.js';
 import { assertProblem, type Covered, coveredRoutes, credentialFor, send } from './routes.js';

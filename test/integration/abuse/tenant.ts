@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Role } from '../../../src/access/principal.js';
 import { IdentityTokens } from '../../../src/auth/identity-tokens.js';
-import type { Role } from '../../../src/auth/principal.js';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import {
   type SignedIn,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../../src/auth/api-key-secret.js';
+import { generateApiKey } from '../../../src/api-keys/api-key-secret.js';
 import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { addMember, auditActions, call, type Headers, setPlan, type Teammate } from '../members/fixtures.js';
 

@@ -1,8 +1,8 @@
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/api/app.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createContainer } from '../../../src/container/container.js';
-import { buildApp } from '../../../src/http/app.js';
 import type { App } from '../../../src/http/types.js';
 import {
   expectProblem,

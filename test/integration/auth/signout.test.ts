@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/api/app.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createContainer } from '../../../src/container/container.js';
-import { buildApp } from '../../../src/http/app.js';
 import type { App } from '../../../src/http/types.js';
 import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 

@@ -1,6 +1,6 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
+import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/bundles/zip-archive.js';
 import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { CapacitorDevice } from '../../helpers/capacitor-device.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crc32Hex } from '../../../src/bundles/blob-crc32.js';
-import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
+import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/bundles/zip-archive.js';
 import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import type { Platform } from '../../helpers/capacitor-device.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RemotePackage } from 'code-push/script/acquisition-sdk.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
+import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/bundles/zip-archive.js';
 import { clientFolderHash, unzipTo } from '../../helpers/codepush-client.js';
 import { fileContext } from '../../helpers/context.js';
 import { push, rollback, uploadBundle, type Workspace, workspaceWithApp } from '../releases/fixtures.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signCodePushZip } from '../../../cli/codepush-signature.js';
-import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
+import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/bundles/zip-archive.js';
 import { fileContext } from '../../helpers/context.js';
 import {
   AndroidCodePushNative,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { RemotePackage } from 'code-push/script/acquisition-sdk.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
+import { type ArchiveFile, sha256Hex, writeZip } from '../../../src/bundles/zip-archive.js';
 import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { clientFolderHash, installLikeClient, unzipTo } from '../../helpers/codepush-client.js';

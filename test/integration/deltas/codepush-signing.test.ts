@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { RemotePackage } from 'code-push/script/acquisition-sdk.js';
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
+import { sha256Hex, writeZip } from '../../../src/bundles/zip-archive.js';
 import { jsonOf } from '../../helpers/cli.js';
 import { clientFolderHash, unzipTo } from '../../helpers/codepush-client.js';
 import { createKey, Device, isPackage } from '../codepush/harness.js';

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ArchiveFile, readZipFiles, sha256Hex, writeZip } from '../../../src/bundles/zip-archive.js';
 import { codePushFolderHash } from '../../../src/deltas/codepush-package.js';
 import type { DeltaRow } from '../../../src/deltas/deltas.store.js';
 import { launchAssetOf } from '../../../src/deltas/launch-asset.js';
-import { type ArchiveFile, readZipFiles, sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
 import { createDeltasWorker } from '../../../workers/deltas.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { bspatch } from '../../helpers/bspatch.js';

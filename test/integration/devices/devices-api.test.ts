@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceCapGate } from '../../../src/devices/device-cap.js';
 import { capabilitiesOf } from '../../../src/plans/plans.js';
+import { invalidationChannel } from '../../../src/platform/invalidation.js';
 import { createLogger } from '../../../src/platform/logger.js';
 import { createRedis } from '../../../src/platform/redis.js';
-import { invalidationChannel } from '../../../src/routing/invalidation.js';
 import { RoutingCache } from '../../../src/routing/routing.cache.js';
 import { RoutingInvalidationListener } from '../../../src/routing/routing.listener.js';
 import { expectProblem, fileContext } from '../../helpers/context.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../../src/api/app.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createContainer } from '../../../src/container/container.js';
-import { buildApp } from '../../../src/http/app.js';
 import { expectProblem, fileContext, signUp } from '../../helpers/context.js';
 
 const ctx = fileContext();

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { invalidationChannel } from '../../../src/platform/invalidation.js';
 import { createRedis } from '../../../src/platform/redis.js';
-import { invalidationChannel } from '../../../src/routing/invalidation.js';
 import { expectProblem, fileContext, signUp } from '../../helpers/context.js';
 import { auditActions, call, everyCaller, setPlan } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { invalidationChannel } from '../../../src/platform/invalidation.js';
 import { createRedis, type Redis } from '../../../src/platform/redis.js';
-import { invalidationChannel } from '../../../src/routing/invalidation.js';
 import { expectProblem, fileContext } from '../../helpers/context.js';
 import { bundle, push, release, rollback, rollout, setPlan, workspaceWithApp } from './fixtures.js';
 

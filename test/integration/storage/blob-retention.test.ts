@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BlobRetention } from '../../../src/bundles/blob-retention.js';
-import { sha256Hex, writeZip } from '../../../src/deltas/zip-archive.js';
+import { sha256Hex, writeZip } from '../../../src/bundles/zip-archive.js';
 import { createLogger } from '../../../src/platform/logger.js';
 import { fileContext } from '../../helpers/context.js';
 import { expoWorld, pushExport } from '../expo/expo-world.js';

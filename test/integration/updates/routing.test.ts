@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { invalidationChannel, publishInvalidation } from '../../../src/platform/invalidation.js';
 import { createLogger } from '../../../src/platform/logger.js';
 import { createRedis, type Redis } from '../../../src/platform/redis.js';
-import { invalidationChannel, publishInvalidation } from '../../../src/routing/invalidation.js';
 import { RoutingCache } from '../../../src/routing/routing.cache.js';
 import { RoutingInvalidationListener } from '../../../src/routing/routing.listener.js';
 import { PostgresRoutingStore } from '../../../src/routing/routing.postgres-store.js';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Plan } from '../../../src/plans/plans.js';
-import { publishInvalidation } from '../../../src/routing/invalidation.js';
+import { publishInvalidation } from '../../../src/platform/invalidation.js';
 import type { TestContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 

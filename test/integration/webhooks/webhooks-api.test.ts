@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../../src/auth/principal.js';
+import type { Principal } from '../../../src/access/principal.js';
 import { decryptSecret } from '../../../src/webhooks/secret-box.js';
 import { createWebhooksService } from '../../../src/webhooks/webhooks.service.js';
 import { expectProblem, fileContext, type SignedIn, signUp } from '../../helpers/context.js';

@@ -11,7 +11,7 @@ const ROOT = new URL('../../../', import.meta.url).pathname;
 
 /**
  * The service's processes as an operator starts them from dist/: every entry point goes through one
- * runner (src/platform/process-runner.ts), which refuses a bad setting with exit code 2 and a message, and
+ * runner (src/container/process-runner.ts), which refuses a bad setting with exit code 2 and a message, and
  * the API serves the surfaces API_SURFACES names.
  */
 let ctx: TestContext;

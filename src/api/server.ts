@@ -1,9 +1,9 @@
 import type { ApiContainer } from '../container/container.types.js';
+import type { App } from '../http/types.js';
 import { buildApp } from './app.js';
-import type { App } from './types.js';
 
 /**
- * Builds the API and listens. Graceful shutdown is the process runner's (src/platform/process-runner.ts):
+ * Builds the API and listens. Graceful shutdown is the process runner's (src/container/process-runner.ts):
  * on SIGTERM/SIGINT the app closes (in-flight requests finish, bounded by SHUTDOWN_GRACE_MS), then the
  * clients.
  */

@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import type { BlobStore } from '../bundles/blob-store.js';
-import type { PackageEntry } from './codepush-package.js';
+import type { BlobStore } from './blob-store.js';
 import { openZip, scanZip, type ZipLimits } from './zip-archive.js';
 
 /** A file of a zip as one streaming pass saw it: never its bytes. */
-export interface ZipEntryInfo extends PackageEntry {
+export interface ZipEntryInfo {
+  /** Its path in the unzipped folder. */
+  path: string;
+  /** Hex SHA-256 of its inflated bytes. */
+  sha256: string;
   /** Inflated bytes. */
   size: number;
 }

@@ -1,17 +1,17 @@
-import type { FakeAppsStore } from '../apps/apps.fake-store.js';
-import type { FakeChannelsStore } from '../channels/channels.fake-store.js';
-import type { FakeDeploymentKeysStore } from '../codepush/deployment-keys.fake-store.js';
-import type { FakeDeviceOverridesStore } from '../overrides/device-overrides.fake-store.js';
-import type { FakeReleasesStore } from '../releases/releases.fake-store.js';
-import type { FakeManifestsStore } from '../signing/manifests.fake-store.js';
-import type { FakeWorkspacesStore } from '../workspaces/workspaces.fake-store.js';
+import type { FakeAppsStore } from '../../src/apps/apps.fake-store.js';
+import type { FakeChannelsStore } from '../../src/channels/channels.fake-store.js';
+import type { FakeDeploymentKeysStore } from '../../src/codepush/deployment-keys.fake-store.js';
+import type { FakeManifestsStore } from '../../src/expo/manifests.fake-store.js';
+import type { FakeDeviceOverridesStore } from '../../src/overrides/device-overrides.fake-store.js';
+import type { FakeReleasesStore } from '../../src/releases/releases.fake-store.js';
 import {
   ROUTED_COLUMNS,
   type RoutingAppRow,
   type RoutingOverrideRow,
   type RoutingReleaseRow,
   type RoutingStore,
-} from './routing.store.js';
+} from '../../src/routing/routing.store.js';
+import type { FakeWorkspacesStore } from '../../src/workspaces/workspaces.fake-store.js';
 
 /** Routing reads over the other fakes' rows, as the Postgres store joins the tables they stand for. */
 export class FakeRoutingStore implements RoutingStore {

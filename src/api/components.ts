@@ -2,6 +2,8 @@ import type { TSchema } from '@sinclair/typebox';
 import { AppDetailsSchema, AppSchema } from '../apps/apps.schemas.js';
 import { AuditEntry, AuditPageResponse } from '../audit/audit.schemas.js';
 import { ChannelSchema } from '../channels/channels.schemas.js';
+import { ProblemSchema } from '../http/schemas.js';
+import type { App } from '../http/types.js';
 import { DeviceOverrideSchema } from '../overrides/device-overrides.schemas.js';
 import {
   ReleasePageSchema,
@@ -12,8 +14,6 @@ import {
 } from '../releases/releases.schemas.js';
 import { CheckResponse, UpdateSchema } from '../updates/updates.schemas.js';
 import { CreatedWebhook, Delivery, DeliveryDetail, Webhook } from '../webhooks/webhooks.schemas.js';
-import { ProblemSchema } from './schemas.js';
-import type { App } from './types.js';
 
 /**
  * The shapes named once in the OpenAPI document (`components.schemas`, by their `$id`) and referred to by

@@ -1,6 +1,6 @@
-import type { ExpoRouteRow } from '../expo/expo.route.js';
-import { EXPO_ROUTE_LIMIT } from '../expo/expo.route.js';
 import type { Queryable } from '../platform/postgres.js';
+import type { ExpoRouteRow } from './expo.route.js';
+import { EXPO_ROUTE_LIMIT } from './expo.route.js';
 import {
   type DraftRow,
   type EmbeddedUpdate,

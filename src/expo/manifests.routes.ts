@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { draftJson } from '../expo/expo.routes.js';
-import { DraftSchema, KeyId } from '../expo/expo.schemas.js';
 import { ref } from '../http/openapi.js';
 import { problems } from '../http/schemas.js';
 import { type App, principalOf } from '../http/types.js';
 import { releaseJson } from '../releases/releases.routes.js';
 import { ModuleParams, PushBody, ReleaseSchema } from '../releases/releases.schemas.js';
+import { draftJson } from './expo.routes.js';
+import { DraftSchema, KeyId } from './expo.schemas.js';
 
 /** Base64 of an RSA signature (2048-bit: 344 characters; up to 8192-bit keys fit). */
 const Signature = Type.String({

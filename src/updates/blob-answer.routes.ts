@@ -2,9 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobLinks } from '../bundles/blob-links.js';
 import type { BlobStore } from '../bundles/blob-store.js';
 import { DOWNLOAD_HEADERS, servableType } from '../bundles/download-policy.js';
+import { sendProblem } from '../http/error-handler.js';
 import { notFound } from '../platform/errors.js';
-import { matchesEtag, parseRange } from '../updates/byte-range.js';
-import { sendProblem } from './error-handler.js';
+import { matchesEtag, parseRange } from './byte-range.js';
 
 // Content-addressed: the bytes behind a sha256 never change, so caches may keep them for a year.
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -1,6 +1,6 @@
-import { referencedFiles } from '../expo/expo.manifest.js';
-import type { ExpoRouteRow } from '../expo/expo.route.js';
 import type { Queryable } from '../platform/postgres.js';
+import { referencedFiles } from './expo.manifest.js';
+import type { ExpoRouteRow } from './expo.route.js';
 
 /** The parts a release may be served with (sql/postgres/012_release_manifests.sql). */
 export const MANIFEST_PARTS = ['check', 'ios', 'android', 'directive'] as const;

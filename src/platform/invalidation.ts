@@ -1,4 +1,4 @@
-import type { Redis, RedisKeys } from '../platform/redis.js';
+import type { Redis, RedisKeys } from './redis.js';
 
 /**
  * Routing-state invalidation. Any change to an app's releases, fingerprints or its workspace's plan is

@@ -4,94 +4,30 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import { statsRoutes } from '../analytics/stats.routes.js';
-import { apiKeysRoutes } from '../api-keys/api-keys.routes.js';
-import { appsRoutes } from '../apps/apps.routes.js';
-import { auditRoutes } from '../audit/audit.routes.js';
-import { authRoutes } from '../auth/auth.routes.js';
-import { bundlesRoutes } from '../bundles/bundles.routes.js';
-import { capacitorRoutes } from '../capacitor/capacitor.routes.js';
-import { channelsRoutes } from '../channels/channels.routes.js';
-import { codePushRoutes } from '../codepush/codepush.routes.js';
-import { deploymentKeysRoutes } from '../codepush/deployment-keys.routes.js';
-import { compatibilityRoutes } from '../compatibility/compatibility.routes.js';
 import { consoleFallback, consoleRoutes } from '../console/console.routes.js';
 import type { ApiContainer } from '../container/container.types.js';
-import { devicesRoutes } from '../devices/devices.routes.js';
-import { emailVerificationRoutes } from '../email-verification/email-verification.routes.js';
 import { PROVEN_EMAIL_NOTE, PROVEN_EMAIL_ROUTES } from '../email-verification/proven-email.js';
-import { expoRoutes } from '../expo/expo.routes.js';
-import { expoDeviceRoutes } from '../expo/expo-device.routes.js';
-import { healthRoutes } from '../health/health.routes.js';
-import { ingestStatusRoutes } from '../ingest/ingest-status.routes.js';
-import { deviceEventsRoutes } from '../intake/events.routes.js';
-import { invitationsRoutes } from '../invitations/invitations.routes.js';
-import { membersRoutes } from '../members/members.routes.js';
-import { metricsRoutes } from '../metrics/metrics.routes.js';
-import { deviceOverridesRoutes } from '../overrides/device-overrides.routes.js';
-import { passwordResetRoutes } from '../password-reset/password-reset.routes.js';
-import { promotionRoutes } from '../promotion/promotion.routes.js';
-import { releasesRoutes } from '../releases/releases.routes.js';
-import { manifestsRoutes } from '../signing/manifests.routes.js';
-import { alertsRoutes } from '../spikes/alerts.routes.js';
-import { bundleDownloadRoutes } from '../updates/bundle-download.routes.js';
-import { updatesRoutes } from '../updates/updates.routes.js';
-import { webhooksRoutes } from '../webhooks/webhooks.routes.js';
-import { workspacesRoutes } from '../workspaces/workspaces.routes.js';
-import { addAppScopeCheck } from './app-scope.js';
-import { clientErrorHandler } from './client-errors.js';
+import { addAppScopeCheck } from '../http/app-scope.js';
+import { clientErrorHandler } from '../http/client-errors.js';
+import { errorHandler, sendProblem } from '../http/error-handler.js';
+import { LazyRequestLogger } from '../http/lazy-request-logger.js';
+import { ServiceLogController } from '../http/log-controller.js';
+import { addRouteHook, type CallbackHook } from '../http/route-hooks.js';
+import { installStringSafety } from '../http/safe-strings.js';
+import { type App, principalOf } from '../http/types.js';
+import { validatorCompiler } from '../http/validation.js';
 import { registerComponents } from './components.js';
-import { errorHandler, sendProblem } from './error-handler.js';
-import { LazyRequestLogger } from './lazy-request-logger.js';
-import { ServiceLogController } from './log-controller.js';
 import { swaggerOptions } from './openapi.js';
-import { addRouteHook, type CallbackHook } from './route-hooks.js';
-import { installStringSafety } from './safe-strings.js';
-import { type App, principalOf } from './types.js';
-import { validatorCompiler } from './validation.js';
+import { CODEPUSH_ROUTES, CONTROL_ROUTES, DEVICE_ROUTES, SERVICE_ROUTES } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
 
-type Routes = (app: App) => Promise<void>;
-
-/**
- * The device surface under /api/v1: what devices call (no credential; the app id names the app). The
- * CodePush acquisition API is a device surface too, at the root of the service (codePushRoutes).
- */
-const DEVICE_ROUTES: Routes[] = [
-  updatesRoutes,
-  deviceEventsRoutes,
-  bundleDownloadRoutes,
-  expoDeviceRoutes,
-  capacitorRoutes,
-];
-
-/** The control surface under /api/v1: what people and their tools call, with a credential. */
-const CONTROL_ROUTES: Routes[] = [
-  authRoutes,
-  apiKeysRoutes,
-  workspacesRoutes,
-  devicesRoutes,
-  membersRoutes,
-  invitationsRoutes,
-  passwordResetRoutes,
-  emailVerificationRoutes,
-  auditRoutes,
-  appsRoutes,
-  bundlesRoutes,
-  releasesRoutes,
-  ingestStatusRoutes,
-  statsRoutes,
-  webhooksRoutes,
-  alertsRoutes,
-  deploymentKeysRoutes,
-  manifestsRoutes,
-  expoRoutes,
-  promotionRoutes,
-  deviceOverridesRoutes,
-  channelsRoutes,
-  compatibilityRoutes,
-];
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The composition root: the one decoration through which routes reach services (set by buildApp). */
+    deps: ApiContainer;
+  }
+}
 
 /**
  * The API's Fastify app, with the surfaces API_SURFACES names (all three by default): `device` (update
@@ -165,8 +101,7 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
   if (surfaces.has('control')) await app.register(swagger, swaggerOptions(deps.config.publicUrl));
   // The shared schemas (problem+json and the named shapes) every surface's answers refer to.
   registerComponents(app);
-  await app.register(healthRoutes);
-  await app.register(metricsRoutes);
+  for (const routes of SERVICE_ROUTES) await app.register(routes);
   if (surfaces.has('device')) await registerDeviceSurface(app);
   if (surfaces.has('control')) await registerControlSurface(app);
   // The web console at `/` (outside /api/v1, no credential: the page signs in through the API).
@@ -175,9 +110,7 @@ export async function buildApp(deps: ApiContainer): Promise<App> {
 }
 
 async function registerDeviceSurface(app: App): Promise<void> {
-  // The CodePush acquisition API lives at the root, as the CodePush service had it (CodePushServerURL is
-  // the service's base URL).
-  await app.register(codePushRoutes);
+  for (const routes of CODEPUSH_ROUTES) await app.register(routes);
   await app.register(
     async (api) => {
       for (const routes of DEVICE_ROUTES) await api.register(routes);

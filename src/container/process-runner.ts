@@ -1,6 +1,6 @@
 import { type Config, loadConfig } from '../config/config.js';
 import { ConfigError } from '../config/env.js';
-import { onShutdownSignal } from './shutdown.js';
+import { onShutdownSignal } from '../platform/shutdown.js';
 
 /** What a process's `start` hands back: how to stop its own work before its clients are closed. */
 export interface Running {

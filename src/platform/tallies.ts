@@ -1,4 +1,4 @@
-import type { RefusalReason } from '../devices/device-cap.js';
+import type { RefusalReason } from '@ota/shared/contracts';
 
 /**
  * What the hot paths count into: plain numbers in objects made once, read by the metrics registry only
