@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import { deviceKey } from '../edge/device-key.js';
 import { deviceRoute } from '../http/device-route.js';
 import { problems } from '../http/schemas.js';
@@ -16,7 +17,7 @@ import {
   UpdateCheckAnswer,
   wireSchema,
 } from './codepush.schemas.js';
-import type { UpdateCheckRequest } from './codepush.service.js';
+import type { CodePushCheck, UpdateCheckRequest } from './codepush.service.js';
 import type { DeploymentKeyDirectory } from './key-directory.js';
 
 /** The acquisition API's paths, at the root of the service as the CodePush service had them. */
@@ -81,6 +82,12 @@ export async function codePushRoutes(app: App): Promise<void> {
   const checks = app.deps.answers.checks.codepush;
   for (const casing of ['snake', 'camel'] as const satisfies Casing[]) {
     const paths = PATHS[casing];
+    const send = (check: CodePushCheck, reply: FastifyReply) => {
+      checks.decided(check.decision);
+      // Bytes made once per release, version, casing and base (answer-bytes.ts); the schemas document them.
+      const bytes = codePushAnswer(check.info, casing, check.answers, check.diff);
+      return reply.header('content-type', JSON_CONTENT_TYPE).send(bytes as never);
+    };
     const legacy = casing === 'camel' ? ' (legacy camelCase path)' : '';
 
     deviceRoute(app, {
@@ -103,15 +110,12 @@ export async function codePushRoutes(app: App): Promise<void> {
           ...problems(400, 404, 429),
         },
       },
-      handler: async (request, reply) => {
-        const q = request.query as Record<string, unknown>;
-        const { info, answers, decision, diff } = await codePush.updateCheck(
-          updateCheckRequest(q, casing, request),
+      // Not async: a check answered from memory sends its bytes at once, without a promise (as /updates/check).
+      handler: (request, reply) => {
+        const checked = codePush.updateCheck(
+          updateCheckRequest(request.query as Record<string, unknown>, casing, request),
         );
-        checks.decided(decision);
-        // Bytes made once per release, version, casing and base (answer-bytes.ts); the schemas document them.
-        const bytes = codePushAnswer(info, casing, answers, diff);
-        return reply.header('content-type', JSON_CONTENT_TYPE).send(bytes as never);
+        return checked instanceof Promise ? checked.then((c) => send(c, reply)) : send(checked, reply);
       },
     });
 

@@ -114,6 +114,17 @@ export function wireSchema(fields: Record<string, Field>, casing: Casing): TObje
   return Type.Object(properties);
 }
 
+// A field list's entries, listed once: every update check and report reads its parameters through them.
+const fieldEntries = new WeakMap<Record<string, Field>, Array<[string, Field]>>();
+function entriesOf(fields: Record<string, Field>): Array<[string, Field]> {
+  let entries = fieldEntries.get(fields);
+  if (entries === undefined) {
+    entries = Object.entries(fields);
+    fieldEntries.set(fields, entries);
+  }
+  return entries;
+}
+
 /** A validated request read back into the adapter's names (absent fields are left out). */
 export function fromWire<F extends Record<string, Field>>(
   fields: F,
@@ -121,7 +132,7 @@ export function fromWire<F extends Record<string, Field>>(
   input: Record<string, unknown>,
 ): { [K in keyof F]?: string } {
   const out: Record<string, string> = {};
-  for (const [name, f] of Object.entries(fields)) {
+  for (const [name, f] of entriesOf(fields)) {
     const value = input[f[casing]];
     if (typeof value === 'string') out[name] = value;
   }

@@ -9,7 +9,7 @@ import { requireAppVersion } from '../releases/binary-range.js';
 import type { AnswerMemo } from '../routing/answer-memo.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
 import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
-import type { UpdateCheckService } from '../updates/updates.service.js';
+import type { CheckOutcome, UpdateCheckService } from '../updates/updates.service.js';
 import type { UpdateInfo } from './codepush.schemas.js';
 import { type CodePushDiff, diffFor, holdsRelease, packageHashOf } from './codepush-packages.js';
 import type { DeploymentKeyDirectory } from './key-directory.js';
@@ -74,9 +74,24 @@ type ReportKind = 'download' | 'activation' | 'error';
 export class CodePushService {
   constructor(private readonly deps: CodePushDeps) {}
 
-  async updateCheck(request: UpdateCheckRequest): Promise<CodePushCheck> {
+  /**
+   * An update check: answered without a promise when the key, its app's routing state and the device are
+   * in memory (the hot path), as UpdateCheckService.resolve is; a promise otherwise.
+   */
+  updateCheck(request: UpdateCheckRequest): CodePushCheck | Promise<CodePushCheck> {
     const appVersion = requireAppVersion(request.appVersion);
-    const { route, channel: keyChannel } = await this.resolveKey(request.deploymentKey);
+    const key = this.resolveKey(request.deploymentKey);
+    return key instanceof Promise
+      ? key.then((k) => this.checkOn(k.route, k.channel, request, appVersion))
+      : this.checkOn(key.route, key.channel, request, appVersion);
+  }
+
+  private checkOn(
+    route: AppRoute,
+    keyChannel: string,
+    request: UpdateCheckRequest,
+    appVersion: string,
+  ): CodePushCheck | Promise<CodePushCheck> {
     // A device override moves the device to another channel (or pins a release): its label is looked up there.
     const channel = servedChannel(route, request.clientUniqueId, keyChannel);
     const releases = route.channels.get(channel) ?? [];
@@ -85,7 +100,7 @@ export class CodePushService {
       request.label === undefined
         ? undefined
         : runningRelease(route, request.clientUniqueId, releases, request.label);
-    const outcome = await this.deps.updates.resolve({
+    const outcome = this.deps.updates.resolve({
       app_id: route.appId,
       device_id: request.clientUniqueId,
       channel: keyChannel,
@@ -93,6 +108,20 @@ export class CodePushService {
       client: request.client,
       ...(current ? { current_module_id: current.id } : {}),
     });
+    return outcome instanceof Promise
+      ? outcome.then((o) => this.offer(route, channel, releases, request, appVersion, o))
+      : this.offer(route, channel, releases, request, appVersion, outcome);
+  }
+
+  /** What the check's outcome offers the device: the release, as a full package or a diff, or nothing. */
+  private offer(
+    route: AppRoute,
+    channel: string,
+    releases: readonly RoutedRelease[],
+    request: UpdateCheckRequest,
+    appVersion: string,
+    outcome: CheckOutcome,
+  ): CodePushCheck | Promise<CodePushCheck> {
     // The same package under another label (identical bytes pushed again) is already installed.
     const packages = route.codePush;
     const served =
@@ -107,15 +136,44 @@ export class CodePushService {
             ...(request.packageHash !== undefined ? { packageHash: request.packageHash } : {}),
             ...(request.label !== undefined ? { label: request.label } : {}),
           });
-    // Only an offer to a device running a package of the channel can skip a mandatory release.
-    const skipsMandatory =
-      served !== null && !served.mandatory && request.label !== undefined
-        ? (await this.deps.histories.of(route, channel)).skipsMandatory(
-            served.version,
-            request.label,
-            appVersion,
-          )
-        : false;
+    // Only an offer to a device running a package of the channel can skip a mandatory release. The
+    // channel's history is loaded once per routing load; once loaded it is read without a promise.
+    if (served !== null && !served.mandatory && request.label !== undefined) {
+      const label = request.label;
+      const history = this.deps.histories.peek(route, channel);
+      if (history === undefined) {
+        return this.deps.histories
+          .of(route, channel)
+          .then((h) =>
+            this.answer(
+              route,
+              releases,
+              request,
+              appVersion,
+              outcome,
+              served,
+              diff,
+              h.skipsMandatory(served.version, label, appVersion),
+            ),
+          );
+      }
+      const skips = history.skipsMandatory(served.version, label, appVersion);
+      return this.answer(route, releases, request, appVersion, outcome, served, diff, skips);
+    }
+    return this.answer(route, releases, request, appVersion, outcome, served, diff, false);
+  }
+
+  private answer(
+    route: AppRoute,
+    releases: readonly RoutedRelease[],
+    request: UpdateCheckRequest,
+    appVersion: string,
+    outcome: CheckOutcome,
+    served: RoutedRelease | null,
+    diff: CodePushDiff | undefined,
+    skipsMandatory: boolean,
+  ): CodePushCheck {
+    const packages = route.codePush;
     if (served !== null) {
       const [kind, bytes] = diff ? (['patch', diff.size] as const) : (['full', served.size] as const);
       this.deps.bytesServed?.record(route.appId, served.id, kind, bytes, request.clientUniqueId);
@@ -161,16 +219,32 @@ export class CodePushService {
   }
 
   /** The app and channel a key names; 404 for a key never issued or deleted. */
-  private async resolveKey(key: string): Promise<{ route: AppRoute; channel: string }> {
-    const { keys, routing } = this.deps;
-    const cached = keys.peek(key);
-    const appId = cached === undefined ? await keys.appOf(key) : cached;
-    if (appId !== null) {
-      let route = routing.peek(appId);
-      if (route === undefined) route = await routing.load(appId);
-      const channel = route?.deploymentKeys?.get(key);
-      if (route && channel !== undefined) return { route, channel };
-    }
+  /**
+   * The app and channel a deployment key names, from memory when the key and its app are cached (no promise
+   * then); a 404 problem for a key that names none.
+   */
+  private resolveKey(
+    key: string,
+  ): { route: AppRoute; channel: string } | Promise<{ route: AppRoute; channel: string }> {
+    const { keys } = this.deps;
+    const appId = keys.peek(key);
+    if (appId === undefined) return keys.appOf(key).then((id) => this.keyOn(key, id));
+    return this.keyOn(key, appId);
+  }
+
+  private keyOn(
+    key: string,
+    appId: string | null,
+  ): { route: AppRoute; channel: string } | Promise<{ route: AppRoute; channel: string }> {
+    if (appId === null) throw notFound('Deployment key', 'deployment_key_not_found');
+    const route = this.deps.routing.peek(appId);
+    if (route === undefined) return this.deps.routing.load(appId).then((r) => this.channelOf(key, r));
+    return this.channelOf(key, route);
+  }
+
+  private channelOf(key: string, route: AppRoute | null): { route: AppRoute; channel: string } {
+    const channel = route?.deploymentKeys?.get(key);
+    if (route && channel !== undefined) return { route, channel };
     throw notFound('Deployment key', 'deployment_key_not_found');
   }
 

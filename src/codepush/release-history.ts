@@ -70,6 +70,8 @@ export class ChannelHistory {
  */
 export class ReleaseHistories {
   private readonly byRoute = new WeakMap<AppRoute, Map<string, Promise<ChannelHistory>>>();
+  /** The histories loaded so far, for a caller that must not wait a turn of the event loop (peek). */
+  private readonly loaded = new WeakMap<AppRoute, Map<string, ChannelHistory>>();
 
   constructor(
     private readonly source: { releaseHistory(appId: string, channel: string): Promise<HistoryRow[]> },
@@ -83,12 +85,26 @@ export class ReleaseHistories {
     }
     let history = channels.get(channel);
     if (!history) {
-      history = this.source.releaseHistory(route.appId, channel).then((rows) => new ChannelHistory(rows));
+      history = this.source.releaseHistory(route.appId, channel).then((rows) => {
+        const loaded = new ChannelHistory(rows);
+        let done = this.loaded.get(route);
+        if (!done) {
+          done = new Map();
+          this.loaded.set(route, done);
+        }
+        done.set(channel, loaded);
+        return loaded;
+      });
       // A failed load is not kept: the next request tries again.
       const held = channels;
       history.catch(() => held.delete(channel));
       channels.set(channel, history);
     }
     return history;
+  }
+
+  /** The history `of` has loaded for this routing state, or undefined when it has not (yet): call `of`. */
+  peek(route: AppRoute, channel: string): ChannelHistory | undefined {
+    return this.loaded.get(route)?.get(channel);
   }
 }

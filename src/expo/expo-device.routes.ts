@@ -20,7 +20,7 @@ import {
   ManifestParams,
 } from './expo.schemas.js';
 import type { ExpoPatch } from './expo-patches.js';
-import type { ManifestRequest } from './expo-updates.service.js';
+import type { ManifestAnswer, ManifestRequest } from './expo-updates.service.js';
 
 const ASSET_FILE = new RegExp(ASSET_FILE_PATTERN);
 
@@ -85,15 +85,19 @@ export async function expoDeviceRoutes(app: App): Promise<void> {
         ...problems(400, 404, 406, 429),
       },
     },
-    handler: async (request, reply) => {
-      const answer = await expoUpdates.answer(
+    // Not async: a manifest answered from memory is sent at once, without a promise (as /updates/check).
+    handler: (request, reply) => {
+      const answered = expoUpdates.answerNow(
         manifestRequest(request.params.app_id, request.headers, request),
       );
-      reply.headers(EXPO_ANSWER_HEADERS);
-      checks.decided(answer.status === 200 ? 'served' : (answer.refused ?? 'up_to_date'));
-      if (answer.status === 204) return reply.code(204).send();
-      if (answer.signature) reply.header('expo-signature', answer.signature);
-      return reply.code(200).type(answer.contentType).send(answer.body);
+      const send = (answer: ManifestAnswer) => {
+        reply.headers(EXPO_ANSWER_HEADERS);
+        checks.decided(answer.status === 200 ? 'served' : (answer.refused ?? 'up_to_date'));
+        if (answer.status === 204) return reply.code(204).send();
+        if (answer.signature) reply.header('expo-signature', answer.signature);
+        return reply.code(200).type(answer.contentType).send(answer.body);
+      };
+      return answered instanceof Promise ? answered.then(send) : send(answered);
     },
   });
 

@@ -5,7 +5,7 @@ import type { DeviceEventInput } from '../intake/events.service.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { RoutedRelease } from '../routing/routing.types.js';
-import type { UpdateCheckService } from '../updates/updates.service.js';
+import type { CheckOutcome, UpdateCheckService } from '../updates/updates.service.js';
 import {
   type ExpectedSignature,
   type ExpoAnswerType,
@@ -70,6 +70,14 @@ export class ExpoUpdatesService {
   ) {}
 
   async answer(req: ManifestRequest): Promise<ManifestAnswer> {
+    return this.answerNow(req);
+  }
+
+  /**
+   * The same answer, without a promise when the check is answered from memory (UpdateCheckService.resolve):
+   * the manifest route's hot path then costs no promise and no turn of the event loop. Refusals are thrown.
+   */
+  answerNow(req: ManifestRequest): ManifestAnswer | Promise<ManifestAnswer> {
     if (req.protocolVersion !== '1') {
       throw new AppError(
         406,
@@ -98,7 +106,7 @@ export class ExpoUpdatesService {
     const current = req.currentUpdateId?.toLowerCase();
     const channel = req.channel ?? DEFAULT_CHANNEL;
 
-    const outcome = await this.updates.resolve({
+    const outcome = this.updates.resolve({
       app_id: req.appId,
       client: req.client,
       ...(req.easClientId !== undefined ? { device_id: req.easClientId } : {}),
@@ -109,6 +117,19 @@ export class ExpoUpdatesService {
       candidates: (route, served) => candidatesFor(route.expo, served, req.platform, expected),
       pinned: (route, moduleId) => pinnedFor(route.expo, moduleId, req.platform, expected),
     });
+    return outcome instanceof Promise
+      ? outcome.then((o) => this.answerOf(req, type, expected, failed, current, o))
+      : this.answerOf(req, type, expected, failed, current, outcome);
+  }
+
+  private answerOf(
+    req: ManifestRequest,
+    type: ExpoAnswerType,
+    expected: ExpectedSignature | undefined,
+    failed: readonly string[],
+    current: string | undefined,
+    outcome: CheckOutcome,
+  ): ManifestAnswer {
     const expo = outcome.route.expo;
     if (!outcome.admitted) return REFUSED[outcome.refused ?? 'device_cap'];
     if (!expo) return NO_UPDATE;
