@@ -16,7 +16,7 @@
 // Everything that speaks a service's protocol runs after ensureDependencies() and uses the project's
 // client libraries (pg, ioredis, @clickhouse/client); ensureServices() loads it on first use:
 //   ensure-services.mjs  postgres.mjs  redis.mjs  clickhouse.mjs
-// test/unit/bootstrap-stages.test.ts keeps the first stage free of packages.
+// test/unit/project/bootstrap-stages.test.ts keeps the first stage free of packages.
 // Every step logs one line to stderr; stdout carries only the env lines of `services`.
 //
 // Services (unless DATABASE_URL / REDIS_URL / CLICKHOUSE_URL are set, which are used as given). Every

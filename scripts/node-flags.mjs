@@ -1,7 +1,7 @@
 /**
  * Node flags of the worker process, in one place for every launcher: `npm start`, the benchmarks and the
  * tests import this; the Dockerfile, docker-compose.yml and `npm run start:workers` spell it out, and a
- * unit test (test/unit/compose-file.test.ts) holds them to it.
+ * unit test (test/unit/project/compose-file.test.ts) holds them to it.
  *
  * A young generation of 64 MB per semi-space instead of Node's 16: an ingest flush holds a second of
  * events (stream entries read, rows joined for ClickHouse, device ids for the counters), and with the

@@ -6,7 +6,7 @@ import * as crypto from 'node:crypto';
  *   bucket = uint32_be(sha256(module_id + ":" + device_id)[0..4]) % 100
  *
  * Every SDK computes the same number from the same two strings (UTF-8), so the rule and its test vectors
- * (test/unit/bucket-vectors.json) are a public contract: never change it for existing releases.
+ * (test/unit/updates/bucket-vectors.json) are a public contract: never change it for existing releases.
  */
 export const BUCKETS = 100;
 

@@ -65,7 +65,7 @@ export interface TestContextOptions {
 /**
  * What every test context sets: only where the services are, names (the file's database, key prefix and
  * blob folder), secrets and the log level. Everything else runs on the shipped defaults, exactly as users
- * run it; a test about another setting passes it in `env` (test/unit/test-context-defaults.test.ts keeps
+ * run it; a test about another setting passes it in `env` (test/unit/project/test-context-defaults.test.ts keeps
  * this list to that).
  */
 export function baseTestEnv(world: {

@@ -1,0 +1,50 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeDrive } from '../../../bench/check-drive.mjs';
+
+// The check benchmark drives the same fleet of bodies at several servers in one run (the API's check, the
+// bare server's POST baseline and its floor check). Each drive must send its own URL's path and host.
+interface Seen {
+  server: Server;
+  url: string;
+  paths: Map<string, number>;
+}
+
+async function serverAnswering(path: string): Promise<Seen> {
+  const paths = new Map<string, number>();
+  const server = createServer((req, res) => {
+    paths.set(req.url ?? '', (paths.get(req.url ?? '') ?? 0) + 1);
+    req.resume();
+    req.on('end', () => {
+      res.statusCode = req.url === path ? 200 : 404;
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}${path}`, paths };
+}
+
+describe('the check benchmark drive', () => {
+  let first: Seen;
+  let second: Seen;
+  beforeAll(async () => {
+    first = await serverAnswering('/api/v1/updates/check');
+    second = await serverAnswering('/floor/check');
+  });
+  afterAll(async () => {
+    for (const s of [first, second]) await new Promise((resolve) => s.server.close(resolve));
+  });
+
+  it('sends each drive to its own URL when the same fleet drives two servers', async () => {
+    const bodies = Array.from({ length: 40 }, (_, i) => JSON.stringify({ device_id: `device-${i}` }));
+    const drive = makeDrive(4);
+    const a = await drive(first.url, bodies, undefined, bodies.length);
+    const b = await drive(second.url, bodies, undefined, bodies.length);
+    expect(a.non_2xx).toBe(0);
+    expect(b.non_2xx).toBe(0);
+    expect([...second.paths.keys()]).toEqual(['/floor/check']);
+    expect([...first.paths.keys()]).toEqual(['/api/v1/updates/check']);
+  });
+});
