@@ -7,7 +7,7 @@ import type { AuditPage, ReleaseWithStats } from '../../../client/types.js';
 import { bucket } from '../../../sdk/bucket.js';
 import { upgradeMessage } from '../../../src/plans/plans.js';
 import { type CliResult, ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { eventually, type FleetDevice, fleet, flushAll, updateRound } from '../../helpers/devices.js';
 import { type StartedWorkers, startAllWorkers } from '../../helpers/workers.js';
 
@@ -16,7 +16,11 @@ import { type StartedWorkers, startAllWorkers } from '../../helpers/workers.js';
  * upgrade, a staged rollout, device traffic through the SDK, status with and without the rollback hint,
  * rollback, webhooks and the audit log, every change made through the machine's API key.
  */
-let ctx: TestContext;
+const ctx = fileContext({
+  listen: true,
+  // The CLI signs in many times from loopback; its webhook receiver listens on loopback.
+  env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+});
 let apiUrl: string;
 let dir: string;
 let configDir: string;
@@ -26,11 +30,6 @@ const PASSWORD = 'story password';
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({
-    listen: true,
-    // The CLI signs in many times from loopback; its webhook receiver listens on loopback.
-    env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
-  });
   apiUrl = ctx.url!;
   workers = await startAllWorkers(ctx);
   dir = await mkdtemp(join(tmpdir(), 'ota-story-'));
@@ -39,7 +38,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await workers?.stop();
-  await ctx?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -11,7 +11,7 @@ import { WORKER_FACTORIES } from '../../../workers/registry.js';
 import { createWebhooksWorker } from '../../../workers/webhooks.worker.js';
 import type { Worker } from '../../../workers/worker.js';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
-import { createTestContext, freePort, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, freePort, signUp } from '../../helpers/context.js';
 import { docBlocks, shellWords } from '../../helpers/doc-blocks.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -26,7 +26,10 @@ const SECTION = 'Five minutes, end to end';
  * next to the services every checkout on this machine shares, and nothing is told where: the CLI and the
  * device find it where `npm start` writes it (.local/server.json of the checkout they run in, here `dir`).
  */
-let ctx: TestContext;
+const ctx = fileContext({
+  listen: true,
+  env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+});
 let apiUrl: string;
 let dir: string;
 let project: string;
@@ -37,10 +40,6 @@ const workers: Worker[] = [];
 
 beforeAll(async () => {
   await ensureCliBuilt();
-  ctx = await createTestContext({
-    listen: true,
-    env: { RATE_LIMIT_SIGNIN_PER_MINUTE: '1000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
-  });
   apiUrl = ctx.url!;
   dir = await mkdtemp(join(tmpdir(), 'ota-walkthrough-'));
   project = join(dir, 'app');
@@ -52,7 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   receiver?.kill('SIGTERM');
   for (const worker of workers) await worker.stop();
-  await ctx?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

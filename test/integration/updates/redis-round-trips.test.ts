@@ -2,21 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketOf } from '../../../src/updates/bucket.js';
-import { createTestContext, type TestContext } from '../../helpers/context.js';
+import { fileContext } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 import { announce, offered, seedApp, seedRelease, seedWorkspace } from './seed.js';
 
 // The hot path's promise: an admitted device costs no Redis round trip; a device new to a capped workspace
 // costs exactly one atomic script (the cap). Background writers (distinct devices, the check recorder) send
 // plain commands in batches on their own schedule, so the scripts run on behalf of requests are what counts.
-let ctx: TestContext;
+// Listening too: checks are sent over HTTP as devices send them, as well as through `inject`.
+const ctx = fileContext({ listen: true });
 let monitor: Socket;
 /** Lines of the MONITOR feed naming this file's keys: `<time> [<db> <client>] "<command>" "<arg>" …`. */
 const seen: string[] = [];
 
 beforeAll(async () => {
-  // Listening too: checks are sent over HTTP as devices send them, as well as through `inject`.
-  ctx = await createTestContext({ listen: true });
   // A bare connection of its own: MONITOR turns it into a feed of every command the server runs, one
   // `+line` each. Read by hand, since a client library's reply queue is not made for a feed that starts
   // before the OK of the command that asked for it.
@@ -42,7 +41,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   monitor?.destroy();
-  await ctx?.close();
 });
 
 /**

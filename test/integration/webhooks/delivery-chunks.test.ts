@@ -11,27 +11,20 @@ import {
 } from '../../../src/webhooks/delivery-queue.js';
 import { appendOutbox } from '../../../src/webhooks/outbox.writer.js';
 import { createWebhooksWorker, type WebhooksWorker } from '../../../workers/webhooks.worker.js';
-import { createTestContext, type SignedIn, signUp, type TestContext } from '../../helpers/context.js';
+import { fileContext, type SignedIn, signUp } from '../../helpers/context.js';
 import { HttpsReceiver, waitFor } from '../../helpers/https-receiver.js';
 
 // First attempts travel in chunks per webhook (one queue job for up to CHUNK_SIZE deliveries); a chunk
 // whose endpoint is full hands the rest back to the queue, and every delivery is still made once.
 describe('webhook first attempts in chunks', () => {
-  let ctx: TestContext;
-
-  beforeAll(async () => {
-    ctx = await createTestContext({
-      env: {
-        // The receiver listens on loopback.
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-        WEBHOOK_TIMEOUT_MS: '5000',
-        WEBHOOK_DISPATCH_POLL_MS: '200',
-        WEBHOOK_RETRY_BASE_MS: '1000',
-      },
-    });
-  });
-  afterAll(async () => {
-    await ctx?.close();
+  const ctx = fileContext({
+    env: {
+      // The receiver listens on loopback.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_TIMEOUT_MS: '5000',
+      WEBHOOK_DISPATCH_POLL_MS: '200',
+      WEBHOOK_RETRY_BASE_MS: '1000',
+    },
   });
 
   it('enqueues one job per chunk of a webhook, each webhook in its own chunks, in fan-out order', async () => {
