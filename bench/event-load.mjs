@@ -1,7 +1,7 @@
 // Load of bench/ingest.mjs: event batches posted as fast as the server answers, on every connection of an
 // undici pool, against the API or the baseline server alike.
 
-/** Waits until GET /healthz answers 200 (ten seconds at most). */
+/** Waits until GET /healthz answers 200 (thirty seconds at most: a busy shared machine starts slowly). */
 export async function waitHealthy(pool, what) {
   for (let i = 0; ; i++) {
     const ok = await pool
@@ -12,7 +12,7 @@ export async function waitHealthy(pool, what) {
       })
       .catch(() => false);
     if (ok) return;
-    if (i > 100) throw new Error(`${what} did not start`);
+    if (i > 300) throw new Error(`${what} did not start`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { jsonTooDeep, MAX_JSON_DEPTH, mayNestDeeperThan, nestsDeeperThan } from '../edge/json-depth.js';
+import { jsonTextNestsDeeperThan, jsonTooDeep, MAX_JSON_DEPTH } from '../edge/json-depth.js';
 import {
   enforceStringPolicy,
   makeFlatSafe,
@@ -27,9 +27,8 @@ export function installStringSafety(app: FastifyInstance): void {
     const body = String(raw);
     parseJson(request, body, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
-      // Only a body that opens many objects or arrays can be too deep: the rest skip the walk.
-      if (mayNestDeeperThan(body, MAX_JSON_DEPTH) && nestsDeeperThan(value, MAX_JSON_DEPTH))
-        return done(jsonTooDeep(), undefined);
+      // Read from the text, which the parser took: no walk of the parsed value (json-depth.ts).
+      if (jsonTextNestsDeeperThan(body, MAX_JSON_DEPTH)) return done(jsonTooDeep(), undefined);
       if (!mayHoldUnsafeString(body)) return done(null, value);
       try {
         done(null, enforceStringPolicy(value, policyOf(request)));

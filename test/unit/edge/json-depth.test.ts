@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, mayNestDeeperThan, nestsDeeperThan } from '../../../src/edge/json-depth.js';
+import {
+  jsonTextNestsDeeperThan,
+  MAX_JSON_DEPTH,
+  mayNestDeeperThan,
+  nestsDeeperThan,
+} from '../../../src/edge/json-depth.js';
 
 const objects = (depth: number) => JSON.parse(`${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`);
 const arrays = (depth: number) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
@@ -43,6 +48,24 @@ describe('the cheap look at the text before a walk', () => {
         const text = JSON.stringify(value);
         if (nestsDeeperThan(value, MAX_JSON_DEPTH))
           expect(mayNestDeeperThan(text, MAX_JSON_DEPTH)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('the nesting read from the text', () => {
+  it('agrees with the walk of the parsed value, strings with brackets, quotes and backslashes included', () => {
+    expect(jsonTextNestsDeeperThan(JSON.stringify({ m: '{'.repeat(200) }), MAX_JSON_DEPTH)).toBe(false);
+    expect(jsonTextNestsDeeperThan(JSON.stringify({ m: `\\"${']'.repeat(200)}\\` }), 3)).toBe(false);
+    const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
+    expect(jsonTextNestsDeeperThan(deep, MAX_JSON_DEPTH)).toBe(true);
+    expect(jsonTextNestsDeeperThan(`{"a" : "]]]]\\\\", "b":${deep}}`, MAX_JSON_DEPTH)).toBe(true);
+    const wide = Array.from({ length: 1000 }, (_, i) => ({ id: `"${i}\\`, tags: ['[', '}'] }));
+    expect(jsonTextNestsDeeperThan(JSON.stringify({ wide }), MAX_JSON_DEPTH)).toBe(false);
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 80 }), fc.integer({ min: 0, max: 40 }), (value, max) => {
+        const text = JSON.stringify(value, null, max % 3);
+        expect(jsonTextNestsDeeperThan(text, max)).toBe(nestsDeeperThan(value, max));
       }),
     );
   });
