@@ -24,6 +24,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { ensureServices } from '../scripts/bootstrap.mjs';
 import { buildIfStale } from '../scripts/build.mjs';
 import { capacitorRequests } from './capacitor-scenario.mjs';
 import { deviceBodies, seedFleet } from './check-fleet.mjs';
@@ -157,6 +158,8 @@ async function floorApp(sizes) {
 }
 
 async function main() {
+  // The local services as the other benchmarks start them; settings in the environment win.
+  for (const [name, value] of Object.entries(await ensureServices())) process.env[name] ??= value;
   const serviceUrl = env('DATABASE_URL');
   const databaseUrl = process.env.DATABASE_MIGRATION_URL || serviceUrl;
   const redisUrl = env('REDIS_URL');
@@ -166,7 +169,7 @@ async function main() {
   const { DeviceCapGate } = await dist('devices/device-cap.js');
   const { loadConfig } = await dist('config/config.js');
   const { createContainer } = await dist('container/container.js');
-  const { buildApp } = await dist('http/app.js');
+  const { buildApp } = await dist('api/app.js');
   const { validatorCompiler } = await dist('http/validation.js');
   const { mayHoldUnsafeString } = await dist('edge/string-safety.js');
   const { mayNestDeeperThan, MAX_JSON_DEPTH } = await dist('edge/json-depth.js');

@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { ensureServices } from '../scripts/bootstrap.mjs';
 import { buildIfStale } from '../scripts/build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -106,6 +107,8 @@ async function floorApp() {
 }
 
 async function main() {
+  // The local services as the other benchmarks start them; settings in the environment win.
+  for (const [name, value] of Object.entries(await ensureServices())) process.env[name] ??= value;
   const serviceUrl = env('DATABASE_URL');
   const databaseUrl = process.env.DATABASE_MIGRATION_URL || serviceUrl;
   const redisUrl = env('REDIS_URL');
