@@ -21,88 +21,29 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import pg from 'pg';
 import { ensureServices } from '../scripts/bootstrap.mjs';
 import { buildIfStale } from '../scripts/build.mjs';
 import { capacitorRequests } from './capacitor-scenario.mjs';
 import { deviceBodies, seedFleet } from './check-fleet.mjs';
 import { codePushPaths, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
 import { expoRequests, seedExpo } from './expo-scenario.mjs';
+import { scratchDatabase } from './scratch-database.mjs';
+import { distLoader, requiredEnv, stepOptions, stepTimers } from './step-timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? fallback : args[i + 1];
-};
+const option = stepOptions(args);
 const PASSES = Number(option('passes', 7));
 const DEVICES = Number(option('devices', 20_000));
 const JSON_OUT = option('json', undefined);
 // One protocol's whole requests only (check, codepush, expo, capacitor): for a CPU profile of its route.
 const ONLY = option('only', undefined);
-const dist = (p) => import(pathToFileURL(join(root, 'dist/src', p)).href);
+const dist = distLoader(root);
 
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set (the bench needs Postgres and Redis, as the tests do)`);
-  return value;
-};
-
-/**
- * µs per call of `fn(i)` over `n` calls: CPU time of this process (user and system), which other work on a
- * shared machine disturbs far less than the clock; the median of PASSES passes, after one to warm up.
- * `wall` is the clock's figure: far above the CPU's, the call waited (on Redis, say) or the machine was busy.
- */
-function timeSync(n, fn) {
-  return timed(n, () => {
-    for (let i = 0; i < n; i++) fn(i);
-  });
-}
-
-/** The same for an asynchronous call, awaited one after another (inject() is asynchronous). */
-async function timeAsync(n, fn) {
-  return timed(n, async () => {
-    for (let i = 0; i < n; i++) await fn(i);
-  });
-}
-
-function timed(n, pass) {
-  const cpu = [];
-  const wall = [];
-  const one = () => {
-    const cpu0 = process.cpuUsage();
-    const wall0 = process.hrtime.bigint();
-    const done = () => {
-      const used = process.cpuUsage(cpu0);
-      return { cpu: (used.user + used.system) / n, wall: Number(process.hrtime.bigint() - wall0) / 1000 / n };
-    };
-    const running = pass();
-    return running instanceof Promise ? running.then(done) : done();
-  };
-  const collect = (r, p) => {
-    if (p > 0) {
-      cpu.push(r.cpu);
-      wall.push(r.wall);
-    }
-  };
-  const first = one();
-  if (first instanceof Promise) {
-    return (async () => {
-      collect(await first, 0);
-      for (let p = 1; p <= PASSES; p++) collect(await one(), p);
-      return { cpu: median(cpu), wall: median(wall) };
-    })();
-  }
-  for (let p = 1; p <= PASSES; p++) collect(one(), p);
-  return { cpu: median(cpu), wall: median(wall) };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
+const env = requiredEnv;
+const { timeSync, timeAsync } = stepTimers({ passes: PASSES });
 
 /** The bare Fastify floor of bench/floor-server.mjs, in process, with answers of the API's sizes. */
 async function floorApp(sizes) {
@@ -184,19 +125,7 @@ async function main() {
   const { canonicalId } = await dist('routing/routing.cache.js');
   const { checkDecision } = await dist('updates/updates.service.js');
 
-  const id = randomBytes(4).toString('hex');
-  const database = `ota_bench_${id}`;
-  const prefix = `ota_bench_${id}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  admin.on('error', () => {});
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const scratchUrl = new URL(databaseUrl);
-  scratchUrl.pathname = `/${database}`;
-  const serviceScratchUrl = new URL(serviceUrl);
-  serviceScratchUrl.pathname = `/${database}`;
-  const db = new pg.Pool({ connectionString: scratchUrl.toString(), max: 2 });
-  db.on('error', () => {});
+  const { database, prefix, db, serviceScratchUrl, drop } = await scratchDatabase(databaseUrl, serviceUrl);
   const redis = createRedis(redisUrl);
   let deps;
   let app;
@@ -484,8 +413,7 @@ async function main() {
     await app?.close().catch(() => {});
     await deps?.close?.().catch(() => {});
     await redis.quit().catch(() => {});
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await drop();
   }
 }
 

@@ -40,7 +40,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { buildIfStale } from '../scripts/build.mjs';
 import { capacitorRequests, capacitorScenario } from './capacitor-scenario.mjs';
 import { makeDrive, sampleOutcomes } from './check-drive.mjs';
@@ -49,6 +48,7 @@ import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } fr
 import { expoRequests, expoScenario, seedExpo } from './expo-scenario.mjs';
 import { freePort } from './free-port.mjs';
 import { peakRssMb } from './process-cpu.mjs';
+import { scratchDatabase } from './scratch-database.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -153,19 +153,7 @@ async function main() {
   const { createRedis, RedisKeys } = await import(join(root, 'dist/src/platform/redis.js'));
   const { DeviceCapGate } = await import(join(root, 'dist/src/devices/device-cap.js'));
 
-  const id = randomBytes(4).toString('hex');
-  const database = `ota_bench_${id}`;
-  const prefix = `ota_bench_${id}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  admin.on('error', () => {});
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const scratchUrl = new URL(databaseUrl);
-  scratchUrl.pathname = `/${database}`;
-  const serviceScratchUrl = new URL(serviceUrl);
-  serviceScratchUrl.pathname = `/${database}`;
-  const db = new pg.Pool({ connectionString: scratchUrl.toString(), max: 2 });
-  db.on('error', () => {});
+  const { database, prefix, db, serviceScratchUrl, drop } = await scratchDatabase(databaseUrl, serviceUrl);
   const redis = createRedis(redisUrl);
   const children = [];
   // Whatever ends this process, the servers it started end with it.
@@ -422,8 +410,7 @@ async function main() {
     await Promise.all(children.map(exited));
     await cleanRedis(redis, prefix).catch(() => {});
     redis.disconnect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await drop();
   }
 }
 

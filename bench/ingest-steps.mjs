@@ -18,83 +18,26 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import pg from 'pg';
 import { ensureServices } from '../scripts/bootstrap.mjs';
 import { buildIfStale } from '../scripts/build.mjs';
+import { scratchDatabase } from './scratch-database.mjs';
+import { distLoader, requiredEnv, stepOptions, stepTimers } from './step-timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? fallback : args[i + 1];
-};
+const option = stepOptions(args);
 const PASSES = Number(option('passes', 7));
 const BATCHES = Number(option('batches', 2000));
 const JSON_OUT = option('json', undefined);
 const ONLY_API = args.includes('--only-api');
 const BATCH = 100;
-const dist = (p) => import(pathToFileURL(join(root, 'dist/src', p)).href);
+const dist = distLoader(root);
 
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set (the bench needs Postgres and Redis, as the tests do)`);
-  return value;
-};
-
-/** µs per event of `fn(i)` over `n` batches: CPU time of this process, the median of PASSES passes. */
-function timeSync(n, fn) {
-  return timed(n, () => {
-    for (let i = 0; i < n; i++) fn(i);
-  });
-}
-
-async function timeAsync(n, fn) {
-  return timed(n, async () => {
-    for (let i = 0; i < n; i++) await fn(i);
-  });
-}
-
-function timed(n, pass) {
-  const cpu = [];
-  const wall = [];
-  const per = n * BATCH;
-  const one = () => {
-    const cpu0 = process.cpuUsage();
-    const wall0 = process.hrtime.bigint();
-    const done = () => {
-      const used = process.cpuUsage(cpu0);
-      return {
-        cpu: (used.user + used.system) / per,
-        wall: Number(process.hrtime.bigint() - wall0) / 1000 / per,
-      };
-    };
-    const running = pass();
-    return running instanceof Promise ? running.then(done) : done();
-  };
-  const collect = (r, p) => {
-    if (p > 0) {
-      cpu.push(r.cpu);
-      wall.push(r.wall);
-    }
-  };
-  const first = one();
-  if (first instanceof Promise) {
-    return (async () => {
-      collect(await first, 0);
-      for (let p = 1; p <= PASSES; p++) collect(await one(), p);
-      return { cpu: median(cpu), wall: median(wall) };
-    })();
-  }
-  for (let p = 1; p <= PASSES; p++) collect(one(), p);
-  return { cpu: median(cpu), wall: median(wall) };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
+const env = requiredEnv;
+/** µs per event: each timed call handles a batch of BATCH events. */
+const { timeSync, timeAsync } = stepTimers({ passes: PASSES, units: BATCH });
 
 /** The baseline of bench/ingest.mjs, in process: the batch parsed, 202 with its count. */
 async function floorApp() {
@@ -128,19 +71,7 @@ async function main() {
   const { encodeEvents } = await dist('intake/event-rows.js');
   const { entryFields } = await dist('intake/event-stream.js');
 
-  const id = randomBytes(4).toString('hex');
-  const database = `ota_bench_${id}`;
-  const prefix = `ota_bench_${id}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  admin.on('error', () => {});
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const scratchUrl = new URL(databaseUrl);
-  scratchUrl.pathname = `/${database}`;
-  const serviceScratchUrl = new URL(serviceUrl);
-  serviceScratchUrl.pathname = `/${database}`;
-  const db = new pg.Pool({ connectionString: scratchUrl.toString(), max: 2 });
-  db.on('error', () => {});
+  const { database, prefix, db, serviceScratchUrl, drop } = await scratchDatabase(databaseUrl, serviceUrl);
   const redis = createRedis(redisUrl);
   let deps;
   let app;
@@ -150,7 +81,7 @@ async function main() {
       `WITH u AS (INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id),
             w AS (INSERT INTO workspaces (name, plan, owner_id) SELECT 'bench', 'team', id FROM u RETURNING id)
        INSERT INTO apps (workspace_id, name) SELECT id, 'bench app' FROM w RETURNING id, workspace_id`,
-      [`bench-${id}@example.com`],
+      [`${database}@example.com`],
     );
     const appId = rows[0].id;
     const sha = randomBytes(32).toString('hex');
@@ -318,8 +249,7 @@ async function main() {
     await app?.close().catch(() => {});
     await deps?.close?.().catch(() => {});
     await redis.quit().catch(() => {});
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await drop();
   }
 }
 
