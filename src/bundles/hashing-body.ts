@@ -8,8 +8,12 @@ export interface HashingBody {
   body: Readable;
   /** Why the source failed (too large, cut), once it has; undefined while it has not. */
   failure(): BlobTooLargeError | BlobSourceError | undefined;
-  /** The sha256 and size of every byte passed; only once the body has ended. */
-  result(): StoredBlob;
+  /**
+   * The sha256 and size of every byte passed, once the source has ended; rejects with its failure. A store
+   * may be done before that: a PutObject of a declared length answers once it has that many bytes, while a
+   * file's stream ends only after one more read finds nothing (later still with the thread pool busy).
+   */
+  result(): Promise<StoredBlob>;
   /** Stops reading into the body (the store gave up): the source is drained, never destroyed. */
   release(err: unknown): void;
 }
@@ -30,6 +34,12 @@ export function hashingBody(source: Readable, maxBytes: number): HashingBody {
   let ended = false;
   let failed: BlobTooLargeError | BlobSourceError | undefined;
   let detached = false;
+  let settle: { resolve: () => void; reject: (err: Error) => void } | undefined;
+  const finished = new Promise<void>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  // Awaited by result() only; a failure nobody asks for is not an unhandled rejection.
+  finished.catch(() => {});
 
   const detach = () => {
     if (detached) return;
@@ -47,6 +57,7 @@ export function hashingBody(source: Readable, maxBytes: number): HashingBody {
     failed = err;
     detach();
     body.destroy(err);
+    settle?.reject(err);
   };
   const onData = (chunk: Buffer | string) => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -67,6 +78,7 @@ export function hashingBody(source: Readable, maxBytes: number): HashingBody {
     ended = true;
     detach();
     body.end();
+    settle?.resolve();
   };
   const onError = (err: unknown) => fail(new BlobSourceError(err));
   const onClose = () => {
@@ -77,6 +89,7 @@ export function hashingBody(source: Readable, maxBytes: number): HashingBody {
     failed = new BlobSourceError(source.errored ?? new Error('destroyed before the upload was read'));
     detached = true;
     body.destroy(failed);
+    settle?.reject(failed);
   } else {
     source.on('data', onData);
     source.on('end', onEnd);
@@ -88,8 +101,9 @@ export function hashingBody(source: Readable, maxBytes: number): HashingBody {
   return {
     body,
     failure: () => failed,
-    result: () => {
-      if (!ended || failed) throw new Error('the upload has not ended');
+    result: async () => {
+      await finished;
+      if (!ended || failed) throw failed ?? new Error('the upload has not ended');
       digest ??= hash.digest('hex');
       return { sha256: digest, size };
     },

@@ -111,7 +111,16 @@ export class S3BlobStore implements BlobStore {
       // The source's own failure (too large, cut) is the answer, whatever the abort that followed said.
       throw hashing.failure() ?? new BlobStoreUnavailableError(err);
     }
-    const stored = hashing.result();
+    // The store has what it asked for; what the source still sends (more than it declared) is drained
+    // and counted, so the size check below sees it, and the source's end is awaited.
+    hashing.body.resume();
+    let stored: StoredBlob;
+    try {
+      stored = await hashing.result();
+    } catch (err) {
+      await this.deleteKey(temporary);
+      throw hashing.failure() ?? new BlobSourceError(err);
+    }
     if (options.length !== undefined && stored.size !== options.length) {
       await this.deleteKey(temporary);
       throw new BlobSourceError(new Error(`${stored.size} bytes arrived of ${options.length} declared`));
