@@ -13,6 +13,9 @@ export interface DeltaSummary {
   timedOut: boolean;
 }
 
+/** How many times one delta is tried when it throws. */
+const ATTEMPT_TRIES = 2;
+
 /**
  * One job's bookkeeping: what was kept, what was dropped, its log, its deadline and its own folder of
  * temporary files (zips and compressed files stay on disk, never whole in memory).
@@ -31,20 +34,33 @@ export class Job {
   ) {}
 
   /**
-   * Runs one delta; false or a throw counts it dropped (a throw is logged), so the others still run. Past
+   * Runs one delta; false or a throw counts it dropped (a throw is logged), so the others still run. A
+   * throw is tried once more first: a store read or write that failed once (a blob store briefly away, a
+   * connection reset) would otherwise leave the release without that delta until it is pushed again. Past
    * the deadline nothing more starts, and a running one is given up (what it runs is stopped by the signal).
    */
   async attempt(what: string, fn: () => Promise<boolean>): Promise<void> {
-    if (this.signal.aborted) {
-      this.dropped += 1;
-      return;
-    }
-    try {
-      if (!(await untilAborted(fn(), this.signal))) this.dropped += 1;
-    } catch (err) {
-      this.dropped += 1;
-      if (this.signal.aborted) this.log.warn({ delta: what }, 'delta not made: the job deadline passed');
-      else this.log.warn({ err, delta: what }, 'delta not made');
+    for (let tries = 1; ; tries++) {
+      if (this.signal.aborted) {
+        this.dropped += 1;
+        return;
+      }
+      try {
+        if (!(await untilAborted(fn(), this.signal))) this.dropped += 1;
+        return;
+      } catch (err) {
+        if (this.signal.aborted) {
+          this.dropped += 1;
+          this.log.warn({ delta: what }, 'delta not made: the job deadline passed');
+          return;
+        }
+        if (tries >= ATTEMPT_TRIES) {
+          this.dropped += 1;
+          this.log.warn({ err, delta: what }, 'delta not made');
+          return;
+        }
+        this.log.warn({ err, delta: what }, 'delta failed; trying it once more');
+      }
     }
   }
 

@@ -104,7 +104,13 @@ export async function ensureClickHouseDatabase(
   database: string,
   cluster?: string,
 ): Promise<void> {
-  const admin = createClient({ url, request_timeout: CLICKHOUSE_DDL_TIMEOUT_MS });
+  // Its failure reaches the caller; the client's own console logging (a warning about the long timeout
+  // on every call) would only add noise.
+  const admin = createClient({
+    url,
+    request_timeout: CLICKHOUSE_DDL_TIMEOUT_MS,
+    log: { level: ClickHouseLogLevel.OFF },
+  });
   try {
     const on = cluster ? ` ON CLUSTER ${chIdentifier(cluster)}` : '';
     await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${chIdentifier(database)}${on}` });
