@@ -18,7 +18,6 @@
 // on both sides of a comparison; the load benchmark (bench/check.mjs) measures sockets and concurrency.
 // Options: --passes <n> (7), --devices <n> (20000), --json <file> (writes the table), --only <protocol>
 // (that protocol's whole requests only, for `node --cpu-prof`), --no-build.
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +29,7 @@ import { deviceBodies, seedFleet } from './check-fleet.mjs';
 import { codePushPaths, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
 import { expoRequests, seedExpo } from './expo-scenario.mjs';
 import { scratchDatabase } from './scratch-database.mjs';
-import { distLoader, requiredEnv, stepOptions, stepTimers } from './step-timing.mjs';
+import { distLoader, inProcessApi, requiredEnv, stepOptions, stepTimers } from './step-timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -108,9 +107,6 @@ async function main() {
   const { migratePostgres } = await dist('migrations/postgres-migrator.js');
   const { createRedis, RedisKeys } = await dist('platform/redis.js');
   const { DeviceCapGate } = await dist('devices/device-cap.js');
-  const { loadConfig } = await dist('config/config.js');
-  const { createContainer } = await dist('container/container.js');
-  const { buildApp } = await dist('api/app.js');
   const { validatorCompiler } = await dist('http/validation.js');
   const { mayHoldUnsafeString } = await dist('edge/string-safety.js');
   const { mayNestDeeperThan, MAX_JSON_DEPTH } = await dist('edge/json-depth.js');
@@ -145,23 +141,16 @@ async function main() {
     );
     await redis.zadd(capKey, ...countedAtCap.flatMap((d) => [Date.now(), d]));
 
-    const config = loadConfig({
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '1',
-      DATABASE_URL: serviceScratchUrl.toString(),
-      REDIS_URL: redisUrl,
-      REDIS_KEY_PREFIX: prefix,
-      CLICKHOUSE_DATABASE: database,
-      AUTH_TOKEN_SECRET: randomBytes(32).toString('hex'),
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
-      RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '0',
-    });
-    deps = createContainer(config, { name: 'api', role: 'api' });
-    app = await buildApp(deps);
-    await app.ready();
+    ({ deps, app } = await inProcessApi(dist, {
+      serviceUrl: serviceScratchUrl.toString(),
+      redisUrl,
+      prefix,
+      database,
+      limits: {
+        RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
+        RATE_LIMIT_NEW_DEVICES_PER_ADDRESS_PER_HOUR: '0',
+      },
+    }));
 
     const n = bodies.length;
     const checkInject = bodies.map((payload) => ({

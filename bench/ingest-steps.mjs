@@ -23,7 +23,7 @@ import Fastify from 'fastify';
 import { ensureServices } from '../scripts/bootstrap.mjs';
 import { buildIfStale } from '../scripts/build.mjs';
 import { scratchDatabase } from './scratch-database.mjs';
-import { distLoader, requiredEnv, stepOptions, stepTimers } from './step-timing.mjs';
+import { distLoader, inProcessApi, requiredEnv, stepOptions, stepTimers } from './step-timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -58,9 +58,6 @@ async function main() {
   if (!args.includes('--no-build')) buildIfStale(root);
   const { migratePostgres } = await dist('migrations/postgres-migrator.js');
   const { createRedis } = await dist('platform/redis.js');
-  const { loadConfig } = await dist('config/config.js');
-  const { createContainer } = await dist('container/container.js');
-  const { buildApp } = await dist('api/app.js');
   const { validatorCompiler } = await dist('http/validation.js');
   const { mayHoldUnsafeString } = await dist('edge/string-safety.js');
   const { jsonTextNestsDeeperThan, mayNestDeeperThan, nestsDeeperThan, MAX_JSON_DEPTH } =
@@ -94,23 +91,16 @@ async function main() {
     const moduleId = release.rows[0].id;
     await db.end();
 
-    const config = loadConfig({
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '1',
-      DATABASE_URL: serviceScratchUrl.toString(),
-      REDIS_URL: redisUrl,
-      REDIS_KEY_PREFIX: prefix,
-      CLICKHOUSE_DATABASE: database,
-      AUTH_TOKEN_SECRET: randomBytes(32).toString('hex'),
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
-      RATE_LIMIT_DEVICE_PER_MINUTE: '1000000000',
-    });
-    deps = createContainer(config, { name: 'api', role: 'api' });
-    app = await buildApp(deps);
-    await app.ready();
+    ({ deps, app } = await inProcessApi(dist, {
+      serviceUrl: serviceScratchUrl.toString(),
+      redisUrl,
+      prefix,
+      database,
+      limits: {
+        RATE_LIMIT_DEVICE_ADDRESS_PER_MINUTE: '1000000000',
+        RATE_LIMIT_DEVICE_PER_MINUTE: '1000000000',
+      },
+    }));
     const floor = await floorApp();
 
     // The bodies of bench/ingest.mjs: 40 downloads, 50 activations and 10 errors, every id unique.
@@ -198,7 +188,7 @@ async function main() {
     );
     const receivedMs = Date.now();
     const network = clientNetwork('10.1.2.3');
-    const retention = config.ingest.retentionDays;
+    const retention = deps.config.ingest.retentionDays;
     const reporters = { admit: () => true };
     const encoded = parsed.map((b) => encodeEvents(appId, receivedMs, b.events, retention, { network }));
     step(

@@ -1,5 +1,6 @@
 // What the per-step benchmarks (bench/check-steps.mjs, bench/ingest-steps.mjs) share: their command line,
 // the service's modules from dist/, and the timing of one step in CPU time.
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -80,4 +81,32 @@ export function stepTimers({ passes, units = 1 }) {
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
+}
+
+/**
+ * The API built in this process on a scratch world (scratch-database.mjs), ready for inject(): the shipped
+ * settings but for the scratch names, fresh secrets, warnings-only logs and `limits` (the per-address and
+ * per-device limits a load from one process would trip).
+ */
+export async function inProcessApi(dist, { serviceUrl, redisUrl, prefix, database, limits }) {
+  const { loadConfig } = await dist('config/config.js');
+  const { createContainer } = await dist('container/container.js');
+  const { buildApp } = await dist('api/app.js');
+  const config = loadConfig({
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '1',
+    DATABASE_URL: serviceUrl,
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: prefix,
+    CLICKHOUSE_DATABASE: database,
+    AUTH_TOKEN_SECRET: randomBytes(32).toString('hex'),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    ...limits,
+  });
+  const deps = createContainer(config, { name: 'api', role: 'api' });
+  const app = await buildApp(deps);
+  await app.ready();
+  return { deps, app };
 }
