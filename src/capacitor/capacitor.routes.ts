@@ -20,7 +20,7 @@ import {
   UpdatesAnswer,
   wellFormedStats,
 } from './capacitor.schemas.js';
-import type { CapacitorCheck, CapacitorInfo, CapacitorStat } from './capacitor.service.js';
+import type { CapacitorInfo, CapacitorStat } from './capacitor.service.js';
 
 const BASE = '/capacitor/:app_id';
 const TAGS = ['capacitor'];
@@ -81,15 +81,15 @@ function updateCheckRoute(app: App): void {
       body: InfoBody,
       response: { 200: UpdatesAnswer, ...problems(400, 404, 413, 415, 429) },
     },
-    // Not async: a check answered from memory sends its bytes at once, without a promise (as /updates/check).
-    handler: (request, reply) => {
+    handler: async (request, reply) => {
       const { app_id } = request.params as Params;
-      const checked = capacitor.updateCheck(app_id, request.body as CapacitorInfo, request);
-      const send = ({ answer, decision }: CapacitorCheck) => {
-        checks.decided(decision);
-        return reply.header('content-type', JSON_CONTENT_TYPE).send(answer as never);
-      };
-      return checked instanceof Promise ? checked.then(send) : send(checked);
+      const { answer, decision } = await capacitor.updateCheck(
+        app_id,
+        request.body as CapacitorInfo,
+        request,
+      );
+      checks.decided(decision);
+      return reply.header('content-type', JSON_CONTENT_TYPE).send(answer as never);
     },
   });
 }

@@ -11,24 +11,18 @@ import type { CheckDecision } from '../platform/tallies.js';
 import { normalizeAppVersion } from '../releases/binary-range.js';
 import type { RoutingCache } from '../routing/routing.cache.js';
 import type { AppRoute, RoutedRelease } from '../routing/routing.types.js';
-import type { CheckOutcome, UpdateCheckService } from '../updates/updates.service.js';
+import type { UpdateCheckService } from '../updates/updates.service.js';
 import { type CapacitorAnswer, notAnUpdate, RESET, updateAnswer } from './capacitor-answers.js';
 import type { CapacitorChannelsStore } from './capacitor-channels.store.js';
 import { creditable, DOWNLOAD_SIDE_ACTIONS, failureMessage, offeredRelease } from './capacitor-credit.js';
 import {
-  type AskedChannel,
   askedChannel,
   COUNTED_ACTIONS,
   type DeviceFit,
   installable,
   releasesFor,
 } from './capacitor-rules.js';
-import { type PluginAbilities, pluginAbilities } from './plugin-versions.js';
-
-function existing(route: AppRoute | null): AppRoute {
-  if (!route) throw notFound('App', 'app_not_found');
-  return route;
-}
+import { pluginAbilities } from './plugin-versions.js';
 
 /** What the service reads of the plugin's info object (capacitor-protocol.md §3). */
 export interface CapacitorInfo {
@@ -50,7 +44,7 @@ export interface CapacitorDeps {
   updates: Pick<UpdateCheckService, 'resolve'>;
   events: Pick<EventIngestService, 'accept'>;
   /** Version names of a channel's releases, rolled back ones included (one query per routing load). */
-  histories: Pick<ReleaseHistories, 'of'> & Partial<Pick<ReleaseHistories, 'peek'>>;
+  histories: Pick<ReleaseHistories, 'of'>;
   channels: CapacitorChannelsStore;
   /** What each device was last offered: download-side failures are credited to it (capacitor-credit.ts). */
   offers: Pick<DeviceOffers, 'offered'>;
@@ -74,66 +68,21 @@ export interface CapacitorCheck {
 export class CapacitorService {
   constructor(private readonly deps: CapacitorDeps) {}
 
-  /**
-   * An update check. Answered without a promise when everything it needs is in memory (the app's routing
-   * state, the device, the channel history a version name is looked up in, a manifest already read), as
-   * UpdateCheckService.resolve is: the hot path then costs no promise and no turn of the event loop.
-   */
-  updateCheck(
-    appId: string,
-    info: CapacitorInfo,
-    client: DeviceClient,
-  ): CapacitorCheck | Promise<CapacitorCheck> {
-    const route = this.routeNow(appId);
-    return route instanceof Promise
-      ? route.then((r) => this.checkOn(r, appId, info, client))
-      : this.checkOn(route, appId, info, client);
-  }
-
-  private checkOn(
-    route: AppRoute,
-    appId: string,
-    info: CapacitorInfo,
-    client: DeviceClient,
-  ): CapacitorCheck | Promise<CapacitorCheck> {
-    const asked = this.asked(route, info);
-    return asked instanceof Promise
-      ? asked.then((a) => this.checkAsked(route, appId, info, client, a.channel))
-      : this.checkAsked(route, appId, info, client, asked.channel);
-  }
-
-  private checkAsked(
-    route: AppRoute,
-    appId: string,
-    info: CapacitorInfo,
-    client: DeviceClient,
-    askedChannel: string,
-  ): CapacitorCheck | Promise<CapacitorCheck> {
-    const channel = servedChannel(route, info.device_id, askedChannel);
-    const running = this.running(route, channel, info.device_id, info.version_name);
-    return running instanceof Promise
-      ? running.then((r) => this.checkRunning(route, appId, info, client, askedChannel, r))
-      : this.checkRunning(route, appId, info, client, askedChannel, running);
-  }
-
-  private checkRunning(
-    route: AppRoute,
-    appId: string,
-    info: CapacitorInfo,
-    client: DeviceClient,
-    askedChannel: string,
-    running: string | undefined,
-  ): CapacitorCheck | Promise<CapacitorCheck> {
+  async updateCheck(appId: string, info: CapacitorInfo, client: DeviceClient): Promise<CapacitorCheck> {
+    const route = await this.route(appId);
     const deviceId = info.device_id;
+    const asked = await this.asked(route, info);
+    const channel = servedChannel(route, deviceId, asked.channel);
+    const running = await this.running(route, channel, deviceId, info.version_name);
     const appVersion = info.version_build
       ? (normalizeAppVersion(info.version_build) ?? undefined)
       : undefined;
     const plugin = pluginAbilities(info.plugin_version, info.platform);
     const fit: DeviceFit = { keyId: info.key_id, plugin };
-    const outcome = this.deps.updates.resolve({
+    const outcome = await this.deps.updates.resolve({
       app_id: appId,
       device_id: deviceId,
-      channel: askedChannel,
+      channel: asked.channel,
       client,
       // Its download-side failures are credited to what it is offered (capacitor-credit.ts).
       noteOffer: true,
@@ -149,18 +98,6 @@ export class CapacitorService {
         return release !== null && installable(release, fit) ? release : null;
       },
     });
-    return outcome instanceof Promise
-      ? outcome.then((o) => this.answerOf(route, info, plugin, running, o))
-      : this.answerOf(route, info, plugin, running, outcome);
-  }
-
-  private answerOf(
-    route: AppRoute,
-    info: CapacitorInfo,
-    plugin: PluginAbilities,
-    running: string | undefined,
-    outcome: CheckOutcome,
-  ): CapacitorCheck | Promise<CapacitorCheck> {
     if (!outcome.admitted) {
       const reason = outcome.refused ?? 'device_cap';
       return { answer: notAnUpdate(reason), decision: reason };
@@ -168,28 +105,15 @@ export class CapacitorService {
     const release = outcome.release;
     if (release !== null) {
       // Only plugins that apply `.br` files get a manifest; the others download the zip.
-      const manifest = plugin.manifest ? this.manifestOf(route, release, info.version_name) : undefined;
-      return manifest instanceof Promise
-        ? manifest.then((m) => this.served(route, release, running, info.device_id, plugin, m))
-        : this.served(route, release, running, info.device_id, plugin, manifest);
+      const manifest = plugin.manifest ? await this.manifestOf(route, release, info.version_name) : undefined;
+      this.countBytes(route, release, running, deviceId, manifest !== undefined);
+      return { answer: updateAnswer(release, plugin.checksum, manifest), decision: 'served' };
     }
     // The device runs a release of ours that it must no longer run (rolled back, out of a lowered rollout,
     // made with another key) and nothing else is to be served: back to the bundle built into the app.
     if (!outcome.upToDate && running !== undefined && plugin.resetsToBuiltin)
       return { answer: RESET, decision: 'served' };
     return { answer: notAnUpdate('up_to_date'), decision: 'up_to_date' };
-  }
-
-  private served(
-    route: AppRoute,
-    release: RoutedRelease,
-    running: string | undefined,
-    deviceId: string,
-    plugin: PluginAbilities,
-    manifest: CapacitorManifestEntry[] | undefined,
-  ): CapacitorCheck {
-    this.countBytes(route, release, running, deviceId, manifest !== undefined);
-    return { answer: updateAnswer(release, plugin.checksum, manifest), decision: 'served' };
   }
 
   /**
@@ -236,16 +160,12 @@ export class CapacitorService {
 
   /** The app's routing state; a 404 problem for an unknown app. */
   async route(appId: string): Promise<AppRoute> {
-    return this.routeNow(appId);
-  }
-
-  /** The same, without a promise when the app's state is in memory (a sync throw for a known unknown app). */
-  private routeNow(appId: string): AppRoute | Promise<AppRoute> {
     const { routing } = this.deps;
     // A cached null is an app known not to exist: answered from memory, not looked up again.
     const peeked = routing.peek(appId);
-    if (peeked === undefined) return routing.load(appId).then(existing);
-    return existing(peeked);
+    const route = peeked === undefined ? await routing.load(appId) : peeked;
+    if (!route) throw notFound('App', 'app_not_found');
+    return route;
   }
 
   /**
@@ -253,12 +173,11 @@ export class CapacitorService {
    * that relies on the server (plugin-versions.ts `channel: 'server'`) the stored channel comes first, and
    * only then is the store read.
    */
-  asked(route: AppRoute, info: CapacitorInfo): AskedChannel | Promise<AskedChannel> {
+  async asked(route: AppRoute, info: CapacitorInfo) {
     if (pluginAbilities(info.plugin_version, info.platform).channel === 'device')
       return askedChannel(route, info.defaultChannel);
-    return this.deps.channels
-      .get(route, info.device_id)
-      .then((stored) => askedChannel(route, stored, info.defaultChannel));
+    const stored = await this.deps.channels.get(route, info.device_id);
+    return askedChannel(route, stored, info.defaultChannel);
   }
 
   /**
@@ -278,20 +197,17 @@ export class CapacitorService {
   }
 
   /** The release a version name means for this device: its pinned release, else one of the channel's. */
-  private releaseNamed(
+  private async releaseNamed(
     route: AppRoute,
     channel: string,
     deviceId: string,
     version: string,
-  ): string | undefined | Promise<string | undefined> {
+  ): Promise<string | undefined> {
     const override = route.overrides?.get(deviceId);
     if (override?.kind === 'release' && override.release?.version === version) return override.release.id;
     const active = route.channels.get(channel)?.find((r) => r.version === version);
     if (active) return active.id;
-    // The channel's history is loaded once per routing load; once loaded it is read without a promise.
-    const history = this.deps.histories.peek?.(route, channel);
-    if (history !== undefined) return history.releaseOf(version);
-    return this.deps.histories.of(route, channel).then((h) => h.releaseOf(version));
+    return (await this.deps.histories.of(route, channel)).releaseOf(version);
   }
 
   /** The module the device runs, when `version_name` names a release of ours (`builtin` names none). */
@@ -300,16 +216,16 @@ export class CapacitorService {
     channel: string,
     deviceId: string,
     version: string | undefined,
-  ): string | undefined | Promise<string | undefined> {
+  ): Promise<string | undefined> | undefined {
     if (version === undefined || version === '' || version === 'builtin') return undefined;
     return this.releaseNamed(route, channel, deviceId, version);
   }
 
-  private manifestOf(
+  private async manifestOf(
     route: AppRoute,
     release: RoutedRelease,
     deviceVersion: string | undefined,
-  ): CapacitorManifestEntry[] | undefined | Promise<CapacitorManifestEntry[] | undefined> {
+  ): Promise<CapacitorManifestEntry[] | undefined> {
     // An encrypted release's files are not in the clear: its devices download the zip.
     if (!this.deps.manifests || release.capacitor?.sessionKey) return undefined;
     return this.deps.manifests.manifestFor(route.deltas, release.id, deviceVersion);

@@ -44,12 +44,11 @@ export class CapacitorManifests {
    * deltas (AppRoute.deltas); undefined when the release has none, or the device runs no earlier release
    * of the app (`builtin`, an unknown name, or the release itself): it downloads the zip.
    */
-  manifestFor(
+  async manifestFor(
     deltas: ServedDeltas | undefined,
     releaseId: string,
     deviceVersion: string | undefined,
-  ): CapacitorManifestEntry[] | undefined | Promise<CapacitorManifestEntry[] | undefined> {
-    // Without a promise unless the manifest must be read: an update check waits a turn only for that.
+  ): Promise<CapacitorManifestEntry[] | undefined> {
     if (!deltas || deviceVersion === undefined) return undefined;
     const row = deltas.deltas.find((d) => d.target_release_id === releaseId && d.kind === 'capacitor-files');
     const target = deltas.releases.get(releaseId);
@@ -60,11 +59,10 @@ export class CapacitorManifests {
     if (!runsEarlier) return undefined;
     const cached = this.held.get(row.blob_sha256);
     if (cached && cached.until > this.now()) return cached.entries;
-    return this.build(row.blob_sha256).then((entries) => {
-      if (this.held.size >= HELD) this.held.delete(this.held.keys().next().value!);
-      this.held.set(row.blob_sha256, entries);
-      return entries.entries;
-    });
+    const entries = await this.build(row.blob_sha256);
+    if (this.held.size >= HELD) this.held.delete(this.held.keys().next().value!);
+    this.held.set(row.blob_sha256, entries);
+    return entries.entries;
   }
 
   private async build(manifestSha256: string): Promise<{ entries: CapacitorManifestEntry[]; until: number }> {
