@@ -32,6 +32,11 @@
 // 7.33, 8.x), against its floor; goal: at
 // least 0.6 of the floor.
 //
+// Each update-check drive also reads, from the API's /metrics before and after it, the event-loop delay
+// (p99 and max) and the garbage collection (ms per second, by kind) during the drive (`api.inside`).
+// BENCH_API_NODE_ARGS and BENCH_FLOOR_NODE_ARGS pass Node options to the API and the floor (e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof" for profiles of both to set side by side).
+//
 // Options: --duration <s> (10), --warmup <s> (5), --connections <n> (50), --rounds <n> (3), --no-build,
 // --check-only (the update-check rounds alone, printed and not written: for trying a change quickly).
 import { spawn } from 'node:child_process';
@@ -75,16 +80,48 @@ const GOALS = {
 };
 const OPERATOR_TOKEN = randomBytes(32).toString('hex');
 
-/** The update checks of protocol "ota" the API counted so far, from its /metrics. */
-async function countedChecks(apiUrl) {
+/**
+ * What the API's /metrics says so far: the update checks of protocol "ota" it counted, its event-loop delay
+ * since the scrape before (prom-client's histogram starts again at each scrape) and its garbage
+ * collection so far (seconds and pauses per kind).
+ */
+async function apiMetrics(apiUrl) {
   const res = await fetch(`${apiUrl}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
   if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
-  let n = 0;
+  const out = { checks: 0, loopP99Ms: 0, loopMaxMs: 0, gcSeconds: {}, gcPauses: {} };
+  const value = (line) => Number(line.slice(line.lastIndexOf(' ') + 1));
+  const kind = (line) => /kind="([a-z]+)"/.exec(line)?.[1] ?? 'other';
   for (const line of (await res.text()).split('\n')) {
     if (line.startsWith('ota_update_checks_total{') && line.includes('protocol="ota"'))
-      n += Number(line.slice(line.lastIndexOf(' ') + 1));
+      out.checks += value(line);
+    else if (line.startsWith('nodejs_eventloop_lag_p99_seconds ')) out.loopP99Ms = value(line) * 1000;
+    else if (line.startsWith('nodejs_eventloop_lag_max_seconds ')) out.loopMaxMs = value(line) * 1000;
+    else if (line.startsWith('nodejs_gc_duration_seconds_sum{')) out.gcSeconds[kind(line)] = value(line);
+    else if (line.startsWith('nodejs_gc_duration_seconds_count{')) out.gcPauses[kind(line)] = value(line);
   }
-  return n;
+  return out;
+}
+
+/**
+ * The API's event-loop delay during a drive and its garbage collection per second of it: p99 and max of
+ * the delay in ms, and ms of collection per second and pauses per second by kind (minor: scavenges of the
+ * young generation; major: mark-compact; incremental: marking steps).
+ */
+function loopAndGc(before, after, seconds) {
+  const r = (x) => Math.round(x * 100) / 100;
+  const gc = {};
+  for (const k of Object.keys(after.gcSeconds)) {
+    gc[k] = {
+      ms_per_s: r((1000 * (after.gcSeconds[k] - (before.gcSeconds[k] ?? 0))) / seconds),
+      pauses_per_s: r((after.gcPauses[k] - (before.gcPauses[k] ?? 0)) / seconds),
+    };
+  }
+  return { loop_delay_p99_ms: r(after.loopP99Ms), loop_delay_max_ms: r(after.loopMaxMs), gc };
+}
+
+/** The update checks of protocol "ota" the API counted so far, from its /metrics. */
+async function countedChecks(apiUrl) {
+  return (await apiMetrics(apiUrl)).checks;
 }
 
 /** Scrapes /metrics once a second until stopped, as Prometheus does. */
@@ -214,13 +251,17 @@ async function main() {
     const sizes = await answerSizes(apiUrl, bodies, paths, expoRequestList, capacitorList);
     console.log('mean answer sizes of the API (bytes):', sizes);
     const floorPort = await freePort();
-    const floorServer = start('bench/floor-server.mjs', {
-      PORT: String(floorPort),
-      FLOOR_CHECK_BYTES: String(sizes.check),
-      FLOOR_CODEPUSH_BYTES: String(sizes.codepush),
-      FLOOR_EXPO_BYTES: String(sizes.expo),
-      FLOOR_CAPACITOR_BYTES: String(sizes.capacitor),
-    });
+    const floorServer = start(
+      'bench/floor-server.mjs',
+      {
+        PORT: String(floorPort),
+        FLOOR_CHECK_BYTES: String(sizes.check),
+        FLOOR_CODEPUSH_BYTES: String(sizes.codepush),
+        FLOOR_EXPO_BYTES: String(sizes.expo),
+        FLOOR_CAPACITOR_BYTES: String(sizes.capacitor),
+      },
+      process.env.BENCH_FLOOR_NODE_ARGS?.split(' ').filter(Boolean),
+    );
     children.push(floorServer);
     const floorBase = `http://127.0.0.1:${floorPort}`;
     await waitUntilUp(`${floorBase}/healthz`, floorServer);
@@ -246,9 +287,11 @@ async function main() {
         return { ...result, scrapes: await scraping.stop() };
       };
       const scrapedFirst = r % 2 === 1 ? await withScrapes() : undefined;
-      const countedBefore = await countedChecks(apiUrl);
+      const before = await apiMetrics(apiUrl);
       const check = await drive(checkUrl, bodies, DURATION, undefined, api.pid);
-      const counted = (await countedChecks(apiUrl)) - countedBefore;
+      const after = await apiMetrics(apiUrl);
+      const counted = after.checks - before.checks;
+      check.inside = loopAndGc(before, after, DURATION);
       const scraped = scrapedFirst ?? (await withScrapes());
       // The bare server answers every request 200: anything else means it was not sent what it serves.
       for (const [name, result] of Object.entries({ hello: helloGet, baseline, floor })) {

@@ -60,6 +60,26 @@ export const checkHeadlines = (r) => [
     r.baseline.cpu_us_per_request,
     r.cpu_ratio,
   ],
+  ...(r.rounds?.length > 1
+    ? [
+        [
+          'update check against its floor, each round (checks/s ratio; p99 ms)',
+          r.rounds.map((x) => `${x.ratio_floor}; ${x.api.latency_p99_ms}`).join(' / '),
+          '',
+          '',
+        ],
+      ]
+    : []),
+  ...(r.api.inside
+    ? [
+        [
+          'API event-loop delay during the drive, p99 / max ms; garbage collection, ms per s (minor / major)',
+          `${r.api.inside.loop_delay_p99_ms} / ${r.api.inside.loop_delay_max_ms}; ${r.api.inside.gc.minor?.ms_per_s ?? 0} / ${r.api.inside.gc.major?.ms_per_s ?? 0}`,
+          '',
+          '',
+        ],
+      ]
+    : []),
   ['API peak RSS, MB', r.api.peak_rss_mb, '', ''],
   ...(r.codepush ? protocolRows('CodePush check', 'CodePush checks/s', r.codepush, r.hello, 0.6) : []),
   ...(r.expo ? protocolRows('Expo manifest', 'Expo manifests/s', r.expo, r.hello, 0.6) : []),
