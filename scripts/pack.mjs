@@ -5,15 +5,27 @@
 // The workspace packages they use (@ota/client, @ota/shared) are not on any registry: each tarball
 // carries them as bundled dependencies. Their public dependencies (commander, ...) come from the registry
 // at install time, at the ranges this checkout's package.json names. Prints the tarballs' paths.
+//
+// `--out <dir>` writes the tarballs there instead (the GitHub Action packs into its runner's temporary
+// folder). Each run stages in a folder of its own and replaces only its own tarballs, so two runs at once
+// (the action's test and the packages' test of one `npm test`) never delete what the other is packing or
+// installing.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIfStale } from './build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'packages');
-const staging = join(out, 'staging');
+const outFlag = process.argv.indexOf('--out');
+const out = outFlag === -1 ? join(root, 'dist', 'packages') : resolve(process.argv[outFlag + 1] ?? '');
+if (outFlag !== -1 && !process.argv[outFlag + 1]) {
+  console.error('usage: node scripts/pack.mjs [--out <dir>]');
+  process.exit(2);
+}
+mkdirSync(out, { recursive: true });
+// Beside the tarballs, so that moving one into place is a rename within one file system.
+const staging = mkdtempSync(join(out, '.staging-'));
 const readJson = (path) => JSON.parse(readFileSync(join(root, path), 'utf8'));
 const rootManifest = readJson('package.json');
 
@@ -34,13 +46,17 @@ function bundle(pkgDir, name) {
   });
 }
 
+/** Packs into the staging folder, then moves the tarball into `out` in one rename. */
 function pack(pkgDir) {
-  const json = execFileSync('npm', ['pack', '--json', '--pack-destination', out], {
+  const json = execFileSync('npm', ['pack', '--json', '--pack-destination', staging], {
     cwd: pkgDir,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return join(out, JSON.parse(json)[0].filename);
+  const packed = join(staging, JSON.parse(json)[0].filename);
+  const target = join(out, basename(packed));
+  renameSync(packed, target);
+  return target;
 }
 
 function packCli() {
@@ -88,8 +104,10 @@ function packSdk() {
 }
 
 buildIfStale(root);
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-const tarballs = [packCli(), packSdk()];
-rmSync(staging, { recursive: true, force: true });
+let tarballs;
+try {
+  tarballs = [packCli(), packSdk()];
+} finally {
+  rmSync(staging, { recursive: true, force: true });
+}
 for (const path of tarballs) console.log(path);

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/platform/paths.js';
@@ -25,7 +25,14 @@ const env = () => ({
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ota-packed-'));
-  const { stdout } = await run(process.execPath, [join(ROOT, 'scripts/pack.mjs')], { cwd: ROOT });
+  // Into a folder of the test's own: the GitHub Action's test packs at the same time.
+  const { stdout } = await run(
+    process.execPath,
+    [join(ROOT, 'scripts/pack.mjs'), '--out', join(dir, 'packages')],
+    {
+      cwd: ROOT,
+    },
+  );
   const paths = stdout.trim().split('\n');
   tarballs = {
     cli: paths.find((p) => /ota-cli-[0-9.]+\.tgz$/.test(p))!,
@@ -40,9 +47,31 @@ afterAll(async () => {
 });
 
 describe('npm run pack', () => {
+  it('packs twice at once, each run into its own folder, and neither disturbs the other', async () => {
+    // Before each run staged in dist/packages/staging and emptied dist/packages first: the second run
+    // deleted what the first was packing (one of two exited 1), and an install from there hung.
+    const outs = ['twice-a', 'twice-b'].map((name) => join(dir, name));
+    const packs = await Promise.all(
+      outs.map((out) => run(process.execPath, [join(ROOT, 'scripts/pack.mjs'), '--out', out], { cwd: ROOT })),
+    );
+    for (const [i, { stdout }] of packs.entries()) {
+      const printed = stdout.trim().split('\n');
+      expect(printed.map((p) => p.slice(outs[i]!.length + 1)).sort()).toEqual(
+        [basename(tarballs.cli), basename(tarballs.sdk)].sort(),
+      );
+      expect((await readdir(outs[i]!)).sort()).toEqual(
+        [basename(tarballs.cli), basename(tarballs.sdk)].sort(),
+      );
+    }
+  }, 300_000);
+
   it('installs the CLI globally into an empty prefix; `ota` runs outside the checkout', async () => {
     const prefix = join(dir, 'prefix');
-    await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', tarballs.cli], {
+    // --prefix moves npm's global config file with it: the machine's own (registry, proxy, certificate
+    // authority) is named, as the GitHub Action's install step does.
+    const { stdout: globalconfig } = await run('npm', ['config', 'get', 'globalconfig'], { cwd: ROOT });
+    const flags = ['--prefix', prefix, '--globalconfig', globalconfig.trim(), '--no-audit', '--no-fund'];
+    await run('npm', ['install', '-g', ...flags, tarballs.cli], {
       cwd: dir,
       env: env(),
     });
