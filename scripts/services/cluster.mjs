@@ -275,7 +275,41 @@ export async function ensureRedisCluster() {
 }
 
 /** Everything, and the environment the cluster tests and the fleet test read. */
+/**
+ * The pids of cluster engines whose checkout is gone: each engine runs in its own folder under some
+ * checkout's .local/cluster (startDetached's cwd), and when that checkout is deleted (a fresh clone that
+ * ran the cluster tests and was removed) the engines keep running on the ports with their data deleted
+ * under them. Reused, they answer pings and then fail every statement ("File not found: .../metadata").
+ */
+function orphanedEngines() {
+  if (process.platform !== 'linux') return [];
+  const orphans = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 1) continue;
+    let cwd;
+    try {
+      cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      continue;
+    }
+    if (!cwd.endsWith(' (deleted)') || !/[/\\]\.local[/\\]cluster(-\d+)?[/\\]/.test(cwd)) continue;
+    if (['java', 'clickhouse', 'redis'].some((program) => pidIsProgram(pid, program))) orphans.push(pid);
+  }
+  return orphans;
+}
+
 export async function ensureClusterEngines() {
+  // Engines left by a deleted checkout hold the ports with their data gone: stopped, then started anew.
+  const orphans = orphanedEngines();
+  if (orphans.length > 0) {
+    log(
+      `cluster: stopping ${orphans.length} engine(s) whose checkout was deleted (pids ${orphans.join(', ')})`,
+    );
+    for (const pid of orphans) await terminate(pid, 30_000);
+    for (const port of [ZOOKEEPER_PORT, ...CLICKHOUSE_SHARDS.map((s) => s.http), ...REDIS_CLUSTER_PORTS])
+      await waitPortClosed(port, 5000);
+  }
   fs.mkdirSync(CLUSTER_DIR, { recursive: true });
   await ensureZookeeper();
   for (let i = 0; i < CLICKHOUSE_SHARDS.length; i++) await ensureClickhouseShard(i);
