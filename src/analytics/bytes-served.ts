@@ -1,4 +1,5 @@
 import type { Logger } from '../platform/logger.js';
+import { ownString } from '../platform/own-string.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import type { BytesServed, ReleaseRef, ReleaseStats } from '../releases/release-stats.js';
 import type { StatsStore } from './stats.store.js';
@@ -53,7 +54,7 @@ class SeenDevices {
     let devices = apps.get(appId);
     if (devices === undefined) {
       devices = new Set();
-      apps.set(appId, devices);
+      apps.set(ownString(appId), devices);
     }
     if (devices.has(deviceId)) return false;
     if (this.size >= SEEN_LIMIT) {
@@ -61,7 +62,8 @@ class SeenDevices {
       this.size = 0;
       return this.firstTime(appId, releaseId, deviceId);
     }
-    devices.add(deviceId);
+    // Kept until the memory is full: a copy, so no request's text is kept with it (own-string.ts).
+    devices.add(ownString(deviceId));
     this.size += 1;
     return true;
   }

@@ -1,3 +1,5 @@
+import { ownString } from '../platform/own-string.js';
+
 /**
  * Devices this process admitted recently, per workspace: a bounded LRU whose entries expire a fixed time
  * after admission. A hit means "already counted in the workspace's device set", so the check needs no Redis
@@ -49,7 +51,8 @@ export class AdmittedDevices {
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
-    this.entries.set(key, { expiresAt: this.now() + this.ttlMs, placed: ++this.clock });
+    // A copy: the joined key would keep the request's text that the device id was read from alive.
+    this.entries.set(ownString(key), { expiresAt: this.now() + this.ttlMs, placed: ++this.clock });
   }
 
   /** Forgets one device (it was released from the workspace's set). */

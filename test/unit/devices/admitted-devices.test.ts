@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { AdmittedDevices } from '../../../src/devices/admitted-devices.js';
 
@@ -44,5 +46,22 @@ describe('admitted devices under churn', () => {
     }
     expect(cache.has('ws', 'hot')).toBe(true);
     expect(cache.size).toBe(100);
+  });
+
+  it('keeps no request text alive with the devices it remembers', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const cache = new AdmittedDevices(10_000, 60_000);
+    // A device id read out of a request's text is a slice of it (as a parsed query string's values are).
+    const sliceOfRequest = (i: number) => {
+      const text = `device_id=dev-${String(i).padStart(8, '0')}-padded&pad=${'x'.repeat(8000)}${i}`;
+      return text.slice('device_id='.length, text.indexOf('&'));
+    };
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 2000; i++) cache.add('ws', sliceOfRequest(i));
+    gc();
+    expect((process.memoryUsage().heapUsed - before) / 2000).toBeLessThan(2000);
+    expect(cache.has('ws', 'dev-00000007-padded')).toBe(true);
   });
 });
