@@ -15,14 +15,13 @@
 // clock's beside it), the median of several passes. The XADD's CPU is this process's only; Redis's own work
 // shows in the clock's figure. Options: --passes <n> (7), --batches <n> (2000), --json <file>, --no-build,
 // --only-api (the API's whole requests only, for `node --cpu-prof`).
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { ensureServices } from '../scripts/bootstrap.mjs';
 import { buildIfStale } from '../scripts/build.mjs';
-import { scratchDatabase } from './scratch-database.mjs';
+import { scratchDatabase, seedEventApp } from './scratch-database.mjs';
 import { distLoader, inProcessApi, requiredEnv, stepOptions, stepTimers } from './step-timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,21 +73,7 @@ async function main() {
   let app;
   try {
     await migratePostgres(db, undefined, { serviceRole: decodeURIComponent(serviceScratchUrl.username) });
-    const { rows } = await db.query(
-      `WITH u AS (INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id),
-            w AS (INSERT INTO workspaces (name, plan, owner_id) SELECT 'bench', 'team', id FROM u RETURNING id)
-       INSERT INTO apps (workspace_id, name) SELECT id, 'bench app' FROM w RETURNING id, workspace_id`,
-      [`${database}@example.com`],
-    );
-    const appId = rows[0].id;
-    const sha = randomBytes(32).toString('hex');
-    await db.query('INSERT INTO bundles (app_id, sha256, size) VALUES ($1, $2, 1)', [appId, sha]);
-    const release = await db.query(
-      `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, sha256, size)
-       VALUES ($1, $2, '1.0.0', 'production', 100, $3, 1) RETURNING id`,
-      [rows[0].workspace_id, appId, sha],
-    );
-    const moduleId = release.rows[0].id;
+    const { appId, moduleId } = await seedEventApp(db, `${database}@example.com`);
     await db.end();
 
     ({ deps, app } = await inProcessApi(dist, {

@@ -22,6 +22,7 @@ import { WORKER_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { drive, percentileOf, waitHealthy } from './event-load.mjs';
 import { freePort } from './free-port.mjs';
 import { cpuSeconds, peakRssMb, storesCpuSeconds } from './process-cpu.mjs';
+import { seedEventApp } from './scratch-database.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -88,22 +89,7 @@ async function main() {
   await migratePostgres(db, undefined, {
     serviceRole: decodeURIComponent(new URL(process.env.DATABASE_URL).username),
   });
-  const { rows } = await db.query(
-    `WITH u AS (INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id),
-          w AS (INSERT INTO workspaces (name, plan, owner_id) SELECT 'bench', 'team', id FROM u RETURNING id)
-     INSERT INTO apps (workspace_id, name) SELECT id, 'bench app' FROM w RETURNING id, workspace_id`,
-    [`bench-${id}@example.com`],
-  );
-  const appId = rows[0].id;
-  // Events must name a release of the app.
-  const sha = randomBytes(32).toString('hex');
-  await db.query('INSERT INTO bundles (app_id, sha256, size) VALUES ($1, $2, 1)', [appId, sha]);
-  const release = await db.query(
-    `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, sha256, size)
-     VALUES ($1, $2, '1.0.0', 'production', 100, $3, 1) RETURNING id`,
-    [rows[0].workspace_id, appId, sha],
-  );
-  const moduleId = release.rows[0].id;
+  const { appId, moduleId } = await seedEventApp(db, `bench-${id}@example.com`);
   await db.end();
   await chAdmin.command({ query: `CREATE DATABASE IF NOT EXISTS ${dbName}` });
   const ch = createClient({ url: process.env.CLICKHOUSE_URL, database: dbName, request_timeout: 60_000 });

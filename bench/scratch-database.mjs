@@ -29,3 +29,25 @@ export async function scratchDatabase(databaseUrl, serviceUrl) {
     },
   };
 }
+
+/**
+ * One team workspace with one app and one release of it (events must name a release of their app), for the
+ * event benchmarks; answers the app's id and the release's.
+ */
+export async function seedEventApp(db, email) {
+  const { rows } = await db.query(
+    `WITH u AS (INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id),
+          w AS (INSERT INTO workspaces (name, plan, owner_id) SELECT 'bench', 'team', id FROM u RETURNING id)
+     INSERT INTO apps (workspace_id, name) SELECT id, 'bench app' FROM w RETURNING id, workspace_id`,
+    [email],
+  );
+  const appId = rows[0].id;
+  const sha = randomBytes(32).toString('hex');
+  await db.query('INSERT INTO bundles (app_id, sha256, size) VALUES ($1, $2, 1)', [appId, sha]);
+  const release = await db.query(
+    `INSERT INTO releases (workspace_id, app_id, version, channel, rollout_pct, sha256, size)
+     VALUES ($1, $2, '1.0.0', 'production', 100, $3, 1) RETURNING id`,
+    [rows[0].workspace_id, appId, sha],
+  );
+  return { appId, moduleId: release.rows[0].id };
+}
