@@ -16,6 +16,8 @@ const addFormats = ((formatsModule as unknown as { default?: AddFormats }).defau
  */
 export const CANONICAL_UUID = 'x-canonical-uuid';
 
+const UPPER_HEX = /[A-F]/;
+
 const base: Options = { allErrors: false, strict: false, useDefaults: true, removeAdditional: false };
 
 function withIdRules(ajv: Ajv): Ajv {
@@ -29,7 +31,9 @@ function withIdRules(ajv: Ajv): Ajv {
     modifying: true,
     errors: false,
     validate: (enabled: boolean, data: string, _schema?: unknown, cxt?: DataValidationCxt) => {
-      if (enabled && cxt?.parentData && isUuid(data)) {
+      // Ids nearly always arrive in lower case already: one scan for an upper-case digit settles those
+      // without the UUID pattern a second time (the `format` beside it has already run it) or a new string.
+      if (enabled && cxt?.parentData && UPPER_HEX.test(data) && isUuid(data)) {
         (cxt.parentData as Record<string | number, unknown>)[cxt.parentDataProperty] = data.toLowerCase();
       }
       return true;
