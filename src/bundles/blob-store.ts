@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 /**
  * Content-addressed storage of bundle bytes. Blobs are named by the hex sha256 of their bytes, so the same
  * bytes are stored once however often (and by whichever app) they are uploaded. The local-disk store is the
- * default (local-blob-store.ts); S3-compatible buckets are the other (s3-blob-store.ts: multipart upload
- * while hashing, then a copy to the content address; HEAD for has/size; ranged GET for reads).
+ * default (local-blob-store.ts); S3-compatible buckets are the other (s3-blob-store.ts: the upload spooled to
+ * a local file while hashed, then one PutObject to its content address; HEAD for has/size; ranged GET).
  */
 export interface BlobStore {
   /** Which kind of store this is (BLOB_STORE). */
@@ -15,6 +15,12 @@ export interface BlobStore {
    * store, so an HTTP caller can still answer on the same connection.
    */
   put(source: Readable, options: PutOptions): Promise<StoredBlob>;
+  /**
+   * Stores a file whose bytes its caller has hashed as `blob` (spoolUpload, in the caller's own folder);
+   * nothing is written when the blob is stored already. The file may be moved rather than copied: the
+   * caller only removes what is left of its folder.
+   */
+  putFile(path: string, blob: StoredBlob, options?: { contentType?: string }): Promise<void>;
   has(sha256: string): Promise<boolean>;
   /** Size in bytes, or undefined when no such blob exists. */
   size(sha256: string): Promise<number | undefined>;
@@ -32,7 +38,7 @@ export interface BlobStore {
 
 export interface PutOptions {
   maxBytes: number;
-  /** The length the upload declared (Content-Length), when it did: the S3 store then needs no multipart. */
+  /** The length the upload declared (Content-Length), when it did: fewer bytes arriving is a cut upload. */
   length?: number;
   /** The type the bytes are served with from the store itself (S3 objects); application/octet-stream. */
   contentType?: string;

@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { type Principal, requireRole } from '../access/principal.js';
 import type { AppsStore } from '../apps/apps.store.js';
@@ -13,8 +13,9 @@ import {
 } from './blob-store.js';
 import type { BundlesStore } from './bundles.store.js';
 import { jobFolder } from './job-folders.js';
+import { type SpooledBlob, spoolUpload } from './spooled-upload.js';
 import { isZip, ZipArchiveError, ZipTooLargeError } from './zip-archive.js';
-import { spoolBlob, ZipOnDisk } from './zip-file.js';
+import { ZipOnDisk } from './zip-file.js';
 
 /** The stores the bundles service works on: the apps (for the check) and the bundle records. */
 export interface BundlesStores {
@@ -58,24 +59,34 @@ export class BundlesService {
     if (!app) throw notFound('App', 'app_not_found');
     if (declaredLength !== undefined && declaredLength > maxBytes) throw this.tooLarge();
 
+    // The upload is written to a folder of its own while hashed, checked there, and only then stored:
+    // a refused upload (empty, too large, cut, a zip bomb) never reaches the store, and the store writes
+    // the bytes once, already named by their sha256.
+    const dir = await jobFolder('upload');
     let stored: StoredBlob;
     try {
-      // A refused upload stores nothing: an empty body is refused before the store sees it.
-      if (declaredLength === 0 || !(await hasBytes(source))) throw emptyBundle();
-      stored = await blobs.put(source, {
-        maxBytes,
-        ...(declaredLength !== undefined && Number.isSafeInteger(declaredLength) && declaredLength >= 0
-          ? { length: declaredLength }
-          : {}),
-      });
-    } catch (err) {
-      if (err instanceof BlobTooLargeError) throw this.tooLarge();
-      if (err instanceof BlobSourceError)
-        throw badRequest('The upload ended before all of its bytes arrived.', 'upload_incomplete');
-      throw err;
+      let spooled: SpooledBlob;
+      try {
+        if (declaredLength === 0 || !(await hasBytes(source))) throw emptyBundle();
+        spooled = await spoolUpload(source, dir, {
+          maxBytes,
+          ...(declaredLength !== undefined && Number.isSafeInteger(declaredLength) && declaredLength >= 0
+            ? { length: declaredLength }
+            : {}),
+        });
+      } catch (err) {
+        if (err instanceof BlobTooLargeError) throw this.tooLarge();
+        if (err instanceof BlobSourceError)
+          throw badRequest('The upload ended before all of its bytes arrived.', 'upload_incomplete');
+        throw err;
+      }
+      if (spooled.size === 0) throw emptyBundle();
+      await this.refuseZipBomb(spooled.path);
+      await blobs.putFile(spooled.path, spooled);
+      stored = { sha256: spooled.sha256, size: spooled.size };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
-    if (stored.size === 0) throw emptyBundle();
-    await this.refuseZipBomb(stored.sha256);
     const { bundles } = this.stores;
     await this.stores.transaction(async (tx) => {
       // Under the blob's lock, taken by the retention sweep too: recorded now, the bytes are kept for the
@@ -90,20 +101,23 @@ export class BundlesService {
   }
 
   /**
-   * A zip whose files inflate past BUNDLE_MAX_UNZIPPED_BYTES is refused before it is recorded, counting the
-   * bytes as they inflate (declared sizes can lie). The stored bytes stay unrecorded, so the retention sweep
-   * removes them. A zip that cannot be read is taken as it is: devices get its bytes, workers skip it.
+   * A zip whose files inflate past BUNDLE_MAX_UNZIPPED_BYTES is refused before it is stored, counting the
+   * bytes as they inflate (declared sizes can lie). yauzl reads the central directory at the end first, so
+   * the zip is read from the spooled file, never from memory. A zip that cannot be read is taken as it is:
+   * devices get its bytes, workers skip it.
    */
-  private async refuseZipBomb(sha256: string): Promise<void> {
-    const { blobs, maxUnzippedBytes } = this.options;
-    const head: Buffer[] = [];
-    for await (const chunk of blobs.createReadStream(sha256, { start: 0, end: 3 }))
-      head.push(chunk as Buffer);
-    if (!isZip(Buffer.concat(head))) return;
-    // yauzl reads the central directory at the end first: the zip is read from a file, never from memory.
-    const dir = await jobFolder('upload');
+  private async refuseZipBomb(path: string): Promise<void> {
+    const { maxUnzippedBytes } = this.options;
+    const head = Buffer.alloc(4);
+    const file = await open(path, 'r');
     try {
-      (await ZipOnDisk.open(await spoolBlob(blobs, sha256, dir), { maxBytes: maxUnzippedBytes })).close();
+      await file.read(head, 0, 4, 0);
+    } finally {
+      await file.close();
+    }
+    if (!isZip(head)) return;
+    try {
+      (await ZipOnDisk.open(path, { maxBytes: maxUnzippedBytes })).close();
     } catch (err) {
       if (err instanceof ZipTooLargeError)
         throw badRequest(
@@ -111,8 +125,6 @@ export class BundlesService {
           'bundle_too_large_unzipped',
         );
       if (!(err instanceof ZipArchiveError)) throw err;
-    } finally {
-      await rm(dir, { recursive: true, force: true });
     }
   }
 

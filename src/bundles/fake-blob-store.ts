@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   BlobSourceError,
@@ -40,6 +41,13 @@ export class FakeBlobStore implements BlobStore {
     if (!this.blobs.has(sha256)) this.written.set(sha256, this.now());
     this.blobs.set(sha256, bytes);
     return { sha256, size: bytes.length };
+  }
+
+  async putFile(path: string, blob: StoredBlob): Promise<void> {
+    this.check();
+    if (this.blobs.has(blob.sha256)) return;
+    this.written.set(blob.sha256, this.now());
+    this.blobs.set(blob.sha256, await readFile(path));
   }
 
   async delete(sha256: string): Promise<void> {

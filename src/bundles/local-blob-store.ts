@@ -1,18 +1,18 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { access, chmod, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   BlobSourceError,
   type BlobStore,
-  BlobTooLargeError,
   type ByteRange,
   isSha256Hex,
   type ListedBlob,
   type PutOptions,
   type StoredBlob,
 } from './blob-store.js';
+import { writeHashing } from './spooled-upload.js';
 
 /**
  * Blobs as files under one folder: `<dir>/<first two hex digits>/<sha256>`. An upload is written to
@@ -41,7 +41,9 @@ export class LocalDiskBlobStore implements BlobStore {
     const handle = await open(tmp, 'wx', 0o644);
     let stored: StoredBlob;
     try {
-      stored = await copyHashing(source, handle, options.maxBytes);
+      stored = await writeHashing(source, handle, options.maxBytes);
+      if (options.length !== undefined && stored.size !== options.length)
+        throw new BlobSourceError(new Error(`${stored.size} bytes arrived of ${options.length} declared`));
       await handle.sync();
       await handle.close();
     } catch (err) {
@@ -62,6 +64,33 @@ export class LocalDiskBlobStore implements BlobStore {
       throw err;
     }
     return stored;
+  }
+
+  async putFile(path: string, blob: StoredBlob): Promise<void> {
+    if (await this.has(blob.sha256)) return;
+    await mkdir(this.tmpDir, { recursive: true });
+    const tmp = join(this.tmpDir, `${randomUUID()}.part`);
+    try {
+      // Moved when the caller's folder is on the same file system, copied when not (EXDEV); then made
+      // durable before it takes its name, as an upload written here is.
+      await rename(path, tmp).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EXDEV') throw err;
+        await copyFile(path, tmp);
+      });
+      await chmod(tmp, 0o644);
+      const handle = await open(tmp, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      const target = this.pathOf(blob.sha256);
+      await mkdir(dirname(target), { recursive: true });
+      await rename(tmp, target);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   async has(sha256: string): Promise<boolean> {
@@ -116,83 +145,5 @@ export class LocalDiskBlobStore implements BlobStore {
   async ping(): Promise<void> {
     await mkdir(this.root, { recursive: true });
     await access(this.root);
-  }
-}
-
-/**
- * Copies the source into the file while hashing and counting. Reading pauses while a chunk is written, so
- * memory holds one chunk at a time whatever the upload's size. On failure the source is left open and
- * drained (not destroyed): the HTTP layer can still send its answer, and closes the connection after it.
- */
-function copyHashing(source: Readable, handle: FileHandle, maxBytes: number): Promise<StoredBlob> {
-  return new Promise<StoredBlob>((resolvePut, rejectPut) => {
-    const hash = createHash('sha256');
-    let size = 0;
-    let ended = false;
-    let settled = false;
-    let writes: Promise<void> = Promise.resolve();
-
-    const settle = (err?: unknown) => {
-      if (settled) return;
-      settled = true;
-      source.off('data', onData);
-      source.off('end', onEnd);
-      source.off('error', onError);
-      source.off('close', onClose);
-      if (err === undefined) {
-        resolvePut({ sha256: hash.digest('hex'), size });
-        return;
-      }
-      // Keep an error listener so a late socket error is not an unhandled 'error' event.
-      source.on('error', () => {});
-      source.resume();
-      rejectPut(err);
-    };
-    const onData = (chunk: Buffer | string) => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      size += bytes.length;
-      if (size > maxBytes) {
-        settle(new BlobTooLargeError(maxBytes));
-        return;
-      }
-      hash.update(bytes);
-      source.pause();
-      writes = writes.then(() => writeAll(handle, bytes));
-      writes.then(
-        () => {
-          if (!settled && !ended) source.resume();
-        },
-        (err) => settle(err),
-      );
-    };
-    const onEnd = () => {
-      ended = true;
-      writes.then(
-        () => settle(),
-        (err) => settle(err),
-      );
-    };
-    const onError = (err: unknown) => settle(new BlobSourceError(err));
-    const onClose = () => {
-      if (!ended) settle(new BlobSourceError(new Error('closed before the end')));
-    };
-
-    if (source.destroyed || source.errored) {
-      settle(new BlobSourceError(source.errored ?? new Error('destroyed before the upload was read')));
-      return;
-    }
-    source.on('data', onData);
-    source.on('end', onEnd);
-    source.on('error', onError);
-    source.on('close', onClose);
-    source.resume();
-  });
-}
-
-async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
-  let offset = 0;
-  while (offset < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
-    offset += bytesWritten;
   }
 }

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import {
-  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -10,10 +10,8 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import type { BundleSettings } from '../config/bundle-settings.js';
 import {
-  BlobSourceError,
   type BlobStore,
   BlobStoreUnavailableError,
   type ByteRange,
@@ -22,14 +20,12 @@ import {
   type PutOptions,
   type StoredBlob,
 } from './blob-store.js';
-import { hashingBody } from './hashing-body.js';
+import { jobFolder } from './job-folders.js';
+import { spoolUpload } from './spooled-upload.js';
 
 /** Objects never change once written: a CDN or browser may keep them for a year without asking again. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 const OCTET_STREAM = 'application/octet-stream';
-/** S3's smallest part (but the last); two in flight keep a 100 MB upload's memory near 20 MB. */
-const PART_SIZE = 5 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 2;
 
 export type S3Settings = NonNullable<BundleSettings['s3']>;
 
@@ -50,13 +46,13 @@ export function createS3Client(s3: S3Settings): S3Client {
 }
 
 /**
- * Blobs as objects of one bucket: `<prefix>bundles/<sha256>`. An upload streams to a temporary key
- * (`<prefix>uploads/<uuid>`) while it is hashed: one PutObject when its length was declared, else a
- * multipart upload (memory holds a couple of parts whatever its size). Only when it is complete and its
- * sha256 known is it copied to its content address (unless that exists already: the same bytes are stored
- * once), with its Content-Type and immutable caching, and the temporary object is deleted. An upload cut
- * midway is aborted (a PutObject stores nothing, a multipart upload's parts are dropped) and never reaches
- * a key under `bundles/`.
+ * Blobs as objects of one bucket: `<prefix>bundles/<sha256>`. An upload is spooled to a local file while it
+ * is hashed (memory holds a chunk at a time whatever its size); once complete and its sha256 known, it is
+ * written to its content address by one PutObject, with its Content-Type and immutable caching, unless
+ * that key exists already (the same bytes are stored once). So a key under `bundles/` only ever receives
+ * the bytes it names, the bucket sees each upload's bytes once (no temporary object, no copy), and an
+ * upload cut midway never reaches the bucket. Versions before this wrote a temporary key under
+ * `<prefix>uploads/` and copied it: deleteAbandonedUploads still sweeps what they left.
  */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
@@ -65,7 +61,6 @@ export class S3BlobStore implements BlobStore {
     readonly client: S3Client,
     readonly bucket: string,
     readonly prefix: string,
-    private readonly parts = { size: PART_SIZE, inFlight: PARTS_IN_FLIGHT },
   ) {}
 
   /** The object key of a blob. */
@@ -75,83 +70,35 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(source: Readable, options: PutOptions): Promise<StoredBlob> {
-    const contentType = options.contentType ?? OCTET_STREAM;
-    const hashing = hashingBody(source, options.maxBytes);
-    const temporary = `${this.prefix}uploads/${randomUUID()}`;
-    const abort = new AbortController();
-    // The source failing (too large, cut) ends the request to the store at once.
-    hashing.body.once('error', () => abort.abort());
+    const dir = await jobFolder('upload');
     try {
-      if (options.length !== undefined) {
-        // A declared length: one streaming PutObject, which S3 stores whole or not at all.
-        await this.client.send(
-          new PutObjectCommand({
-            Bucket: this.bucket,
-            Key: temporary,
-            Body: hashing.body,
-            ContentLength: options.length,
-            ContentType: contentType,
-          }),
-          { abortSignal: abort.signal },
-        );
-      } else {
-        await new Upload({
-          client: this.client,
-          params: { Bucket: this.bucket, Key: temporary, Body: hashing.body, ContentType: contentType },
-          partSize: this.parts.size,
-          queueSize: this.parts.inFlight,
-          leavePartsOnError: false,
-          abortController: abort,
-        }).done();
-      }
-    } catch (err) {
-      hashing.release(err);
-      // A server that is not atomic may have kept part of a cut PutObject: never leave it readable.
-      await this.deleteKey(temporary);
-      // The source's own failure (too large, cut) is the answer, whatever the abort that followed said.
-      throw hashing.failure() ?? new BlobStoreUnavailableError(err);
-    }
-    // The store has what it asked for; what the source still sends (more than it declared) is drained
-    // and counted, so the size check below sees it, and the source's end is awaited.
-    hashing.body.resume();
-    let stored: StoredBlob;
-    try {
-      stored = await hashing.result();
-    } catch (err) {
-      await this.deleteKey(temporary);
-      throw hashing.failure() ?? new BlobSourceError(err);
-    }
-    if (options.length !== undefined && stored.size !== options.length) {
-      await this.deleteKey(temporary);
-      throw new BlobSourceError(new Error(`${stored.size} bytes arrived of ${options.length} declared`));
-    }
-    try {
-      if ((await this.size(stored.sha256)) === undefined) {
-        await this.client.send(
-          new CopyObjectCommand({
-            Bucket: this.bucket,
-            Key: this.keyOf(stored.sha256),
-            CopySource: `${this.bucket}/${encodeURI(temporary)}`,
-            MetadataDirective: 'REPLACE',
-            ContentType: contentType,
-            // Opened straight from the bucket (BUNDLE_BASE_URL), a browser saves the bytes, never shows
-            // them; nosniff and the sandbox CSP are the CDN's to add (docs/operations/storage.md).
-            ContentDisposition: 'attachment',
-            CacheControl: IMMUTABLE,
-          }),
-        );
-      }
-    } catch (err) {
-      throw err instanceof BlobStoreUnavailableError ? err : new BlobStoreUnavailableError(err);
+      const spooled = await spoolUpload(source, dir, options);
+      await this.putFile(spooled.path, spooled, options);
+      return { sha256: spooled.sha256, size: spooled.size };
     } finally {
-      // Left behind only when the bucket went away just now: deleteAbandonedUploads sweeps it later.
-      await this.deleteKey(temporary);
+      await rm(dir, { recursive: true, force: true });
     }
-    return stored;
   }
 
-  private async deleteKey(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(() => {});
+  async putFile(path: string, blob: StoredBlob, options: { contentType?: string } = {}): Promise<void> {
+    try {
+      if ((await this.size(blob.sha256)) !== undefined) return;
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.keyOf(blob.sha256),
+          Body: createReadStream(path),
+          ContentLength: blob.size,
+          ContentType: options.contentType ?? OCTET_STREAM,
+          // Opened straight from the bucket (BUNDLE_BASE_URL), a browser saves the bytes, never shows
+          // them; nosniff and the sandbox CSP are the CDN's to add (docs/operations/storage.md).
+          ContentDisposition: 'attachment',
+          CacheControl: IMMUTABLE,
+        }),
+      );
+    } catch (err) {
+      throw err instanceof BlobStoreUnavailableError ? err : new BlobStoreUnavailableError(err);
+    }
   }
 
   async has(sha256: string): Promise<boolean> {
@@ -209,7 +156,7 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** Deletes temporary objects older than `before` (an upload whose copy the bucket's absence cut short). */
+  /** Deletes temporary objects older than `before`: what an upload of an earlier version left when cut. */
   async deleteAbandonedUploads(before: Date): Promise<number> {
     let deleted = 0;
     for await (const object of this.objects(`${this.prefix}uploads/`)) {

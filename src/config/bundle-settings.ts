@@ -60,8 +60,8 @@ export interface BundleSettings {
 
 /** A presigned S3 URL lives at most 7 days (SigV4); under a minute would be renewed constantly. */
 const URL_TTL_RANGE = { min: 60, max: 604_800 };
-/** CopyObject copies at most 5 GiB in one request: a bigger upload could never reach its content address. */
-const S3_MAX_COPY_BYTES = 5 * 1024 ** 3;
+/** One PutObject stores at most 5 GiB: a bigger upload could never reach its content address. */
+const S3_MAX_PUT_BYTES = 5 * 1024 ** 3;
 
 /** The bundle storage settings, checked together: each mistake named with its variable (start-up stops). */
 export function parseBundleSettings(e: BundleEnv): BundleSettings | string[] {
@@ -79,8 +79,8 @@ export function parseBundleSettings(e: BundleEnv): BundleSettings | string[] {
       `  BUNDLE_URL_TTL_SECONDS: must be ${URL_TTL_RANGE.min}-${URL_TTL_RANGE.max} (a presigned URL lives at most 7 days; got ${ttl})`,
     );
   const maxBytes = int(e.BUNDLE_MAX_BYTES);
-  if (s3 && maxBytes > S3_MAX_COPY_BYTES)
-    problems.push(`  BUNDLE_MAX_BYTES: at most ${S3_MAX_COPY_BYTES} with BLOB_STORE=s3 (got ${maxBytes})`);
+  if (s3 && maxBytes > S3_MAX_PUT_BYTES)
+    problems.push(`  BUNDLE_MAX_BYTES: at most ${S3_MAX_PUT_BYTES} with BLOB_STORE=s3 (got ${maxBytes})`);
   const maxUnzippedBytes =
     e.BUNDLE_MAX_UNZIPPED_BYTES === undefined ? 4 * maxBytes : int(e.BUNDLE_MAX_UNZIPPED_BYTES);
   if (!Number.isSafeInteger(maxUnzippedBytes) || maxUnzippedBytes < 1)

@@ -4,10 +4,12 @@ import { OperationTally } from '../platform/tallies.js';
 /** Blob store operations by name (`put`, `has`, `size`, `read`, and whatever else the store offers). */
 export type BlobTallies = Map<string, OperationTally>;
 
-const OPERATION_NAMES: Record<string, string> = { createReadStream: 'read' };
+// A file's bytes stored are a put like a stream's.
+const OPERATION_NAMES: Record<string, string> = { createReadStream: 'read', putFile: 'put' };
 /** The operations of the BlobStore interface: a store's own helpers (an S3 key's name) are not counted. */
 const OPERATIONS = new Set([
   'put',
+  'putFile',
   'has',
   'size',
   'createReadStream',

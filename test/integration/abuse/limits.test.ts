@@ -93,6 +93,12 @@ describe('oversized bodies', () => {
     const params = { app_id: (await t.app()).id };
     const unzipLimit = 4 * BUNDLE_LIMIT;
     const put = async (raw: Buffer) => send(ctx.app, route, { params, raw }, t.owner.headers);
+    const storedBlobs = async () => {
+      const out: string[] = [];
+      for await (const blob of ctx.deps.blobs.list()) out.push(blob.sha256);
+      return out.sort();
+    };
+    const before = await storedBlobs();
     for (const [what, bomb] of [
       ['a zip of zeros one byte over', await zerosZip(unzipLimit + 1)],
       ['a zip claiming 100 bytes that inflates to 1 MiB', await lyingZip(1024 ** 2, 100)],
@@ -100,6 +106,8 @@ describe('oversized bodies', () => {
       expect(bomb.length).toBeLessThan(BUNDLE_LIMIT);
       assertProblem(await put(bomb), [400], what, { code: 'bundle_too_large_unzipped' });
     }
+    // Refused before it was stored: a bomb never reaches the store, not even for the sweep to remove.
+    expect(await storedBlobs()).toEqual(before);
     const at = await put(await zerosZip(unzipLimit));
     expect(at.statusCode, at.body).toBe(201);
   });

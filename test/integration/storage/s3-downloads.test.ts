@@ -46,6 +46,36 @@ describe('objects in the bucket', () => {
   });
 });
 
+describe('an upload', () => {
+  it('reaches the bucket as one PutObject of its content address: no temporary key, no copy', async () => {
+    const store = presigned.deps.blobs as S3BlobStore;
+    const sent: string[] = [];
+    const watch = 'test: commands sent';
+    store.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const key = (args.input as { Key?: string }).Key ?? '';
+        sent.push(`${context.commandName} ${key.replace(store.prefix, '')}`);
+        return next(args);
+      },
+      { step: 'initialize', name: watch },
+    );
+    try {
+      const bytes = randomBytes(6 * 1024 * 1024 + 5);
+      const sha256 = await stored(presigned, bytes);
+      const writes = sent.filter(
+        (c) => !c.startsWith('HeadObjectCommand') && !c.startsWith('GetObjectCommand'),
+      );
+      expect(writes).toEqual([`PutObjectCommand bundles/${sha256}`]);
+      // The same bytes again: found stored, nothing written.
+      sent.length = 0;
+      await stored(presigned, bytes);
+      expect(sent.filter((c) => c.startsWith('PutObjectCommand'))).toEqual([]);
+    } finally {
+      store.client.middlewareStack.remove(watch);
+    }
+  });
+});
+
 describe('downloads from the bucket', () => {
   it('GET /bundles/{sha256} answers 302 to a presigned URL that serves the bytes', async () => {
     const bytes = randomBytes(40_000);
