@@ -1,3 +1,5 @@
+import { ownString } from '../platform/own-string.js';
+
 export interface KeyDirectoryOptions {
   /** How long "no such key" is remembered: short, so a key made a moment ago works within seconds. */
   negativeTtlMs?: number;
@@ -67,7 +69,10 @@ export class DeploymentKeyDirectory {
     return { known: this.known.size, unknown: this.unknown.size };
   }
 
-  private remember(key: string, appId: string | null): void {
+  private remember(requested: string, appId: string | null): void {
+    // A copy: the key read from a query string is a slice of the request's whole URL, which V8 would keep
+    // alive with it (10,000 made-up keys padded to 8 KB: 80 MB).
+    const key = ownString(requested);
     if (appId === null) {
       this.unknown.delete(key);
       evictOldest(this.unknown, this.maxUnknown);
