@@ -1,3 +1,4 @@
+import { ownString } from '../platform/own-string.js';
 import { clientBucket } from './client-address.js';
 
 export interface AddressLimiterOptions {
@@ -44,7 +45,9 @@ export class AddressLimiter {
       if (window) this.windows.delete(key);
       else if (this.windows.size >= this.maxAddresses) this.makeRoom(now);
       window = { startedAt: now, count: 0 };
-      this.windows.set(key, window);
+      // A copy: behind a trusted proxy the address is a slice of X-Forwarded-For, which the client may
+      // pad, and V8 would keep the whole header alive with it for the window's length.
+      this.windows.set(ownString(key), window);
     }
     window.count += 1;
     if (window.count <= this.options.max) return 0;

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { AddressLimiter } from '../../../src/edge/address-limiter.js';
 
@@ -29,5 +31,22 @@ describe('AddressLimiter', () => {
     now = 1200;
     limiter.hit('10.0.0.5');
     expect(limiter.size).toBeLessThanOrEqual(3);
+  });
+
+  it('keeps no request text alive with the addresses it counts', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const limiter = new AddressLimiter({ max: 10, windowMs: 60_000 });
+    // Behind a trusted proxy the address is read out of X-Forwarded-For, which the client may pad.
+    const sliceOfHeader = (i: number) => {
+      const header = `${'203.0.113.1, '.repeat(600)}198.${100 + Math.floor(i / 150)}.${100 + (i % 150)}.200`;
+      return header.slice(header.lastIndexOf(' ') + 1);
+    };
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 2000; i++) limiter.hit(sliceOfHeader(i));
+    gc();
+    expect((process.memoryUsage().heapUsed - before) / 2000).toBeLessThan(2000);
+    expect(limiter.size).toBe(2000);
   });
 });
