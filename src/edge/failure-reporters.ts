@@ -34,8 +34,29 @@ export class FailureReporters {
 
   /** True when a report of `deviceId` about `moduleId` from `address` may count. */
   admit(moduleId: string, address: string | undefined, deviceId: string): boolean {
+    return this.admitPair(`${moduleId} ${clientBucket(address)}`, deviceId);
+  }
+
+  /**
+   * `admit` for the reports of one request from `address`: its bucket is worked out once, and the pair's
+   * key made again only when the release changes (a batch's events nearly all name one release), where
+   * once per event they were a visible share of the intake's cost.
+   */
+  admitFrom(address: string | undefined): (moduleId: string, deviceId: string) => boolean {
+    const bucket = clientBucket(address);
+    let lastModule: string | undefined;
+    let key = '';
+    return (moduleId, deviceId) => {
+      if (moduleId !== lastModule) {
+        lastModule = moduleId;
+        key = `${moduleId} ${bucket}`;
+      }
+      return this.admitPair(key, deviceId);
+    };
+  }
+
+  private admitPair(key: string, deviceId: string): boolean {
     const hour = Math.floor(this.now() / HOUR_MS);
-    const key = `${moduleId} ${clientBucket(address)}`;
     let pair = this.pairs.get(key);
     if (pair === undefined || pair.hour !== hour) {
       if (pair !== undefined) this.pairs.delete(key);

@@ -40,7 +40,7 @@ export interface EventIngestOptions {
   /** Events older than this are not stored (their partitions are already dropped). */
   retentionDays: number;
   /** Which devices' reports may move failure counters, per client address (src/edge/failure-reporters.ts). */
-  reporters: Pick<FailureReporters, 'admit'>;
+  reporters: Pick<FailureReporters, 'admitFrom'>;
   now?: () => number;
 }
 
@@ -96,7 +96,7 @@ export class EventIngestService {
       const receivedMs = now();
       const encoded = encodeEvents(route.appId, receivedMs, sorted.taken, retentionDays, {
         network: clientNetwork(address),
-        counts: (moduleId, deviceId) => reporters.admit(moduleId, address, deviceId),
+        counts: reporters.admitFrom(address),
       });
       await this.stores.events.append([{ appId: route.appId, receivedMs, encoded }]);
     }
@@ -106,18 +106,30 @@ export class EventIngestService {
   }
 }
 
+const NO_EVENT_YET = Symbol('no event yet');
+
 function sortEvents(route: AppRoute, events: readonly DeviceEventInput[]) {
   const taken: EventInput[] = [];
   const refused: RefusedEvent[] = [];
-  events.forEach((event, index) => {
-    const moduleId = event.module_id ? canonicalId(event.module_id) : '';
-    if (moduleId !== '' && !route.modules.has(moduleId)) {
+  // A batch's events nearly all name one module: its canonical form and whether the app has it are worked
+  // out again only when the module id changes.
+  let lastModule: string | null | undefined | typeof NO_EVENT_YET = NO_EVENT_YET;
+  let moduleId = '';
+  let known = true;
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index]!;
+    if (event.module_id !== lastModule) {
+      lastModule = event.module_id;
+      moduleId = event.module_id ? canonicalId(event.module_id) : '';
+      known = moduleId === '' || route.modules.has(moduleId);
+    }
+    if (!known) {
       refused.push({ index, id: event.id, code: 'unknown_module' });
-      return;
+      continue;
     }
     // Copied only when its module id must be rewritten (absent, null or not in lower case): a copy per
     // event was a visible share of the intake's own cost.
     taken.push(event.module_id === moduleId ? (event as EventInput) : { ...event, module_id: moduleId });
-  });
+  }
   return { taken, refused };
 }
