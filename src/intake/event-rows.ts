@@ -137,6 +137,10 @@ export function encodeEvents(
   const afterTs = `\t${received}\t${tsvField(appId)}\t`;
   let lastModule: string | undefined;
   let moduleField = '';
+  // The start of a row (time, received time, app, module) is made again only when its time or module
+  // changes: a batch's events mostly share both.
+  let lastTs = Number.NaN;
+  let rowStart = '';
   // Lines joined once at the end: the text is then one flat string. Appended line by line (`+=`) it was a
   // rope of a few hundred pieces, which the XADD's socket write walked over and over: that walk cost
   // more CPU than encoding the batch.
@@ -145,12 +149,16 @@ export function encodeEvents(
     if (seen.has(event.id)) continue;
     seen.add(event.id);
     const ts = eventSeconds(event.ts, receivedMs, retentionDays);
-    if (event.module_id !== lastModule) {
-      lastModule = event.module_id;
-      moduleField = tsvField(lastModule);
+    if (event.module_id !== lastModule || ts !== lastTs) {
+      if (event.module_id !== lastModule) {
+        lastModule = event.module_id;
+        moduleField = tsvField(lastModule);
+      }
+      lastTs = ts;
+      rowStart = `${ts}${afterTs}${moduleField}\t`;
     }
     lines.push(
-      `${ts}${afterTs}${moduleField}\t${tsvField(event.device_id)}\t${tsvField(event.id)}\t${event.type}\t${event.channel ? tsvField(event.channel) : ''}\t${event.message ? tsvField(event.message) : ''}\n`,
+      `${rowStart}${tsvField(event.device_id)}\t${tsvField(event.id)}\t${event.type}\t${event.channel ? tsvField(event.channel) : ''}\t${event.message ? tsvField(event.message) : ''}\n`,
     );
     if (
       (event.type === 'activation' || event.type === 'error') &&
