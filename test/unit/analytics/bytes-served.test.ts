@@ -1,9 +1,8 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { RedisBytesServed } from '../../../src/analytics/bytes-served.js';
 import type { Redis } from '../../../src/platform/redis.js';
 import { RedisKeys } from '../../../src/platform/redis.js';
+import { retainedBytesEach, sliceOfPaddedText } from '../../helpers/retained-heap.js';
 
 /** A Redis that keeps the HINCRBYs of each flush's pipelines, summed per key and field. */
 function countingRedis() {
@@ -61,20 +60,17 @@ describe('bytes served, counted once per device and release', () => {
   });
 
   it('keeps no request text alive with the devices it remembers', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const { redis } = countingRedis();
     const served = new RedisBytesServed(redis, new RedisKeys('t'), { flushMs: 60_000 });
-    // A device id read out of a request's text is a slice of it (as a parsed query string's values are).
-    const sliceOfRequest = (i: number) => {
-      const text = `client_unique_id=dev-${String(i).padStart(8, '0')}-padded&pad=${'x'.repeat(8000)}${i}`;
-      return text.slice('client_unique_id='.length, text.indexOf('&'));
-    };
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 2000; i++) served.record(APP, R1, 'full', 1, sliceOfRequest(i));
-    gc();
-    const perDevice = (process.memoryUsage().heapUsed - before) / 2000;
+    const perDevice = await retainedBytesEach(2000, (i) =>
+      served.record(
+        APP,
+        R1,
+        'full',
+        1,
+        sliceOfPaddedText('client_unique_id=', `dev-${String(i).padStart(8, '0')}-padded`),
+      ),
+    );
     // Each kept slice would hold its 8 KB request; a copy of its own is a few hundred bytes.
     expect(perDevice).toBeLessThan(2000);
     await served.flush();

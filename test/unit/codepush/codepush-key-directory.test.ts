@@ -1,7 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { DeploymentKeyDirectory } from '../../../src/codepush/key-directory.js';
+import { retainedBytesEach, sliceOfPaddedText } from '../../helpers/retained-heap.js';
 
 function source(keys: Record<string, string>) {
   const asked: string[] = [];
@@ -50,20 +49,13 @@ describe('DeploymentKeyDirectory', () => {
   });
 
   it('keeps no request text alive with the made-up keys it remembers', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     // Asked as Postgres is, without the key becoming a property name (which would copy it).
     const dir = new DeploymentKeyDirectory({ appOf: async () => null }, { maxUnknown: 10_000 });
     // A key read out of a query string is a slice of the request's whole URL, padding and all.
-    const sliceOfRequest = (i: number) => {
-      const text = `deployment_key=made-up-key-${String(i).padStart(8, '0')}&pad=${'x'.repeat(8000)}${i}`;
-      return text.slice('deployment_key='.length, text.indexOf('&'));
-    };
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 2000; i++) await dir.appOf(sliceOfRequest(i));
-    gc();
-    expect((process.memoryUsage().heapUsed - before) / 2000).toBeLessThan(2000);
+    const perKey = await retainedBytesEach(2000, (i) =>
+      dir.appOf(sliceOfPaddedText('deployment_key=', `made-up-key-${String(i).padStart(8, '0')}`)),
+    );
+    expect(perKey).toBeLessThan(2000);
     expect(dir.peek('made-up-key-00000007')).toBeNull();
   });
 });

@@ -1,7 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { AdmittedDevices } from '../../../src/devices/admitted-devices.js';
+import { retainedBytesEach, sliceOfPaddedText } from '../../helpers/retained-heap.js';
 
 describe('admitted devices (bounded LRU with expiry)', () => {
   it('remembers an admission until it expires, counted from admission', () => {
@@ -48,20 +47,12 @@ describe('admitted devices under churn', () => {
     expect(cache.size).toBe(100);
   });
 
-  it('keeps no request text alive with the devices it remembers', () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
+  it('keeps no request text alive with the devices it remembers', async () => {
     const cache = new AdmittedDevices(10_000, 60_000);
-    // A device id read out of a request's text is a slice of it (as a parsed query string's values are).
-    const sliceOfRequest = (i: number) => {
-      const text = `device_id=dev-${String(i).padStart(8, '0')}-padded&pad=${'x'.repeat(8000)}${i}`;
-      return text.slice('device_id='.length, text.indexOf('&'));
-    };
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 2000; i++) cache.add('ws', sliceOfRequest(i));
-    gc();
-    expect((process.memoryUsage().heapUsed - before) / 2000).toBeLessThan(2000);
+    const perDevice = await retainedBytesEach(2000, (i) =>
+      cache.add('ws', sliceOfPaddedText('device_id=', `dev-${String(i).padStart(8, '0')}-padded`)),
+    );
+    expect(perDevice).toBeLessThan(2000);
     expect(cache.has('ws', 'dev-00000007-padded')).toBe(true);
   });
 });

@@ -1,8 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { RoutingCache } from '../../../src/routing/routing.cache.js';
 import type { AppRoute, RoutingSource } from '../../../src/routing/routing.types.js';
+import { retainedBytesEach, sliceOfPaddedText } from '../../helpers/retained-heap.js';
 
 function route(appId: string, workspaceId = 'ws-1', version = 1): AppRoute {
   return {
@@ -170,20 +169,15 @@ describe('routing cache', () => {
   });
 
   it('keeps no request text alive with the unknown ids it remembers', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     // Loads as Postgres answers them, without the id becoming a property name (which would copy it).
     const cache = new RoutingCache({ load: async () => null }, { ttlMs: 60_000 });
     // An app id read from a path is a slice of the request's whole URL, padded query string and all.
-    const sliceOfRequest = (i: number) => {
-      const url = `/api/v1/expo/${String(i).padStart(8, '0')}-0000-4000-8000-000000000000/manifest?pad=${'x'.repeat(8000)}${i}`;
-      return url.slice('/api/v1/expo/'.length, url.indexOf('/manifest'));
-    };
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 2000; i++) await cache.get(sliceOfRequest(i));
-    gc();
-    expect((process.memoryUsage().heapUsed - before) / 2000).toBeLessThan(2000);
+    const perId = await retainedBytesEach(2000, (i) =>
+      cache.get(
+        sliceOfPaddedText('/api/v1/expo/', `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`),
+      ),
+    );
+    expect(perId).toBeLessThan(2000);
     expect(cache.peek('00000007-0000-4000-8000-000000000000')).toBeNull();
   });
 });
