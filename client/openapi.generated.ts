@@ -3543,6 +3543,7 @@ export interface operations {
                         module_id?: string | null;
                         /** Format: date-time */
                         ts?: string;
+                        /** @enum {string} */
                         type: "download" | "activation" | "error";
                     }[];
                 };
