@@ -13,7 +13,7 @@ import {
 } from './blob-store.js';
 import type { BundlesStore } from './bundles.store.js';
 import { jobFolder } from './job-folders.js';
-import { type SpooledBlob, spoolUpload } from './spooled-upload.js';
+import { type SpooledBlob, spoolUpload, whileHoldingErrors } from './spooled-upload.js';
 import { isZip, ZipArchiveError, ZipTooLargeError } from './zip-archive.js';
 import { ZipOnDisk } from './zip-file.js';
 
@@ -62,7 +62,7 @@ export class BundlesService {
     // The upload is written to a folder of its own while hashed, checked there, and only then stored:
     // a refused upload (empty, too large, cut, a zip bomb) never reaches the store, and the store writes
     // the bytes once, already named by their sha256.
-    const dir = await jobFolder('upload');
+    const dir = await whileHoldingErrors(source, () => jobFolder('upload'));
     let stored: StoredBlob;
     try {
       let spooled: SpooledBlob;

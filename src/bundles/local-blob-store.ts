@@ -12,7 +12,7 @@ import {
   type PutOptions,
   type StoredBlob,
 } from './blob-store.js';
-import { writeHashing } from './spooled-upload.js';
+import { whileHoldingErrors, writeHashing } from './spooled-upload.js';
 
 /**
  * Blobs as files under one folder: `<dir>/<first two hex digits>/<sha256>`. An upload is written to
@@ -36,9 +36,11 @@ export class LocalDiskBlobStore implements BlobStore {
   }
 
   async put(source: Readable, options: PutOptions): Promise<StoredBlob> {
-    await mkdir(this.tmpDir, { recursive: true });
     const tmp = join(this.tmpDir, `${randomUUID()}.part`);
-    const handle = await open(tmp, 'wx', 0o644);
+    const handle = await whileHoldingErrors(source, async () => {
+      await mkdir(this.tmpDir, { recursive: true });
+      return open(tmp, 'wx', 0o644);
+    });
     let stored: StoredBlob;
     try {
       stored = await writeHashing(source, handle, options.maxBytes);

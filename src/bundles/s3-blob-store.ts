@@ -21,7 +21,7 @@ import {
   type StoredBlob,
 } from './blob-store.js';
 import { jobFolder } from './job-folders.js';
-import { spoolUpload } from './spooled-upload.js';
+import { spoolUpload, whileHoldingErrors } from './spooled-upload.js';
 
 /** Objects never change once written: a CDN or browser may keep them for a year without asking again. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -70,7 +70,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(source: Readable, options: PutOptions): Promise<StoredBlob> {
-    const dir = await jobFolder('upload');
+    const dir = await whileHoldingErrors(source, () => jobFolder('upload'));
     try {
       const spooled = await spoolUpload(source, dir, options);
       await this.putFile(spooled.path, spooled, options);

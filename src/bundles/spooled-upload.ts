@@ -26,7 +26,7 @@ export async function spoolUpload(
   options: SpoolOptions,
 ): Promise<SpooledBlob> {
   const path = join(dir, `${randomUUID()}.part`);
-  const handle = await open(path, 'wx', 0o600);
+  const handle = await whileHoldingErrors(source, () => open(path, 'wx', 0o600));
   try {
     const stored = await writeHashing(source, handle, options.maxBytes);
     if (options.length !== undefined && stored.size !== options.length)
@@ -34,6 +34,21 @@ export async function spoolUpload(
     return { ...stored, path };
   } finally {
     await handle.close().catch(() => {});
+  }
+}
+
+/**
+ * Runs `step` with an error listener on the source, so a failure of the source while the step waits (a
+ * client resetting its connection while the file is opened) is kept on the stream (`errored`, which
+ * writeHashing answers as a cut upload) rather than thrown as an error nobody listened for.
+ */
+export async function whileHoldingErrors<T>(source: Readable, step: () => Promise<T>): Promise<T> {
+  const hold = () => {};
+  source.on('error', hold);
+  try {
+    return await step();
+  } finally {
+    source.off('error', hold);
   }
 }
 
