@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,5 +23,18 @@ describe('job folders', () => {
     expect((await readdir(parent)).sort()).toEqual(
       [live, unrelated].map((p) => p.slice(parent!.length + 1)).sort(),
     );
+  });
+
+  it('keep a folder made long ago while a file in it is still being written (a slow upload spooling)', async () => {
+    parent = await mkdtemp(join(tmpdir(), 'job-folders-test-'));
+    const spooling = await jobFolder('upload', parent);
+    const finished = await jobFolder('upload', parent);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await writeFile(join(spooling, 'body'), 'still arriving');
+    await writeFile(join(finished, 'body'), 'left behind');
+    await utimes(join(finished, 'body'), hourAgo, hourAgo);
+    for (const path of [spooling, finished]) await utimes(path, hourAgo, hourAgo);
+    expect(await sweepJobFolders(30 * 60_000, parent)).toBe(1);
+    expect(await readdir(parent)).toEqual([spooling.slice(parent.length + 1)]);
   });
 });
