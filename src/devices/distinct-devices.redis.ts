@@ -1,4 +1,5 @@
 import type { Logger } from '../platform/logger.js';
+import { ownString } from '../platform/own-string.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import type { DistinctDeviceCounter } from './distinct-devices.js';
 
@@ -12,6 +13,8 @@ export interface DistinctDevicesOptions {
   flushMs?: number;
   /** A buffer this large is written at once rather than at the next tick. */
   maxPending?: number;
+  /** Devices remembered as written today, across workspaces (the memory starts again when full). */
+  remember?: number;
   now?: () => number;
   log?: Logger;
   /**
@@ -25,6 +28,12 @@ export interface DistinctDevicesOptions {
  * Distinct devices served per workspace, as HyperLogLog: one key per workspace per UTC day, merged by
  * PFCOUNT over the window's days. The update check only adds to an in-memory buffer; a timer writes the
  * buffer (PFADD per key), so the request path never waits on Redis for analytics.
+ *
+ * A device already written to today's key by this process is not buffered again: a fleet checks every few
+ * minutes all day, and adding a device the day's counter holds changes nothing, yet each one cost the API
+ * its share of a PFADD command and Redis its work on the same cores. The memory of written devices is
+ * bounded (`remember`, 100,000 by default) and starts again when full or when the day changes, so a device
+ * is written at most a few times a day whatever the fleet's size.
  */
 export class RedisDistinctDevices implements DistinctDeviceCounter {
   private pending = new Map<string, Set<string>>();
@@ -33,6 +42,10 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
   private timer: NodeJS.Timeout | undefined;
   private readonly log: Logger | undefined;
   private readonly todayKeys = new Map<string, string>();
+  /** Devices written to today's keys, by key; cleared with the day's keys or when `remember` is reached. */
+  private readonly written = new Map<string, Set<string>>();
+  private writtenCount = 0;
+  private readonly remember: number;
   private keysDay = -1;
   private readonly windowDays: number;
   private readonly flushMs: number;
@@ -48,6 +61,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     this.windowDays = options.windowDays;
     this.flushMs = options.flushMs ?? 250;
     this.maxPending = options.maxPending ?? 50_000;
+    this.remember = options.remember ?? 100_000;
     this.now = options.now ?? Date.now;
     this.log = options.log;
     this.alongside = options.alongside;
@@ -63,6 +77,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     const day = Math.floor(this.now() / DAY_MS);
     if (day !== this.keysDay) {
       this.todayKeys.clear();
+      this.forgetWritten();
       this.keysDay = day;
     }
     let key = this.todayKeys.get(workspaceId);
@@ -79,6 +94,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     // (an estimate is all this feeds) rather than memory growing without end.
     if (this.pendingCount >= 2 * this.maxPending) return;
     const key = this.currentKey(workspaceId);
+    if (this.written.get(key)?.has(deviceId)) return;
     let devices = this.pending.get(key);
     if (!devices) {
       devices = new Set();
@@ -134,6 +150,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
           await this.redis.pexpire(key, ttlMs);
         }),
       );
+      this.noteWritten(batch);
     } catch (err) {
       this.log?.warn({ err }, 'distinct-device counters not written; retrying at the next flush');
       this.requeue(batch);
@@ -151,6 +168,35 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.flush();
+  }
+
+  /**
+   * Remembers the devices of a batch Redis took, for the day of their key (a batch written across midnight
+   * names yesterday's keys, which today's checks never ask about). Each id is a copy: one read from a URL or
+   * a header is a slice that would keep the request's whole text alive (own-string.ts).
+   */
+  private noteWritten(batch: Map<string, Set<string>>): void {
+    for (const [key, devices] of batch) {
+      let known = this.written.get(key);
+      for (const device of devices) {
+        if (this.writtenCount >= this.remember) {
+          this.forgetWritten();
+          known = undefined;
+        }
+        if (known === undefined) {
+          known = new Set();
+          this.written.set(key, known);
+        }
+        const before = known.size;
+        known.add(ownString(device));
+        this.writtenCount += known.size - before;
+      }
+    }
+  }
+
+  private forgetWritten(): void {
+    this.written.clear();
+    this.writtenCount = 0;
   }
 
   private requeue(batch: Map<string, Set<string>>): void {

@@ -9,6 +9,23 @@ const DAY = 86_400_000;
 const within = (actual: number, expected: number, tolerance: number) =>
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(Math.ceil(expected * tolerance));
 
+/** The real Redis, with the number of devices of each PFADD noted on its way. */
+function notingPfadd() {
+  const sizes: number[] = [];
+  const redis = new Proxy(ctx.deps.redis, {
+    get(target, name, receiver) {
+      if (name === 'pfadd')
+        return (key: string, ...members: string[]) => {
+          sizes.push(members.length);
+          return target.pfadd(key, ...members);
+        };
+      const value = Reflect.get(target, name, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { redis, sizes };
+}
+
 describe('distinct devices (HyperLogLog)', () => {
   it('counts the distinct devices that checked, across the apps of a workspace', async () => {
     const workspaceId = await seedWorkspace(ctx, 'team');
@@ -70,19 +87,7 @@ describe('distinct devices (HyperLogLog)', () => {
 
   it('writes a large buffer in commands of at most 1,000 devices, so no one command holds the event loop', async () => {
     const ws = 'a0a0a0a0-0000-4000-8000-000000000004';
-    // The real Redis, with each PFADD's size noted on its way.
-    const sizes: number[] = [];
-    const redis = new Proxy(ctx.deps.redis, {
-      get(target, name, receiver) {
-        if (name === 'pfadd')
-          return (key: string, ...members: string[]) => {
-            sizes.push(members.length);
-            return target.pfadd(key, ...members);
-          };
-        const value = Reflect.get(target, name, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const { redis, sizes } = notingPfadd();
     const counter = new RedisDistinctDevices(redis, ctx.deps.keys, { windowDays: 30 });
     for (const d of deviceIds(2500, 'large')) counter.add(ws, d);
     await counter.flush();
@@ -104,5 +109,68 @@ describe('distinct devices (HyperLogLog)', () => {
     } finally {
       await counter.stop();
     }
+  });
+
+  it('writes a device once a day, however often it checks, and again on the next day', async () => {
+    const ws = 'a0a0a0a0-0000-4000-8000-000000000005';
+    let now = Date.UTC(2026, 2, 1, 12);
+    const { redis, sizes } = notingPfadd();
+    const counter = new RedisDistinctDevices(redis, ctx.deps.keys, { windowDays: 30, now: () => now });
+    const fleet = deviceIds(300, 'daily');
+    for (let pass = 0; pass < 3; pass++) {
+      for (const d of fleet) counter.add(ws, d);
+      await counter.flush();
+    }
+    expect(sizes).toEqual([300]);
+    now += DAY;
+    for (const d of fleet) counter.add(ws, d);
+    await counter.flush();
+    expect(sizes).toEqual([300, 300]);
+    within(await counter.distinctDevices(ws), 300, 0.02);
+  });
+
+  it('writes a device again once its memory of written devices was full and cleared', async () => {
+    const ws = 'a0a0a0a0-0000-4000-8000-000000000006';
+    const { redis, sizes } = notingPfadd();
+    const counter = new RedisDistinctDevices(redis, ctx.deps.keys, { windowDays: 30, remember: 250 });
+    const fleet = deviceIds(300, 'full');
+    for (const d of fleet.slice(0, 200)) counter.add(ws, d);
+    await counter.flush();
+    for (const d of fleet.slice(0, 200)) counter.add(ws, d);
+    await counter.flush();
+    expect(sizes).toEqual([200]);
+    // 100 more pass the bound of 250: the memory starts again, so known devices are written once more.
+    for (const d of fleet.slice(200)) counter.add(ws, d);
+    await counter.flush();
+    for (const d of fleet.slice(0, 10)) counter.add(ws, d);
+    await counter.flush();
+    expect(sizes).toEqual([200, 100, 10]);
+    within(await counter.distinctDevices(ws), 300, 0.02);
+  });
+
+  it('writes again the devices of a failed write (they are not remembered as written)', async () => {
+    const ws = 'a0a0a0a0-0000-4000-8000-000000000007';
+    let failing = true;
+    const sizes: number[] = [];
+    const redis = new Proxy(ctx.deps.redis, {
+      get(target, name, receiver) {
+        if (name === 'pfadd')
+          return (key: string, ...members: string[]) => {
+            if (failing) return Promise.reject(new Error('Redis is away'));
+            sizes.push(members.length);
+            return target.pfadd(key, ...members);
+          };
+        const value = Reflect.get(target, name, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const counter = new RedisDistinctDevices(redis, ctx.deps.keys, { windowDays: 30 });
+    for (const d of deviceIds(50, 'retry')) counter.add(ws, d);
+    await counter.flush();
+    failing = false;
+    for (const d of deviceIds(50, 'retry')) counter.add(ws, d);
+    await counter.flush();
+    expect(sizes).toEqual([50]);
+    within(await counter.distinctDevices(ws), 50, 0.02);
   });
 });
