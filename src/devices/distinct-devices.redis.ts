@@ -1,7 +1,7 @@
 import type { Logger } from '../platform/logger.js';
-import { ownString } from '../platform/own-string.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
 import type { DistinctDeviceCounter } from './distinct-devices.js';
+import { WrittenDevices } from './written-devices.js';
 
 const DAY_MS = 86_400_000;
 /** Devices per PFADD command (see write). */
@@ -13,7 +13,7 @@ export interface DistinctDevicesOptions {
   flushMs?: number;
   /** A buffer this large is written at once rather than at the next tick. */
   maxPending?: number;
-  /** Devices remembered as written today, across workspaces (the memory starts again when full). */
+  /** About how many devices are remembered as written today, across workspaces (src/devices/written-devices.ts). */
   remember?: number;
   now?: () => number;
   log?: Logger;
@@ -31,9 +31,9 @@ export interface DistinctDevicesOptions {
  *
  * A device already written to today's key by this process is not buffered again: a fleet checks every few
  * minutes all day, and adding a device the day's counter holds changes nothing, yet each one cost the API
- * its share of a PFADD command and Redis its work on the same cores. The memory of written devices is
- * bounded (`remember`, 100,000 by default) and starts again when full or when the day changes, so a device
- * is written at most a few times a day whatever the fleet's size.
+ * its share of a PFADD command and Redis its work on the same cores. The memory of written devices is a
+ * fixed table of fingerprints (`remember`, about 100,000 devices by default; src/devices/written-devices.ts),
+ * cleared when the day changes: a device it has no room for is written again, which changes nothing.
  */
 export class RedisDistinctDevices implements DistinctDeviceCounter {
   private pending = new Map<string, Set<string>>();
@@ -42,10 +42,8 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
   private timer: NodeJS.Timeout | undefined;
   private readonly log: Logger | undefined;
   private readonly todayKeys = new Map<string, string>();
-  /** Devices written to today's keys, by key; cleared with the day's keys or when `remember` is reached. */
-  private readonly written = new Map<string, Set<string>>();
-  private writtenCount = 0;
-  private readonly remember: number;
+  /** Devices written to today's keys; cleared with the day's keys. */
+  private readonly written: WrittenDevices;
   private keysDay = -1;
   private readonly windowDays: number;
   private readonly flushMs: number;
@@ -61,7 +59,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     this.windowDays = options.windowDays;
     this.flushMs = options.flushMs ?? 250;
     this.maxPending = options.maxPending ?? 50_000;
-    this.remember = options.remember ?? 100_000;
+    this.written = new WrittenDevices(options.remember ?? 100_000);
     this.now = options.now ?? Date.now;
     this.log = options.log;
     this.alongside = options.alongside;
@@ -77,7 +75,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     const day = Math.floor(this.now() / DAY_MS);
     if (day !== this.keysDay) {
       this.todayKeys.clear();
-      this.forgetWritten();
+      this.written.clear();
       this.keysDay = day;
     }
     let key = this.todayKeys.get(workspaceId);
@@ -94,7 +92,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     // (an estimate is all this feeds) rather than memory growing without end.
     if (this.pendingCount >= 2 * this.maxPending) return;
     const key = this.currentKey(workspaceId);
-    if (this.written.get(key)?.has(deviceId)) return;
+    if (this.written.has(key, deviceId)) return;
     let devices = this.pending.get(key);
     if (!devices) {
       devices = new Set();
@@ -171,32 +169,11 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
   }
 
   /**
-   * Remembers the devices of a batch Redis took, for the day of their key (a batch written across midnight
-   * names yesterday's keys, which today's checks never ask about). Each id is a copy: one read from a URL or
-   * a header is a slice that would keep the request's whole text alive (own-string.ts).
+   * Remembers the devices of a batch Redis took, under the key they were written to (a batch written across
+   * midnight names yesterday's keys, which today's checks never ask about).
    */
   private noteWritten(batch: Map<string, Set<string>>): void {
-    for (const [key, devices] of batch) {
-      let known = this.written.get(key);
-      for (const device of devices) {
-        if (this.writtenCount >= this.remember) {
-          this.forgetWritten();
-          known = undefined;
-        }
-        if (known === undefined) {
-          known = new Set();
-          this.written.set(key, known);
-        }
-        const before = known.size;
-        known.add(ownString(device));
-        this.writtenCount += known.size - before;
-      }
-    }
-  }
-
-  private forgetWritten(): void {
-    this.written.clear();
-    this.writtenCount = 0;
+    for (const [key, devices] of batch) for (const device of devices) this.written.note(key, device);
   }
 
   private requeue(batch: Map<string, Set<string>>): void {
