@@ -1,7 +1,7 @@
 import type { Logger } from '../platform/logger.js';
 import type { Redis, RedisKeys } from '../platform/redis.js';
+import { SeenPairs } from '../platform/seen-pairs.js';
 import type { DistinctDeviceCounter } from './distinct-devices.js';
-import { WrittenDevices } from './written-devices.js';
 
 const DAY_MS = 86_400_000;
 /** Devices per PFADD command (see write). */
@@ -13,7 +13,7 @@ export interface DistinctDevicesOptions {
   flushMs?: number;
   /** A buffer this large is written at once rather than at the next tick. */
   maxPending?: number;
-  /** About how many devices are remembered as written today, across workspaces (src/devices/written-devices.ts). */
+  /** About how many devices are remembered as written today, across workspaces (src/platform/seen-pairs.ts). */
   remember?: number;
   now?: () => number;
   log?: Logger;
@@ -32,7 +32,7 @@ export interface DistinctDevicesOptions {
  * A device already written to today's key by this process is not buffered again: a fleet checks every few
  * minutes all day, and adding a device the day's counter holds changes nothing, yet each one cost the API
  * its share of a PFADD command and Redis its work on the same cores. The memory of written devices is a
- * fixed table of fingerprints (`remember`, about 100,000 devices by default; src/devices/written-devices.ts),
+ * fixed table of fingerprints (`remember`, about 100,000 devices by default; src/platform/seen-pairs.ts),
  * cleared when the day changes: a device it has no room for is written again, which changes nothing.
  */
 export class RedisDistinctDevices implements DistinctDeviceCounter {
@@ -43,7 +43,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
   private readonly log: Logger | undefined;
   private readonly todayKeys = new Map<string, string>();
   /** Devices written to today's keys; cleared with the day's keys. */
-  private readonly written: WrittenDevices;
+  private readonly written: SeenPairs;
   private keysDay = -1;
   private readonly windowDays: number;
   private readonly flushMs: number;
@@ -59,7 +59,7 @@ export class RedisDistinctDevices implements DistinctDeviceCounter {
     this.windowDays = options.windowDays;
     this.flushMs = options.flushMs ?? 250;
     this.maxPending = options.maxPending ?? 50_000;
-    this.written = new WrittenDevices(options.remember ?? 100_000);
+    this.written = new SeenPairs(options.remember ?? 100_000);
     this.now = options.now ?? Date.now;
     this.log = options.log;
     this.alongside = options.alongside;
