@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { Fingerprinter } from '../platform/fingerprint.js';
 
 export interface DeviceLimiterOptions {
   /** Requests one key (app and device) may make per minute, over every API copy together. */
@@ -45,7 +45,7 @@ export class DeviceLimiter {
   private readonly depth: number;
   private readonly maxKeys: number;
   private readonly now: () => number;
-  private readonly seed = randomInt(0x7fffffff);
+  private readonly fingerprint = new Fingerprinter();
   /** Per slot: when its key's bucket is full again (ms); 0 for a slot never used since the last rebuild. */
   private fullAt = new Float64Array(MIN_SLOTS);
   /** Per slot, two numbers: the key's fingerprint. */
@@ -53,8 +53,6 @@ export class DeviceLimiter {
   /** Slots used (live or dead) since the last rebuild, and how many may be before the next. */
   private used = 0;
   private usedLimit: number;
-  /** The second hash of the key last hashed (hashing returns the first). */
-  private lastPrint2 = 0;
 
   constructor(options: DeviceLimiterOptions) {
     const copies = Math.max(1, Math.floor(options.copies ?? 1));
@@ -70,8 +68,8 @@ export class DeviceLimiter {
   /** Takes one token; 0 when the request may pass, otherwise the seconds until the key has one again. */
   take(key: string): number {
     const now = this.now();
-    const print1 = this.hash(key);
-    const print2 = this.lastPrint2;
+    const print1 = this.fingerprint.of(key);
+    const print2 = this.fingerprint.second;
     const fullAt = this.fullAt;
     const prints = this.prints;
     const mask = fullAt.length - 1;
@@ -173,19 +171,5 @@ export class DeviceLimiter {
   /** Slots that may be used before a rebuild: half the table (short probe chains), and never past maxKeys. */
   private limitFor(slots: number): number {
     return Math.min(slots >>> 1, this.maxKeys);
-  }
-
-  /** Two 32-bit hashes of the key (FNV-1a seeded per process, and a multiplicative one): returns the first. */
-  private hash(key: string): number {
-    let a = 0x811c9dc5 ^ this.seed;
-    let b = 0x9747b28c;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995);
-      b ^= b >>> 15;
-    }
-    this.lastPrint2 = b ^ key.length;
-    return a ^ (a >>> 16);
   }
 }

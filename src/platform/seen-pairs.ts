@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { Fingerprinter } from './fingerprint.js';
 
 /** Slots per set: a pair is looked for in one set of this many slots. */
 const WAYS = 4;
@@ -16,15 +16,13 @@ const WAYS = 4;
  * fingerprint), so it never grows: a pair pushed out is taken for new at its next sight, which both
  * memories accept (a device written twice to a counter changes nothing; a download counted twice is the
  * same approximation a memory cleared when full made). A pair never noted is reported seen only if its
- * 64-bit fingerprint equals a noted one's, about 1 in 10^19 per pair, and the first hash is seeded per
- * process, so nobody can aim ids at one set.
+ * 64-bit fingerprint equals a noted one's (src/platform/fingerprint.ts), about 1 in 10^19 per pair, and
+ * the first hash is seeded per process, so nobody can aim ids at one set.
  */
 export class SeenPairs {
   private readonly prints: Int32Array;
   private readonly sets: number;
-  private readonly seed = randomInt(0x7fffffff);
-  /** The second hash of the pair last hashed (hashing returns the first). */
-  private lastPrint2 = 0;
+  private readonly fingerprint = new Fingerprinter();
 
   /**
    * Room for about `pairs` pairs: four times as many slots (a power of two, at least 64), so that a set
@@ -38,8 +36,8 @@ export class SeenPairs {
   }
 
   has(key: string, id: string): boolean {
-    const a = this.hash(key, id);
-    const b = this.lastPrint2;
+    const a = this.fingerprint.of(key, id);
+    const b = this.fingerprint.second;
     const first = (a & (this.sets - 1)) * WAYS;
     for (let slot = first; slot < first + WAYS; slot++) {
       if (this.prints[2 * slot] === a && this.prints[2 * slot + 1] === b) return true;
@@ -48,8 +46,8 @@ export class SeenPairs {
   }
 
   note(key: string, id: string): void {
-    const a = this.hash(key, id);
-    const b = this.lastPrint2;
+    const a = this.fingerprint.of(key, id);
+    const b = this.fingerprint.second;
     const first = (a & (this.sets - 1)) * WAYS;
     let free = first + (b & (WAYS - 1));
     for (let slot = first; slot < first + WAYS; slot++) {
@@ -72,30 +70,5 @@ export class SeenPairs {
   /** Forgets every pair. */
   clear(): void {
     this.prints.fill(0);
-  }
-
-  /**
-   * Two 32-bit hashes of the pair (FNV-1a seeded per process, and a multiplicative one), over the key, a
-   * separator and the id without joining them: returns the first. The second is never 0, which
-   * marks a free slot.
-   */
-  private hash(key: string, id: string): number {
-    let a = 0x811c9dc5 ^ this.seed;
-    let b = 0x9747b28c;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995);
-      b ^= b >>> 15;
-    }
-    a = Math.imul(a ^ 0x20, 0x01000193);
-    for (let i = 0; i < id.length; i++) {
-      const c = id.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995);
-      b ^= b >>> 15;
-    }
-    this.lastPrint2 = (b ^ (key.length * 0x10000 + id.length)) | 1;
-    return a ^ (a >>> 16);
   }
 }
