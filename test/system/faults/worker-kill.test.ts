@@ -50,9 +50,28 @@ describe('worker processes killed with SIGKILL', () => {
     );
     expect(held.length).toBeGreaterThan(0);
 
-    world.startWorkers('ingest');
-    await eventually('the dead consumer’s entries claimed', async () =>
-      (await pendingOf(world.ctx.deps, consumer)).length === 0 ? true : undefined,
+    const successor = world.startWorkers('ingest');
+    // The claim is timed from when the new worker has joined the group (its first claim registers it), not
+    // from its spawn: a process booting while the other test files load both cores took most of the wait.
+    // A failed wait names what the workers printed (a successor that died at start says so there).
+    const showingOutput = <T>(wait: Promise<T>) =>
+      wait.catch((err: Error) => {
+        throw new Error(`${err.message}\nworkers printed:\n${world.workerOutput().slice(-3000)}`);
+      });
+    await showingOutput(
+      eventually(
+        'the new worker’s consumer',
+        async () =>
+          (await ingestConsumers(world.ctx.deps)).some((c) => c.name.includes(`-${successor.pid}-`))
+            ? true
+            : undefined,
+        90_000,
+      ),
+    );
+    await showingOutput(
+      eventually('the dead consumer’s entries claimed', async () =>
+        (await pendingOf(world.ctx.deps, consumer)).length === 0 ? true : undefined,
+      ),
     );
     // The claim moves the entries first and logs after; the line may reach the pipe a moment later.
     await eventually('the claim logged by the new worker', async () =>
