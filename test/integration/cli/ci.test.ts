@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCliBuilt, jsonOf, runCli } from '../../helpers/cli.js';
 import { fileContext } from '../../helpers/context.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /** What a CI pipeline does with the CLI: keys limited to apps and expiring, preview channels, the gate. */
 const ctx = fileContext({ listen: true });
@@ -75,11 +76,13 @@ describe('keys for machines', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/apps\s.*expires/s);
     expect(list.stdout).toContain(appId);
-    const listed = jsonOf<{
-      api_keys: Array<{ id: string; app_ids: string[]; last_used_at: string | null }>;
-    }>(await run(['keys', 'list', '--json'])).api_keys.find((k) => k.id === key.id)!;
-    expect(listed.app_ids).toEqual([appId]);
-    expect(listed.last_used_at).not.toBeNull();
+    const listKey = async () =>
+      jsonOf<{
+        api_keys: Array<{ id: string; app_ids: string[]; last_used_at: string | null }>;
+      }>(await run(['keys', 'list', '--json'])).api_keys.find((k) => k.id === key.id)!;
+    expect((await listKey()).app_ids).toEqual([appId]);
+    // A key's use is noted off the request's path (a write the answer does not wait for).
+    await waitFor('the key’s last use listed', async () => (await listKey()).last_used_at ?? undefined);
   });
 
   it('refuses an expiry it cannot read, or more than a year away', async () => {
