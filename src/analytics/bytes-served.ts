@@ -45,8 +45,8 @@ export class RedisBytesServed implements BytesServedStore {
    * fixed table, not sets of id strings (src/platform/seen-pairs.ts). Nested sets of the ids were the
    * largest of the check's own entries in the load benchmark's profile (2.4 µs of sampled time a check
    * among everything else, against 0.15-0.3 µs in a loop of their own): up to 100,000 strings for the
-   * collectors to trace and lookups that missed the cache. A pair pushed out of the table is counted again, as a memory cleared when full
-   * counted it again before.
+   * collectors to trace and lookups that missed the cache. A pair pushed out of the table is counted
+   * again, as a memory cleared when full counted it again before.
    */
   private readonly seen = new SeenPairs(SEEN_PAIRS);
   private timer: NodeJS.Timeout | undefined;

@@ -35,7 +35,10 @@ export async function sweepJobFolders(
   return removed;
 }
 
-/** The latest change time of the entries directly in `dir` (a subfolder's own time moves as files land in it); 0 when empty. */
+/**
+ * The latest change time of the entries directly in `dir` (a subfolder's own time moves as files land in
+ * it); 0 when empty.
+ */
 async function newestInside(dir: string): Promise<number> {
   let newest = 0;
   for (const name of await readdir(dir).catch(() => [] as string[])) {

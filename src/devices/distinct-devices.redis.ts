@@ -13,7 +13,9 @@ export interface DistinctDevicesOptions {
   flushMs?: number;
   /** A buffer this large is written at once rather than at the next tick. */
   maxPending?: number;
-  /** About how many devices are remembered as written today, across workspaces (src/platform/seen-pairs.ts). */
+  /**
+   * About how many devices are remembered as written today, across workspaces (src/platform/seen-pairs.ts).
+   */
   remember?: number;
   now?: () => number;
   log?: Logger;
