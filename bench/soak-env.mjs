@@ -6,7 +6,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
@@ -14,19 +13,9 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { makeDevCertificate } from '../scripts/dev-certificate.mjs';
 import { WORKER_NODE_FLAGS } from '../scripts/node-flags.mjs';
+import { freePort } from './free-port.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resident set size (VmRSS) of a live process in MB, or null once it is gone. */
 export function rssMb(pid) {

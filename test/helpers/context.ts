@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
+import { freePort } from '../../bench/free-port.mjs';
 import { buildApp } from '../../src/api/app.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import { createContainer } from '../../src/container/container.js';
@@ -19,6 +18,9 @@ import { createPool, type Db } from '../../src/platform/postgres.js';
 import { keyspaceNodes } from '../../src/platform/redis.js';
 import { createTestBucket, s3Env, testBlobStore } from './test-buckets.js';
 import { createTestDatabase, dropTestDatabase, requireEnv } from './test-databases.js';
+
+/** A port nothing listens on right now, below the ephemeral range (bench/free-port.mjs says why). */
+export { freePort };
 
 export const TEST_TOKEN_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 export const TEST_WEBHOOK_KEY = '11'.repeat(32);
@@ -38,15 +40,6 @@ export interface TestContext {
   /** Base URL of the listening server (with `listen: true`). */
   url?: string;
   close(): Promise<void>;
-}
-
-/** A port nothing listens on right now (bound, then released). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export interface TestContextOptions {
