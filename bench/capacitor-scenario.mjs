@@ -4,6 +4,7 @@
 // against the framework's floor of the same requests (bench/floor-server.mjs: the path and body validated
 // by the API's schemas, the bucket, prebuilt answer bytes of the API's size). Capacitor devices are served
 // the fleet's bundle releases as they are: nothing more to seed. Goal: at least 0.6 of the floor.
+import { floorRounds } from './floor-rounds.mjs';
 
 const APP_VERSIONS = ['1.0.0', '1.4', '2.1.3'];
 /**
@@ -76,24 +77,15 @@ const round2 = (x) => Math.round(x * 100) / 100;
 export async function capacitorScenario({ drive, apiUrl, floorUrl, requests, pids, updateCheck, settings }) {
   const outcomes = await sampleCapacitorOutcomes(apiUrl, requests);
   console.log(`Capacitor outcomes of ${Math.min(2000, requests.length)} sample checks:`, outcomes);
-  await drive(apiUrl, undefined, settings.warmup, requests.length, undefined, requests);
-  await drive(floorUrl, undefined, settings.warmup, undefined, undefined, requests);
-  const rounds = [];
-  for (let r = 0; r < settings.rounds; r++) {
-    const floor = await drive(floorUrl, undefined, settings.duration, undefined, pids.floor, requests);
-    const api = await drive(apiUrl, undefined, settings.duration, undefined, pids.api, requests);
-    if (floor.non_2xx > 0) throw new Error(`the Capacitor floor had ${floor.non_2xx} answers not 2xx`);
-    rounds.push({
-      floor,
-      api,
-      ratio_floor: round2(api.requests_per_sec / floor.requests_per_sec),
-      cpu_ratio_floor: round2(floor.cpu_us_per_request / api.cpu_us_per_request),
-    });
-    console.log(`Capacitor round ${r + 1}:`, JSON.stringify(rounds.at(-1)));
-  }
-  const median = [...rounds].sort((a, b) => a.ratio_floor - b.ratio_floor)[
-    Math.floor((rounds.length - 1) / 2)
-  ];
+  const { rounds, median } = await floorRounds({
+    name: 'Capacitor',
+    drive,
+    apiUrl,
+    floorUrl,
+    requests: requests,
+    pids,
+    settings,
+  });
   return {
     path: '/api/v1/capacitor/{app_id}/updates',
     sample_outcomes: outcomes,
@@ -107,7 +99,7 @@ export async function capacitorScenario({ drive, apiUrl, floorUrl, requests, pid
     cpu_ratio_floor: median.cpu_ratio_floor,
     of_update_check: round2(median.api.requests_per_sec / updateCheck.requests_per_sec),
     notes:
-      'ratio_floor = Capacitor checks/s / floor req/s (same requests, alternating rounds, median round; goal ' +
+      'ratio_floor = Capacitor checks/s / floor req/s (same requests, in alternating slices, median round; goal ' +
       '>= 0.6); of_update_check = Capacitor checks/s / update checks/s of the median update-check round.',
     rounds,
   };

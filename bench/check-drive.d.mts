@@ -27,6 +27,16 @@ export function makeDrive(
   paths?: DrivePath[],
 ) => Promise<DriveResult>;
 
+/** Several drives in alternating slices: each side's figures over all its slices, and each slice's. */
+export function alternate<R extends DriveResult>(
+  seconds: number,
+  sides: Array<(seconds: number) => Promise<R>>,
+  sliceSeconds?: number,
+): Promise<{ combined: DriveResult[]; slices: R[][] }>;
+
+/** One drive's figures from those of its slices. */
+export function combineDrives(results: DriveResult[]): DriveResult;
+
 export function sampleOutcomes(
   url: string,
   bodies: string[],

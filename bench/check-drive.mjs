@@ -24,30 +24,84 @@ export function makeDrive(connections) {
       ...(amount ? { amount } : { duration: seconds }),
       requests: [list[0]],
       setupClient: rotateFleet(list, connections),
+      // The raw result keeps its latency histogram, so drives in slices add up (`combineDrives`).
+      skipAggregateResult: true,
     });
     // Taken once autocannon has built its requests (synchronously, above) and before the first is sent.
     const cpuBefore = pid ? cpuSeconds(pid) : 0;
     const machineBefore = machineBusyUs();
     const clientBefore = process.cpuUsage();
-    const result = await instance;
-    return {
-      requests_per_sec: Math.round(result.requests.average),
-      latency_p50_ms: result.latency.p50,
-      latency_p99_ms: result.latency.p99,
-      latency_max_ms: result.latency.max,
-      requests: result.requests.total,
-      non_2xx: result.non2xx,
-      errors: result.errors + result.timeouts,
-      ...(pid
-        ? {
-            cpu_us_per_request: Math.round(((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total),
-          }
-        : {}),
-      // Where the rest of the machine's time went: the load client (this process) and everything together.
-      client_cpu_us_per_request: perRequest(process.cpuUsage(clientBefore), result.requests.total),
-      machine_cpu_us_per_request: Math.round((machineBusyUs() - machineBefore) / result.requests.total),
-    };
+    const raw = await instance;
+    const client = process.cpuUsage(clientBefore);
+    return summarise([
+      {
+        url,
+        raw,
+        serverUs: pid ? (cpuSeconds(pid) - cpuBefore) * 1e6 : undefined,
+        clientUs: client.user + client.system,
+        machineUs: machineBusyUs() - machineBefore,
+      },
+    ]);
   };
+}
+
+/**
+ * Drives several servers (or one server several ways) in turns of about `sliceSeconds`, `seconds` each:
+ * the sides in order in one slice, in reverse order in the next, so none is always first after another.
+ * Returns each side's figures over all its slices (`combined`) and each slice's (`slices`). Two drives of
+ * ten seconds one after the other measure two servers at different moments of a shared machine, and its
+ * other load moves the CPU a request costs by a third from one such drive to the next, for both servers
+ * alike: a ratio of the two was mostly that noise. Short slices, alternated, put the sides under the same
+ * moments.
+ */
+export async function alternate(seconds, sides, sliceSeconds = 2) {
+  const count = Math.max(1, Math.round(seconds / sliceSeconds));
+  const length = seconds / count;
+  const slices = sides.map(() => []);
+  const forward = sides.map((_, i) => i);
+  const backward = [...forward].reverse();
+  for (let n = 0; n < count; n++) {
+    for (const i of n % 2 === 0 ? forward : backward) slices[i].push(await sides[i](length));
+  }
+  return { combined: slices.map(combineDrives), slices };
+}
+
+/** One drive's figures from the figures of several (slices of it): totals over all of them. */
+export function combineDrives(results) {
+  return summarise(results.flatMap((r) => r.slices));
+}
+
+/**
+ * The figures of the slices of one drive. Requests per second are the answers over the seconds driven
+ * (autocannon's own average is of per-second samples, which a slice's partial last second skews); the
+ * latencies are percentiles of the slices' histograms added together; CPU is per answered request.
+ */
+function summarise(slices) {
+  // autocannon's own adding-up of runs made with `skipAggregateResult` (it asks for the URL, for its report).
+  const merged = autocannon.aggregateResult(
+    slices.map((s) => s.raw),
+    { url: slices[0].url },
+  );
+  const requests = merged.requests.total;
+  const seconds = slices.reduce((sum, s) => sum + s.raw.duration, 0);
+  const perRequest = (us) => Math.round(us / requests);
+  const server = slices.every((s) => s.serverUs !== undefined);
+  const result = {
+    requests_per_sec: Math.round(requests / seconds),
+    latency_p50_ms: merged.latency.p50,
+    latency_p99_ms: merged.latency.p99,
+    latency_max_ms: merged.latency.max,
+    requests,
+    non_2xx: merged.non2xx,
+    errors: merged.errors + merged.timeouts,
+    ...(server ? { cpu_us_per_request: perRequest(slices.reduce((sum, s) => sum + s.serverUs, 0)) } : {}),
+    // Where the rest of the machine's time went: the load client (this process) and everything together.
+    client_cpu_us_per_request: perRequest(slices.reduce((sum, s) => sum + s.clientUs, 0)),
+    machine_cpu_us_per_request: perRequest(slices.reduce((sum, s) => sum + s.machineUs, 0)),
+  };
+  // Kept off JSON.stringify (the reports), for combineDrives.
+  Object.defineProperty(result, 'slices', { value: slices, enumerable: false });
+  return result;
 }
 
 const lists = new WeakMap();
@@ -106,10 +160,6 @@ function rotateFleet(list, connections) {
 
 /** Fleets whose request bytes autocannon has built (they stay on the request objects). */
 const built = new WeakSet();
-
-function perRequest(usage, requests) {
-  return Math.round((usage.user + usage.system) / requests);
-}
 
 /** Answers of the first `n` device bodies: an update offered, none, or anything else. */
 export async function sampleOutcomes(url, bodies, n = 2000) {

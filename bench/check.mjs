@@ -32,6 +32,12 @@
 // 7.33, 8.x), against its floor; goal: at
 // least 0.6 of the floor.
 //
+// Within a round, the floor and the API are not driven one after the other for the whole duration: they
+// take turns in slices of about two seconds (bench/check-drive.mjs, `alternate`), the order reversed each
+// slice, and each side's figures are totals over its slices (latency percentiles of the slices' histograms
+// added up). On a shared machine the CPU a request costs moved by a third from one ten-second drive to the
+// next for the API and the floor alike, so a ratio of two such drives was mostly that noise.
+//
 // Each update-check drive also reads, from the API's /metrics before and after it, the event-loop delay
 // (p99 and max) and the garbage collection (ms per second, by kind) during the drive (`api.inside`).
 // BENCH_API_NODE_ARGS and BENCH_FLOOR_NODE_ARGS pass Node options to the API and the floor (e.g.
@@ -47,7 +53,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIfStale } from '../scripts/build.mjs';
 import { capacitorRequests, capacitorScenario } from './capacitor-scenario.mjs';
-import { makeDrive, sampleOutcomes } from './check-drive.mjs';
+import { alternate, makeDrive, sampleOutcomes } from './check-drive.mjs';
 import { deviceBodies, seedFleet } from './check-fleet.mjs';
 import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
 import { expoRequests, expoScenario, seedExpo } from './expo-scenario.mjs';
@@ -117,6 +123,31 @@ function loopAndGc(before, after, seconds) {
     };
   }
   return { loop_delay_p99_ms: r(after.loopP99Ms), loop_delay_max_ms: r(after.loopMaxMs), gc };
+}
+
+/**
+ * The API's loop delay and garbage collection over the slices of one drive: the worst slice's delay (p99
+ * and max), and collection per second over all of them (the slices are of one length).
+ */
+function insideOfSlices(insides) {
+  const r = (x) => Math.round(x * 100) / 100;
+  const gc = {};
+  for (const inside of insides) {
+    for (const [kind, { ms_per_s, pauses_per_s }] of Object.entries(inside.gc)) {
+      gc[kind] ??= { ms_per_s: 0, pauses_per_s: 0 };
+      gc[kind].ms_per_s += ms_per_s / insides.length;
+      gc[kind].pauses_per_s += pauses_per_s / insides.length;
+    }
+  }
+  for (const kind of Object.values(gc)) {
+    kind.ms_per_s = r(kind.ms_per_s);
+    kind.pauses_per_s = r(kind.pauses_per_s);
+  }
+  return {
+    loop_delay_p99_ms: Math.max(...insides.map((i) => i.loop_delay_p99_ms)),
+    loop_delay_max_ms: Math.max(...insides.map((i) => i.loop_delay_max_ms)),
+    gc,
+  };
 }
 
 /** The update checks of protocol "ota" the API counted so far, from its /metrics. */
@@ -247,7 +278,11 @@ async function main() {
       const before = await apiMetrics(apiUrl);
       const result = await drive(url, list, seconds, amount, pid, paths);
       const after = await apiMetrics(apiUrl);
-      return { ...result, counted: after.checks - before.checks, inside: loopAndGc(before, after, seconds) };
+      // Added to the result, not spread into a copy: the copy would lose the slices (alternate()).
+      return Object.assign(result, {
+        counted: after.checks - before.checks,
+        inside: loopAndGc(before, after, seconds),
+      });
     };
     const helloPort = await freePort();
     const hello = start('bench/hello-server.mjs', { PORT: String(helloPort) });
@@ -290,16 +325,25 @@ async function main() {
     for (let r = 0; r < ROUNDS; r++) {
       const helloGet = await drive(helloUrl, undefined, DURATION, undefined, hello.pid, HELLO);
       const baseline = await drive(helloUrl, bodies, DURATION, undefined, hello.pid);
-      const floor = await drive(floorUrl, bodies, DURATION, undefined, floorServer.pid);
-      // The drive with the scrape loop goes second in even rounds and first in odd ones.
-      const withScrapes = async () => {
+      // The floor, the API, and the API while /metrics is scraped take turns in short slices
+      // (alternate()), so a disturbance of the shared machine falls on all three alike.
+      const withScrapes = async (seconds) => {
         const scraping = scrapeLoop(apiUrl);
-        const result = await drive(checkUrl, bodies, DURATION, undefined, api.pid);
-        return { ...result, scrapes: await scraping.stop() };
+        const result = await drive(checkUrl, bodies, seconds, undefined, api.pid);
+        return Object.assign(result, { scrapes: await scraping.stop() });
       };
-      const scrapedFirst = r % 2 === 1 ? await withScrapes() : undefined;
-      const { counted, ...check } = await driveApi(checkUrl, bodies, DURATION, undefined, api.pid);
-      const scraped = scrapedFirst ?? (await withScrapes());
+      const turns = await alternate(DURATION, [
+        (seconds) => drive(floorUrl, bodies, seconds, undefined, floorServer.pid),
+        (seconds) => driveApi(checkUrl, bodies, seconds, undefined, api.pid),
+        withScrapes,
+      ]);
+      const [floor, check, scrapedDrive] = turns.combined;
+      const counted = turns.slices[1].reduce((sum, slice) => sum + slice.counted, 0);
+      check.inside = insideOfSlices(turns.slices[1].map((slice) => slice.inside));
+      const scraped = {
+        ...scrapedDrive,
+        scrapes: turns.slices[2].reduce((sum, slice) => sum + slice.scrapes, 0),
+      };
       // The bare server answers every request 200: anything else means it was not sent what it serves.
       for (const [name, result] of Object.entries({ hello: helloGet, baseline, floor })) {
         if (result.non_2xx > 0) throw new Error(`the ${name} drive had ${result.non_2xx} answers not 2xx`);

@@ -1,7 +1,9 @@
 // The CodePush scenario of bench/check.mjs: the fleet's devices (bench/fleet.mjs) asking through
 // react-native-code-push's GET /v0.1/public/codepush/update_check instead of POST /api/v1/updates/check.
 // Same apps, releases, device ids, channels and current modules, so the two figures compare directly.
+
 import { randomBytes } from 'node:crypto';
+import { floorRounds } from './floor-rounds.mjs';
 
 export const CODEPUSH_CHECK_PATH = '/v0.1/public/codepush/update_check';
 
@@ -78,24 +80,15 @@ const round2 = (x) => Math.round(x * 100) / 100;
 export async function codePushScenario({ drive, apiUrl, floorUrl, paths, pids, updateCheck, settings }) {
   const outcomes = await sampleCodePushOutcomes(apiUrl, paths);
   console.log(`CodePush outcomes of ${Math.min(2000, paths.length)} sample checks:`, outcomes);
-  await drive(apiUrl, undefined, settings.warmup, paths.length, undefined, paths);
-  await drive(floorUrl, undefined, settings.warmup, undefined, undefined, paths);
-  const rounds = [];
-  for (let r = 0; r < settings.rounds; r++) {
-    const floor = await drive(floorUrl, undefined, settings.duration, undefined, pids.floor, paths);
-    const check = await drive(apiUrl, undefined, settings.duration, undefined, pids.api, paths);
-    if (floor.non_2xx > 0) throw new Error(`the CodePush floor had ${floor.non_2xx} answers not 2xx`);
-    rounds.push({
-      floor,
-      api: check,
-      ratio_floor: round2(check.requests_per_sec / floor.requests_per_sec),
-      cpu_ratio_floor: round2(floor.cpu_us_per_request / check.cpu_us_per_request),
-    });
-    console.log(`CodePush round ${r + 1}:`, JSON.stringify(rounds.at(-1)));
-  }
-  const median = [...rounds].sort((a, b) => a.ratio_floor - b.ratio_floor)[
-    Math.floor((rounds.length - 1) / 2)
-  ];
+  const { rounds, median } = await floorRounds({
+    name: 'CodePush',
+    drive,
+    apiUrl,
+    floorUrl,
+    requests: paths,
+    pids,
+    settings,
+  });
   return {
     path: CODEPUSH_CHECK_PATH,
     sample_outcomes: outcomes,
@@ -108,7 +101,7 @@ export async function codePushScenario({ drive, apiUrl, floorUrl, paths, pids, u
     cpu_ratio_floor: median.cpu_ratio_floor,
     of_update_check: round2(median.api.requests_per_sec / updateCheck.requests_per_sec),
     notes:
-      'ratio_floor = CodePush checks/s / floor req/s (same GET requests, alternating rounds, median round; ' +
+      'ratio_floor = CodePush checks/s / floor req/s (same GET requests, in alternating slices, median round; ' +
       'goal >= 0.6); of_update_check = CodePush checks/s / update checks/s of the median update-check round.',
     rounds,
   };

@@ -3,7 +3,9 @@
 // baseline. Seeded with SQL like bench/check-fleet.mjs: each app gets an Expo history on
 // production (a release at 100 %, a staged one on paid plans, a rolled-back one), with manifests of a
 // realistic size for both platforms.
+
 import { createHash, randomUUID } from 'node:crypto';
+import { floorRounds } from './floor-rounds.mjs';
 
 const sha = (text) => createHash('sha256').update(text).digest('hex');
 
@@ -141,24 +143,15 @@ const round2 = (x) => Math.round(x * 100) / 100;
 export async function expoScenario({ drive, apiUrl, floorUrl, requests, pids, updateCheck, settings }) {
   const outcomes = await sampleExpoOutcomes(apiUrl, requests);
   console.log(`Expo outcomes of ${Math.min(2000, requests.length)} sample manifest requests:`, outcomes);
-  await drive(apiUrl, undefined, settings.warmup, requests.length, undefined, requests);
-  await drive(floorUrl, undefined, settings.warmup, undefined, undefined, requests);
-  const rounds = [];
-  for (let r = 0; r < settings.rounds; r++) {
-    const floor = await drive(floorUrl, undefined, settings.duration, undefined, pids.floor, requests);
-    const api = await drive(apiUrl, undefined, settings.duration, undefined, pids.api, requests);
-    if (floor.non_2xx > 0) throw new Error(`the Expo floor had ${floor.non_2xx} answers not 2xx`);
-    rounds.push({
-      floor,
-      api,
-      ratio_floor: round2(api.requests_per_sec / floor.requests_per_sec),
-      cpu_ratio_floor: round2(floor.cpu_us_per_request / api.cpu_us_per_request),
-    });
-    console.log(`Expo round ${r + 1}:`, JSON.stringify(rounds.at(-1)));
-  }
-  const median = [...rounds].sort((a, b) => a.ratio_floor - b.ratio_floor)[
-    Math.floor((rounds.length - 1) / 2)
-  ];
+  const { rounds, median } = await floorRounds({
+    name: 'Expo',
+    drive,
+    apiUrl,
+    floorUrl,
+    requests: requests,
+    pids,
+    settings,
+  });
   return {
     path: '/api/v1/expo/{app_id}/manifest',
     sample_outcomes: outcomes,
@@ -171,7 +164,7 @@ export async function expoScenario({ drive, apiUrl, floorUrl, requests, pids, up
     cpu_ratio_floor: median.cpu_ratio_floor,
     of_update_check: round2(median.api.requests_per_sec / updateCheck.requests_per_sec),
     notes:
-      'ratio_floor = Expo manifests/s / floor req/s (same requests, alternating rounds, median round; goal >= ' +
+      'ratio_floor = Expo manifests/s / floor req/s (same requests, in alternating slices, median round; goal >= ' +
       '0.6); of_update_check = Expo manifests/s / update checks/s of the median update-check round.',
     rounds,
   };

@@ -1,0 +1,35 @@
+// The rounds of a protocol adapter's scenario in bench/check.mjs (CodePush, Expo, Capacitor): the API and
+// its floor (bench/floor-server.mjs) driven with the same requests, in alternating slices.
+import { alternate } from './check-drive.mjs';
+
+const round2 = (x) => Math.round(x * 100) / 100;
+
+/**
+ * Warms both servers up (one pass of the API over every request, then the floor), then drives `rounds`
+ * rounds of the API against its floor, each `duration` seconds a side taken in alternating slices. Returns
+ * every round and the one with the median `ratio_floor` (API requests/s over the floor's).
+ */
+export async function floorRounds({ name, drive, apiUrl, floorUrl, requests, pids, settings }) {
+  await drive(apiUrl, undefined, settings.warmup, requests.length, undefined, requests);
+  await drive(floorUrl, undefined, settings.warmup, undefined, undefined, requests);
+  const rounds = [];
+  for (let r = 0; r < settings.rounds; r++) {
+    const turns = await alternate(settings.duration, [
+      (seconds) => drive(floorUrl, undefined, seconds, undefined, pids.floor, requests),
+      (seconds) => drive(apiUrl, undefined, seconds, undefined, pids.api, requests),
+    ]);
+    const [floor, api] = turns.combined;
+    if (floor.non_2xx > 0) throw new Error(`the ${name} floor had ${floor.non_2xx} answers not 2xx`);
+    rounds.push({
+      floor,
+      api,
+      ratio_floor: round2(api.requests_per_sec / floor.requests_per_sec),
+      cpu_ratio_floor: round2(floor.cpu_us_per_request / api.cpu_us_per_request),
+    });
+    console.log(`${name} round ${r + 1}:`, JSON.stringify(rounds.at(-1)));
+  }
+  const median = [...rounds].sort((a, b) => a.ratio_floor - b.ratio_floor)[
+    Math.floor((rounds.length - 1) / 2)
+  ];
+  return { rounds, median };
+}
