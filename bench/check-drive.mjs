@@ -99,6 +99,16 @@ function summarise(slices) {
     client_cpu_us_per_request: perRequest(slices.reduce((sum, s) => sum + s.clientUs, 0)),
     machine_cpu_us_per_request: perRequest(slices.reduce((sum, s) => sum + s.machineUs, 0)),
   };
+  // A drive of several slices shows each one's rate and CPU too, in the order they were driven.
+  if (slices.length > 1) {
+    result.slices_requests_per_sec = slices.map((s) =>
+      Math.round(s.raw.totalCompletedRequests / s.raw.duration),
+    );
+    if (server)
+      result.slices_cpu_us_per_request = slices.map((s) =>
+        Math.round(s.serverUs / s.raw.totalCompletedRequests),
+      );
+  }
   // Kept off JSON.stringify (the reports), for combineDrives.
   Object.defineProperty(result, 'slices', { value: slices, enumerable: false });
   return result;

@@ -1,21 +1,32 @@
 // Summarises a V8 CPU profile (`node --cpu-prof`, e.g. BENCH_API_NODE_ARGS="--cpu-prof
 // --cpu-prof-dir=/tmp/prof" npm run bench:check) into the top costs by self time: per function, and per
 // module (a package under node_modules, a project file, or Node's own code), as shares of the sampled time.
-// Usage: node bench/profile-summary.mjs <file.cpuprofile> [--top <n>]
+// Usage: node bench/profile-summary.mjs <file.cpuprofile> [--top <n>] [--last <s>]
+//
+// `--last <s>` counts only the profile's last s seconds: a process profiled through a whole benchmark run
+// spends its first part warming up (bench/check.mjs's pass over 50,000 devices new to it, each costing a
+// device-cap script on Redis), which a profile of the steady load should leave out.
 import { readFileSync } from 'node:fs';
 
 const [file, ...rest] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: node bench/profile-summary.mjs <file.cpuprofile> [--top <n>]');
+  console.error('usage: node bench/profile-summary.mjs <file.cpuprofile> [--top <n>] [--last <s>]');
   process.exit(2);
 }
 const topIndex = rest.indexOf('--top');
 const TOP = topIndex === -1 ? 25 : Number(rest[topIndex + 1]);
+const lastIndex = rest.indexOf('--last');
+const LAST_S = lastIndex === -1 ? undefined : Number(rest[lastIndex + 1]);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 
-// Self time of a node: its samples times the sampling intervals that followed them.
+// Self time of a node: its samples times the sampling intervals that followed them. Sample i was taken
+// at startTime plus the deltas up to and including its own.
 const selfUs = new Map();
+const from = LAST_S === undefined ? -Infinity : profile.endTime - LAST_S * 1e6;
+let at = profile.startTime;
 for (let i = 0; i < profile.samples.length; i++) {
+  at += profile.timeDeltas[i] ?? 0;
+  if (at < from) continue;
   const id = profile.samples[i];
   selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i + 1] ?? 0));
 }
