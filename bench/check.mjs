@@ -53,9 +53,11 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIfStale } from '../scripts/build.mjs';
+import { apiMetrics, loopAndGc } from './api-metrics.mjs';
 import { capacitorRequests, capacitorScenario } from './capacitor-scenario.mjs';
-import { alternate, makeDrive, sampleOutcomes } from './check-drive.mjs';
+import { makeDrive, sampleOutcomes } from './check-drive.mjs';
 import { deviceBodies, seedFleet } from './check-fleet.mjs';
+import { updateCheckRound } from './check-round.mjs';
 import { codePushPaths, codePushScenario, releaseLabels, seedDeploymentKeys } from './codepush-fleet.mjs';
 import { expoRequests, expoScenario, seedExpo } from './expo-scenario.mjs';
 import { freePort } from './free-port.mjs';
@@ -86,95 +88,6 @@ const GOALS = {
   scrape_ratio: 0.97,
 };
 const OPERATOR_TOKEN = randomBytes(32).toString('hex');
-
-/**
- * What the API's /metrics says so far: the update checks of protocol "ota" it counted, its event-loop delay
- * since the scrape before (prom-client's histogram starts again at each scrape) and its garbage
- * collection so far (seconds and pauses per kind).
- */
-async function apiMetrics(apiUrl) {
-  const res = await fetch(`${apiUrl}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
-  if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
-  const out = { checks: 0, loopP99Ms: 0, loopMaxMs: 0, gcSeconds: {}, gcPauses: {} };
-  const value = (line) => Number(line.slice(line.lastIndexOf(' ') + 1));
-  const kind = (line) => /kind="([a-z]+)"/.exec(line)?.[1] ?? 'other';
-  for (const line of (await res.text()).split('\n')) {
-    if (line.startsWith('ota_update_checks_total{') && line.includes('protocol="ota"'))
-      out.checks += value(line);
-    else if (line.startsWith('nodejs_eventloop_lag_p99_seconds ')) out.loopP99Ms = value(line) * 1000;
-    else if (line.startsWith('nodejs_eventloop_lag_max_seconds ')) out.loopMaxMs = value(line) * 1000;
-    else if (line.startsWith('nodejs_gc_duration_seconds_sum{')) out.gcSeconds[kind(line)] = value(line);
-    else if (line.startsWith('nodejs_gc_duration_seconds_count{')) out.gcPauses[kind(line)] = value(line);
-  }
-  return out;
-}
-
-/**
- * The API's event-loop delay during a drive and its garbage collection per second of it: p99 and max of
- * the delay in ms, and ms of collection per second and pauses per second by kind (minor: scavenges of the
- * young generation; major: mark-compact; incremental: marking steps).
- */
-function loopAndGc(before, after, seconds) {
-  const r = (x) => Math.round(x * 100) / 100;
-  const gc = {};
-  for (const k of Object.keys(after.gcSeconds)) {
-    gc[k] = {
-      ms_per_s: r((1000 * (after.gcSeconds[k] - (before.gcSeconds[k] ?? 0))) / seconds),
-      pauses_per_s: r((after.gcPauses[k] - (before.gcPauses[k] ?? 0)) / seconds),
-    };
-  }
-  return { loop_delay_p99_ms: r(after.loopP99Ms), loop_delay_max_ms: r(after.loopMaxMs), gc };
-}
-
-/**
- * The API's loop delay and garbage collection over the slices of one drive: the worst slice's delay (p99
- * and max), and collection per second over all of them (the slices are of one length).
- */
-function insideOfSlices(insides) {
-  const r = (x) => Math.round(x * 100) / 100;
-  const gc = {};
-  for (const inside of insides) {
-    for (const [kind, { ms_per_s, pauses_per_s }] of Object.entries(inside.gc)) {
-      gc[kind] ??= { ms_per_s: 0, pauses_per_s: 0 };
-      gc[kind].ms_per_s += ms_per_s / insides.length;
-      gc[kind].pauses_per_s += pauses_per_s / insides.length;
-    }
-  }
-  for (const kind of Object.values(gc)) {
-    kind.ms_per_s = r(kind.ms_per_s);
-    kind.pauses_per_s = r(kind.pauses_per_s);
-  }
-  return {
-    loop_delay_p99_ms: Math.max(...insides.map((i) => i.loop_delay_p99_ms)),
-    loop_delay_max_ms: Math.max(...insides.map((i) => i.loop_delay_max_ms)),
-    gc,
-  };
-}
-
-/** The update checks of protocol "ota" the API counted so far, from its /metrics. */
-async function countedChecks(apiUrl) {
-  return (await apiMetrics(apiUrl)).checks;
-}
-
-/** Scrapes /metrics once a second until stopped, as Prometheus does. */
-function scrapeLoop(apiUrl) {
-  let running = true;
-  let scrapes = 0;
-  const loop = (async () => {
-    while (running) {
-      await countedChecks(apiUrl);
-      scrapes += 1;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return scrapes;
-    },
-  };
-}
 
 const env = (name) => {
   const value = process.env[name];
@@ -276,9 +189,9 @@ async function main() {
      */
     const driveApi = async (url, list, seconds, amount, pid, paths) => {
       if (pid !== api.pid) return drive(url, list, seconds, amount, pid, paths);
-      const before = await apiMetrics(apiUrl);
+      const before = await apiMetrics(apiUrl, OPERATOR_TOKEN);
       const result = await drive(url, list, seconds, amount, pid, paths);
-      const after = await apiMetrics(apiUrl);
+      const after = await apiMetrics(apiUrl, OPERATOR_TOKEN);
       // Added to the result, not spread into a copy: the copy would lose the slices (alternate()).
       return Object.assign(result, {
         counted: after.checks - before.checks,
@@ -324,59 +237,17 @@ async function main() {
 
     const rounds = [];
     for (let r = 0; r < ROUNDS; r++) {
-      const helloGet = await drive(helloUrl, undefined, DURATION, undefined, hello.pid, HELLO);
-      const baseline = await drive(helloUrl, bodies, DURATION, undefined, hello.pid);
-      // The floor and the API take turns in short slices (alternate()), so a disturbance of the shared
-      // machine falls on both alike; then the API with and without /metrics scraped, the same way. Two
-      // sides, not three in one rotation: with the order reversed each slice, each side of a pair follows
-      // the other as often as itself, so each finds its process as often warm (just driven) as not.
-      const turns = await alternate(DURATION, [
-        (seconds) => drive(floorUrl, bodies, seconds, undefined, floorServer.pid),
-        (seconds) => driveApi(checkUrl, bodies, seconds, undefined, api.pid),
-      ]);
-      const [floor, check] = turns.combined;
-      const counted = turns.slices[1].reduce((sum, slice) => sum + slice.counted, 0);
-      check.inside = insideOfSlices(turns.slices[1].map((slice) => slice.inside));
-      const withScrapes = async (seconds) => {
-        const scraping = scrapeLoop(apiUrl);
-        const result = await drive(checkUrl, bodies, seconds, undefined, api.pid);
-        return Object.assign(result, { scrapes: await scraping.stop() });
-      };
-      const scrapeTurns = await alternate(DURATION, [
-        (seconds) => drive(checkUrl, bodies, seconds, undefined, api.pid),
-        withScrapes,
-      ]);
-      const [unscraped, scrapedDrive] = scrapeTurns.combined;
-      const scraped = {
-        ...scrapedDrive,
-        scrapes: scrapeTurns.slices[1].reduce((sum, slice) => sum + slice.scrapes, 0),
-      };
-      // The bare server answers every request 200: anything else means it was not sent what it serves.
-      for (const [name, result] of Object.entries({ hello: helloGet, baseline, floor })) {
-        if (result.non_2xx > 0) throw new Error(`the ${name} drive had ${result.non_2xx} answers not 2xx`);
-      }
-      rounds.push({
-        hello: helloGet,
-        baseline,
-        floor,
-        api: check,
-        ratio_hello: round2(check.requests_per_sec / helloGet.requests_per_sec),
-        ratio_floor: round2(check.requests_per_sec / floor.requests_per_sec),
-        floor_ratio_hello: round2(floor.requests_per_sec / helloGet.requests_per_sec),
-        cpu_ratio_floor: round2(floor.cpu_us_per_request / check.cpu_us_per_request),
-        ratio: round2(check.requests_per_sec / baseline.requests_per_sec),
-        cpu_ratio_hello: round2(helloGet.cpu_us_per_request / check.cpu_us_per_request),
-        cpu_ratio: round2(baseline.cpu_us_per_request / check.cpu_us_per_request),
-        // /metrics against what the load client saw answered (every answer, whatever its status).
-        metrics: {
-          counted,
-          sent: check.requests,
-          error: round4(Math.abs(counted - check.requests) / check.requests),
-        },
-        scraped,
-        scrape_ratio: round2(scraped.requests_per_sec / unscraped.requests_per_sec),
-        scrape_cpu_ratio: round2(unscraped.cpu_us_per_request / scraped.cpu_us_per_request),
-      });
+      rounds.push(
+        await updateCheckRound({
+          drive,
+          driveApi,
+          bodies,
+          seconds: DURATION,
+          token: OPERATOR_TOKEN,
+          urls: { hello: helloUrl, floor: floorUrl, api: apiUrl, check: checkUrl },
+          pids: { hello: hello.pid, floor: floorServer.pid, api: api.pid },
+        }),
+      );
       console.log(`round ${r + 1}:`, JSON.stringify(rounds.at(-1)));
     }
     // Floor and API alternate, so a disturbance on a shared machine hits both; the round with the median
@@ -539,10 +410,6 @@ async function answerSizes(apiUrl, bodies, paths, expoList, capacitorList, n = 2
     })),
   );
   return { check, codepush, expo, capacitor };
-}
-
-function round4(x) {
-  return Math.round(x * 10_000) / 10_000;
 }
 
 function round2(x) {
