@@ -1,5 +1,6 @@
 // The rounds of a protocol adapter's scenario in bench/check.mjs (CodePush, Expo, Capacitor): the API and
 // its floor (bench/floor-server.mjs) driven with the same requests, in alternating slices.
+import { insideOfSlices } from './api-metrics.mjs';
 import { alternate } from './check-drive.mjs';
 
 const round2 = (x) => Math.round(x * 100) / 100;
@@ -19,6 +20,9 @@ export async function floorRounds({ name, drive, apiUrl, floorUrl, requests, pid
       (seconds) => drive(apiUrl, undefined, seconds, undefined, pids.api, requests),
     ]);
     const [floor, api] = turns.combined;
+    // The API's loop delay and collection, when `drive` read them around each of its slices.
+    const insides = turns.slices[1].map((slice) => slice.inside).filter(Boolean);
+    if (insides.length > 0) api.inside = insideOfSlices(insides);
     if (floor.non_2xx > 0) throw new Error(`the ${name} floor had ${floor.non_2xx} answers not 2xx`);
     rounds.push({
       floor,
