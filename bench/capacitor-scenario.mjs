@@ -4,7 +4,7 @@
 // against the framework's floor of the same requests (bench/floor-server.mjs: the path and body validated
 // by the API's schemas, the bucket, prebuilt answer bytes of the API's size). Capacitor devices are served
 // the fleet's bundle releases as they are: nothing more to seed. Goal: at least 0.6 of the floor.
-import { floorRounds } from './floor-rounds.mjs';
+import { floorScenario } from './floor-rounds.mjs';
 
 const APP_VERSIONS = ['1.0.0', '1.4', '2.1.3'];
 /**
@@ -68,39 +68,24 @@ export async function sampleCapacitorOutcomes(apiUrl, requests, n = 2000) {
   return counts;
 }
 
-const round2 = (x) => Math.round(x * 100) / 100;
-
 /**
  * The scenario, run after the update check's rounds: a warm-up pass over the devices, then rounds
  * alternating the floor and the API; the median round by the ratio to the floor is reported.
  */
-export async function capacitorScenario({ drive, apiUrl, floorUrl, requests, pids, updateCheck, settings }) {
+export async function capacitorScenario({ apiUrl, requests, ...drives }) {
   const outcomes = await sampleCapacitorOutcomes(apiUrl, requests);
   console.log(`Capacitor outcomes of ${Math.min(2000, requests.length)} sample checks:`, outcomes);
-  const { rounds, median } = await floorRounds({
-    name: 'Capacitor',
-    drive,
-    apiUrl,
-    floorUrl,
-    requests: requests,
-    pids,
-    settings,
-  });
   return {
     path: '/api/v1/capacitor/{app_id}/updates',
     sample_outcomes: outcomes,
-    api: median.api,
-    floor: {
-      ...median.floor,
-      server:
+    ...(await floorScenario({
+      name: 'Capacitor',
+      unit: 'checks',
+      floorServer:
         "bare Fastify 5 at the API's path: the path and body schemas, the bucket, prebuilt answer bytes",
-    },
-    ratio_floor: median.ratio_floor,
-    cpu_ratio_floor: median.cpu_ratio_floor,
-    of_update_check: round2(median.api.requests_per_sec / updateCheck.requests_per_sec),
-    notes:
-      'ratio_floor = Capacitor checks/s / floor req/s (same requests, in alternating slices, median round; goal ' +
-      '>= 0.6); of_update_check = Capacitor checks/s / update checks/s of the median update-check round.',
-    rounds,
+      apiUrl,
+      requests,
+      ...drives,
+    })),
   };
 }

@@ -3,7 +3,7 @@
 // Same apps, releases, device ids, channels and current modules, so the two figures compare directly.
 
 import { randomBytes } from 'node:crypto';
-import { floorRounds } from './floor-rounds.mjs';
+import { floorScenario } from './floor-rounds.mjs';
 
 export const CODEPUSH_CHECK_PATH = '/v0.1/public/codepush/update_check';
 
@@ -69,40 +69,25 @@ export async function sampleCodePushOutcomes(baseUrl, paths, n = 2000) {
   return counts;
 }
 
-const round2 = (x) => Math.round(x * 100) / 100;
-
 /**
  * The scenario itself, kept apart from the update check's: a warm-up pass, then rounds alternating the
  * framework's floor of the same GET requests (bench/floor-server.mjs) and the API; the median round by the
  * ratio to the floor is reported (goal: at least 0.6), its throughput beside the update check's median
  * round of the same run. `drive` is bench/check.mjs's autocannon runner.
  */
-export async function codePushScenario({ drive, apiUrl, floorUrl, paths, pids, updateCheck, settings }) {
+export async function codePushScenario({ apiUrl, paths, ...drives }) {
   const outcomes = await sampleCodePushOutcomes(apiUrl, paths);
   console.log(`CodePush outcomes of ${Math.min(2000, paths.length)} sample checks:`, outcomes);
-  const { rounds, median } = await floorRounds({
-    name: 'CodePush',
-    drive,
-    apiUrl,
-    floorUrl,
-    requests: paths,
-    pids,
-    settings,
-  });
   return {
     path: CODEPUSH_CHECK_PATH,
     sample_outcomes: outcomes,
-    api: median.api,
-    floor: {
-      ...median.floor,
-      server: "bare Fastify 5 at the API's path: the query string's schema, the bucket, answer bytes",
-    },
-    ratio_floor: median.ratio_floor,
-    cpu_ratio_floor: median.cpu_ratio_floor,
-    of_update_check: round2(median.api.requests_per_sec / updateCheck.requests_per_sec),
-    notes:
-      'ratio_floor = CodePush checks/s / floor req/s (same GET requests, in alternating slices, median round; ' +
-      'goal >= 0.6); of_update_check = CodePush checks/s / update checks/s of the median update-check round.',
-    rounds,
+    ...(await floorScenario({
+      name: 'CodePush',
+      unit: 'checks',
+      floorServer: "bare Fastify 5 at the API's path: the query string's schema, the bucket, answer bytes",
+      apiUrl,
+      requests: paths,
+      ...drives,
+    })),
   };
 }

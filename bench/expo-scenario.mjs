@@ -5,7 +5,7 @@
 // realistic size for both platforms.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { floorRounds } from './floor-rounds.mjs';
+import { floorScenario } from './floor-rounds.mjs';
 
 const sha = (text) => createHash('sha256').update(text).digest('hex');
 
@@ -131,8 +131,6 @@ export async function sampleExpoOutcomes(apiUrl, requests, n = 2000) {
   return counts;
 }
 
-const round2 = (x) => Math.round(x * 100) / 100;
-
 /**
  * The scenario itself, run after the update check's rounds: a warm-up pass over the devices, then rounds
  * alternating the framework's floor of the same manifest requests (bench/floor-server.mjs: the path and
@@ -140,32 +138,20 @@ const round2 = (x) => Math.round(x * 100) / 100;
  * round by the ratio to the floor is reported (goal: at least 0.6). `drive` is bench/check.mjs's
  * autocannon runner; each request is `{path, headers}`.
  */
-export async function expoScenario({ drive, apiUrl, floorUrl, requests, pids, updateCheck, settings }) {
+export async function expoScenario({ apiUrl, requests, ...drives }) {
   const outcomes = await sampleExpoOutcomes(apiUrl, requests);
   console.log(`Expo outcomes of ${Math.min(2000, requests.length)} sample manifest requests:`, outcomes);
-  const { rounds, median } = await floorRounds({
-    name: 'Expo',
-    drive,
-    apiUrl,
-    floorUrl,
-    requests: requests,
-    pids,
-    settings,
-  });
   return {
     path: '/api/v1/expo/{app_id}/manifest',
     sample_outcomes: outcomes,
-    api: median.api,
-    floor: {
-      ...median.floor,
-      server: "bare Fastify 5 at the API's path: the path and header schemas, the bucket, a multipart answer",
-    },
-    ratio_floor: median.ratio_floor,
-    cpu_ratio_floor: median.cpu_ratio_floor,
-    of_update_check: round2(median.api.requests_per_sec / updateCheck.requests_per_sec),
-    notes:
-      'ratio_floor = Expo manifests/s / floor req/s (same requests, in alternating slices, median round; goal >= ' +
-      '0.6); of_update_check = Expo manifests/s / update checks/s of the median update-check round.',
-    rounds,
+    ...(await floorScenario({
+      name: 'Expo',
+      unit: 'manifests',
+      floorServer:
+        "bare Fastify 5 at the API's path: the path and header schemas, the bucket, a multipart answer",
+      apiUrl,
+      requests,
+      ...drives,
+    })),
   };
 }

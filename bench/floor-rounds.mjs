@@ -8,9 +8,26 @@ const round2 = (x) => Math.round(x * 100) / 100;
 /**
  * Warms both servers up (one pass of the API over every request, then the floor), then drives `rounds`
  * rounds of the API against its floor, each `duration` seconds a side taken in alternating slices. Returns
- * every round and the one with the median `ratio_floor` (API requests/s over the floor's).
+ * the scenario's figures: the round with the median `ratio_floor` (API requests/s over the floor's), its
+ * throughput over the update check's median round (`updateCheck`), and every round. `floorServer` says
+ * what the floor does; `unit` names a request in the notes (`checks`, `manifests`).
  */
-export async function floorRounds({ name, drive, apiUrl, floorUrl, requests, pids, settings }) {
+export async function floorScenario({ name, unit, floorServer, updateCheck, ...drives }) {
+  const { rounds, median } = await floorRounds({ name, ...drives });
+  return {
+    api: median.api,
+    floor: { ...median.floor, server: floorServer },
+    ratio_floor: median.ratio_floor,
+    cpu_ratio_floor: median.cpu_ratio_floor,
+    of_update_check: round2(median.api.requests_per_sec / updateCheck.requests_per_sec),
+    notes:
+      `ratio_floor = ${name} ${unit}/s / floor req/s (same requests, in alternating slices, median round; ` +
+      `goal >= 0.6); of_update_check = ${name} ${unit}/s / update checks/s of the median update-check round.`,
+    rounds,
+  };
+}
+
+async function floorRounds({ name, drive, apiUrl, floorUrl, requests, pids, settings }) {
   await drive(apiUrl, undefined, settings.warmup, requests.length, undefined, requests);
   await drive(floorUrl, undefined, settings.warmup, undefined, undefined, requests);
   const rounds = [];
